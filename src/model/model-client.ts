@@ -1,0 +1,46 @@
+import type { AssistantMessage, Message } from '../messages/messages.js';
+
+/** A tool as offered to the model: name, description and JSON Schema of its input. */
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/** One model request. `messages` is the whole conversation so far (frozen); `signal` aborts the request. */
+export interface ModelRequest {
+  readonly system: string;
+  readonly messages: readonly Message[];
+  readonly tools: readonly ToolSpec[];
+  readonly signal?: AbortSignal;
+}
+
+/** Token counts reported by the provider for one request. Missing counts are 0. */
+export interface Usage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheReadInputTokens?: number;
+  readonly cacheCreationInputTokens?: number;
+}
+
+/** Why the model stopped: `end_turn` (answer done), `tool_use` (wants tools), `max_tokens`, or another provider value. */
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | (string & {});
+
+/** The answer to one model request. */
+export interface ModelResponse {
+  readonly message: AssistantMessage;
+  readonly usage: Usage;
+  readonly stopReason: StopReason;
+  /** The model id that answered, for cost tables and logs. */
+  readonly model?: string;
+}
+
+/**
+ * A model provider. Contract: `complete` resolves with exactly one assistant message or rejects
+ * (a `ProviderError` for API failures, an `AbortError` when `signal` fires); it never mutates the request.
+ */
+export interface ModelClient {
+  /** Short provider name for logs and errors, e.g. `scripted`, `anthropic`. */
+  readonly name: string;
+  complete(request: ModelRequest): Promise<ModelResponse>;
+}

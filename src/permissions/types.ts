@@ -1,0 +1,60 @@
+import type { AnyTool } from '../tools/define-tool.js';
+
+/** Claude Code permission modes (spec §11). `auto` is not offered: hookloop has no classifier. */
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** Permission rules in Claude Code syntax, e.g. `Bash(npm test)`, `Bash(git:*)`, `Read(./secrets/**)`, `Write`. */
+export interface PermissionRules {
+  readonly allow: readonly string[];
+  readonly ask: readonly string[];
+  readonly deny: readonly string[];
+}
+
+/** One call as the policy sees it: input already normalized (absolute paths) and frozen. */
+export interface PermissionQuery {
+  readonly tool: AnyTool;
+  readonly input: unknown;
+  /** The session's current directory (Bash relative paths resolve against it). */
+  readonly cwd: string;
+  /** What PreToolUse hooks recommended; a hook `allow` never beats a deny or ask rule or the workspace boundary. */
+  readonly hookDecision?: 'allow' | 'ask' | undefined;
+}
+
+/**
+ * The policy's answer for one call.
+ * - `allow`: run it. `source` says why, for the lifecycle log (e.g. `rule Bash(echo:*)`, `mode acceptEdits`, `hook`).
+ * - `deny`: refuse with `message` as the error tool result (e.g. `Permission to use Bash with command touch x has been denied.`).
+ * - `ask`: a human must approve. `message` is the tool result if nobody does (headless runs);
+ *   `hookMayDecide` is false when the reason is a hard boundary (path outside the workspace) that
+ *   PermissionRequest hooks must not approve; `suggestions` are Claude Code `permission_suggestions`.
+ */
+export type PermissionVerdict =
+  | { readonly behavior: 'allow'; readonly source: string }
+  | { readonly behavior: 'deny'; readonly message: string; readonly source: string }
+  | {
+      readonly behavior: 'ask';
+      readonly message: string;
+      readonly source: string;
+      readonly hookMayDecide: boolean;
+      readonly suggestions?: readonly unknown[];
+    };
+
+/** The question put to a human (or a configured callback) when the policy says ask. */
+export interface ApprovalRequest {
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly message: string;
+  readonly signal: AbortSignal;
+}
+
+/** `always` allows this call and adds a session allow rule for calls like it. */
+export type ApprovalAnswer = 'allow' | 'deny' | 'always';
+
+/**
+ * Decides calls the policy could not. Contract: resolves once per request; must not throw (a
+ * throw counts as deny). The interactive approver asks on the TTY; the headless one denies.
+ */
+export interface Approver {
+  approve(request: ApprovalRequest): Promise<ApprovalAnswer>;
+}

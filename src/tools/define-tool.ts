@@ -1,0 +1,99 @@
+import type { z } from 'zod';
+import type { Workspace } from './workspace.js';
+
+/**
+ * What a tool handler may use. `cwd` is the session's current directory (it follows `cd` done by
+ * the Bash tool); `projectDir` never changes. `env` holds extra variables for spawned processes
+ * (e.g. exports collected from `CLAUDE_ENV_FILE`). `setCwd` is how Bash reports a `cd`.
+ */
+export interface ToolContext {
+  readonly cwd: string;
+  readonly projectDir: string;
+  readonly workspace: Workspace;
+  readonly signal: AbortSignal;
+  readonly env: Readonly<Record<string, string>>;
+  setCwd(directory: string): void;
+}
+
+/**
+ * Thrown by a tool handler when the tool ran and failed (Bash exit code ≠ 0, an I/O error).
+ * `message` is the model-visible error text (e.g. `Exit code 3\nout\nerr`); the loop turns it into
+ * an error tool result and fires PostToolUseFailure with it as `error` (Claude Code hook protocol).
+ */
+export class ToolFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolFailure';
+  }
+}
+
+/** How the permission policy treats a tool: `read` (Read, Glob, Grep), `edit` (Write, Edit), `bash`, or `other`. */
+export type ToolKind = 'read' | 'edit' | 'bash' | 'other';
+
+/**
+ * A tool the model can call. `I` is the validated input, `O` the structured `tool_response` that
+ * PostToolUse hooks see (Claude Code's shapes for the built-ins, spec §7).
+ *
+ * Contract:
+ * - `inputSchema` validates the model's arguments; it should be strict (unknown keys rejected) like Claude Code.
+ * - `normalizeInput` makes the input canonical before any hook sees it (absolute file paths,
+ *   defaults such as Edit's `replace_all: false`). It must not touch the filesystem.
+ * - `validateInput` runs in prepare, before hooks: a returned string is a validation error
+ *   (wrapped as `<tool_use_error>…</tool_use_error>`, no hooks fire), e.g. Edit's missing old_string.
+ * - `handler` performs the side effect exactly once; it throws `ToolFailure` for a failed run.
+ * - `render` turns the (possibly hook-rewritten) output into the text the model sees.
+ * - `outputSchema`, when given, checks a PostToolUse `updatedToolOutput` before it replaces the output.
+ * - `filePaths` lists the absolute paths the call reads or writes, for the workspace boundary and path rules.
+ */
+export interface Tool<I = unknown, O = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: z.ZodType<I>;
+  readonly kind: ToolKind;
+  /** True when the call cannot change anything (plan mode lets it run). */
+  readonly readOnly: boolean;
+  normalizeInput?(input: I, context: Pick<ToolContext, 'cwd' | 'projectDir'>): I;
+  validateInput?(input: I, context: ToolContext): Promise<string | undefined>;
+  handler(input: I, context: ToolContext): Promise<O>;
+  render(output: O, input: I): string;
+  readonly outputSchema?: z.ZodType<O>;
+  filePaths?(input: I): readonly string[];
+}
+
+/** A tool of any input/output types, as the registry stores it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = Tool<any, any>;
+
+/**
+ * Defines a tool with full type inference: the handler receives `z.infer<typeof inputSchema>`.
+ * Defaults: `kind: "other"`, `readOnly: false`, `render` = the output itself when it is a string,
+ * else its JSON.
+ *
+ * @example
+ * const add = defineTool({ name: 'add', description: 'Adds', inputSchema: z.object({ a: z.number(), b: z.number() }),
+ *   handler: async ({ a, b }) => a + b });
+ */
+export function defineTool<S extends z.ZodType, O>(definition: {
+  name: string;
+  description: string;
+  inputSchema: S;
+  handler: (input: z.infer<S>, context: ToolContext) => Promise<O> | O;
+  render?: (output: O, input: z.infer<S>) => string;
+  kind?: ToolKind;
+  readOnly?: boolean;
+  outputSchema?: z.ZodType<O>;
+  normalizeInput?: (input: z.infer<S>, context: Pick<ToolContext, 'cwd' | 'projectDir'>) => z.infer<S>;
+  validateInput?: (input: z.infer<S>, context: ToolContext) => Promise<string | undefined>;
+  filePaths?: (input: z.infer<S>) => readonly string[];
+}): Tool<z.infer<S>, O> {
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(definition.name)) {
+    throw new TypeError(`defineTool: name "${definition.name}" must be 1-128 letters, digits, _ or -`);
+  }
+  return {
+    ...definition,
+    kind: definition.kind ?? 'other',
+    readOnly: definition.readOnly ?? false,
+    handler: async (input, context) => definition.handler(input, context),
+    render: definition.render ?? ((output) => (typeof output === 'string' ? output : JSON.stringify(output))),
+  };
+}
