@@ -1,0 +1,57 @@
+/**
+ * Hook event names hookloop fires, spelled as in Claude Code's hook protocol.
+ * An event hookloop cannot fire is not listed here (see `REFERENCE_ONLY_EVENTS`).
+ */
+export const HOOK_EVENT_NAMES = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Stop',
+  'StopFailure',
+  'SessionEnd',
+] as const;
+
+/** One of the events hookloop fires. */
+export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
+
+/**
+ * Events Claude Code 2.1.328 knows but hookloop does not fire (yet). Settings that configure them
+ * load with a warning instead of an error, so an existing Claude Code setup still runs.
+ */
+export const REFERENCE_ONLY_EVENTS = [
+  'Setup',
+  'InstructionsLoaded',
+  'UserPromptExpansion',
+  'PreModelSwitch',
+  'PostModelSwitch',
+  'MessageDisplay',
+  'PermissionDenied',
+  'Notification',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PostCompact',
+  'CwdChanged',
+  'FileChanged',
+  'ConfigChange',
+  'Elicitation',
+  'ElicitationResult',
+  'TaskCreated',
+  'TaskCompleted',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'DirectoryAdded',
+  'TeammateIdle',
+] as const;
+
+/** Events whose matcher is tested against the tool name, and which accept `if` conditions. */
+export const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure']);
+
+/** True when `name` is an event hookloop fires. */
+export function isHookEventName(name: string): name is HookEventName {
+  return (HOOK_EVENT_NAMES as readonly string[]).includes(name);
+}
