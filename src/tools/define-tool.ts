@@ -91,6 +91,7 @@ export function defineTool<S extends z.ZodType, O>(definition: {
   }
   return {
     ...definition,
+    inputSchema: definition.inputSchema as unknown as z.ZodType<z.infer<S>>,
     kind: definition.kind ?? 'other',
     readOnly: definition.readOnly ?? false,
     handler: async (input, context) => definition.handler(input, context),

@@ -1,0 +1,228 @@
+import { z } from 'zod';
+
+/**
+ * Zod schemas of every hook event's stdin payload and allowed output, written once: the TypeScript
+ * types (`HookInput<E>`, `HookOutput<E>`), the validation of hook answers and the JSON Schema
+ * export all derive from them. Field names are Claude Code's wire names (snake_case inputs,
+ * camelCase outputs), as its command hooks read and print them (spec §2–§4).
+ */
+
+const permissionMode = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']);
+const toolInput = z.record(z.string(), z.unknown());
+
+/** Fields every event carries. `prompt_id` appears once a prompt exists; absent fields are absent, not null. */
+const commonInput = {
+  session_id: z.string(),
+  transcript_path: z.string(),
+  cwd: z.string(),
+  prompt_id: z.string().optional(),
+};
+const withMode = { permission_mode: permissionMode };
+const withEffort = { effort: z.object({ level: z.string() }).optional() };
+
+const sessionStartInput = z.object({
+  ...commonInput,
+  hook_event_name: z.literal('SessionStart'),
+  source: z.enum(['startup', 'resume', 'clear', 'compact']),
+  model: z.string().optional(),
+});
+const userPromptSubmitInput = z.object({
+  ...commonInput,
+  ...withMode,
+  hook_event_name: z.literal('UserPromptSubmit'),
+  prompt: z.string(),
+  session_title: z.string().optional(),
+});
+const preToolUseInput = z.object({
+  ...commonInput,
+  ...withMode,
+  ...withEffort,
+  hook_event_name: z.literal('PreToolUse'),
+  tool_name: z.string(),
+  tool_input: toolInput,
+  tool_use_id: z.string(),
+});
+const permissionRequestInput = z.object({
+  ...commonInput,
+  ...withMode,
+  ...withEffort,
+  hook_event_name: z.literal('PermissionRequest'),
+  tool_name: z.string(),
+  tool_input: toolInput,
+  permission_suggestions: z.array(z.unknown()).optional(),
+});
+const postToolUseInput = z.object({
+  ...commonInput,
+  ...withMode,
+  ...withEffort,
+  hook_event_name: z.literal('PostToolUse'),
+  tool_name: z.string(),
+  tool_input: toolInput,
+  tool_response: z.unknown(),
+  tool_use_id: z.string(),
+  duration_ms: z.number(),
+});
+const postToolUseFailureInput = z.object({
+  ...commonInput,
+  ...withMode,
+  ...withEffort,
+  hook_event_name: z.literal('PostToolUseFailure'),
+  tool_name: z.string(),
+  tool_input: toolInput,
+  tool_use_id: z.string(),
+  error: z.string(),
+  is_interrupt: z.boolean(),
+  duration_ms: z.number(),
+});
+const postToolBatchInput = z.object({
+  ...commonInput,
+  ...withMode,
+  ...withEffort,
+  hook_event_name: z.literal('PostToolBatch'),
+  tool_calls: z.array(
+    z.object({ tool_name: z.string(), tool_input: z.unknown(), tool_use_id: z.string(), tool_response: z.unknown() }),
+  ),
+});
+const stopInput = z.object({
+  ...commonInput,
+  ...withMode,
+  ...withEffort,
+  hook_event_name: z.literal('Stop'),
+  stop_hook_active: z.boolean(),
+  last_assistant_message: z.string(),
+  background_tasks: z.array(z.unknown()),
+  session_crons: z.array(z.unknown()),
+});
+const stopFailureInput = z.object({
+  ...commonInput,
+  ...withEffort,
+  hook_event_name: z.literal('StopFailure'),
+  error: z.string(),
+  last_assistant_message: z.string(),
+});
+const sessionEndInput = z.object({
+  ...commonInput,
+  hook_event_name: z.literal('SessionEnd'),
+  reason: z.enum(['clear', 'logout', 'prompt_input_exit', 'other', 'abort', 'error']),
+});
+
+/** Output fields every event accepts (spec §4). */
+const commonOutput = {
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  suppressOutput: z.boolean().optional(),
+  systemMessage: z.string().optional(),
+};
+const blockDecision = { decision: z.literal('block').optional(), reason: z.string().optional() };
+
+function specific<E extends string, S extends z.ZodRawShape>(event: E, shape: S) {
+  return z.strictObject({ hookEventName: z.literal(event), ...shape }).optional();
+}
+
+const contextOnly = { additionalContext: z.string().optional() };
+
+/** The permission decisions a PreToolUse hook can make, strongest first when merged: deny > defer > ask > allow. */
+export const permissionDecisionSchema = z.enum(['allow', 'deny', 'ask', 'defer']);
+
+const permissionRequestDecision = z.discriminatedUnion('behavior', [
+  z.strictObject({
+    behavior: z.literal('allow'),
+    updatedInput: toolInput.optional(),
+    updatedPermissions: z.array(z.unknown()).optional(),
+  }),
+  z.strictObject({ behavior: z.literal('deny'), message: z.string().optional(), interrupt: z.boolean().optional() }),
+]);
+
+/** Input and output schema per event: the single map everything else derives from. */
+export const hookEventSchemas = {
+  SessionStart: {
+    input: sessionStartInput,
+    output: z.strictObject({
+      ...commonOutput,
+      hookSpecificOutput: specific('SessionStart', {
+        ...contextOnly,
+        initialUserMessage: z.string().optional(),
+        sessionTitle: z.string().optional(),
+        watchPaths: z.array(z.string()).optional(),
+      }),
+    }),
+  },
+  UserPromptSubmit: {
+    input: userPromptSubmitInput,
+    output: z.strictObject({
+      ...commonOutput,
+      ...blockDecision,
+      hookSpecificOutput: specific('UserPromptSubmit', { ...contextOnly, sessionTitle: z.string().optional() }),
+    }),
+  },
+  PreToolUse: {
+    input: preToolUseInput,
+    output: z.strictObject({
+      ...commonOutput,
+      // Deprecated top-level form that Claude Code still honours: approve = allow, block = deny.
+      decision: z.enum(['approve', 'block']).optional(),
+      reason: z.string().optional(),
+      hookSpecificOutput: specific('PreToolUse', {
+        permissionDecision: permissionDecisionSchema.optional(),
+        permissionDecisionReason: z.string().optional(),
+        updatedInput: toolInput.optional(),
+        ...contextOnly,
+      }),
+    }),
+  },
+  PermissionRequest: {
+    input: permissionRequestInput,
+    output: z.strictObject({
+      ...commonOutput,
+      hookSpecificOutput: specific('PermissionRequest', { decision: permissionRequestDecision.optional() }),
+    }),
+  },
+  PostToolUse: {
+    input: postToolUseInput,
+    output: z.strictObject({
+      ...commonOutput,
+      ...blockDecision,
+      hookSpecificOutput: specific('PostToolUse', { ...contextOnly, updatedToolOutput: z.unknown().optional() }),
+    }),
+  },
+  PostToolUseFailure: {
+    input: postToolUseFailureInput,
+    output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('PostToolUseFailure', contextOnly) }),
+  },
+  PostToolBatch: {
+    input: postToolBatchInput,
+    output: z.strictObject({ ...commonOutput, ...blockDecision, hookSpecificOutput: specific('PostToolBatch', contextOnly) }),
+  },
+  Stop: {
+    input: stopInput,
+    output: z.strictObject({ ...commonOutput, ...blockDecision, hookSpecificOutput: specific('Stop', contextOnly) }),
+  },
+  StopFailure: {
+    input: stopFailureInput,
+    output: z.strictObject(commonOutput),
+  },
+  SessionEnd: {
+    input: sessionEndInput,
+    output: z.strictObject(commonOutput),
+  },
+} as const;
+
+type Schemas = typeof hookEventSchemas;
+
+/**
+ * The event map: each event name with its stdin payload type and its allowed output type.
+ * `on<E>()`, the dispatcher and the merge table are all typed from it.
+ */
+export type HookEvents = { [E in keyof Schemas]: { input: z.infer<Schemas[E]['input']>; output: z.infer<Schemas[E]['output']> } };
+
+/** The stdin payload of event `E` (what a command hook reads, what a callback receives). */
+export type HookInput<E extends keyof HookEvents> = HookEvents[E]['input'];
+
+/** What a hook of event `E` may answer; `undefined` (or `{}`) means no opinion. */
+export type HookOutput<E extends keyof HookEvents> = HookEvents[E]['output'];
+
+/** A payload without the fields the engine fills in itself (session_id, transcript_path, cwd, hook_event_name, …). */
+export type HookPayload<E extends keyof HookEvents> = Omit<
+  HookInput<E>,
+  'session_id' | 'transcript_path' | 'cwd' | 'hook_event_name' | 'prompt_id' | 'permission_mode' | 'effort'
+>;

@@ -1,0 +1,59 @@
+import type { HookEventName } from './event-names.js';
+
+/**
+ * Where a handler came from, for the labels the model and the user see. Command hooks are named by
+ * their settings string verbatim (Claude Code shows `[<cmd>]` and `from command: "<cmd>"`).
+ */
+export interface HandlerOrigin {
+  readonly transport: 'callback' | 'command';
+  /** The command string as written in settings, or the callback's name. */
+  readonly text: string;
+  /** The settings file, or `callback`. */
+  readonly source: string;
+  /** Where it is configured, for messages: `<file>: hooks.PreToolUse[0].hooks[1]`. */
+  readonly location?: string;
+}
+
+/**
+ * One handler's answer after its transport's protocol was applied (exit codes, JSON parsing,
+ * schema check). `output` is already validated for the event; `{}` when the hook had no opinion.
+ * - `ok`: success; `plainText` is non-JSON stdout (context for SessionStart/UserPromptSubmit only).
+ * - `blocked`: a blocking error (command exit 2); `blockMessage` is `[<cmd>]: <stderr>`.
+ * - `failed` / `timeout`: a non-blocking failure unless `failClosed` (onFailure "block", or an
+ *   in-process gate hook that threw); `error` says what happened.
+ */
+export interface HandlerOutcome {
+  readonly origin: HandlerOrigin;
+  readonly status: 'ok' | 'blocked' | 'failed' | 'timeout';
+  readonly output: Readonly<Record<string, unknown>>;
+  readonly plainText?: string;
+  readonly blockMessage?: string;
+  readonly error?: string;
+  readonly failClosed: boolean;
+  readonly durationMs: number;
+}
+
+/** A handler the engine can run: a callback or a configured external hook. */
+export interface RegisteredHandler {
+  readonly id: number;
+  readonly event: HookEventName;
+  readonly matcher: string | undefined;
+  /** A permission-rule condition (`Bash(git *)`), tool events only. */
+  readonly condition: string | undefined;
+  readonly origin: HandlerOrigin;
+  /** Key under which identical external handlers run once per event (Claude Code dedupes by command string). */
+  readonly identity: string | undefined;
+  /** Fire-and-forget handler (`async: true`): the loop does not wait and ignores its answer. */
+  readonly background: boolean;
+  run(input: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<HandlerOutcome>;
+}
+
+/** `[<cmd>]`: how Claude Code prefixes a blocking hook's stderr in model-visible text. */
+export function bracketLabel(origin: HandlerOrigin): string {
+  return `[${origin.text}]`;
+}
+
+/** `from command: "<cmd>"` (or `from callback: "<name>"`), as in `PostToolUse:Bash hook blocking error from command: …`. */
+export function fromLabel(origin: HandlerOrigin): string {
+  return `from ${origin.transport}: "${origin.text}"`;
+}

@@ -1,0 +1,221 @@
+import { deepFreeze } from '../messages/messages.js';
+import type { HookEventName } from './event-names.js';
+import { TOOL_EVENTS } from './event-names.js';
+import type { HookInput } from './event-schemas.js';
+import type { HandlerOutcome, RegisteredHandler } from './handler.js';
+import { compileMatcher, matcherMatches } from './matcher.js';
+import { GATE_EVENTS, runCallback, type HookCallback } from './transports/callback.js';
+
+/** Options of an in-process hook. `timeout` is in seconds (default 600, as Claude Code's command hooks). */
+export interface CallbackOptions {
+  /** Claude Code matcher syntax (spec §6): exact names, `A|B` lists, or an unanchored regex; omitted = all. */
+  readonly matcher?: string;
+  /** A permission rule such as `Bash(git *)`; the hook runs only for tool calls it matches (tool events). */
+  readonly if?: string;
+  /** Shown in logs and in model-visible labels; defaults to the function's name. */
+  readonly name?: string;
+  readonly timeout?: number;
+}
+
+/** Undoes a registration. Calling it twice is harmless. */
+export type Unregister = () => void;
+
+/** Decides whether an `if` condition (a permission rule) matches a tool call. */
+export type ConditionMatcher = (rule: string, toolName: string, toolInput: unknown) => Promise<boolean> | boolean;
+
+/** What one dispatch needs besides the payload. */
+export interface DispatchOptions {
+  readonly signal?: AbortSignal;
+  /** The value matchers test: the tool name for tool events, `source` for SessionStart, `error` for StopFailure. */
+  readonly matchValue?: string;
+  /** Reported for every handler as it finishes (lifecycle log, audit). Must not throw. */
+  readonly onOutcome?: (outcome: HandlerOutcome) => void;
+}
+
+/** All answers to one event, in merge order: callbacks in registration order, then external handlers in settings order. */
+export interface DispatchResult {
+  readonly outcomes: readonly HandlerOutcome[];
+  /** True when an in-process deny/block ended the chain before every handler ran. */
+  readonly shortCircuited: boolean;
+}
+
+const DEFAULT_CALLBACK_TIMEOUT_S = 600;
+const NO_HANDLERS: DispatchResult = Object.freeze({ outcomes: Object.freeze([]), shortCircuited: false });
+
+/**
+ * Holds the hooks of a session and runs them for an event.
+ *
+ * Contract (DESIGN.md "Ordering and concurrency"):
+ * - In-process callbacks run one after another in registration order. Each sees the event as
+ *   rewritten by the previous ones (PreToolUse `updatedInput` replaces `tool_input`, PostToolUse
+ *   `updatedToolOutput` replaces `tool_response`). A deny or block from one ends the dispatch.
+ * - External handlers (settings) matching the event then start together on that input; identical
+ *   ones (same command string) run once; their answers are returned in settings order, never in
+ *   completion order.
+ * - Every handler sees one deep-frozen snapshot; none can change what another sees except through
+ *   the rewrite outputs above.
+ */
+export class HookEngine {
+  private readonly handlers: RegisteredHandler[] = [];
+  private nextId = 1;
+  private readonly conditionMatches: ConditionMatcher | undefined;
+
+  constructor(options: { conditionMatches?: ConditionMatcher } = {}) {
+    this.conditionMatches = options.conditionMatches;
+  }
+
+  /**
+   * Registers an in-process hook for `event`; returns a function that removes it.
+   * @throws ConfigError when the matcher is an invalid regular expression.
+   * @example const off = hooks.on('PreToolUse', { matcher: 'Bash' }, ({ tool_input }) => deny('no'));
+   */
+  on<E extends HookEventName>(event: E, handler: HookCallback<E>): Unregister;
+  on<E extends HookEventName>(event: E, options: CallbackOptions, handler: HookCallback<E>): Unregister;
+  on<E extends HookEventName>(event: E, optionsOrHandler: CallbackOptions | HookCallback<E>, maybeHandler?: HookCallback<E>): Unregister {
+    const options = typeof optionsOrHandler === 'function' ? {} : optionsOrHandler;
+    const callback = typeof optionsOrHandler === 'function' ? optionsOrHandler : maybeHandler;
+    if (typeof callback !== 'function') throw new TypeError(`hooks.on('${event}'): handler must be a function`);
+    compileMatcher(options.matcher);
+    const origin = { transport: 'callback' as const, text: options.name ?? (callback.name || 'callback'), source: 'callback' };
+    const timeoutMs = (options.timeout ?? DEFAULT_CALLBACK_TIMEOUT_S) * 1000;
+    return this.add({
+      id: this.nextId++,
+      event,
+      matcher: options.matcher,
+      condition: options.if,
+      origin,
+      identity: undefined,
+      background: false,
+      run: (input, signal) => withTimeout(timeoutMs, GATE_EVENTS.has(event), signal, origin, (inner) => runCallback(event, callback, origin, input as HookInput<E>, inner)),
+    });
+  }
+
+  /** Adds an already-built handler (external transports use this). Returns its unregister function. */
+  add(handler: RegisteredHandler): Unregister {
+    this.handlers.push(handler);
+    return () => {
+      const index = this.handlers.indexOf(handler);
+      if (index >= 0) this.handlers.splice(index, 1);
+    };
+  }
+
+  /** A new handler id, for transports that build RegisteredHandlers themselves. */
+  allocateId(): number {
+    return this.nextId++;
+  }
+
+  /** True when at least one handler is registered for `event` (lets the loop skip building payloads). */
+  has(event: HookEventName): boolean {
+    return this.handlers.some((handler) => handler.event === event);
+  }
+
+  /** Every registered handler, in order (for `hooks list`). */
+  list(): readonly RegisteredHandler[] {
+    return [...this.handlers];
+  }
+
+  /**
+   * Runs every handler of `event` that matches, as the class contract says, and returns their
+   * answers in merge order. Never throws: a failing handler is an outcome.
+   */
+  async dispatch<E extends HookEventName>(event: E, input: HookInput<E>, options: DispatchOptions = {}): Promise<DispatchResult> {
+    const candidates = this.handlers.filter((handler) => handler.event === event);
+    if (candidates.length === 0) return NO_HANDLERS;
+    const signal = options.signal ?? new AbortController().signal;
+    const selected = await this.select(event, candidates, input, options.matchValue);
+    if (selected.length === 0) return NO_HANDLERS;
+
+    const outcomes: HandlerOutcome[] = [];
+    let current = deepFreeze(input) as Record<string, unknown>;
+    for (const handler of selected.filter((h) => h.origin.transport === 'callback')) {
+      const outcome = await handler.run(current, signal);
+      outcomes.push(outcome);
+      options.onOutcome?.(outcome);
+      if (endsChain(outcome)) return { outcomes, shortCircuited: true };
+      current = applyRewrite(event, current, outcome);
+    }
+
+    const external = dedupe(selected.filter((h) => h.origin.transport !== 'callback'));
+    for (const handler of external.filter((h) => h.background)) {
+      void handler.run(current, signal).then((outcome) => options.onOutcome?.(outcome));
+    }
+    const foreground = external.filter((h) => !h.background);
+    const settled = await Promise.all(
+      foreground.map(async (handler) => {
+        const outcome = await handler.run(current, signal);
+        options.onOutcome?.(outcome);
+        return outcome;
+      }),
+    );
+    outcomes.push(...settled);
+    return { outcomes, shortCircuited: false };
+  }
+
+  private async select(event: HookEventName, candidates: RegisteredHandler[], input: unknown, matchValue: string | undefined): Promise<RegisteredHandler[]> {
+    const selected: RegisteredHandler[] = [];
+    const tool = input as { tool_name?: string; tool_input?: unknown };
+    for (const handler of candidates) {
+      if (matchValue !== undefined && !matcherMatches(handler.matcher, matchValue)) continue;
+      if (handler.condition !== undefined) {
+        // Claude Code evaluates `if` on tool events only; on other events a handler with `if` never runs.
+        if (!TOOL_EVENTS.has(event) || tool.tool_name === undefined) continue;
+        if (this.conditionMatches && !(await this.conditionMatches(handler.condition, tool.tool_name, tool.tool_input))) continue;
+      }
+      selected.push(handler);
+    }
+    return selected;
+  }
+}
+
+function endsChain(outcome: HandlerOutcome): boolean {
+  if (outcome.status === 'blocked' || outcome.failClosed) return true;
+  const output = outcome.output as { decision?: string; continue?: boolean; hookSpecificOutput?: { permissionDecision?: string } };
+  return output.decision === 'block' || output.continue === false || output.hookSpecificOutput?.permissionDecision === 'deny';
+}
+
+function applyRewrite(event: HookEventName, input: Record<string, unknown>, outcome: HandlerOutcome): Record<string, unknown> {
+  const specific = outcome.output['hookSpecificOutput'] as { updatedInput?: unknown; updatedToolOutput?: unknown } | undefined;
+  if (event === 'PreToolUse' && specific?.updatedInput !== undefined) return deepFreeze({ ...input, tool_input: structuredClone(specific.updatedInput) });
+  if (event === 'PostToolUse' && specific?.updatedToolOutput !== undefined) {
+    return deepFreeze({ ...input, tool_response: structuredClone(specific.updatedToolOutput) });
+  }
+  return input;
+}
+
+/** Identical external handlers (same identity) run once per event; the first in settings order is kept. */
+function dedupe(handlers: RegisteredHandler[]): RegisteredHandler[] {
+  const seen = new Set<string>();
+  return handlers.filter((handler) => {
+    if (handler.identity === undefined) return true;
+    if (seen.has(handler.identity)) return false;
+    seen.add(handler.identity);
+    return true;
+  });
+}
+
+async function withTimeout(
+  timeoutMs: number,
+  failClosed: boolean,
+  outer: AbortSignal,
+  origin: RegisteredHandler['origin'],
+  run: (signal: AbortSignal) => Promise<HandlerOutcome>,
+): Promise<HandlerOutcome> {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  outer.addEventListener('abort', abort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const started = performance.now();
+  const timedOut = new Promise<HandlerOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ origin, status: 'timeout', output: {}, error: `timed out after ${timeoutMs} ms`, failClosed, durationMs: performance.now() - started });
+    }, timeoutMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([run(controller.signal), timedOut]);
+  } finally {
+    clearTimeout(timer);
+    outer.removeEventListener('abort', abort);
+  }
+}

@@ -1,0 +1,201 @@
+import type { HandlerOutcome } from './handler.js';
+import { fromLabel } from './handler.js';
+
+/**
+ * How the answers of several hooks to one event combine: one reduction per event, all in this file.
+ * Outcomes arrive in merge order (callbacks in registration order, then settings order), so every
+ * result here is deterministic, whatever order the processes finished in.
+ *
+ * Gates fail closed (a `failClosed` outcome blocks); observers fail open and their failures are
+ * only reported. Texts meant for the model are returned raw; the loop adds Claude Code's labels.
+ */
+
+/** What every event can carry: `continue: false`, context texts, and user-facing notices. */
+export interface CommonMerge {
+  /** Set when some hook answered `continue: false`; `stopReason` is for the user only. */
+  readonly stop?: { readonly reason: string | undefined };
+  /** `additionalContext` texts, in merge order. */
+  readonly contexts: readonly string[];
+  /** Plain stdout of successful command hooks (context for SessionStart/UserPromptSubmit only). */
+  readonly plainTexts: readonly string[];
+  /** `systemMessage`s: shown to the user on stderr, never to the model. */
+  readonly systemMessages: readonly string[];
+}
+
+type Specific = Record<string, unknown> | undefined;
+const specificOf = (outcome: HandlerOutcome): Specific => outcome.output['hookSpecificOutput'] as Specific;
+
+/** The fields shared by every event's reduction. */
+export function mergeCommon(outcomes: readonly HandlerOutcome[]): CommonMerge {
+  let stop: CommonMerge['stop'];
+  const contexts: string[] = [];
+  const plainTexts: string[] = [];
+  const systemMessages: string[] = [];
+  for (const outcome of outcomes) {
+    const output = outcome.output as { continue?: boolean; stopReason?: string; systemMessage?: string };
+    if (output.continue === false && stop === undefined) stop = { reason: output.stopReason };
+    const context = specificOf(outcome)?.['additionalContext'];
+    if (typeof context === 'string' && context.length > 0) contexts.push(context);
+    if (outcome.plainText !== undefined) plainTexts.push(outcome.plainText);
+    if (typeof output.systemMessage === 'string') systemMessages.push(output.systemMessage);
+  }
+  return { ...(stop ? { stop } : {}), contexts, plainTexts, systemMessages };
+}
+
+/** PreToolUse decisions in merge precedence: deny > defer > ask > allow (Claude Code docs; DESIGN invariant 2). */
+export type PreToolDecision = 'deny' | 'defer' | 'ask' | 'allow';
+const DECISION_RANK: Record<PreToolDecision, number> = { deny: 4, defer: 3, ask: 2, allow: 1 };
+
+/** The reduction of PreToolUse answers. `reason` is the winning hook's reason, raw (`[<cmd>]: <stderr>` for exit 2). */
+export interface PreToolUseMerge extends CommonMerge {
+  readonly decision?: PreToolDecision;
+  readonly reason?: string;
+  /** The last rewrite in merge order (each `updatedInput` replaces the whole input, as in Claude Code). */
+  readonly updatedInput?: Record<string, unknown>;
+}
+
+/**
+ * PreToolUse: exit 2, `deny`, legacy `decision: "block"` and fail-closed failures deny; `defer`,
+ * `ask`, `allow` and legacy `approve` rank below. The strongest decision wins; among equals the
+ * first in merge order gives the reason. `updatedInput` is the last rewrite in merge order.
+ */
+export function mergePreToolUse(outcomes: readonly HandlerOutcome[]): PreToolUseMerge {
+  let decision: PreToolDecision | undefined;
+  let reason: string | undefined;
+  let updatedInput: Record<string, unknown> | undefined;
+  const consider = (candidate: PreToolDecision, candidateReason: string | undefined) => {
+    if (decision === undefined || DECISION_RANK[candidate] > DECISION_RANK[decision]) {
+      decision = candidate;
+      reason = candidateReason;
+    }
+  };
+  for (const outcome of outcomes) {
+    if (outcome.status === 'blocked') consider('deny', outcome.blockMessage);
+    else if (outcome.failClosed) consider('deny', failClosedMessage(outcome, 'PreToolUse'));
+    const output = outcome.output as { decision?: string; reason?: string };
+    const specific = specificOf(outcome) as { permissionDecision?: PreToolDecision; permissionDecisionReason?: string; updatedInput?: Record<string, unknown> } | undefined;
+    if (specific?.permissionDecision) consider(specific.permissionDecision, specific.permissionDecisionReason);
+    else if (output.decision === 'block') consider('deny', output.reason);
+    else if (output.decision === 'approve') consider('allow', output.reason);
+    if (specific?.updatedInput !== undefined) updatedInput = specific.updatedInput;
+  }
+  return { ...mergeCommon(outcomes), ...(decision ? { decision } : {}), ...(reason !== undefined ? { reason } : {}), ...(updatedInput ? { updatedInput } : {}) };
+}
+
+/** `[<cmd>]: failed; blocking because onFailure is "block"\n<error>`, Claude Code's text for a fail-closed hook. */
+export function failClosedMessage(outcome: HandlerOutcome, _event: string): string {
+  const why = outcome.origin.transport === 'command' ? 'onFailure is "block"' : 'in-process gate hooks fail closed';
+  const what = outcome.status === 'timeout' ? 'timed out' : 'failed';
+  return `[${outcome.origin.text}]: ${what}; blocking because ${why}${outcome.error ? `\n${outcome.error}` : ''}`;
+}
+
+/** PermissionRequest: deny (from any hook, or a fail-closed failure) beats allow; among allows the last `updatedInput` wins. */
+export interface PermissionRequestMerge extends CommonMerge {
+  readonly behavior?: 'allow' | 'deny';
+  readonly message?: string;
+  readonly interrupt?: boolean;
+  readonly updatedInput?: Record<string, unknown>;
+  readonly updatedPermissions: readonly unknown[];
+}
+
+export function mergePermissionRequest(outcomes: readonly HandlerOutcome[]): PermissionRequestMerge {
+  let behavior: 'allow' | 'deny' | undefined;
+  let message: string | undefined;
+  let interrupt = false;
+  let updatedInput: Record<string, unknown> | undefined;
+  const updatedPermissions: unknown[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.failClosed) {
+      behavior = 'deny';
+      message ??= failClosedMessage(outcome, 'PermissionRequest');
+      continue;
+    }
+    const decision = specificOf(outcome)?.['decision'] as
+      | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[] }
+      | { behavior: 'deny'; message?: string; interrupt?: boolean }
+      | undefined;
+    if (!decision) continue;
+    if (decision.behavior === 'deny') {
+      if (behavior !== 'deny') message = decision.message;
+      behavior = 'deny';
+      interrupt ||= decision.interrupt === true;
+    } else if (behavior !== 'deny') {
+      behavior = 'allow';
+      if (decision.updatedInput) updatedInput = decision.updatedInput;
+      updatedPermissions.push(...(decision.updatedPermissions ?? []));
+    }
+  }
+  return {
+    ...mergeCommon(outcomes),
+    ...(behavior ? { behavior } : {}),
+    ...(message !== undefined ? { message } : {}),
+    ...(interrupt ? { interrupt } : {}),
+    ...(behavior === 'allow' && updatedInput ? { updatedInput } : {}),
+    updatedPermissions: behavior === 'allow' ? updatedPermissions : [],
+  };
+}
+
+/** A block with the two texts Claude Code derives from it. */
+export interface BlockFeedback {
+  /** `[<cmd>]: <stderr>` for exit 2, else the JSON `reason`. */
+  readonly reason: string;
+  /** For JSON blocks only: `from command: "<cmd>": <reason>`, the tail of the system-message label. */
+  readonly labelled?: string;
+}
+
+/** Reduction for events that can block with feedback (UserPromptSubmit, PostToolUse, PostToolBatch, Stop). */
+export interface BlockingMerge extends CommonMerge {
+  readonly blocks: readonly BlockFeedback[];
+}
+
+/**
+ * Exit 2, `decision: "block"` and fail-closed failures each add a block, in merge order. For
+ * PostToolUse the exit-2 label keeps the command twice, as the reference prints it.
+ */
+export function mergeBlocking(outcomes: readonly HandlerOutcome[], event: string): BlockingMerge {
+  const blocks: BlockFeedback[] = [];
+  for (const outcome of outcomes) {
+    const output = outcome.output as { decision?: string; reason?: string };
+    if (outcome.status === 'blocked') {
+      const reason = outcome.blockMessage ?? '';
+      blocks.push(event === 'PostToolUse' ? { reason, labelled: `${fromLabel(outcome.origin)}: ${reason}` } : { reason });
+    } else if (outcome.failClosed) {
+      blocks.push({ reason: failClosedMessage(outcome, event) });
+    } else if (output.decision === 'block') {
+      const reason = output.reason ?? '';
+      blocks.push({ reason, labelled: `${fromLabel(outcome.origin)}: ${reason}` });
+    }
+  }
+  return { ...mergeCommon(outcomes), blocks };
+}
+
+/** PostToolUse adds output rewriting to the blocking reduction: the last `updatedToolOutput` in merge order wins. */
+export interface PostToolUseMerge extends BlockingMerge {
+  readonly updatedToolOutput?: { readonly value: unknown };
+}
+
+export function mergePostToolUse(outcomes: readonly HandlerOutcome[]): PostToolUseMerge {
+  let updated: { value: unknown } | undefined;
+  for (const outcome of outcomes) {
+    const specific = specificOf(outcome);
+    if (specific && 'updatedToolOutput' in specific && specific['updatedToolOutput'] !== undefined) updated = { value: specific['updatedToolOutput'] };
+  }
+  return { ...mergeBlocking(outcomes, 'PostToolUse'), ...(updated ? { updatedToolOutput: updated } : {}) };
+}
+
+/** SessionStart adds the first `initialUserMessage` and the last `sessionTitle`. */
+export interface SessionStartMerge extends CommonMerge {
+  readonly initialUserMessage?: string;
+  readonly sessionTitle?: string;
+}
+
+export function mergeSessionStart(outcomes: readonly HandlerOutcome[]): SessionStartMerge {
+  let initialUserMessage: string | undefined;
+  let sessionTitle: string | undefined;
+  for (const outcome of outcomes) {
+    const specific = specificOf(outcome) as { initialUserMessage?: string; sessionTitle?: string } | undefined;
+    initialUserMessage ??= specific?.initialUserMessage;
+    if (specific?.sessionTitle !== undefined) sessionTitle = specific.sessionTitle;
+  }
+  return { ...mergeCommon(outcomes), ...(initialUserMessage !== undefined ? { initialUserMessage } : {}), ...(sessionTitle !== undefined ? { sessionTitle } : {}) };
+}
