@@ -1,0 +1,350 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { z } from 'zod';
+import { ConfigError } from '../../errors.js';
+import type { PermissionMode, PermissionRules } from '../../permissions/types.js';
+import { HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from '../event-names.js';
+import { compileMatcher } from '../matcher.js';
+import { settingsFileSchema, type HandlerConfig, type SettingsFile } from './settings-schema.js';
+
+/**
+ * Loads Claude Code settings files (spec §9, §12) into one hook and permission configuration:
+ * user `~/.claude/settings.json`, project `.claude/settings.json`, local
+ * `.claude/settings.local.json`, then `--settings`, in that order.
+ */
+
+/** Where a handler was configured. `file` is a path, or `--settings` for inline JSON. */
+export interface HookSource {
+  readonly file: string;
+  readonly scope: 'user' | 'project' | 'local' | 'flag';
+}
+
+/** One handler of one event, with its matcher and its place in the settings (`hooks.<event>[groupIndex].hooks[handlerIndex]`). */
+export interface LoadedHandler {
+  readonly event: HookEventName;
+  readonly matcher: string | undefined;
+  readonly config: HandlerConfig;
+  readonly source: HookSource;
+  readonly groupIndex: number;
+  readonly handlerIndex: number;
+}
+
+/**
+ * The merged configuration.
+ * - `handlers`: every handler of every file in source order, not deduplicated (see `handlerIdentity`);
+ *   empty when `disableAllHooks` is set. Events hookloop does not fire are left out (with a warning).
+ * - `permissions`: rule lists of all files concatenated in source order.
+ * - `defaultMode`: the last file that sets it wins (flag > local > project > user).
+ * - `additionalDirectories`: concatenated, as written (relative paths are not resolved here).
+ * - `disableAllHooks`: true when any file sets it (Claude Code: true in project settings also
+ *   disabled the hooks of `--settings`).
+ * - `warnings`: one line each, to print; `files`: the sources actually read, in order.
+ */
+export interface LoadedSettings {
+  readonly handlers: readonly LoadedHandler[];
+  readonly permissions: PermissionRules;
+  readonly defaultMode?: PermissionMode;
+  readonly additionalDirectories: readonly string[];
+  readonly disableAllHooks: boolean;
+  readonly warnings: readonly string[];
+  readonly files: readonly string[];
+}
+
+/**
+ * - `projectDir`, `homeDir`: absolute; the files are looked up under their `.claude/`.
+ * - `flagSettings`: Claude Code's `--settings` value: inline JSON when it starts with `{`, else a
+ *   file path (relative to the process cwd).
+ * - `extraFiles`: more settings files read after `--settings`, with its scope and precedence.
+ */
+export interface LoadSettingsOptions {
+  readonly projectDir: string;
+  readonly homeDir: string;
+  readonly flagSettings?: string;
+  readonly extraFiles?: readonly string[];
+}
+
+/** One settings file, validated. `warnings` are one line each, prefixed with the file label. */
+export interface ParsedSettings {
+  readonly settings: SettingsFile;
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Reads and merges the settings sources (see `LoadedSettings`). Missing user/project/local files
+ * are skipped silently; a missing `--settings` file or extra file is an error.
+ *
+ * @throws ConfigError with a one-line message naming the file and the JSON path of the problem.
+ */
+export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
+  const handlers: LoadedHandler[] = [];
+  const rules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
+  const additionalDirectories: string[] = [];
+  const warnings: string[] = [];
+  const files: string[] = [];
+  let defaultMode: PermissionMode | undefined;
+  let disableAllHooks = false;
+
+  for (const { source, text } of readSources(options)) {
+    const { settings, warnings: fileWarnings } = parseSettingsText(text, source.file);
+    files.push(source.file);
+    warnings.push(...fileWarnings);
+    if (settings.disableAllHooks === true) disableAllHooks = true;
+    const permissions = settings.permissions;
+    rules.allow.push(...(permissions?.allow ?? []));
+    rules.ask.push(...(permissions?.ask ?? []));
+    rules.deny.push(...(permissions?.deny ?? []));
+    additionalDirectories.push(...(permissions?.additionalDirectories ?? []));
+    if (permissions?.defaultMode !== undefined && permissions.defaultMode !== 'auto') defaultMode = permissions.defaultMode;
+    for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
+      if (!isHookEventName(event)) continue;
+      groups.forEach((group, groupIndex) =>
+        group.hooks.forEach((config, handlerIndex) => handlers.push({ event, matcher: group.matcher, config, source, groupIndex, handlerIndex })),
+      );
+    }
+  }
+  return {
+    handlers: disableAllHooks ? [] : handlers,
+    permissions: rules,
+    ...(defaultMode === undefined ? {} : { defaultMode }),
+    additionalDirectories,
+    disableAllHooks,
+    warnings,
+    files,
+  };
+}
+
+/**
+ * Parses and validates one settings file's text. `fileLabel` starts every message (a path, or
+ * `--settings` for inline JSON). An empty (whitespace-only) text is an empty settings object.
+ * Checks: JSON syntax, field types, event names, matcher regexes.
+ *
+ * @throws ConfigError, one line: `<file>: invalid JSON at line L column C: <why>`,
+ * `<file>: hooks.PreToolUse[0].hooks[0].timeout: expected a positive number, got "5"`,
+ * `<file>: hooks.PreTooluse: unknown hook event "PreTooluse"; …` or an invalid matcher.
+ */
+export function parseSettingsText(text: string, fileLabel: string): ParsedSettings {
+  const data = parseJson(text, fileLabel);
+  const parsed = settingsFileSchema.safeParse(data);
+  if (!parsed.success) throw issueError(parsed.error.issues, data, fileLabel);
+  const settings = parsed.data;
+  const warnings: string[] = [];
+  for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
+    const field = formatPath(['hooks', event]);
+    if ((REFERENCE_ONLY_EVENTS as readonly string[]).includes(event)) {
+      const count = groups.reduce((sum, group) => sum + group.hooks.length, 0);
+      warnings.push(`${fileLabel}: ${field}: hookloop does not fire ${event}; its ${count} handler(s) are ignored`);
+    } else if (!isHookEventName(event)) {
+      throw new ConfigError(`${fileLabel}: ${field}: unknown hook event ${JSON.stringify(event)}${suggestEvent(event)}; expected one of ${HOOK_EVENT_NAMES.join(', ')}`, {
+        file: fileLabel,
+        field,
+      });
+    }
+    groups.forEach((group, groupIndex) => compileMatcher(group.matcher, { file: fileLabel, field: `${field}[${groupIndex}].matcher` }));
+  }
+  if (settings.permissions?.defaultMode === 'auto') {
+    warnings.push(`${fileLabel}: permissions.defaultMode: hookloop has no "auto" mode (it needs Claude Code's classifier); ignored`);
+  }
+  return { settings, warnings };
+}
+
+/**
+ * The key under which the dispatcher runs identical handlers of one event only once (Claude Code
+ * dedupes by command string across matcher groups and files, whatever the timeout): the command
+ * string for shell form (with the shell when one is named), command + args for exec form, the URL
+ * for http, the prompt text for prompt and agent, server + tool + input for mcp_tool. The handler
+ * type is part of the key, so a prompt never collides with a command of the same text.
+ */
+export function handlerIdentity(config: HandlerConfig): string {
+  switch (config.type) {
+    case 'command':
+      if (config.args !== undefined) return `exec ${JSON.stringify([config.command, ...config.args])}`;
+      return config.shell === undefined ? `command ${config.command}` : `command[${config.shell}] ${config.command}`;
+    case 'http':
+      return `http ${config.url}`;
+    case 'prompt':
+      return `prompt ${config.prompt}`;
+    case 'agent':
+      return `agent ${config.prompt}`;
+    case 'mcp_tool':
+      return `mcp_tool ${JSON.stringify([config.server, config.tool, config.input ?? null])}`;
+  }
+}
+
+interface SourceText {
+  readonly source: HookSource;
+  readonly text: string;
+}
+
+function readSources(options: LoadSettingsOptions): SourceText[] {
+  const sources: SourceText[] = [];
+  const optional = (file: string, scope: HookSource['scope']): void => {
+    const text = readFile(file, false);
+    if (text !== undefined) sources.push({ source: { file, scope }, text });
+  };
+  optional(path.join(options.homeDir, '.claude', 'settings.json'), 'user');
+  optional(path.join(options.projectDir, '.claude', 'settings.json'), 'project');
+  optional(path.join(options.projectDir, '.claude', 'settings.local.json'), 'local');
+  const flag = options.flagSettings;
+  if (flag !== undefined) {
+    if (flag.trimStart().startsWith('{')) {
+      sources.push({ source: { file: '--settings', scope: 'flag' }, text: flag });
+    } else {
+      const file = path.resolve(flag);
+      const text = readFile(file, true, `--settings: no such file: ${flag}`);
+      if (text !== undefined) sources.push({ source: { file, scope: 'flag' }, text });
+    }
+  }
+  for (const extra of options.extraFiles ?? []) {
+    const file = path.resolve(extra);
+    const text = readFile(file, true, `${file}: no such file`);
+    if (text !== undefined) sources.push({ source: { file, scope: 'flag' }, text });
+  }
+  return sources;
+}
+
+/** The file's text; undefined when it does not exist and is optional. */
+function readFile(file: string, required: boolean, missingMessage = `${file}: no such file`): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const missing = code === 'ENOENT' || code === 'ENOTDIR';
+    if (missing && !required) return undefined;
+    if (missing) throw new ConfigError(missingMessage, { file, cause: error });
+    throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`, { file, cause: error });
+  }
+}
+
+function parseJson(text: string, fileLabel: string): unknown {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  if (body.trim() === '') return {};
+  try {
+    return JSON.parse(body) as unknown;
+  } catch (error) {
+    // V8 appends `in JSON at position N` or a quoted excerpt of the text (which may span lines);
+    // the line and column replace both.
+    const raw = (error as Error).message;
+    const why = (raw.endsWith(' is not valid JSON') ? raw.replace(/,\s*(?:\.\.\.)?"[\s\S]*$/, '') : raw.replace(/ in JSON at position \d+[\s\S]*$/, '')).replace(/\s+/g, ' ');
+    const { line, column } = lineAndColumn(body, jsonErrorOffset(body));
+    throw new ConfigError(`${fileLabel}: invalid JSON at line ${line} column ${column}: ${why}`, { file: fileLabel, cause: error });
+  }
+}
+
+function issueError(issues: z.ZodError['issues'], data: unknown, fileLabel: string): ConfigError {
+  const issue = issues[0];
+  if (issue === undefined) return new ConfigError(`${fileLabel}: invalid settings`, { file: fileLabel });
+  const field = formatPath(issue.path);
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+  const message = `expected ${issue.message}, got ${describeValue(valueAt(data, issue.path))}${more}`;
+  return new ConfigError(field === '' ? `${fileLabel}: ${message}` : `${fileLabel}: ${field}: ${message}`, { file: fileLabel, field });
+}
+
+/** `hooks.PreToolUse[0].hooks[0].timeout`; keys that are not identifiers are quoted (`["a b"]`). */
+function formatPath(segments: readonly PropertyKey[]): string {
+  let out = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(String(segment))}]`;
+  }
+  return out;
+}
+
+function valueAt(data: unknown, segments: readonly PropertyKey[]): unknown {
+  let value = data;
+  for (const segment of segments) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[segment];
+  }
+  return value;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  if (value !== null && typeof value === 'object') return 'an object';
+  const shown = JSON.stringify(value);
+  return shown.length > 60 ? `${shown.slice(0, 57)}..."` : shown;
+}
+
+function suggestEvent(name: string): string {
+  const known = [...HOOK_EVENT_NAMES, ...REFERENCE_ONLY_EVENTS];
+  const close = known.find((event) => event.toLowerCase() === name.toLowerCase());
+  return close === undefined ? '' : ` (did you mean ${close}?)`;
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const lines = before.split(/\r\n|\r|\n/);
+  return { line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
+}
+
+const JSON_LITERAL = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+
+/**
+ * Offset of the first JSON syntax error in `text` (its length when the text ends early). Only
+ * called after JSON.parse failed, because V8 leaves the position out of some messages
+ * (`Unexpected token ']'` for `[1,]`).
+ */
+function jsonErrorOffset(text: string): number {
+  let at = 0;
+  const skipSpace = (): void => {
+    while (at < text.length && ' \t\n\r'.includes(text.charAt(at))) at++;
+  };
+  const expect = (char: string): boolean => {
+    skipSpace();
+    if (text.charAt(at) !== char) return false;
+    at++;
+    return true;
+  };
+  const string = (): boolean => {
+    if (text.charAt(at) !== '"') return false;
+    at++;
+    while (at < text.length) {
+      const char = text.charAt(at);
+      if (char < ' ') return false;
+      at++;
+      if (char === '"') return true;
+      if (char !== '\\') continue;
+      const escape = text.charAt(at);
+      if (escape === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(at + 1, at + 5))) at += 5;
+      else if (escape !== '' && '"\\/bfnrt'.includes(escape)) at++;
+      else return false;
+    }
+    return false;
+  };
+  const sequence = (close: string, member: () => boolean): boolean => {
+    at++;
+    if (expect(close)) return true;
+    for (;;) {
+      if (!member()) return false;
+      if (expect(close)) return true;
+      if (!expect(',')) return false;
+    }
+  };
+  const objectMember = (): boolean => {
+    skipSpace();
+    return string() && expect(':') && value();
+  };
+  const value = (): boolean => {
+    skipSpace();
+    const char = text.charAt(at);
+    if (char === '{') return sequence('}', objectMember);
+    if (char === '[') return sequence(']', value);
+    if (char === '"') return string();
+    JSON_LITERAL.lastIndex = at;
+    if (!JSON_LITERAL.test(text)) return false;
+    at = JSON_LITERAL.lastIndex;
+    return true;
+  };
+  try {
+    if (value()) {
+      skipSpace();
+      if (at === text.length) return text.length;
+    }
+    return at;
+  } catch {
+    // Only a nesting deep enough to overflow the stack gets here; point at the end.
+    return text.length;
+  }
+}
