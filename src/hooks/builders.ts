@@ -44,7 +44,7 @@ export function addContext<E extends ContextEvent>(event: E, text: string): Hook
  * shown to the model next to the (unchanged) result; on PostToolBatch the run ends; on Stop the
  * model takes another turn with `Stop hook feedback:\n<reason>`.
  */
-export function block(reason: string): HookOutput<'UserPromptSubmit' | 'PostToolUse' | 'PostToolBatch' | 'Stop'> {
+export function block(reason: string): { decision: 'block'; reason: string } {
   return { decision: 'block', reason };
 }
 

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HookEngine } from '../hooks/hook-engine.js';
+import { loadSettings } from '../hooks/settings/load-settings.js';
+import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
+import { runAgent } from '../loop/run-agent.js';
+import { ScriptedModel } from '../model/scripted-model.js';
+import { matchesCondition } from '../permissions/index.js';
+import { builtinTools } from '../tools/builtin/index.js';
+import { registerDemoHooks } from './demo-hooks.js';
+import { lifecycleLog } from './lifecycle-log.js';
+import { loadModelScript } from './load-model-script.js';
+
+/** Where the demo's sample project and script live (shipped with the package under examples/demo). */
+export const DEMO_DIR = fileURLToPath(new URL('../../../examples/demo/', import.meta.url));
+
+/**
+ * `hookloop demo`: copies examples/demo/project to a temp dir and runs the scripted session of
+ * examples/demo/script.json over it with real tools, real permission rules, the project's own
+ * Claude Code hook script (.claude/settings.json) and the demo's in-process hooks. Prints the
+ * lifecycle trace and a summary; returns the exit code (0 when the session completed).
+ */
+export async function runDemo(options: { keep: boolean; write: (line: string) => void; writeError: (line: string) => void }): Promise<number> {
+  const { write } = options;
+  const projectDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-demo-')));
+  fs.cpSync(path.join(DEMO_DIR, 'project'), projectDir, { recursive: true });
+  const auditLog = path.join(projectDir, '.hookloop', 'audit.jsonl');
+
+  write('hookloop demo: a SCRIPTED session. The model\'s turns are replayed from examples/demo/script.json;');
+  write('the tools, permission rules and hooks are real and act on a copy of examples/demo/project.');
+  write(`project: ${projectDir}`);
+  write('');
+
+  const settings = loadSettings({ projectDir, homeDir: path.join(projectDir, '.hookloop', 'home') });
+  const hooks = new HookEngine({ conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir) });
+  registerSettingsHandlers(hooks, settings.handlers, projectDir);
+  const tally = registerDemoHooks(hooks, { auditLog });
+
+  const result = await runAgent('Fix the greeting typo in src/greet.js and tidy up.', {
+    model: new ScriptedModel(loadModelScript(path.join(DEMO_DIR, 'script.json'), projectDir), { mode: 'strict' }),
+    projectDir,
+    tools: builtinTools(),
+    hooks,
+    permissions: { rules: settings.permissions, mode: 'default' },
+    observers: [lifecycleLog(write, true)],
+  });
+
+  write('');
+  write(`Final answer: ${result.result}`);
+  write('');
+  write('Summary');
+  write(`  tool calls run:       ${tally.ran}`);
+  write(`  tool calls blocked:   ${tally.blocked.length} (${tally.blocked.join('; ')})`);
+  write(`  inputs rewritten:     ${tally.rewrittenInputs}`);
+  write(`  outputs truncated:    ${tally.truncatedOutputs}`);
+  write(`  extra turns by Stop:  ${tally.stopContinuations}`);
+  write(`  audit log:            ${auditLog} (${countLines(auditLog)} JSON lines)`);
+  write(`  outcome:              ${result.terminalReason}`);
+  if (!options.keep) {
+    write(`  (the demo directory is removed; run \`hookloop demo --keep\` to look around)`);
+    fs.rmSync(projectDir, { recursive: true, force: true });
+  }
+  return result.terminalReason === 'completed' ? 0 : 1;
+}
+
+function countLines(file: string): number {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}

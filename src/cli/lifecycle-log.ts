@@ -1,0 +1,63 @@
+import type { RunEvent, RunObserver } from '../loop/run-events.js';
+
+/**
+ * The `--verbose` lifecycle log, one line per step on the given writer (stderr in the CLI):
+ * `[Hook] PreToolUse: Bash -> deny ([.claude/hooks/guard.sh]: …)`, `[Permission] Bash: allow (rule Bash(echo:*))`,
+ * `[Tool] Bash toolu_01 -> ok`. Warnings and hook `systemMessage`s are printed even when not verbose,
+ * since they are meant for the user.
+ */
+export function lifecycleLog(write: (line: string) => void, verbose: boolean): RunObserver {
+  return (event: RunEvent) => {
+    const line = formatEvent(event, verbose);
+    if (line !== undefined) write(line);
+  };
+}
+
+function formatEvent(event: RunEvent, verbose: boolean): string | undefined {
+  switch (event.type) {
+    case 'system_message':
+      return `[Hook message] ${event.text}`;
+    case 'warning':
+      return `hookloop: warning: ${event.text}`;
+    case 'hook_outcome': {
+      const { outcome } = event;
+      const where = `${event.event}${event.matchValue ? `: ${event.matchValue}` : ''}`;
+      if (outcome.status === 'failed' || outcome.status === 'timeout') {
+        const blocking = outcome.failClosed ? ' (blocking)' : ' (non-blocking)';
+        return `[Hook] ${where} -> ${outcome.status}${blocking}: [${outcome.origin.text}]${outcome.origin.location ? ` (${outcome.origin.location})` : ''}: ${outcome.error ?? ''}`;
+      }
+      if (!verbose) return undefined;
+      return `[Hook] ${where} -> ${describeOutcome(outcome.status, outcome.output, outcome.blockMessage)} [${outcome.origin.text}]`;
+    }
+    case 'permission':
+      return verbose ? `[Permission] ${event.toolName}: ${event.behavior} (${event.source})` : undefined;
+    case 'input_rewritten':
+      return verbose ? `[Hook] ${event.by}: ${event.toolName} ${event.by === 'PreToolUse' ? 'input' : 'output'} rewritten` : undefined;
+    case 'tool_result':
+      return verbose ? `[Tool] ${event.toolName} ${event.toolUseId} -> ${event.result.isError ? `error: ${firstLine(event.result.content)}` : 'ok'}` : undefined;
+    case 'model_request':
+      return verbose ? `[Model] turn ${event.turn}` : undefined;
+    case 'model_response':
+      return verbose ? `[Model] turn ${event.turn}: ${event.toolCalls} tool call(s)${event.text ? `, text: ${firstLine(event.text)}` : ''}` : undefined;
+    case 'hook_started':
+      return undefined;
+  }
+}
+
+function describeOutcome(status: string, output: Readonly<Record<string, unknown>>, blockMessage: string | undefined): string {
+  if (status === 'blocked') return `block (exit 2: ${firstLine(blockMessage ?? '')})`;
+  const specific = output['hookSpecificOutput'] as { permissionDecision?: string; updatedInput?: unknown; updatedToolOutput?: unknown; additionalContext?: string } | undefined;
+  const parts: string[] = [];
+  if (specific?.permissionDecision) parts.push(specific.permissionDecision);
+  if (output['decision']) parts.push(String(output['decision']));
+  if (specific?.updatedInput !== undefined) parts.push('rewrite input');
+  if (specific?.updatedToolOutput !== undefined) parts.push('rewrite output');
+  if (specific?.additionalContext) parts.push('context');
+  if (output['continue'] === false) parts.push('stop');
+  return parts.length > 0 ? parts.join(', ') : 'ok';
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}

@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import { ConfigError, describeError, HookloopError } from '../errors.js';
+import { HookEngine } from '../hooks/hook-engine.js';
+import { loadSettings } from '../hooks/settings/load-settings.js';
+import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
+import { runAgent } from '../loop/run-agent.js';
+import { toAnthropicMessages } from '../model/anthropic-wire.js';
+import { ScriptedModel } from '../model/scripted-model.js';
+import { matchesCondition } from '../permissions/index.js';
+import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
+import { builtinTools } from '../tools/builtin/index.js';
+import { runDemo } from './demo.js';
+import { lifecycleLog } from './lifecycle-log.js';
+import { loadModelScript } from './load-model-script.js';
+import { parseArgs, type RunCommandOptions } from './parse-args.js';
+import { exitCodeOf, resultJson } from './result-json.js';
+
+/** The streams and facts of the process the CLI runs in; tests pass their own. */
+export interface CliIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  readonly cwd: string;
+  readonly homeDir: string;
+}
+
+/** The message shown when no model is configured. */
+export const NO_MODEL_MESSAGE =
+  'hookloop: no model configured. Replay a scripted model with --model-script FILE (a scenario.json or an array of turns), ' +
+  'or run `hookloop demo` for the offline demo.';
+
+/**
+ * The `hookloop` command. Returns the exit code: 0 success, 1 a run that ended in error,
+ * 2 bad input (flags, settings, files: one line on stderr naming the file and field), 130 interrupted.
+ * Never throws and never prints a stack trace.
+ */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const line = (stream: NodeJS.WritableStream) => (text: string) => stream.write(`${text}\n`);
+  try {
+    const command = parseArgs(argv, packageVersion());
+    if (command.command === 'info') {
+      io.stdout.write(command.text);
+      return command.exitCode;
+    }
+    if (command.command === 'demo') return await runDemo({ keep: command.keep, write: line(io.stdout), writeError: line(io.stderr) });
+    return await runPrompt(command, io);
+  } catch (error) {
+    if (error instanceof HookloopError) {
+      io.stderr.write(`hookloop: ${error.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`hookloop: internal error: ${describeError(error)}\n`);
+    return 1;
+  }
+}
+
+async function runPrompt(options: RunCommandOptions, io: CliIo): Promise<number> {
+  const prompt = options.prompt;
+  if (prompt === undefined) throw new ConfigError('no prompt: pass one with -p "PROMPT" (interactive mode is not available yet)', { field: '-p' });
+  const projectDir = io.cwd;
+  const settings = loadSettings({ projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}) });
+  if (!options.modelScript) {
+    io.stderr.write(`${NO_MODEL_MESSAGE}\n`);
+    return 2;
+  }
+  const model = new ScriptedModel(loadModelScript(options.modelScript, projectDir), { mode: 'lenient' });
+
+  const warn = (text: string) => io.stderr.write(`hookloop: warning: ${text}\n`);
+  settings.warnings.forEach(warn);
+  const hooks = new HookEngine({ conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir) });
+  if (!settings.disableAllHooks) registerSettingsHandlers(hooks, settings.handlers, projectDir).warnings.forEach(warn);
+
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(130);
+    io.stderr.write('hookloop: interrupted; finishing the current step (press Ctrl-C again to quit now)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  try {
+    const interactive = !options.print && io.stdin.isTTY === true;
+    const result = await runAgent(prompt, {
+      model,
+      projectDir,
+      tools: builtinTools(),
+      hooks,
+      permissions: {
+        rules: {
+          allow: [...settings.permissions.allow, ...options.allowedTools],
+          ask: [...settings.permissions.ask],
+          deny: [...settings.permissions.deny, ...options.disallowedTools],
+        },
+        mode: options.permissionMode ?? settings.defaultMode ?? 'default',
+        additionalDirectories: [...settings.additionalDirectories, ...options.addDirs],
+      },
+      approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,
+      ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+      ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+      signal: controller.signal,
+      observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose)],
+    });
+    if (options.recordRequests) writeRequestLog(options.recordRequests, model);
+    if (options.outputFormat === 'json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
+    else if (result.result) io.stdout.write(`${result.result}\n`);
+    return exitCodeOf(result);
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+/** Writes the scripted model's recorded requests as JSON lines `{system, tools, messages}` (Anthropic wire shape), atomically. */
+function writeRequestLog(file: string, model: ScriptedModel): void {
+  const lines = model.requests.map((request) => JSON.stringify({ system: request.system, tools: request.tools.map((tool) => tool.name), messages: toAnthropicMessages(request.messages) }));
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, lines.map((text) => `${text}\n`).join(''));
+  fs.renameSync(temporary, file);
+}
+
+function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), homeDir: os.homedir() };
+}
+
+/** This package's version, read from package.json next to the build output. */
+export function packageVersion(): string {
+  try {
+    const url = new URL('../../../package.json', import.meta.url);
+    return (JSON.parse(fs.readFileSync(url, 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}

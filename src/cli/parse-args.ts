@@ -1,0 +1,128 @@
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError } from '../errors.js';
+import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
+
+/** What `hookloop [-p] PROMPT …` was asked to do, after parsing and checking the flags. */
+export interface RunCommandOptions {
+  readonly command: 'run';
+  readonly prompt: string | undefined;
+  readonly print: boolean;
+  readonly settings: string | undefined;
+  readonly outputFormat: 'text' | 'json';
+  readonly permissionMode: PermissionMode | undefined;
+  readonly allowedTools: readonly string[];
+  readonly disallowedTools: readonly string[];
+  readonly addDirs: readonly string[];
+  readonly maxTurns: number | undefined;
+  readonly modelScript: string | undefined;
+  readonly verbose: boolean;
+  readonly sessionId: string | undefined;
+  readonly recordRequests: string | undefined;
+}
+
+/** `hookloop demo [--keep]`. */
+export interface DemoCommandOptions {
+  readonly command: 'demo';
+  readonly keep: boolean;
+}
+
+/** Help or version text was requested or produced; print it and exit with `exitCode`. */
+export interface InfoResult {
+  readonly command: 'info';
+  readonly text: string;
+  readonly exitCode: number;
+}
+
+export type ParsedCommand = RunCommandOptions | DemoCommandOptions | InfoResult;
+
+/** Splits Claude Code tool lists: `--allowedTools "Bash(git:*) Edit"` or `Read,Write`; parentheses keep their spaces and commas. */
+export function splitToolList(values: readonly string[]): string[] {
+  const rules: string[] = [];
+  for (const value of values) {
+    let depth = 0;
+    let current = '';
+    for (const char of value) {
+      if (char === '(') depth++;
+      if (char === ')') depth = Math.max(0, depth - 1);
+      if (depth === 0 && (char === ',' || char === ' ')) {
+        if (current.trim()) rules.push(current.trim());
+        current = '';
+      } else current += char;
+    }
+    if (current.trim()) rules.push(current.trim());
+  }
+  return rules;
+}
+
+/**
+ * Parses `argv` (without `node` and the script) into a command. Pure: prints nothing, exits nothing.
+ * Flags follow Claude Code's where they overlap, so the same scenario runs under both.
+ * @throws ConfigError for an unknown flag, a bad value (e.g. an unknown permission mode) or a missing argument.
+ */
+export function parseArgs(argv: readonly string[], version: string): ParsedCommand {
+  let output = '';
+  let parsed: ParsedCommand | undefined;
+  const program = new Command('hookloop')
+    .description('An agent harness whose every extension point is a hook (Claude Code compatible).')
+    .version(version, '-v, --version')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => (output += text), writeErr: (text) => (output += text) })
+    .argument('[prompt]', 'the prompt (same as -p)')
+    .option('-p, --print [prompt]', 'run one prompt headless and print the answer')
+    .option('--settings <file-or-json>', 'an extra settings file (or inline JSON) with hooks and permissions')
+    .addOption(new Option('--output-format <format>', 'text or json').choices(['text', 'json']).default('text'))
+    .addOption(new Option('--permission-mode <mode>', 'permission mode').choices([...PERMISSION_MODES]))
+    .option('--allowedTools <rules...>', 'allow rules, e.g. "Bash(git:*)" Edit')
+    .option('--disallowedTools <rules...>', 'deny rules')
+    .option('--add-dir <dirs...>', 'extra directories the file tools may use')
+    .option('--max-turns <n>', 'maximum model turns', (value) => positiveInteger('--max-turns', value))
+    .option('--model-script <file>', 'replay scripted model turns (a scenario.json or an array of Anthropic content-block turns)')
+    .option('--session-id <uuid>', 'the session id to use')
+    .option('--verbose', 'print the lifecycle log on stderr', false)
+    .option('--record-requests <file>', 'append every model request (Anthropic wire shape) to FILE as JSON lines, for conformance checks')
+    .action((prompt: string | undefined, flags: Record<string, unknown>) => {
+      const printFlag = flags['print'];
+      parsed = {
+        command: 'run',
+        prompt: typeof printFlag === 'string' ? printFlag : prompt,
+        print: printFlag !== undefined,
+        settings: flags['settings'] as string | undefined,
+        outputFormat: flags['outputFormat'] as 'text' | 'json',
+        permissionMode: flags['permissionMode'] as PermissionMode | undefined,
+        allowedTools: splitToolList((flags['allowedTools'] as string[] | undefined) ?? []),
+        disallowedTools: splitToolList((flags['disallowedTools'] as string[] | undefined) ?? []),
+        addDirs: (flags['addDir'] as string[] | undefined) ?? [],
+        maxTurns: flags['maxTurns'] as number | undefined,
+        modelScript: flags['modelScript'] as string | undefined,
+        verbose: flags['verbose'] === true,
+        sessionId: flags['sessionId'] as string | undefined,
+        recordRequests: flags['recordRequests'] as string | undefined,
+      };
+    });
+  program
+    .command('demo')
+    .description('run the offline demo: a scripted session over a sample project with real hook scripts')
+    .option('--keep', 'keep the demo directory afterwards', false)
+    .action((flags: { keep: boolean }) => {
+      parsed = { command: 'demo', keep: flags.keep };
+    });
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+        return { command: 'info', text: output, exitCode: 0 };
+      }
+      throw new ConfigError(error.message.replace(/^error: /, ''), { field: 'argv' });
+    }
+    throw error;
+  }
+  if (!parsed) return { command: 'info', text: program.helpInformation(), exitCode: 2 };
+  return parsed;
+}
+
+function positiveInteger(flag: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) throw new ConfigError(`${flag}: expected a positive whole number, got "${value}"`, { field: flag });
+  return number;
+}

@@ -1,0 +1,38 @@
+import type { RunResult } from '../loop/run-agent.js';
+
+/**
+ * The `--output-format json` object, in Claude Code's field names (`type`, `subtype`, `is_error`,
+ * `result`, `num_turns`, `session_id`, `duration_ms`, `usage`, `stop_reason`, `terminal_reason`,
+ * `permission_denials`, `deferred_tool_use`, `api_error_status`), so scripts that read the reference's
+ * result read ours. `total_cost_usd` is null: the scripted model has no price.
+ */
+export function resultJson(run: RunResult): Record<string, unknown> {
+  return {
+    type: 'result',
+    subtype: subtypeOf(run),
+    is_error: run.isError,
+    duration_ms: run.durationMs,
+    num_turns: run.numTurns,
+    result: run.result,
+    stop_reason: run.stopReason,
+    session_id: run.sessionId,
+    total_cost_usd: null,
+    usage: { input_tokens: run.usage.inputTokens, output_tokens: run.usage.outputTokens },
+    permission_denials: run.permissionDenials,
+    terminal_reason: run.terminalReason,
+    ...(run.deferredToolUse ? { deferred_tool_use: run.deferredToolUse } : {}),
+    api_error_status: run.apiErrorStatus ?? null,
+  };
+}
+
+function subtypeOf(run: RunResult): string {
+  if (run.terminalReason === 'max_turns') return 'error_max_turns';
+  if (run.terminalReason === 'aborted' || run.terminalReason === 'aborted_tools') return 'error_during_execution';
+  return 'success';
+}
+
+/** The process exit code for a run: 0 on success, 130 when aborted by the user, 1 for any other error. */
+export function exitCodeOf(run: RunResult): number {
+  if (run.terminalReason === 'aborted') return 130;
+  return run.isError ? 1 : 0;
+}

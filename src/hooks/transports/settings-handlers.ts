@@ -1,0 +1,80 @@
+import type { HookEventName } from '../event-names.js';
+import type { HookEngine, Unregister } from '../hook-engine.js';
+import type { HandlerOrigin, RegisteredHandler } from '../handler.js';
+import { handlerIdentity } from '../settings/load-settings.js';
+import type { CommandHandlerConfig } from '../settings/settings-schema.js';
+import { runCommandProcess, hookEnvironment } from './command-process.js';
+import { interpretCommandResult } from './command.js';
+
+/** A handler from a settings file, as the settings loader returns it. */
+export interface ExternalHandlerEntry {
+  readonly event: HookEventName;
+  readonly matcher: string | undefined;
+  readonly config: { readonly type: string; readonly if?: string | undefined; readonly timeout?: number | undefined };
+  readonly source: { readonly file: string };
+  readonly groupIndex?: number;
+  readonly handlerIndex?: number;
+}
+
+/** Default timeouts in seconds (Claude Code docs): 600 for command hooks, 30 for UserPromptSubmit, 1.5 for SessionEnd. */
+export function defaultTimeoutSeconds(event: HookEventName): number {
+  if (event === 'SessionEnd') return 1.5;
+  if (event === 'UserPromptSubmit') return 30;
+  return 600;
+}
+
+/**
+ * Registers the settings handlers hookloop can run (command hooks) on `engine`, in settings order,
+ * and returns one function that removes them all plus a warning per handler it had to skip
+ * (http, prompt, agent and mcp_tool handlers are not run yet).
+ *
+ * A command hook gets the event JSON on stdin, runs in the event's `cwd` with the Claude Code
+ * environment (`CLAUDE_PROJECT_DIR` = `projectDir`, session id and effort taken from the payload),
+ * and is killed with its process group after its `timeout` (seconds).
+ */
+export function registerSettingsHandlers(engine: HookEngine, entries: readonly ExternalHandlerEntry[], projectDir: string): { unregister: Unregister; warnings: string[] } {
+  const removers: Unregister[] = [];
+  const warnings: string[] = [];
+  for (const entry of entries) {
+    if (entry.config.type !== 'command') {
+      warnings.push(`${entry.source.file}: hooks.${entry.event}: "${entry.config.type}" handlers are not supported yet; this one is skipped`);
+      continue;
+    }
+    const config = entry.config as CommandHandlerConfig;
+    const origin: HandlerOrigin = {
+      transport: 'command',
+      text: config.command,
+      source: entry.source.file,
+      location: `${entry.source.file}: hooks.${entry.event}[${entry.groupIndex ?? 0}].hooks[${entry.handlerIndex ?? 0}]`,
+    };
+    const event = entry.event;
+    const timeoutSeconds = event === 'SessionEnd' ? Math.min(Math.max(config.timeout ?? 1.5, 1.5), 60) : (config.timeout ?? defaultTimeoutSeconds(event));
+    const handler: RegisteredHandler = {
+      id: engine.allocateId(),
+      event,
+      matcher: entry.matcher,
+      condition: config.if,
+      origin,
+      identity: handlerIdentity(config),
+      background: config.async === true,
+      run: async (input, signal) => {
+        const payload = input as { cwd: string; session_id: string; effort?: { level?: string } };
+        const result = await runCommandProcess(config, {
+          stdin: JSON.stringify(input),
+          cwd: payload.cwd,
+          env: hookEnvironment(process.env, {
+            projectDir,
+            sessionId: payload.session_id,
+            cwd: payload.cwd,
+            ...(payload.effort?.level ? { effort: payload.effort.level } : {}),
+          }),
+          timeoutMs: timeoutSeconds * 1000,
+          signal,
+        });
+        return interpretCommandResult(event, origin, result, config.onFailure);
+      },
+    };
+    removers.push(engine.add(handler));
+  }
+  return { unregister: () => removers.forEach((remove) => remove()), warnings };
+}

@@ -1,0 +1,30 @@
+/**
+ * hookloop: an agent loop whose every extension point is a hook.
+ *
+ * The library face: `runAgent(prompt, { model, projectDir, tools, hooks, permissions })` runs the
+ * fixed pipeline of DESIGN.md; `new HookEngine().on(event, { matcher }, handler)` registers typed
+ * in-process hooks; `loadSettings` + `registerSettingsHandlers` run Claude Code `settings.json`
+ * hooks unchanged. The scripted model for tests lives in `hookloop/testing`.
+ */
+export { runAgent, defaultTranscriptPath, type RunOptions, type RunResult, type TerminalReason } from './loop/run-agent.js';
+export type { RunEvent, RunObserver } from './loop/run-events.js';
+export { HookEngine, type CallbackOptions, type ConditionMatcher, type DispatchOptions, type DispatchResult, type Unregister } from './hooks/hook-engine.js';
+export type { HookCallback, HookCallbackContext } from './hooks/transports/callback.js';
+export { hookEventSchemas, permissionDecisionSchema, type HookEvents, type HookInput, type HookOutput, type HookPayload } from './hooks/event-schemas.js';
+export { HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from './hooks/event-names.js';
+export { addContext, allow, ask, block, deny, replaceOutput, rewriteInput, stopRun, type ContextEvent } from './hooks/builders.js';
+export { checkHookOutput, type OutputCheck } from './hooks/validate-output.js';
+export type { HandlerOutcome, HandlerOrigin, RegisteredHandler } from './hooks/handler.js';
+export { loadSettings, parseSettingsText, type LoadedSettings, type LoadedHandler, type LoadSettingsOptions } from './hooks/settings/load-settings.js';
+export { registerSettingsHandlers } from './hooks/transports/settings-handlers.js';
+export { matcherMatches, compileMatcher } from './hooks/matcher.js';
+export { defineTool, ToolFailure, type AnyTool, type Tool, type ToolContext, type ToolKind } from './tools/define-tool.js';
+export { ToolRegistry, type PreparedCall } from './tools/tool-registry.js';
+export { Workspace } from './tools/workspace.js';
+export { builtinTools } from './tools/builtin/index.js';
+export { PermissionPolicy } from './permissions/policy.js';
+export { headlessApprover, callbackApprover, ttyApprover } from './permissions/approvers.js';
+export { PERMISSION_MODES, type Approver, type ApprovalAnswer, type ApprovalRequest, type PermissionMode, type PermissionRules, type PermissionVerdict } from './permissions/types.js';
+export { assistantMessage, systemMessage, toolResultMessage, userMessage, type AssistantMessage, type Message, type SystemMessage, type ToolCall, type ToolResultMessage, type UserMessage } from './messages/messages.js';
+export type { ModelClient, ModelRequest, ModelResponse, StopReason, ToolSpec, Usage } from './model/model-client.js';
+export { AbortError, ConfigError, HookContractError, HookloopError, MaxTurnsError, ProviderError } from './errors.js';

@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { describeError, ProviderError } from '../errors.js';
+import { HookEngine } from '../hooks/hook-engine.js';
+import { mergeBlocking, mergeCommon, mergeSessionStart } from '../hooks/merge.js';
+import { systemMessage, userMessage, type AssistantMessage, type Message } from '../messages/messages.js';
+import type { ModelClient, Usage } from '../model/model-client.js';
+import { PermissionPolicy } from '../permissions/policy.js';
+import { headlessApprover } from '../permissions/approvers.js';
+import type { Approver, PermissionMode, PermissionRules } from '../permissions/types.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import { ToolRegistry } from '../tools/tool-registry.js';
+import { Workspace } from '../tools/workspace.js';
+import { contextLabel, promptBlockedResult, stopBlockingError, stopContext, stopFeedback, successLabel } from './hook-text.js';
+import { fireHook, makeEmitter, type RunContext } from './run-context.js';
+import type { RunObserver } from './run-events.js';
+import { SessionState } from './session-state.js';
+import { runToolBatch } from './tool-batch.js';
+
+/** Options of one agent run. Only `model` and `projectDir` are required. */
+export interface RunOptions {
+  readonly model: ModelClient;
+  /** The project directory: workspace root, `CLAUDE_PROJECT_DIR`, and the starting cwd. */
+  readonly projectDir: string;
+  /** Tools offered to the model; default: none. Pass `builtinTools()` for Bash, Read, Write, Edit, Glob, Grep. */
+  readonly tools?: ToolRegistry | readonly AnyTool[];
+  readonly hooks?: HookEngine;
+  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[] };
+  /** Decides calls the policy asks about; default: the headless approver, which denies. */
+  readonly approver?: Approver;
+  readonly system?: string;
+  /** Maximum model requests in the run (default 100). */
+  readonly maxTurns?: number;
+  /** How many extra turns Stop hooks may force (default 8, as Claude Code). */
+  readonly maxStopContinuations?: number;
+  readonly sessionId?: string;
+  /** Transcript path reported as `transcript_path`; default `~/.claude/projects/<slug of projectDir>/<session>.jsonl`. */
+  readonly transcriptPath?: string;
+  readonly signal?: AbortSignal;
+  readonly observers?: readonly RunObserver[];
+  /** Extra environment for tool processes. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one. */
+export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked';
+
+/** The outcome of a run; the CLI's `--output-format json` prints it in Claude Code's field names. */
+export interface RunResult {
+  /** The final assistant text ("" when a hook ended the run). */
+  readonly result: string;
+  readonly isError: boolean;
+  readonly terminalReason: TerminalReason;
+  /** The last model stop reason, or `tool_deferred`; null when the model was never called. */
+  readonly stopReason: string | null;
+  readonly numTurns: number;
+  readonly sessionId: string;
+  readonly durationMs: number;
+  readonly usage: Usage;
+  readonly permissionDenials: readonly { tool_name: string; tool_use_id: string; tool_input: unknown }[];
+  readonly deferredToolUse?: { readonly id: string; readonly name: string; readonly input: unknown };
+  readonly apiErrorStatus?: number | null;
+  /** The whole conversation, every tool call paired. */
+  readonly messages: readonly Message[];
+}
+
+const DEFAULT_MAX_TURNS = 100;
+const DEFAULT_STOP_CONTINUATIONS = 8;
+
+/**
+ * Runs one prompt to completion through the fixed pipeline of DESIGN.md:
+ * SessionStart → UserPromptSubmit → (model → tool batch → PostToolBatch)* → Stop → SessionEnd.
+ * Never throws for model, tool or hook failures: they end the run with a `terminalReason`
+ * (`api_error`, `aborted`, …) and every tool call paired; SessionEnd always fires.
+ * @throws ConfigError for invalid permission rules in `options.permissions`.
+ */
+export async function runAgent(prompt: string, options: RunOptions): Promise<RunResult> {
+  const started = Date.now();
+  const run = createRun(options);
+  const totals = { inputTokens: 0, outputTokens: 0 };
+  let outcome: Omit<RunResult, 'sessionId' | 'durationMs' | 'usage' | 'permissionDenials' | 'messages' | 'numTurns'> & { numTurns?: number };
+  let turns = 0;
+  try {
+    const opened = await openSession(run, prompt);
+    if (opened.blocked !== undefined) {
+      outcome = { result: promptBlockedResult(opened.blocked, prompt), isError: false, terminalReason: 'prompt_blocked', stopReason: null };
+    } else {
+      const loop = await converse(run, options, totals, () => ++turns);
+      outcome = loop;
+    }
+  } finally {
+    await fireHook(run, 'SessionEnd', { reason: run.signal.aborted ? 'abort' : 'other' }).catch(() => []);
+  }
+  return {
+    ...outcome,
+    numTurns: turns,
+    sessionId: run.state.sessionId,
+    durationMs: Date.now() - started,
+    usage: totals,
+    permissionDenials: run.permissionDenials,
+    messages: run.messages,
+  };
+}
+
+function createRun(options: RunOptions): RunContext {
+  const projectDir = path.resolve(options.projectDir);
+  const sessionId = options.sessionId ?? randomUUID();
+  const workspace = new Workspace(projectDir, options.permissions?.additionalDirectories ?? []);
+  const mode = options.permissions?.mode ?? 'default';
+  const rules = { allow: [], ask: [], deny: [], ...options.permissions?.rules };
+  return {
+    state: new SessionState({ sessionId, transcriptPath: options.transcriptPath ?? defaultTranscriptPath(projectDir, sessionId), projectDir, cwd: projectDir, mode }),
+    messages: [],
+    hooks: options.hooks ?? new HookEngine(),
+    tools: options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []),
+    policy: new PermissionPolicy({ rules, mode, workspace, projectDir }),
+    approver: options.approver ?? headlessApprover,
+    workspace,
+    signal: options.signal ?? new AbortController().signal,
+    env: options.env ?? {},
+    emit: makeEmitter(options.observers ?? []),
+    permissionDenials: [],
+  };
+}
+
+/** Where Claude Code keeps a session transcript: `~/.claude/projects/<cwd with non-alphanumerics as ->/<session>.jsonl`. */
+export function defaultTranscriptPath(projectDir: string, sessionId: string): string {
+  return path.join(os.homedir(), '.claude', 'projects', projectDir.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`);
+}
+
+/** SessionStart then UserPromptSubmit; their context becomes one system message after the prompt. */
+async function openSession(run: RunContext, prompt: string): Promise<{ blocked?: string }> {
+  const start = mergeSessionStart(await fireHook(run, 'SessionStart', { source: 'startup' }, 'startup'));
+  run.state.promptId = randomUUID();
+  const submitted = await fireHook(run, 'UserPromptSubmit', { prompt });
+  const submit = mergeBlocking(submitted, 'UserPromptSubmit');
+  if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n') };
+  const context = [
+    ...start.plainTexts.map((text) => successLabel('SessionStart', 'startup', text)),
+    ...start.contexts.map((text) => contextLabel('SessionStart', undefined, text)),
+    ...submit.contexts.map((text) => contextLabel('UserPromptSubmit', undefined, text)),
+    ...mergeCommon(submitted).plainTexts.map((text) => successLabel('UserPromptSubmit', undefined, text)),
+  ];
+  run.messages.push(userMessage(prompt));
+  if (context.length > 0) run.messages.push(systemMessage(context.join('\n\n')));
+  return {};
+}
+
+type LoopEnd = Omit<RunResult, 'sessionId' | 'durationMs' | 'usage' | 'permissionDenials' | 'messages' | 'numTurns'>;
+
+/** Model turns until the model stops and Stop hooks agree, a hook ends the run, or a limit is hit. */
+async function converse(run: RunContext, options: RunOptions, totals: { inputTokens: number; outputTokens: number }, countTurn: () => number): Promise<LoopEnd> {
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  let continuations = 0;
+  let lastStopReason: string | null = null;
+  let lastText = '';
+  for (;;) {
+    if (run.signal.aborted) return { result: lastText, isError: true, terminalReason: 'aborted', stopReason: lastStopReason };
+    const turn = countTurn();
+    if (turn > maxTurns) return { result: `Reached the maximum number of turns (${maxTurns})`, isError: true, terminalReason: 'max_turns', stopReason: lastStopReason };
+    let assistant: AssistantMessage;
+    try {
+      run.emit({ type: 'model_request', turn });
+      const response = await options.model.complete({ system: options.system ?? '', messages: [...run.messages], tools: run.tools.specs(), signal: run.signal });
+      assistant = response.message;
+      totals.inputTokens += response.usage.inputTokens;
+      totals.outputTokens += response.usage.outputTokens;
+      lastStopReason = response.stopReason;
+      run.emit({ type: 'model_response', turn, text: assistant.text, toolCalls: assistant.toolCalls.length, usage: response.usage });
+    } catch (error) {
+      return failTurn(run, error, lastText);
+    }
+    run.messages.push(assistant);
+    lastText = assistant.text;
+
+    if (assistant.toolCalls.length > 0) {
+      const batch = await runToolBatch(run, assistant);
+      if (batch.kind === 'continue') continue;
+      if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred };
+      return { result: '', isError: batch.kind !== 'hook_stopped', terminalReason: batch.kind, stopReason: lastStopReason };
+    }
+
+    const stop = mergeBlocking(
+      await fireHook(run, 'Stop', { stop_hook_active: continuations > 0, last_assistant_message: assistant.text, background_tasks: [], session_crons: [] }),
+      'Stop',
+    );
+    const wantsMore = stop.blocks.length > 0 || stop.contexts.length > 0;
+    // The cap bounds hook-forced turns: past it the hooks still run, but their block is overridden.
+    if (!wantsMore || stop.stop || continuations >= (options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS)) {
+      if (wantsMore && !stop.stop) run.emit({ type: 'warning', text: `Stop hooks asked for more than ${continuations} continuations; the limit ends the run` });
+      return { result: assistant.text, isError: false, terminalReason: 'completed', stopReason: lastStopReason };
+    }
+    continuations++;
+    if (stop.blocks.length > 0) {
+      run.messages.push(userMessage(stop.blocks.map((block) => stopFeedback(block.reason)).join('\n\n')));
+      const labelled = stop.blocks.filter((block) => block.labelled !== undefined).map((block) => stopBlockingError(block.labelled!));
+      if (labelled.length > 0) run.messages.push(systemMessage(labelled.join('\n\n')));
+    }
+    if (stop.contexts.length > 0) run.messages.push(userMessage(stop.contexts.map(stopContext).join('\n\n')));
+  }
+}
+
+/** A failed model request ends the run through StopFailure (observers only, not awaited for a decision). */
+async function failTurn(run: RunContext, error: unknown, lastText: string): Promise<LoopEnd> {
+  const aborted = run.signal.aborted;
+  const message = describeError(error);
+  const status = error instanceof ProviderError ? (error.status ?? null) : null;
+  if (!aborted) {
+    await fireHook(run, 'StopFailure', { error: errorCategory(status), last_assistant_message: message }, errorCategory(status));
+  }
+  return aborted
+    ? { result: lastText, isError: true, terminalReason: 'aborted', stopReason: null }
+    : { result: message, isError: true, terminalReason: 'api_error', stopReason: null, apiErrorStatus: status };
+}
+
+/** StopFailure's `error` matcher value. The reference reported `unknown` for an HTTP 400. */
+function errorCategory(status: number | null): string {
+  if (status === 429) return 'rate_limit';
+  if (status === 401 || status === 403) return 'authentication_failed';
+  if (status !== null && status >= 500) return 'server_error';
+  return 'unknown';
+}

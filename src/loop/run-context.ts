@@ -1,0 +1,83 @@
+import type { HookEventName } from '../hooks/event-names.js';
+import type { HookPayload } from '../hooks/event-schemas.js';
+import type { HookEngine } from '../hooks/hook-engine.js';
+import type { HandlerOutcome } from '../hooks/handler.js';
+import type { Message } from '../messages/messages.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
+import type { Approver } from '../permissions/types.js';
+import type { ToolContext } from '../tools/define-tool.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { Workspace } from '../tools/workspace.js';
+import type { RunEvent, RunObserver } from './run-events.js';
+import type { SessionState } from './session-state.js';
+
+/** Everything one run shares between its phases. Built once by `runAgent`; phases never replace it. */
+export interface RunContext {
+  readonly state: SessionState;
+  readonly messages: Message[];
+  readonly hooks: HookEngine;
+  readonly tools: ToolRegistry;
+  readonly policy: PermissionPolicy;
+  readonly approver: Approver;
+  readonly workspace: Workspace;
+  readonly signal: AbortSignal;
+  readonly env: Readonly<Record<string, string>>;
+  readonly emit: (event: RunEvent) => void;
+  readonly permissionDenials: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
+}
+
+/** Sends a RunEvent to every observer; an observer that throws is reported once as a warning and then skipped. */
+export function makeEmitter(observers: readonly RunObserver[]): (event: RunEvent) => void {
+  const broken = new Set<RunObserver>();
+  const emit = (event: RunEvent): void => {
+    for (const observer of observers) {
+      if (broken.has(observer)) continue;
+      try {
+        observer(event);
+      } catch (error) {
+        broken.add(observer);
+        emit({ type: 'warning', text: `an observer threw and was switched off: ${(error as Error).message}` });
+      }
+    }
+  };
+  return emit;
+}
+
+/**
+ * Builds the payload of `event` from the session state, dispatches it, reports every outcome and
+ * returns the outcomes in merge order. `systemMessage`s are forwarded to observers (the user), never
+ * to the model.
+ */
+export async function fireHook<E extends HookEventName>(
+  run: RunContext,
+  event: E,
+  fields: HookPayload<E>,
+  matchValue?: string,
+): Promise<readonly HandlerOutcome[]> {
+  if (!run.hooks.has(event)) return [];
+  const input = run.state.payload(event, fields);
+  const result = await run.hooks.dispatch(event, input, {
+    signal: run.signal,
+    ...(matchValue !== undefined ? { matchValue } : {}),
+    onOutcome: (outcome) => {
+      run.emit({ type: 'hook_outcome', event, matchValue, outcome });
+      const message = (outcome.output as { systemMessage?: unknown }).systemMessage;
+      if (typeof message === 'string') run.emit({ type: 'system_message', text: message });
+    },
+  });
+  return result.outcomes;
+}
+
+/** The ToolContext a handler gets: the session's cwd, extra env, and a setter for `cd`. */
+export function toolContext(run: RunContext): ToolContext {
+  return {
+    cwd: run.state.cwd,
+    projectDir: run.state.projectDir,
+    workspace: run.workspace,
+    signal: run.signal,
+    env: run.env,
+    setCwd: (directory) => {
+      run.state.cwd = directory;
+    },
+  };
+}

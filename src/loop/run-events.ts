@@ -1,0 +1,22 @@
+import type { HookEventName } from '../hooks/event-names.js';
+import type { HandlerOutcome } from '../hooks/handler.js';
+import type { ToolResultMessage } from '../messages/messages.js';
+import type { Usage } from '../model/model-client.js';
+
+/**
+ * What a run reports as it goes, for lifecycle logs, audits and UIs. Observers receive these in
+ * order; they are notifications only and cannot change the run (decisions belong to hooks).
+ */
+export type RunEvent =
+  | { readonly type: 'hook_started'; readonly event: HookEventName; readonly matchValue: string | undefined; readonly handlers: number }
+  | { readonly type: 'hook_outcome'; readonly event: HookEventName; readonly matchValue: string | undefined; readonly outcome: HandlerOutcome }
+  | { readonly type: 'model_request'; readonly turn: number }
+  | { readonly type: 'model_response'; readonly turn: number; readonly text: string; readonly toolCalls: number; readonly usage: Usage }
+  | { readonly type: 'permission'; readonly toolName: string; readonly toolUseId: string; readonly behavior: 'allow' | 'deny' | 'ask'; readonly source: string }
+  | { readonly type: 'input_rewritten'; readonly toolName: string; readonly toolUseId: string; readonly by: string }
+  | { readonly type: 'tool_result'; readonly toolName: string; readonly toolUseId: string; readonly result: ToolResultMessage; readonly ran: boolean }
+  | { readonly type: 'system_message'; readonly text: string }
+  | { readonly type: 'warning'; readonly text: string };
+
+/** Receives RunEvents. Must not throw; a throwing observer is ignored after its error is reported once. */
+export type RunObserver = (event: RunEvent) => void;

@@ -1,0 +1,49 @@
+import type { HookEventName } from '../hooks/event-names.js';
+import type { HookInput, HookPayload } from '../hooks/event-schemas.js';
+import type { PermissionMode } from '../permissions/types.js';
+
+/** Events whose payload carries `permission_mode` (spec §2). */
+const WITH_MODE: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop']);
+/** Events whose payload carries `effort` (spec §2). */
+const WITH_EFFORT: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'StopFailure']);
+
+/**
+ * The mutable facts of one session that hook payloads report: ids, the current directory (it
+ * follows the Bash tool's `cd`), the permission mode. Owned by the loop; hooks get frozen snapshots.
+ */
+export class SessionState {
+  readonly sessionId: string;
+  readonly transcriptPath: string;
+  readonly projectDir: string;
+  cwd: string;
+  mode: PermissionMode;
+  promptId: string | undefined;
+  /** Claude Code reports a reasoning effort level; hookloop has none and reports `medium` like the reference's default. */
+  readonly effort = 'medium';
+
+  constructor(init: { sessionId: string; transcriptPath: string; projectDir: string; cwd: string; mode: PermissionMode }) {
+    this.sessionId = init.sessionId;
+    this.transcriptPath = init.transcriptPath;
+    this.projectDir = init.projectDir;
+    this.cwd = init.cwd;
+    this.mode = init.mode;
+  }
+
+  /**
+   * A complete stdin payload for `event`: the common fields in the reference's order
+   * (session_id, transcript_path, cwd, prompt_id, permission_mode, effort, hook_event_name), then
+   * the event's own fields.
+   */
+  payload<E extends HookEventName>(event: E, fields: HookPayload<E>): HookInput<E> {
+    return {
+      session_id: this.sessionId,
+      transcript_path: this.transcriptPath,
+      cwd: this.cwd,
+      ...(this.promptId !== undefined ? { prompt_id: this.promptId } : {}),
+      ...(WITH_MODE.has(event) ? { permission_mode: this.mode } : {}),
+      ...(WITH_EFFORT.has(event) ? { effort: { level: this.effort } } : {}),
+      hook_event_name: event,
+      ...fields,
+    } as unknown as HookInput<E>;
+  }
+}

@@ -1,0 +1,193 @@
+import { mergePermissionRequest, mergePostToolUse, mergePreToolUse, mergeCommon } from '../hooks/merge.js';
+import { describeError } from '../errors.js';
+import { toolResultMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
+import { ToolFailure, type AnyTool } from '../tools/define-tool.js';
+import type { PermissionVerdict } from '../permissions/types.js';
+import { contextLabel, postToolUseBlock, preToolUseError } from './hook-text.js';
+import { fireHook, toolContext, type RunContext } from './run-context.js';
+
+/** One call's way through the pipeline, as the batch needs it. */
+export interface CallOutcome {
+  /** The paired result: always present, whatever happened. */
+  readonly result: ToolResultMessage;
+  /** Labelled context texts for the system message after the results, in Pre, Post order. */
+  readonly contexts: readonly string[];
+  /** Set when a hook ended the run: `hook_stopped` (continue:false) or `aborted_tools` (PermissionRequest interrupt). */
+  readonly stop?: 'hook_stopped' | 'aborted_tools';
+  /** Set when a PreToolUse hook deferred the call: the run ends and reports it. */
+  readonly deferred?: { readonly id: string; readonly name: string; readonly input: unknown };
+  /** What PostToolBatch reports for this call: the model's original input, the model-visible response. */
+  readonly batchEntry: { tool_name: string; tool_input: unknown; tool_use_id: string; tool_response: unknown };
+}
+
+type Input = Readonly<Record<string, unknown>>;
+
+/**
+ * Runs one tool call through the fixed pipeline: prepare → PreToolUse → permission policy →
+ * PermissionRequest → approver → handler (exactly once) → PostToolUse / PostToolUseFailure.
+ * Never throws: every path ends in one paired result.
+ */
+export async function runToolCall(run: RunContext, call: ToolCall): Promise<CallOutcome> {
+  const prepared = await run.tools.prepare(call, toolContext(run));
+  if (prepared.kind === 'settled') return finish(run, call, prepared.result, []);
+  const { tool } = prepared;
+  const contexts: string[] = [];
+
+  const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id }, tool.name));
+  contexts.push(...pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text)));
+  const stop = pre.stop ? ('hook_stopped' as const) : undefined;
+  if (pre.decision === 'deny') return refuse(run, call, preToolUseError(tool.name, pre.reason ?? 'blocked'), contexts, stop);
+  if (pre.decision === 'defer') {
+    const result = toolResultMessage(call.id, tool.name, 'The call was deferred by a PreToolUse hook; it did not run.', true);
+    return { ...finish(run, call, result, contexts), deferred: { id: call.id, name: tool.name, input: call.input } };
+  }
+
+  let input = prepared.input;
+  if (pre.updatedInput) {
+    const rewritten = rewrite(run, tool, pre.updatedInput);
+    if (!rewritten.ok) return refuse(run, call, preToolUseError(tool.name, rewritten.error), contexts, stop);
+    input = rewritten.input;
+    run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse' });
+  }
+
+  const hookDecision = pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined;
+  const permitted = await decidePermission(run, call, tool, input, hookDecision, pre.reason);
+  if (permitted.kind === 'denied') return refuse(run, call, permitted.message, contexts, permitted.interrupt ? 'aborted_tools' : stop);
+  input = permitted.input;
+
+  const executed = await execute(run, call, tool, input);
+  contexts.push(...executed.contexts);
+  return finish(run, call, executed.result, contexts, executed.stop ?? stop, true);
+}
+
+/** Re-validates a hook's rewrite against the tool's own schema; the call id and tool stay as they were (identity lock). */
+function rewrite(run: RunContext, tool: AnyTool, updated: Record<string, unknown>): { ok: true; input: Input } | { ok: false; error: string } {
+  const checked = run.tools.check(tool, updated, run.state);
+  return checked.ok ? checked : { ok: false, error: `updatedInput rejected: ${checked.error}` };
+}
+
+type Permission = { kind: 'allowed'; input: Input } | { kind: 'denied'; message: string; interrupt?: boolean };
+
+/**
+ * The policy decides first (deny > ask > hook allow > allow rules / mode). An `ask` goes to
+ * PermissionRequest hooks (unless the reason is a hard boundary or the ask came from a PreToolUse
+ * hook, which the reference sends straight to the user), then to the approver. The input approved
+ * is the input that runs: a PermissionRequest rewrite is re-validated and frozen before it is used.
+ */
+async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, hookDecision: 'allow' | 'ask' | undefined, hookReason: string | undefined): Promise<Permission> {
+  const verdict: PermissionVerdict = await run.policy.evaluate({ tool, input, cwd: run.state.cwd, hookDecision, ...(hookReason !== undefined ? { hookReason } : {}) });
+  run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: verdict.behavior, source: verdict.source });
+  if (verdict.behavior === 'allow') return { kind: 'allowed', input };
+  if (verdict.behavior === 'deny') return { kind: 'denied', message: verdict.message };
+
+  if (verdict.hookMayDecide && hookDecision !== 'ask') {
+    const request = mergePermissionRequest(
+      await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}) }, tool.name),
+    );
+    if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, ...(request.interrupt ? { interrupt: true } : {}) };
+    if (request.behavior === 'allow') {
+      let approved = input;
+      if (request.updatedInput) {
+        const rewritten = rewrite(run, tool, request.updatedInput);
+        if (!rewritten.ok) return { kind: 'denied', message: `PermissionRequest hook: ${rewritten.error}` };
+        approved = rewritten.input;
+      }
+      applyUpdatedPermissions(run, request.updatedPermissions);
+      run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: 'allow', source: 'PermissionRequest hook' });
+      return { kind: 'allowed', input: approved };
+    }
+  }
+
+  let answer: Awaited<ReturnType<RunContext['approver']['approve']>>;
+  try {
+    answer = await run.approver.approve({ toolName: tool.name, input, message: verdict.message, signal: run.signal });
+  } catch {
+    answer = 'deny';
+  }
+  run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: answer === 'deny' ? 'deny' : 'allow', source: 'approver' });
+  if (answer === 'deny') return { kind: 'denied', message: verdict.message };
+  if (answer === 'always') run.policy.addSessionRule('allow', sessionRuleFor(tool, input));
+  return { kind: 'allowed', input };
+}
+
+/** `updatedPermissions` entries of type `addRules` become session rules; others are reported and ignored. */
+function applyUpdatedPermissions(run: RunContext, updates: readonly unknown[]): void {
+  for (const update of updates) {
+    const entry = update as { type?: string; rules?: { toolName?: string; ruleContent?: string }[]; behavior?: 'allow' | 'deny' | 'ask' };
+    if (entry.type === 'addRules' && Array.isArray(entry.rules)) {
+      for (const rule of entry.rules) {
+        if (typeof rule.toolName !== 'string') continue;
+        run.policy.addSessionRule(entry.behavior ?? 'allow', rule.ruleContent ? `${rule.toolName}(${rule.ruleContent})` : rule.toolName);
+      }
+    } else {
+      run.emit({ type: 'warning', text: `PermissionRequest hook: updatedPermissions entry of type ${JSON.stringify(entry.type)} is not supported and was ignored` });
+    }
+  }
+}
+
+/** The rule an approver's "always" adds: the exact Bash command, or the tool name. */
+function sessionRuleFor(tool: AnyTool, input: Input): string {
+  return tool.kind === 'bash' && typeof input['command'] === 'string' ? `${tool.name}(${input['command']})` : tool.name;
+}
+
+/** Runs the handler exactly once, then PostToolUse (success) or PostToolUseFailure (failure). */
+async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: Input): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped' }> {
+  const started = performance.now();
+  let output: unknown;
+  try {
+    output = await tool.handler(input, toolContext(run));
+  } catch (error) {
+    const message = error instanceof ToolFailure ? error.message : `Error: ${describeError(error)}`;
+    const failure = mergeCommon(
+      await fireHook(run, 'PostToolUseFailure', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_use_id: call.id, error: message, is_interrupt: run.signal.aborted, duration_ms: Math.round(performance.now() - started) }, tool.name),
+    );
+    return {
+      result: toolResultMessage(call.id, tool.name, message, true),
+      contexts: failure.contexts.map((text) => contextLabel('PostToolUseFailure', tool.name, text)),
+      ...(failure.stop ? { stop: 'hook_stopped' as const } : {}),
+    };
+  }
+  const post = mergePostToolUse(
+    await fireHook(run, 'PostToolUse', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_response: output, tool_use_id: call.id, duration_ms: Math.round(performance.now() - started) }, tool.name),
+  );
+  const contexts = post.contexts.map((text) => contextLabel('PostToolUse', tool.name, text));
+  if (post.updatedToolOutput) {
+    const replaced = checkToolOutput(tool, post.updatedToolOutput.value);
+    if (replaced.ok) {
+      output = replaced.value;
+      run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PostToolUse' });
+    } else run.emit({ type: 'warning', text: `PostToolUse:${tool.name} updatedToolOutput ignored: ${replaced.error}` });
+  }
+  contexts.push(...post.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason)));
+  let content: string;
+  try {
+    content = tool.render(output, input);
+  } catch (error) {
+    content = `Error: the tool output could not be rendered: ${describeError(error)}`;
+  }
+  return { result: toolResultMessage(call.id, tool.name, content, false), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}) };
+}
+
+/** An `updatedToolOutput` must match the tool's output shape when the tool declares one (a plain string for Bash is refused, as in the reference). */
+function checkToolOutput(tool: AnyTool, value: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (!tool.outputSchema) return { ok: true, value: structuredClone(value) };
+  const parsed = tool.outputSchema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, error: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ') };
+}
+
+/** A refused call: recorded in `permission_denials` (as the reference's JSON result does) and paired with `message`. */
+function refuse(run: RunContext, call: ToolCall, message: string, contexts: string[], stop: CallOutcome['stop']): CallOutcome {
+  run.permissionDenials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: structuredClone(call.input) });
+  return finish(run, call, toolResultMessage(call.id, call.name, message, true), contexts, stop);
+}
+
+function finish(run: RunContext, call: ToolCall, result: ToolResultMessage, contexts: readonly string[], stop?: CallOutcome['stop'], ran = false): CallOutcome {
+  run.emit({ type: 'tool_result', toolName: call.name, toolUseId: call.id, result, ran });
+  return {
+    result,
+    contexts,
+    ...(stop ? { stop } : {}),
+    batchEntry: { tool_name: call.name, tool_input: call.input, tool_use_id: call.id, tool_response: result.content },
+  };
+}
