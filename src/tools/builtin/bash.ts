@@ -1,0 +1,381 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool, ToolFailure, type ToolContext } from '../define-tool.js';
+import { realpathLoose } from '../workspace.js';
+import { isErrno } from './read.js';
+
+/** `timeout` used when the model gives none (ms), as in Claude Code. */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+/** Largest `timeout` honoured (ms); larger values are capped, as in Claude Code. */
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** How long to keep reading after the shell exits, for output still in flight (background grandchildren may hold the pipe forever). */
+const DRAIN_MS = 150;
+/** Claude Code's cap on each output stream (characters). */
+export const BASH_MAX_OUTPUT_CHARS = 30_000;
+/** Bytes kept per stream: enough for 30,000 characters of any UTF-8 text; the rest is only counted. */
+const CAPTURE_BYTES = BASH_MAX_OUTPUT_CHARS * 4;
+/** Grace between SIGTERM and SIGKILL when a command's process group is killed. */
+const KILL_GRACE_MS = 500;
+
+const bashInput = z.strictObject({
+  command: z.string().describe('The command to execute'),
+  description: z.string().optional().describe('Clear, concise description of what this command does in 5-10 words'),
+  timeout: z.number().optional().describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS})`),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe('Set to true to run this command in the background; its output goes to a file you can read later'),
+});
+
+type BashInput = z.infer<typeof bashInput>;
+
+/**
+ * Bash's `tool_response` (Claude Code shape): `{stdout, stderr, interrupted, isImage,
+ * noOutputExpected}`, plus `backgroundTaskId` for `run_in_background`.
+ */
+export const bashOutputSchema = z.object({
+  stdout: z.string(),
+  stderr: z.string(),
+  interrupted: z.boolean(),
+  isImage: z.boolean(),
+  noOutputExpected: z.boolean(),
+  backgroundTaskId: z.string().optional(),
+});
+
+/** {@link bashOutputSchema} as a type. */
+export type BashOutput = z.infer<typeof bashOutputSchema>;
+
+/**
+ * Thrown instead of a plain ToolFailure when the command did not finish: it hit its timeout
+ * (`reason: "timeout"`) or the call's signal aborted it (`reason: "abort"`). `interrupted` is always
+ * true; `stdout`/`stderr` hold what it printed before being killed. The message is the
+ * model-visible text, e.g. `Command timed out after 1s\npartial output`.
+ */
+export class BashInterruptedFailure extends ToolFailure {
+  readonly interrupted = true;
+  constructor(
+    message: string,
+    readonly reason: 'timeout' | 'abort',
+    readonly stdout: string,
+    readonly stderr: string,
+  ) {
+    super(message);
+    this.name = 'BashInterruptedFailure';
+  }
+}
+
+/**
+ * `Bash`: runs `command` with `/bin/bash -c` in the session cwd and returns its output.
+ *
+ * Contract:
+ * - Environment: `process.env` plus `context.env`; stdin is `/dev/null`; the shell leads its own
+ *   process group, which is killed (SIGTERM, then SIGKILL after 500 ms) on timeout or abort.
+ * - stderr is merged into stdout in the order written (`2>&1`), as Claude Code 2.x does: its
+ *   `tool_response.stderr` is empty for ordinary commands. `stderr` carries hookloop's own notes
+ *   (`Shell cwd was reset to …`). One trailing newline is stripped; each stream is capped at
+ *   30,000 characters, the cut reported as `\n\n... [N lines truncated] ...`.
+ * - The session cwd follows `cd`: an EXIT trap records `pwd -P` in a temp file and
+ *   `context.setCwd` is called when it changed. A directory outside the workspace is refused:
+ *   the cwd goes back to the project dir and stderr says `Shell cwd was reset to <projectDir>`.
+ * - The call resolves when the shell exits plus a 150 ms drain; background processes it started
+ *   keep running but are no longer read.
+ * - Exit code N ≠ 0 → `ToolFailure("Exit code N\n<stdout>\n<stderr>")` (empty parts left out);
+ *   timeout/abort → {@link BashInterruptedFailure}.
+ * - `run_in_background`: starts the command detached with output to a temp file and returns at once
+ *   with `backgroundTaskId`; the render names the file.
+ * - `timeout` is in ms, default 120,000, capped at 600,000; a value ≤ 0 means the default.
+ */
+export const Bash = defineTool({
+  name: 'Bash',
+  description: [
+    'Executes a bash command and returns its output (stdout and stderr, merged).',
+    '- The working directory persists between commands: a `cd` changes the directory of later calls. Shell variables and aliases do not persist.',
+    `- Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 60_000} minutes, at most ${BASH_MAX_TIMEOUT_MS / 60_000} minutes (timeout in ms).`,
+    '- Output over 30000 characters is truncated. A non-zero exit status is reported as an error with the output.',
+    '- Quote paths containing spaces. Prefer Read, Edit, Write, Glob and Grep over cat, sed, echo >, find and grep.',
+    '- run_in_background starts a long-running command without waiting; its output is written to a file.',
+  ].join('\n'),
+  inputSchema: bashInput,
+  outputSchema: bashOutputSchema,
+  kind: 'bash',
+  readOnly: false,
+  handler: async (input, context): Promise<BashOutput> =>
+    input.run_in_background === true ? startInBackground(input, context) : runInForeground(input, context),
+  render: renderBash,
+});
+
+/** Model-visible text: stdout, then stderr on its own line, or `(Bash completed with no output)`. */
+function renderBash(output: BashOutput): string {
+  if (output.backgroundTaskId !== undefined) {
+    return `Command running in background with ID: ${output.backgroundTaskId}. Output is being written to: ${backgroundOutputPath(output.backgroundTaskId)}`;
+  }
+  const parts = [output.stdout, output.stderr].filter((part) => part !== '');
+  if (output.interrupted) parts.push('<error>Command was aborted before completion</error>');
+  return parts.length > 0 ? parts.join('\n') : '(Bash completed with no output)';
+}
+
+/** Where a background command's merged output goes: `<tmpdir>/hookloop-bash-<id>.output`. */
+export function backgroundOutputPath(taskId: string): string {
+  return path.join(os.tmpdir(), `hookloop-bash-${taskId}.output`);
+}
+
+async function runInForeground(input: BashInput, context: ToolContext): Promise<BashOutput> {
+  const timeoutMs = input.timeout !== undefined && input.timeout > 0 ? Math.min(input.timeout, BASH_MAX_TIMEOUT_MS) : BASH_DEFAULT_TIMEOUT_MS;
+  const startDirectory = fs.existsSync(context.cwd) ? context.cwd : context.projectDir;
+  const cwdFile = path.join(os.tmpdir(), `hookloop-cwd-${randomUUID()}`);
+  const child = spawn('/bin/bash', ['-c', wrapCommand(input.command, cwdFile)], {
+    cwd: startDirectory,
+    env: { ...process.env, ...context.env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout = new CappedOutput();
+  const stderr = new CappedOutput();
+  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+
+  let outcome: ExitOutcome;
+  try {
+    outcome = await waitForExit(child, timeoutMs, context.signal);
+  } finally {
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
+  const notes = followCd(cwdFile, startDirectory, context);
+  const output: BashOutput = {
+    stdout: stdout.text(),
+    stderr: [stderr.text(), ...notes].filter((part) => part !== '').join('\n'),
+    interrupted: outcome.reason !== 'exit',
+    isImage: false,
+    noOutputExpected: isSilentCommand(input.command),
+  };
+  if (outcome.reason === 'timeout') {
+    throw interruptedFailure(`Command timed out after ${formatDuration(timeoutMs)}`, 'timeout', output);
+  }
+  if (outcome.reason === 'abort') throw interruptedFailure('Command was aborted before completion', 'abort', output);
+  if (outcome.exitCode !== 0) {
+    throw new ToolFailure([`Exit code ${outcome.exitCode}`, output.stdout, output.stderr].filter((part) => part !== '').join('\n'));
+  }
+  return output;
+}
+
+function interruptedFailure(headline: string, reason: 'timeout' | 'abort', output: BashOutput): BashInterruptedFailure {
+  const message = [headline, output.stdout, output.stderr].filter((part) => part !== '').join('\n');
+  return new BashInterruptedFailure(message, reason, output.stdout, output.stderr);
+}
+
+/**
+ * The script bash runs: merge stderr into stdout, record the final directory on exit (the EXIT
+ * trap also runs after an explicit `exit N` and keeps its status), then eval the command, quoted
+ * so that it is parsed by bash exactly as written.
+ */
+function wrapCommand(command: string, cwdFile: string): string {
+  const recordDirectory = `pwd -P > ${shellQuote(cwdFile)} 2>/dev/null`;
+  return ['exec 2>&1', `trap ${shellQuote(recordDirectory)} EXIT`, `eval ${shellQuote(command)}`].join('\n');
+}
+
+/** Single-quotes `text` for bash: the result is one word whose value is exactly `text`. */
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+interface ExitOutcome {
+  reason: 'exit' | 'timeout' | 'abort';
+  /** The shell's status; 128 + signal number when a signal ended it. */
+  exitCode: number;
+}
+
+/** Waits for the shell to exit (killing its group on timeout/abort), then for its pipes to close or {@link DRAIN_MS}. */
+function waitForExit(child: ChildProcess, timeoutMs: number, signal: AbortSignal): Promise<ExitOutcome> {
+  return new Promise((resolve, reject) => {
+    let reason: ExitOutcome['reason'] = 'exit';
+    const interrupt = (why: 'timeout' | 'abort') => {
+      if (reason !== 'exit') return;
+      reason = why;
+      if (child.pid !== undefined) killProcessGroup(child.pid);
+    };
+    const timer = setTimeout(() => interrupt('timeout'), timeoutMs);
+    const onAbort = () => interrupt('abort');
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const cleanUp = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+
+    child.once('error', (error) => {
+      cleanUp();
+      reject(new ToolFailure(`Failed to start /bin/bash: ${error.message}`));
+    });
+    child.once('exit', (code, exitSignal) => {
+      cleanUp();
+      const exitCode = code ?? 128 + (exitSignal === null ? 0 : (os.constants.signals[exitSignal] ?? 0));
+      const settle = () => {
+        clearTimeout(drainTimer);
+        resolve({ reason, exitCode });
+      };
+      // 'close' (all stdio ended) always follows 'exit'; a background grandchild holding the pipe delays it forever.
+      const drainTimer = setTimeout(settle, DRAIN_MS);
+      child.once('close', settle);
+    });
+  });
+}
+
+/**
+ * Reads the directory the shell ended in and moves the session there; returns notes for stderr.
+ * Directories are compared physically (`pwd -P` against the realpath of the cwd), so a symlinked
+ * cwd is not mistaken for a `cd`.
+ */
+function followCd(cwdFile: string, startDirectory: string, context: ToolContext): string[] {
+  let finalDirectory = startDirectory;
+  try {
+    finalDirectory = fs.readFileSync(cwdFile, 'utf8').trim() || startDirectory;
+  } catch {
+    // No file: the shell was killed or exec-ed away before its EXIT trap; it ended where it started.
+  } finally {
+    fs.rmSync(cwdFile, { force: true });
+  }
+  if (realpathLoose(finalDirectory) === realpathLoose(context.cwd)) return [];
+  if (context.workspace.contains(finalDirectory)) {
+    context.setCwd(finalDirectory);
+    return [];
+  }
+  if (context.cwd !== context.projectDir) context.setCwd(context.projectDir);
+  return [`Shell cwd was reset to ${context.projectDir}`];
+}
+
+/** Starts the command detached, output (stdout and stderr) to {@link backgroundOutputPath}, and returns at once. */
+function startInBackground(input: BashInput, context: ToolContext): BashOutput {
+  const taskId = `b${randomBytes(5).toString('hex')}`;
+  const outputPath = backgroundOutputPath(taskId);
+  const descriptor = fs.openSync(outputPath, 'w');
+  try {
+    const child = spawn('/bin/bash', ['-c', input.command], {
+      cwd: fs.existsSync(context.cwd) ? context.cwd : context.projectDir,
+      env: { ...process.env, ...context.env },
+      detached: true,
+      stdio: ['ignore', descriptor, descriptor],
+    });
+    child.once('error', (error) => fs.appendFileSync(outputPath, `hookloop: failed to start /bin/bash: ${error.message}\n`));
+    child.unref();
+  } finally {
+    fs.closeSync(descriptor);
+  }
+  return { stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false, backgroundTaskId: taskId };
+}
+
+/**
+ * Collects one output stream: keeps the first {@link CAPTURE_BYTES} bytes and counts the newlines
+ * of the rest, so a command printing gigabytes costs bounded memory.
+ */
+class CappedOutput {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  private dropped = false;
+  private droppedNewlines = 0;
+
+  push(chunk: Buffer): void {
+    const room = CAPTURE_BYTES - this.kept;
+    const head = room > 0 ? chunk.subarray(0, room) : chunk.subarray(0, 0);
+    if (head.length > 0) {
+      this.chunks.push(head);
+      this.kept += head.length;
+    }
+    const rest = chunk.subarray(head.length);
+    if (rest.length > 0) {
+      this.dropped = true;
+      for (let index = rest.indexOf(10); index !== -1; index = rest.indexOf(10, index + 1)) this.droppedNewlines += 1;
+    }
+  }
+
+  /** The text with one trailing newline stripped, cut at 30,000 characters like Claude Code's `formatOutput`. */
+  text(): string {
+    let text = Buffer.concat(this.chunks).toString('utf8');
+    if (!this.dropped && text.endsWith('\n')) text = text.slice(0, -1);
+    if (!this.dropped && text.length <= BASH_MAX_OUTPUT_CHARS) return text;
+    const truncatedLines = text.slice(BASH_MAX_OUTPUT_CHARS).split('\n').length + this.droppedNewlines;
+    return `${text.slice(0, BASH_MAX_OUTPUT_CHARS)}\n\n... [${truncatedLines} lines truncated] ...`;
+  }
+}
+
+/** SIGTERM to the whole group now, SIGKILL to whatever is left after {@link KILL_GRACE_MS}. */
+function killProcessGroup(groupId: number): void {
+  signalProcessGroup(groupId, 'SIGTERM');
+  setTimeout(() => signalProcessGroup(groupId, 'SIGKILL'), KILL_GRACE_MS).unref();
+}
+
+function signalProcessGroup(groupId: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-groupId, signal);
+  } catch (error) {
+    // ESRCH: the group is already gone, which is the goal. Anything else (EPERM) cannot be helped
+    // from here, and throwing from a timer would crash the host process.
+    if (!isErrno(error, 'ESRCH')) process.emitWarning(`hookloop Bash: could not ${signal} process group ${groupId}: ${String(error)}`);
+  }
+}
+
+/** Durations as Claude Code prints them in timeout messages: `45s`, `1.5s`, `2m 0s`. */
+export function formatDuration(milliseconds: number): string {
+  if (milliseconds < 60_000) return `${Number((milliseconds / 1000).toFixed(1))}s`;
+  const minutes = Math.floor(milliseconds / 60_000);
+  const seconds = Math.round((milliseconds % 60_000) / 1000);
+  return `${minutes}m ${seconds}s`;
+}
+
+/** Commands that print nothing when they succeed (Claude Code's list behind `noOutputExpected`). */
+const SILENT_COMMANDS = new Set(['mv', 'cp', 'rm', 'mkdir', 'rmdir', 'chmod', 'chown', 'chgrp', 'touch', 'ln', 'cd', 'export', 'unset', 'wait']);
+
+/**
+ * True when every simple command of `command` (split on `;`, `&&`, `||`, `|`, `&` and newlines
+ * outside quotes) starts with a silent command such as `touch` or `mkdir`: the `noOutputExpected`
+ * flag (trace permission-request-hook-allow: `mkdir dir-a` → true; `echo one > one.txt` → false).
+ */
+export function isSilentCommand(command: string): boolean {
+  const names = splitSimpleCommands(command)
+    .map(commandName)
+    .filter((name) => name !== '');
+  return names.length > 0 && names.every((name) => SILENT_COMMANDS.has(name));
+}
+
+function splitSimpleCommands(command: string): string[] {
+  const segments: string[] = [];
+  let current = '';
+  let quote: '"' | "'" | undefined;
+  for (let index = 0; index < command.length; index += 1) {
+    const character = command[index] ?? '';
+    if (quote !== undefined) {
+      if (character === '\\' && quote === '"') {
+        current += character + (command[index + 1] ?? '');
+        index += 1;
+        continue;
+      }
+      if (character === quote) quote = undefined;
+      current += character;
+      continue;
+    }
+    if (character === '\\') {
+      current += character + (command[index + 1] ?? '');
+      index += 1;
+    } else if (character === '"' || character === "'") {
+      quote = character;
+      current += character;
+    } else if (';|\n'.includes(character) || (character === '&' && !'<>'.includes(command[index - 1] ?? '') && command[index + 1] !== '>')) {
+      segments.push(current);
+      current = '';
+    } else {
+      current += character;
+    }
+  }
+  segments.push(current);
+  return segments;
+}
+
+/** The first word of a simple command, after `NAME=value` assignments and opening `(`/`{`. */
+function commandName(simpleCommand: string): string {
+  const words = simpleCommand.trim().replace(/^[({]\s*/, '').split(/\s+/);
+  return words.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) ?? '';
+}
