@@ -1,0 +1,74 @@
+/**
+ * One conformance check: run a scenario through hookloop, compare its trace with Claude Code's
+ * and classify every difference against the allow-list.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { HOOK_EVENT_NAMES } from '../../src/hooks/event-names.js';
+import { comparableTraces } from './comparable.js';
+import { traceHookloop } from './hookloop-trace.js';
+import { classify, type Classification, type KnownDifferences } from './known-differences.js';
+import { FIXTURES, readTrace, referenceTools, type Trace } from './reference-tools.js';
+
+/** Fields of the `--output-format json` result that are compared (the `output` section). */
+const OUTPUT_FIELDS = ['subtype', 'is_error', 'stop_reason', 'terminal_reason', 'permission_denials', 'deferred_tool_use'];
+
+/** The outcome of one scenario. */
+export interface ScenarioReport extends Classification {
+  readonly scenario: string;
+  /** Where hookloop's trace was written. */
+  readonly traceDir: string;
+  readonly wallMs: number;
+}
+
+/**
+ * Events the reference fires that hookloop does not (Claude-Code-only: MessageDisplay,
+ * InstructionsLoaded, CwdChanged, Notification, PermissionDenied …): every event the runner
+ * records minus the ones hookloop fires. Left out of the `hooks` and `sequence` sections.
+ */
+export async function ignoredEvents(): Promise<Set<string>> {
+  const { ALL_EVENTS } = await referenceTools.run();
+  return new Set(ALL_EVENTS.filter((event) => !(HOOK_EVENT_NAMES as readonly string[]).includes(event)));
+}
+
+/** The difference lines between the reference trace and hookloop's (compare.mjs lines plus `[output]` lines). */
+export async function differences(reference: Trace, ours: Trace): Promise<string[]> {
+  const { compareTraces } = await referenceTools.compare();
+  const views = comparableTraces(reference, ours);
+  const lines = compareTraces(views.reference, views.ours, {
+    skip: new Set(),
+    events: null,
+    ignoreEvents: await ignoredEvents(),
+    ignoreFields: new Set(),
+    unordered: false,
+    quiet: false,
+    hints: true,
+  });
+  for (const field of OUTPUT_FIELDS) {
+    const a = JSON.stringify(reference.output?.[field]);
+    const b = JSON.stringify(ours.output?.[field]);
+    if (a !== b) lines.push(`[output] ${field}: A=${a ?? '(absent)'} B=${b ?? '(absent)'}`);
+  }
+  return lines;
+}
+
+/** Runs `scenario` through hookloop into `workDir/<scenario>/` and classifies its differences. */
+export async function checkScenario(scenario: string, workDir: string, known: KnownDifferences): Promise<ScenarioReport> {
+  const started = Date.now();
+  const traceDir = path.join(workDir, scenario);
+  fs.mkdirSync(traceDir, { recursive: true });
+  const ours = await traceHookloop(scenario, traceDir);
+  const reference = readTrace(path.join(FIXTURES, 'traces', scenario));
+  const lines = await differences(reference, ours);
+  return { scenario, traceDir, wallMs: Date.now() - started, ...classify(scenario, lines, known) };
+}
+
+/** A readable account of a report: every difference, marked documented or not, and stale entries. */
+export function describeReport(report: ScenarioReport): string {
+  const out = [`${report.scenario}: ${report.status} (hookloop trace: ${report.traceDir})`];
+  for (const difference of report.differences) {
+    out.push(`  ${difference.documentedBy ? 'documented' : 'UNEXPECTED'} [${difference.section}] ${difference.text}`);
+  }
+  for (const entry of report.stale) out.push(`  STALE allow-list entry [${entry.section}] /${entry.pattern}/ (${entry.doc}): no such difference any more`);
+  return out.join('\n');
+}

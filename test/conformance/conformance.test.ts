@@ -1,0 +1,84 @@
+/**
+ * The conformance suite: every loop-tier scenario of test/fixtures/conformance runs through the
+ * built `hookloop` CLI with the reference runner, and its trace is compared with what Claude Code
+ * 2.1.328 did. A difference fails the test unless known-differences.json documents it (and
+ * docs/compatibility.md explains it). `npm run conformance` prints the per-scenario table.
+ */
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkScenario, describeReport, type ScenarioReport } from './check-scenario.js';
+import { CLI_PATH } from './hookloop-trace.js';
+import { loadKnownDifferences } from './known-differences.js';
+import { FIXTURES, REPO_ROOT, scenariosOfTier } from './reference-tools.js';
+import { RunSlots } from './run-slots.js';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** Set on each scenario test for the table reporter. */
+    conformance?: Pick<ScenarioReport, 'scenario' | 'status' | 'wallMs'> & { documented: number; unexpected: number; stale: number };
+  }
+}
+
+const scenarios = scenariosOfTier('loop');
+const known = loadKnownDifferences();
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-conformance-'));
+// Two cores: runs spend most of their time waiting on hook processes, so three at once is safe;
+// scenarios whose hooks sleep or time out run alone.
+const slots = new RunSlots(3);
+
+function measuresTiming(scenario: string): boolean {
+  return /\bsleep\b|"timeout"/.test(fs.readFileSync(path.join(FIXTURES, 'scenarios', scenario, 'scenario.json'), 'utf8'));
+}
+
+/** Builds dist/ when it is missing or older than a source file, since the suite runs the built CLI. */
+function ensureBuilt(): void {
+  if (process.env['HOOKLOOP_CONFORMANCE_CLI']) return;
+  const newestSource = (dir: string): number =>
+    Math.max(0, ...fs.readdirSync(dir, { withFileTypes: true }).map((entry) => {
+      const full = path.join(dir, entry.name);
+      return entry.isDirectory() ? newestSource(full) : entry.name.endsWith('.ts') ? fs.statSync(full).mtimeMs : 0;
+    }));
+  if (fs.existsSync(CLI_PATH) && fs.statSync(CLI_PATH).mtimeMs >= newestSource(path.join(REPO_ROOT, 'src'))) return;
+  execFileSync(path.join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: REPO_ROOT, stdio: 'pipe' });
+}
+
+beforeAll(ensureBuilt, 180_000);
+
+describe('conformance fixtures', () => {
+  it('are byte-identical to the copy recorded in SHA256SUMS', () => {
+    const sums = fs.readFileSync(path.join(FIXTURES, 'SHA256SUMS'), 'utf8').trim().split('\n');
+    const changed = sums.filter((line) => {
+      const [hash, file] = line.split(/\s+/);
+      const target = path.join(FIXTURES, file!);
+      return !fs.existsSync(target) || createHash('sha256').update(fs.readFileSync(target)).digest('hex') !== hash;
+    });
+    expect(changed).toEqual([]);
+  });
+
+  it('allow-list entries name loop scenarios and sections of docs/compatibility.md', () => {
+    const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs/compatibility.md'), 'utf8');
+    // GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens.
+    const anchors = new Set([...doc.matchAll(/^#{2,4} (.+)$/gm)].map((match) => match[1]!.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
+    const problems: string[] = [];
+    for (const [scenario, entries] of known) {
+      if (scenario !== '*' && !scenarios.includes(scenario)) problems.push(`${scenario}: not a loop-tier scenario`);
+      for (const entry of entries) if (!anchors.has(entry.doc)) problems.push(`${scenario}: doc "${entry.doc}" is not a section id in docs/compatibility.md`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('conformance: loop tier against Claude Code 2.1.328', () => {
+  for (const scenario of scenarios) {
+    it.concurrent(scenario, async ({ task, expect }) => {
+      const report = await slots.run(measuresTiming(scenario), () => checkScenario(scenario, workDir, known));
+      const unexpected = report.differences.filter((difference) => !difference.documentedBy).length;
+      task.meta.conformance = { scenario, status: report.status, wallMs: report.wallMs, documented: report.differences.length - unexpected, unexpected, stale: report.stale.length };
+      if (report.status === 'fail') expect.fail(describeReport(report));
+    }, 150_000);
+  }
+});
