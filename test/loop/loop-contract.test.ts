@@ -237,7 +237,7 @@ describe('the loop contract', () => {
     const hooks = new HookEngine();
     let ended = '';
     hooks.on('SessionEnd', ({ reason }) => void (ended = reason));
-    const { result } = await scriptedRun([[toolUse('t1', 'Slow', {}), toolUse('t2', 'Slow', {})]], { hooks, tools: [slow], signal: controller.signal, lenient: true });
+    const { result } = await scriptedRun([[toolUse('t1', 'Slow', {}), toolUse('t2', 'Slow', {})]], { hooks, tools: [slow], signal: controller.signal, lenient: true, permissions: { rules: { allow: ['Slow'] } } });
     expect(result.terminalReason).toBe('aborted');
     expect(pairingViolations(result.messages)).toEqual([]);
     expect(toolResults(result.messages)).toHaveLength(2);
