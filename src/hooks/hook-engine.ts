@@ -51,7 +51,8 @@ const NO_HANDLERS: DispatchResult = Object.freeze({ outcomes: Object.freeze([]),
  *   `updatedToolOutput` replaces `tool_response`). A deny or block from one ends the dispatch.
  * - External handlers (settings) matching the event then start together on that input; identical
  *   ones (same command string) run once; their answers are returned in settings order, never in
- *   completion order.
+ *   completion order. Each is waited for, except on UserPromptSubmit: there a block aborts the
+ *   siblings still running (their outcome is a `failed`/`aborted` one), as the reference kills them.
  * - Every handler sees one deep-frozen snapshot; none can change what another sees except through
  *   the rewrite outputs above.
  */
@@ -140,14 +141,25 @@ export class HookEngine {
       void handler.run(current, signal).then((outcome) => options.onOutcome?.(outcome));
     }
     const foreground = external.filter((h) => !h.background);
-    const settled = await Promise.all(
-      foreground.map(async (handler) => {
-        const outcome = await handler.run(current, signal);
-        options.onOutcome?.(outcome);
-        return outcome;
-      }),
-    );
-    outcomes.push(...settled);
+    // A blocked prompt ends the session at once in the reference: siblings still running are killed
+    // (ups-block-json). Elsewhere every sibling is waited for, even after an exit 2 (multi-hooks-block-siblings).
+    const siblings = new AbortController();
+    const cancelSiblings = () => siblings.abort();
+    signal.addEventListener('abort', cancelSiblings, { once: true });
+    if (signal.aborted) siblings.abort();
+    try {
+      const settled = await Promise.all(
+        foreground.map(async (handler) => {
+          const outcome = await handler.run(current, siblings.signal);
+          options.onOutcome?.(outcome);
+          if (CANCEL_SIBLINGS_ON_BLOCK.has(event) && blocks(outcome)) siblings.abort();
+          return outcome;
+        }),
+      );
+      outcomes.push(...settled);
+    } finally {
+      signal.removeEventListener('abort', cancelSiblings);
+    }
     return { outcomes, shortCircuited: false };
   }
 
@@ -167,10 +179,17 @@ export class HookEngine {
   }
 }
 
+/** Events where one external handler's block cancels its still-running siblings (their answers can no longer matter). */
+const CANCEL_SIBLINGS_ON_BLOCK: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit']);
+
+function blocks(outcome: HandlerOutcome): boolean {
+  return outcome.status === 'blocked' || (outcome.output as { decision?: string }).decision === 'block';
+}
+
 function endsChain(outcome: HandlerOutcome): boolean {
-  if (outcome.status === 'blocked' || outcome.failClosed) return true;
+  if (blocks(outcome) || outcome.failClosed) return true;
   const output = outcome.output as { decision?: string; continue?: boolean; hookSpecificOutput?: { permissionDecision?: string } };
-  return output.decision === 'block' || output.continue === false || output.hookSpecificOutput?.permissionDecision === 'deny';
+  return output.continue === false || output.hookSpecificOutput?.permissionDecision === 'deny';
 }
 
 function applyRewrite(event: HookEventName, input: Record<string, unknown>, outcome: HandlerOutcome): Record<string, unknown> {
