@@ -7,6 +7,9 @@ import type { RunResult } from '../loop/run-agent.js';
  * result read ours. `total_cost_usd` is null: the scripted model has no price.
  */
 export function resultJson(run: RunResult): Record<string, unknown> {
+  // The reference's result for a prompt a UserPromptSubmit hook blocked has neither
+  // `terminal_reason` nor `api_error_status` (conformance ups-block-json).
+  const promptBlocked = run.terminalReason === 'prompt_blocked';
   return {
     type: 'result',
     subtype: subtypeOf(run),
@@ -19,9 +22,9 @@ export function resultJson(run: RunResult): Record<string, unknown> {
     total_cost_usd: null,
     usage: { input_tokens: run.usage.inputTokens, output_tokens: run.usage.outputTokens },
     permission_denials: run.permissionDenials,
-    terminal_reason: run.terminalReason,
+    ...(promptBlocked ? {} : { terminal_reason: run.terminalReason }),
     ...(run.deferredToolUse ? { deferred_tool_use: run.deferredToolUse } : {}),
-    api_error_status: run.apiErrorStatus ?? null,
+    ...(promptBlocked ? {} : { api_error_status: run.apiErrorStatus ?? null }),
   };
 }
 
