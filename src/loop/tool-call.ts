@@ -36,7 +36,7 @@ export async function runToolCall(run: RunContext, call: ToolCall): Promise<Call
   const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id }, tool.name));
   contexts.push(...pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text)));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
-  if (pre.decision === 'deny') return refuse(run, call, preToolUseError(tool.name, pre.reason ?? 'blocked'), contexts, stop);
+  if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseError(tool.name, pre.reason ?? 'blocked'), contexts, stop);
   if (pre.decision === 'defer') {
     const result = toolResultMessage(call.id, tool.name, 'The call was deferred by a PreToolUse hook; it did not run.', true);
     return { ...finish(run, call, result, contexts), deferred: { id: call.id, name: tool.name, input: call.input } };
@@ -45,14 +45,14 @@ export async function runToolCall(run: RunContext, call: ToolCall): Promise<Call
   let input = prepared.input;
   if (pre.updatedInput) {
     const rewritten = rewrite(run, tool, pre.updatedInput);
-    if (!rewritten.ok) return refuse(run, call, preToolUseError(tool.name, rewritten.error), contexts, stop);
+    if (!rewritten.ok) return refuse(run, call, prepared.input, preToolUseError(tool.name, rewritten.error), contexts, stop);
     input = rewritten.input;
     run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse' });
   }
 
   const hookDecision = pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined;
   const permitted = await decidePermission(run, call, tool, input, hookDecision, pre.reason);
-  if (permitted.kind === 'denied') return refuse(run, call, permitted.message, contexts, permitted.interrupt ? 'aborted_tools' : stop);
+  if (permitted.kind === 'denied') return refuse(run, call, input, permitted.message, contexts, permitted.interrupt ? 'aborted_tools' : stop);
   input = permitted.input;
 
   const executed = await execute(run, call, tool, input);
@@ -176,9 +176,13 @@ function checkToolOutput(tool: AnyTool, value: unknown): { ok: true; value: unkn
   return { ok: false, error: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ') };
 }
 
-/** A refused call: recorded in `permission_denials` (as the reference's JSON result does) and paired with `message`. */
-function refuse(run: RunContext, call: ToolCall, message: string, contexts: string[], stop: CallOutcome['stop']): CallOutcome {
-  run.permissionDenials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: structuredClone(call.input) });
+/**
+ * A refused call: recorded in `permission_denials` (as the reference's JSON result does) and paired
+ * with `message`. The denial names the input that was refused, normalized as PreToolUse saw it
+ * (absolute paths), as the reference reports it (mode-accept-edits, mode-plan).
+ */
+function refuse(run: RunContext, call: ToolCall, input: Input, message: string, contexts: string[], stop: CallOutcome['stop']): CallOutcome {
+  run.permissionDenials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: structuredClone(input) });
   return finish(run, call, toolResultMessage(call.id, call.name, message, true), contexts, stop);
 }
 
