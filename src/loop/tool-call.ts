@@ -192,6 +192,18 @@ function finish(run: RunContext, call: ToolCall, result: ToolResultMessage, cont
     result,
     contexts,
     ...(stop ? { stop } : {}),
-    batchEntry: { tool_name: call.name, tool_input: call.input, tool_use_id: call.id, tool_response: result.content },
+    batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: result.content },
   };
+}
+
+/**
+ * What PostToolBatch reports as a call's input: the model's own arguments (paths as written, not a
+ * hook's rewrite) plus the fields the tool fills in by default (Edit's `replace_all: false`), as the
+ * reference does (tools-read-write-edit, post-tool-use-failure). Raw arguments when they do not validate.
+ */
+function batchInput(run: RunContext, call: ToolCall): unknown {
+  const tool = run.tools.get(call.name);
+  if (!tool || call.input === null || typeof call.input !== 'object' || Array.isArray(call.input)) return call.input;
+  const checked = run.tools.check(tool, call.input, run.state);
+  return checked.ok ? { ...checked.input, ...(call.input as Input) } : call.input;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { HookEngine } from '../../src/hooks/hook-engine.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { scriptedRun, tempProject, text, toolUse } from '../support/scripted-run.js';
 
@@ -14,5 +15,26 @@ describe('permission_denials', () => {
       permissions: { mode: 'plan' },
     });
     expect(result.permissionDenials).toEqual([{ tool_name: 'Write', tool_use_id: 'toolu_01', tool_input: { file_path: `${projectDir}/plan-write.txt`, content: 'x\n' } }]);
+  });
+});
+
+describe('PostToolBatch tool_calls', () => {
+  it("report the model's own arguments plus the fields the tool fills in by default (tools-read-write-edit, post-tool-use-failure)", async () => {
+    const projectDir = tempProject({ 'a.txt': 'one\n' });
+    const hooks = new HookEngine();
+    const batches: unknown[] = [];
+    hooks.on('PostToolBatch', ({ tool_calls }) => void batches.push(tool_calls));
+    await scriptedRun(
+      [
+        [toolUse('toolu_01', 'Edit', { file_path: 'a.txt', old_string: 'one', new_string: 'ONE' })],
+        [toolUse('toolu_02', 'Edit', { file_path: 'a.txt', old_string: 'missing', new_string: 'x' })],
+        [text('done')],
+      ],
+      { projectDir, hooks, tools: builtinTools(), permissions: { mode: 'acceptEdits' } },
+    );
+    expect(batches).toMatchObject([
+      [{ tool_name: 'Edit', tool_use_id: 'toolu_01', tool_input: { file_path: 'a.txt', old_string: 'one', new_string: 'ONE', replace_all: false } }],
+      [{ tool_name: 'Edit', tool_use_id: 'toolu_02', tool_input: { file_path: 'a.txt', old_string: 'missing', new_string: 'x', replace_all: false } }],
+    ]);
   });
 });
