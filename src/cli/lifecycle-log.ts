@@ -40,6 +40,7 @@ function formatEvent(event: RunEvent, verbose: boolean): string | undefined {
     case 'model_response':
       return verbose ? `[Model] turn ${event.turn}: ${event.toolCalls} tool call(s)${event.text ? `, text: ${firstLine(event.text)}` : ''}` : undefined;
     case 'hook_started':
+    case 'message':
       return undefined;
   }
 }

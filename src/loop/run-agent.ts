@@ -13,7 +13,7 @@ import type { AnyTool } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
 import { contextLabel, promptBlockedResult, stopBlockingError, stopContext, stopFeedback, successLabel } from './hook-text.js';
-import { fireHook, makeEmitter, type RunContext } from './run-context.js';
+import { appendMessage, fireHook, makeEmitter, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
 import { SessionState } from './session-state.js';
 import { runToolBatch } from './tool-batch.js';
@@ -142,8 +142,8 @@ async function openSession(run: RunContext, prompt: string): Promise<{ blocked?:
     ...submit.contexts.map((text) => contextLabel('UserPromptSubmit', undefined, text)),
     ...mergeCommon(submitted).plainTexts.map((text) => successLabel('UserPromptSubmit', undefined, text)),
   ];
-  run.messages.push(userMessage(prompt));
-  if (context.length > 0) run.messages.push(systemMessage(context.join('\n\n')));
+  appendMessage(run, userMessage(prompt));
+  if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
   return {};
 }
 
@@ -171,7 +171,7 @@ async function converse(run: RunContext, options: RunOptions, totals: { inputTok
     } catch (error) {
       return failTurn(run, error, lastText);
     }
-    run.messages.push(assistant);
+    appendMessage(run, assistant);
     lastText = assistant.text;
 
     if (assistant.toolCalls.length > 0) {
@@ -193,11 +193,11 @@ async function converse(run: RunContext, options: RunOptions, totals: { inputTok
     }
     continuations++;
     if (stop.blocks.length > 0) {
-      run.messages.push(userMessage(stop.blocks.map((block) => stopFeedback(block.reason)).join('\n\n')));
+      appendMessage(run, userMessage(stop.blocks.map((block) => stopFeedback(block.reason)).join('\n\n')));
       const labelled = stop.blocks.filter((block) => block.labelled !== undefined).map((block) => stopBlockingError(block.labelled!));
-      if (labelled.length > 0) run.messages.push(systemMessage(labelled.join('\n\n')));
+      if (labelled.length > 0) appendMessage(run, systemMessage(labelled.join('\n\n')));
     }
-    if (stop.contexts.length > 0) run.messages.push(userMessage(stop.contexts.map(stopContext).join('\n\n')));
+    if (stop.contexts.length > 0) appendMessage(run, userMessage(stop.contexts.map(stopContext).join('\n\n')));
   }
 }
 

@@ -26,6 +26,15 @@ export interface RunContext {
   readonly permissionDenials: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
 }
 
+/**
+ * Appends a message to the conversation and tells observers at once (synchronously), so a
+ * transcript writer has the line on disk before the next hook that could read it runs.
+ */
+export function appendMessage(run: RunContext, message: Message): void {
+  run.messages.push(message);
+  run.emit({ type: 'message', message });
+}
+
 /** Sends a RunEvent to every observer; an observer that throws is reported once as a warning and then skipped. */
 export function makeEmitter(observers: readonly RunObserver[]): (event: RunEvent) => void {
   const broken = new Set<RunObserver>();

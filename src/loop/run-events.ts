@@ -1,6 +1,6 @@
 import type { HookEventName } from '../hooks/event-names.js';
 import type { HandlerOutcome } from '../hooks/handler.js';
-import type { ToolResultMessage } from '../messages/messages.js';
+import type { Message, ToolResultMessage } from '../messages/messages.js';
 import type { Usage } from '../model/model-client.js';
 
 /**
@@ -10,6 +10,7 @@ import type { Usage } from '../model/model-client.js';
 export type RunEvent =
   | { readonly type: 'hook_started'; readonly event: HookEventName; readonly matchValue: string | undefined; readonly handlers: number }
   | { readonly type: 'hook_outcome'; readonly event: HookEventName; readonly matchValue: string | undefined; readonly outcome: HandlerOutcome }
+  | { readonly type: 'message'; readonly message: Message }
   | { readonly type: 'model_request'; readonly turn: number }
   | { readonly type: 'model_response'; readonly turn: number; readonly text: string; readonly toolCalls: number; readonly usage: Usage }
   | { readonly type: 'permission'; readonly toolName: string; readonly toolUseId: string; readonly behavior: 'allow' | 'deny' | 'ask'; readonly source: string }

@@ -1,7 +1,7 @@
 import { mergeBlocking } from '../hooks/merge.js';
 import { systemMessage, toolResultMessage, type AssistantMessage } from '../messages/messages.js';
 import { contextLabel, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT } from './hook-text.js';
-import { fireHook, type RunContext } from './run-context.js';
+import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import { runToolCall, type CallOutcome } from './tool-call.js';
 
 /** How a batch ended: `continue` to the next model turn, or a terminal reason. */
@@ -22,12 +22,12 @@ export async function runToolBatch(run: RunContext, assistant: AssistantMessage)
   for (const call of assistant.toolCalls) {
     if (end.kind !== 'continue' || run.signal.aborted) {
       const content = run.signal.aborted && end.kind === 'continue' ? INTERRUPTED_RESULT : HOOK_STOPPED_CONTINUATION;
-      run.messages.push(toolResultMessage(call.id, call.name, content, true));
+      appendMessage(run, toolResultMessage(call.id, call.name, content, true));
       continue;
     }
     const outcome = await runToolCall(run, call);
     outcomes.push(outcome);
-    run.messages.push(outcome.result);
+    appendMessage(run, outcome.result);
     if (outcome.deferred) end = { kind: 'tool_deferred', deferred: outcome.deferred };
     else if (outcome.stop) end = { kind: outcome.stop };
   }
@@ -39,6 +39,6 @@ export async function runToolBatch(run: RunContext, assistant: AssistantMessage)
     contexts.push(...batch.contexts.map((text) => contextLabel('PostToolBatch', undefined, text)));
     if (batch.blocks.length > 0 || batch.stop) end = { kind: 'hook_stopped' };
   }
-  if (contexts.length > 0) run.messages.push(systemMessage(contexts.join('\n\n')));
+  if (contexts.length > 0) appendMessage(run, systemMessage(contexts.join('\n\n')));
   return end;
 }
