@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describeError, ProviderError } from '../errors.js';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { mergeBlocking, mergeCommon, mergeSessionStart } from '../hooks/merge.js';
+import { readSessionEnv } from '../hooks/session-env.js';
 import { systemMessage, userMessage, type AssistantMessage, type Message } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { PermissionPolicy } from '../permissions/policy.js';
@@ -118,7 +119,7 @@ function createRun(options: RunOptions): RunContext {
     approver: options.approver ?? headlessApprover,
     workspace,
     signal: options.signal ?? new AbortController().signal,
-    env: options.env ?? {},
+    env: { ...options.env },
     emit: makeEmitter(options.observers ?? []),
     permissionDenials: [],
   };
@@ -129,9 +130,14 @@ export function defaultTranscriptPath(projectDir: string, sessionId: string): st
   return path.join(os.homedir(), '.claude', 'projects', projectDir.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`);
 }
 
-/** SessionStart then UserPromptSubmit; their context becomes one system message after the prompt. */
+/**
+ * SessionStart then UserPromptSubmit; their context becomes one system message after the prompt.
+ * What SessionStart hooks export through `CLAUDE_ENV_FILE` joins the environment of tool processes.
+ */
 async function openSession(run: RunContext, prompt: string): Promise<{ blocked?: string }> {
   const start = mergeSessionStart(await fireHook(run, 'SessionStart', { source: 'startup' }, 'startup'));
+  const warn = (text: string) => run.emit({ type: 'warning', text });
+  Object.assign(run.env, await readSessionEnv(os.homedir(), run.state.sessionId, { ...process.env, ...run.env }, warn));
   run.state.promptId = randomUUID();
   const submitted = await fireHook(run, 'UserPromptSubmit', { prompt });
   const submit = mergeBlocking(submitted, 'UserPromptSubmit');

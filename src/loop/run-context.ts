@@ -21,7 +21,8 @@ export interface RunContext {
   readonly approver: Approver;
   readonly workspace: Workspace;
   readonly signal: AbortSignal;
-  readonly env: Readonly<Record<string, string>>;
+  /** Extra environment of tool processes: `RunOptions.env` plus what SessionStart env files (`CLAUDE_ENV_FILE`) export. */
+  readonly env: Record<string, string>;
   readonly emit: (event: RunEvent) => void;
   readonly permissionDenials: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
 }

@@ -1,8 +1,10 @@
+import os from 'node:os';
 import type { HookEventName } from '../event-names.js';
 import type { HookEngine, Unregister } from '../hook-engine.js';
 import type { HandlerOrigin, RegisteredHandler } from '../handler.js';
 import { handlerIdentity } from '../settings/load-settings.js';
 import type { CommandHandlerConfig } from '../settings/settings-schema.js';
+import { prepareSessionEnvFile } from '../session-env.js';
 import { runCommandProcess, hookEnvironment } from './command-process.js';
 import { interpretCommandResult } from './command.js';
 
@@ -29,12 +31,14 @@ export function defaultTimeoutSeconds(event: HookEventName): number {
  * (http, prompt, agent and mcp_tool handlers are not run yet).
  *
  * A command hook gets the event JSON on stdin, runs in the event's `cwd` with the Claude Code
- * environment (`CLAUDE_PROJECT_DIR` = `projectDir`, session id and effort taken from the payload),
- * and is killed with its process group after its `timeout` (seconds).
+ * environment (`CLAUDE_PROJECT_DIR` = `projectDir`, session id and effort taken from the payload;
+ * SessionStart hooks also `CLAUDE_ENV_FILE`, see session-env.ts), and is killed with its process
+ * group after its `timeout` (seconds).
  */
 export function registerSettingsHandlers(engine: HookEngine, entries: readonly ExternalHandlerEntry[], projectDir: string): { unregister: Unregister; warnings: string[] } {
   const removers: Unregister[] = [];
   const warnings: string[] = [];
+  let sessionStartHooks = 0;
   for (const entry of entries) {
     if (entry.config.type !== 'command') {
       warnings.push(`${entry.source.file}: hooks.${entry.event}: "${entry.config.type}" handlers are not supported yet; this one is skipped`);
@@ -49,6 +53,8 @@ export function registerSettingsHandlers(engine: HookEngine, entries: readonly E
     };
     const event = entry.event;
     const timeoutSeconds = event === 'SessionEnd' ? Math.min(Math.max(config.timeout ?? 1.5, 1.5), 60) : (config.timeout ?? defaultTimeoutSeconds(event));
+    // SessionStart hooks each get their own CLAUDE_ENV_FILE, numbered in settings order as Claude Code does.
+    const envFileIndex = event === 'SessionStart' ? sessionStartHooks++ : undefined;
     const handler: RegisteredHandler = {
       id: engine.allocateId(),
       event,
@@ -67,6 +73,7 @@ export function registerSettingsHandlers(engine: HookEngine, entries: readonly E
             sessionId: payload.session_id,
             cwd: payload.cwd,
             ...(payload.effort?.level ? { effort: payload.effort.level } : {}),
+            ...(envFileIndex !== undefined ? { envFile: prepareSessionEnvFile(os.homedir(), payload.session_id, event, envFileIndex) } : {}),
           }),
           timeoutMs: timeoutSeconds * 1000,
           signal,
