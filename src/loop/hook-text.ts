@@ -39,6 +39,15 @@ export function stopContext(text: string): string {
   return `<system-reminder>\n${contextLabel('Stop', undefined, text)}\n</system-reminder>`;
 }
 
+/**
+ * How a prompt that had to wait reaches the model mid-turn (system text): the `-p` prompt of a run
+ * whose SessionStart hook set `initialUserMessage`. The reference's first line, without its own
+ * instructions that follow it.
+ */
+export function queuedPromptNotice(prompt: string): string {
+  return `The user sent a new message while you were working:\n${prompt}`;
+}
+
 /** The `result` of a run whose prompt a UserPromptSubmit hook blocked. */
 export function promptBlockedResult(reason: string, prompt: string): string {
   return `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${prompt}`;

@@ -13,7 +13,7 @@ import type { Approver, PermissionMode, PermissionRules } from '../permissions/t
 import type { AnyTool } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
-import { contextLabel, promptBlockedResult, stopBlockingError, stopContext, stopFeedback, successLabel } from './hook-text.js';
+import { contextLabel, promptBlockedResult, queuedPromptNotice, stopBlockingError, stopContext, stopFeedback, successLabel } from './hook-text.js';
 import { appendMessage, fireHook, makeEmitter, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
 import { SessionState } from './session-state.js';
@@ -85,9 +85,9 @@ export async function runAgent(prompt: string, options: RunOptions): Promise<Run
   try {
     const opened = await openSession(run, prompt);
     if (opened.blocked !== undefined) {
-      outcome = { result: promptBlockedResult(opened.blocked, prompt), isError: false, terminalReason: 'prompt_blocked', stopReason: null };
+      outcome = { result: promptBlockedResult(opened.blocked.reason, opened.blocked.prompt), isError: false, terminalReason: 'prompt_blocked', stopReason: null };
     } else {
-      const loop = await converse(run, options, totals, () => ++turns);
+      const loop = await converse(run, options, totals, () => ++turns, opened.queued);
       outcome = loop;
     }
   } finally {
@@ -133,31 +133,66 @@ export function defaultTranscriptPath(projectDir: string, sessionId: string): st
 /**
  * SessionStart then UserPromptSubmit; their context becomes one system message after the prompt.
  * What SessionStart hooks export through `CLAUDE_ENV_FILE` joins the environment of tool processes.
+ * A SessionStart `initialUserMessage` becomes the first user turn and the prompt is `queued`, as in
+ * the reference (session-start-outputs); `sessionTitle` is reported to UserPromptSubmit hooks.
  */
-async function openSession(run: RunContext, prompt: string): Promise<{ blocked?: string }> {
+async function openSession(run: RunContext, prompt: string): Promise<{ blocked?: { reason: string; prompt: string }; queued?: string }> {
   const start = mergeSessionStart(await fireHook(run, 'SessionStart', { source: 'startup' }, 'startup'));
   const warn = (text: string) => run.emit({ type: 'warning', text });
   Object.assign(run.env, await readSessionEnv(os.homedir(), run.state.sessionId, { ...process.env, ...run.env }, warn));
+  run.state.sessionTitle = start.sessionTitle;
+  const first = start.initialUserMessage ?? prompt;
   run.state.promptId = randomUUID();
-  const submitted = await fireHook(run, 'UserPromptSubmit', { prompt });
-  const submit = mergeBlocking(submitted, 'UserPromptSubmit');
-  if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n') };
+  const submit = await submitPrompt(run, first);
+  if (submit.blocked !== undefined) return { blocked: { reason: submit.blocked, prompt: first } };
   const context = [
     ...start.plainTexts.map((text) => successLabel('SessionStart', 'startup', text)),
     ...start.contexts.map((text) => contextLabel('SessionStart', undefined, text)),
-    ...submit.contexts.map((text) => contextLabel('UserPromptSubmit', undefined, text)),
-    ...mergeCommon(submitted).plainTexts.map((text) => successLabel('UserPromptSubmit', undefined, text)),
+    ...submit.context,
   ];
-  appendMessage(run, userMessage(prompt));
+  appendMessage(run, userMessage(first));
   if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
-  return {};
+  return start.initialUserMessage !== undefined ? { queued: prompt } : {};
+}
+
+/** UserPromptSubmit for `prompt`: the block reason, or the labelled context paragraphs (additionalContext, then plain stdout). */
+async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; context: string[] }> {
+  const title = run.state.sessionTitle;
+  const submitted = await fireHook(run, 'UserPromptSubmit', { prompt, ...(title !== undefined ? { session_title: title } : {}) });
+  const submit = mergeBlocking(submitted, 'UserPromptSubmit');
+  if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n'), context: [] };
+  return {
+    context: [
+      ...submit.contexts.map((text) => contextLabel('UserPromptSubmit', undefined, text)),
+      ...mergeCommon(submitted).plainTexts.map((text) => successLabel('UserPromptSubmit', undefined, text)),
+    ],
+  };
+}
+
+/**
+ * Delivers the queued prompt: after a tool batch as system text next to the results (the model is
+ * mid-turn, as the reference does it), or as the next user turn when the model had stopped. A
+ * UserPromptSubmit block drops it (reported as a warning).
+ */
+async function deliverQueuedPrompt(run: RunContext, prompt: string, midTurn: boolean): Promise<void> {
+  const submit = await submitPrompt(run, prompt);
+  if (submit.blocked !== undefined) {
+    run.emit({ type: 'warning', text: `UserPromptSubmit blocked the queued prompt: ${submit.blocked}` });
+    return;
+  }
+  if (midTurn) appendMessage(run, systemMessage([queuedPromptNotice(prompt), ...submit.context].join('\n\n')));
+  else {
+    appendMessage(run, userMessage(prompt));
+    if (submit.context.length > 0) appendMessage(run, systemMessage(submit.context.join('\n\n')));
+  }
 }
 
 type LoopEnd = Omit<RunResult, 'sessionId' | 'durationMs' | 'usage' | 'permissionDenials' | 'messages' | 'numTurns'>;
 
 /** Model turns until the model stops and Stop hooks agree, a hook ends the run, or a limit is hit. */
-async function converse(run: RunContext, options: RunOptions, totals: { inputTokens: number; outputTokens: number }, countTurn: () => number): Promise<LoopEnd> {
+async function converse(run: RunContext, options: RunOptions, totals: { inputTokens: number; outputTokens: number }, countTurn: () => number, queued?: string): Promise<LoopEnd> {
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  let pending = queued;
   let continuations = 0;
   let lastStopReason: string | null = null;
   let lastText = '';
@@ -182,9 +217,19 @@ async function converse(run: RunContext, options: RunOptions, totals: { inputTok
 
     if (assistant.toolCalls.length > 0) {
       const batch = await runToolBatch(run, assistant);
-      if (batch.kind === 'continue') continue;
+      if (batch.kind === 'continue') {
+        if (pending !== undefined) await deliverQueuedPrompt(run, pending, true);
+        pending = undefined;
+        continue;
+      }
       if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred };
       return { result: '', isError: batch.kind !== 'hook_stopped', terminalReason: batch.kind, stopReason: lastStopReason };
+    }
+
+    if (pending !== undefined) {
+      await deliverQueuedPrompt(run, pending, false);
+      pending = undefined;
+      continue;
     }
 
     const stop = mergeBlocking(

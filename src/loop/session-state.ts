@@ -18,6 +18,8 @@ export class SessionState {
   cwd: string;
   mode: PermissionMode;
   promptId: string | undefined;
+  /** Set by a SessionStart hook's `sessionTitle`; reported as `session_title` to UserPromptSubmit hooks. */
+  sessionTitle: string | undefined;
   /** Claude Code reports a reasoning effort level; hookloop has none and reports `medium` like the reference's default. */
   readonly effort = 'medium';
 

@@ -31,3 +31,40 @@ describe('SessionStart', () => {
     expect(JSON.stringify(requests[1]!.messages.at(-1))).toContain('var=env file value');
   });
 });
+
+describe('SessionStart initialUserMessage and sessionTitle', () => {
+  const hook = `#!/bin/sh\ncat > /dev/null\nprintf '%s\\n' '{"hookSpecificOutput":{"hookEventName":"SessionStart","initialUserMessage":"INITIAL","sessionTitle":"TITLE"}}'\n`;
+  const settingsWithRecorder = (dir: string) =>
+    writeJson(dir, 'settings.json', {
+      permissions: { allow: ['Bash'] },
+      hooks: {
+        SessionStart: [{ hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/ss.sh' }] }],
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'cat >> "$CLAUDE_PROJECT_DIR"/ups.jsonl; echo >> "$CLAUDE_PROJECT_DIR"/ups.jsonl' }] }],
+      },
+    });
+  const readJsonLines = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it('the initial message is the first user turn; the -p prompt arrives after the first tool batch, each through UserPromptSubmit with session_title', () => {
+    const dir = project(hook, [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo hi' } }], [{ type: 'text', text: 'first done' }]]);
+    settingsWithRecorder(dir);
+    const run = runCli(['-p', 'PROMPT', '--settings', 'settings.json', '--model-script', 'turns.json', '--record-requests', 'requests.jsonl', '--output-format', 'json'], dir);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ result: 'first done', num_turns: 2 });
+    expect(readJsonLines(path.join(dir, 'ups.jsonl')).map((input) => [input['prompt'], input['session_title']])).toEqual([
+      ['INITIAL', 'TITLE'],
+      ['PROMPT', 'TITLE'],
+    ]);
+    const requests = readJsonLines(path.join(dir, 'requests.jsonl')) as { messages: { role: string; content: unknown }[] }[];
+    expect(requests[0]!.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'INITIAL' }] }]);
+    expect(requests[1]!.messages.at(-1)).toEqual({ role: 'system', content: 'The user sent a new message while you were working:\nPROMPT' });
+  });
+
+  it('when the model stops before any tool call, the queued prompt is the next user turn', () => {
+    const dir = project(hook, [[{ type: 'text', text: 'hello' }], [{ type: 'text', text: 'answered' }]]);
+    settingsWithRecorder(dir);
+    const run = runCli(['-p', 'PROMPT', '--settings', 'settings.json', '--model-script', 'turns.json', '--record-requests', 'requests.jsonl', '--output-format', 'json'], dir);
+    expect(JSON.parse(run.stdout)).toMatchObject({ result: 'answered', num_turns: 2 });
+    const requests = readJsonLines(path.join(dir, 'requests.jsonl')) as { messages: { role: string; content: unknown }[] }[];
+    expect(requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'PROMPT' }] });
+  });
+});
