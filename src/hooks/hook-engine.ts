@@ -4,7 +4,7 @@ import { TOOL_EVENTS } from './event-names.js';
 import type { HookInput } from './event-schemas.js';
 import type { HandlerOutcome, RegisteredHandler } from './handler.js';
 import { compileMatcher, matcherMatches } from './matcher.js';
-import { GATE_EVENTS, runCallback, type HookCallback } from './transports/callback.js';
+import { runCallback, type HookCallback } from './transports/callback.js';
 
 /** Options of an in-process hook. `timeout` is in seconds (default 600, as Claude Code's command hooks). */
 export interface CallbackOptions {
@@ -58,6 +58,8 @@ const NO_HANDLERS: DispatchResult = Object.freeze({ outcomes: Object.freeze([]),
  */
 export class HookEngine {
   private readonly handlers: RegisteredHandler[] = [];
+  /** The handlers of each event, in registration order (every tool call looks up its events; no scan of all handlers). */
+  private readonly byEvent = new Map<HookEventName, readonly RegisteredHandler[]>();
   private nextId = 1;
   private readonly conditionMatches: ConditionMatcher | undefined;
 
@@ -87,16 +89,19 @@ export class HookEngine {
       origin,
       identity: undefined,
       background: false,
-      run: (input, signal) => withTimeout(timeoutMs, GATE_EVENTS.has(event), signal, origin, (inner) => runCallback(event, callback, origin, input as HookInput<E>, inner)),
+      run: (input, signal) => runCallback(event, callback, origin, input as HookInput<E>, { signal, timeoutMs }),
     });
   }
 
   /** Adds an already-built handler (external transports use this). Returns its unregister function. */
   add(handler: RegisteredHandler): Unregister {
     this.handlers.push(handler);
+    // Copy on write: a dispatch in progress keeps iterating the list it started with.
+    this.byEvent.set(handler.event, [...(this.byEvent.get(handler.event) ?? []), handler]);
     return () => {
       const index = this.handlers.indexOf(handler);
       if (index >= 0) this.handlers.splice(index, 1);
+      this.byEvent.set(handler.event, (this.byEvent.get(handler.event) ?? []).filter((other) => other !== handler));
     };
   }
 
@@ -107,7 +112,7 @@ export class HookEngine {
 
   /** True when at least one handler is registered for `event` (lets the loop skip building payloads). */
   has(event: HookEventName): boolean {
-    return this.handlers.some((handler) => handler.event === event);
+    return (this.byEvent.get(event)?.length ?? 0) > 0;
   }
 
   /** Every registered handler, in order (for `hooks list`). */
@@ -120,8 +125,8 @@ export class HookEngine {
    * answers in merge order. Never throws: a failing handler is an outcome.
    */
   async dispatch<E extends HookEventName>(event: E, input: HookInput<E>, options: DispatchOptions = {}): Promise<DispatchResult> {
-    const candidates = this.handlers.filter((handler) => handler.event === event);
-    if (candidates.length === 0) return NO_HANDLERS;
+    const candidates = this.byEvent.get(event);
+    if (candidates === undefined || candidates.length === 0) return NO_HANDLERS;
     const signal = options.signal ?? new AbortController().signal;
     const selected = await this.select(event, candidates, input, options.matchValue);
     if (selected.length === 0) return NO_HANDLERS;
@@ -137,6 +142,7 @@ export class HookEngine {
     }
 
     const external = dedupe(selected.filter((h) => h.origin.transport !== 'callback'));
+    if (external.length === 0) return { outcomes, shortCircuited: false };
     for (const handler of external.filter((h) => h.background)) {
       void handler.run(current, signal).then((outcome) => options.onOutcome?.(outcome));
     }
@@ -163,7 +169,7 @@ export class HookEngine {
     return { outcomes, shortCircuited: false };
   }
 
-  private async select(event: HookEventName, candidates: RegisteredHandler[], input: unknown, matchValue: string | undefined): Promise<RegisteredHandler[]> {
+  private async select(event: HookEventName, candidates: readonly RegisteredHandler[], input: unknown, matchValue: string | undefined): Promise<RegisteredHandler[]> {
     const selected: RegisteredHandler[] = [];
     const tool = input as { tool_name?: string; tool_input?: unknown };
     for (const handler of candidates) {
@@ -210,31 +216,4 @@ function dedupe(handlers: RegisteredHandler[]): RegisteredHandler[] {
     seen.add(handler.identity);
     return true;
   });
-}
-
-async function withTimeout(
-  timeoutMs: number,
-  failClosed: boolean,
-  outer: AbortSignal,
-  origin: RegisteredHandler['origin'],
-  run: (signal: AbortSignal) => Promise<HandlerOutcome>,
-): Promise<HandlerOutcome> {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  outer.addEventListener('abort', abort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const started = performance.now();
-  const timedOut = new Promise<HandlerOutcome>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve({ origin, status: 'timeout', output: {}, error: `timed out after ${timeoutMs} ms`, failClosed, durationMs: performance.now() - started });
-    }, timeoutMs);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([run(controller.signal), timedOut]);
-  } finally {
-    clearTimeout(timer);
-    outer.removeEventListener('abort', abort);
-  }
 }

@@ -22,27 +22,105 @@ export type HookCallback<E extends HookEventName> = (
 /** Events whose in-process hooks fail closed when they throw or break the output contract. */
 export const GATE_EVENTS: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'UserPromptSubmit']);
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Runs one callback and turns its answer into a HandlerOutcome. An output that breaks the event's
- * contract is a failure whose `error` is the HookContractError message naming the field.
- * Never throws.
+ * contract is a failure whose `error` is the HookContractError message naming the field. A promise
+ * that has not settled after `timeoutMs` is a `timeout` outcome (fail closed on gate events) and
+ * the context's signal fires; `outer` aborting fires it too.
+ *
+ * Cost: a callback that answers synchronously gets no timer, and the AbortSignal of its context
+ * is only created when the callback reads `context.signal` (an AbortController costs microseconds
+ * in Node, more than a no-op hook itself). Never throws.
  */
-export async function runCallback<E extends HookEventName>(
+export function runCallback<E extends HookEventName>(
   event: E,
   callback: HookCallback<E>,
   origin: HandlerOrigin,
   input: Readonly<HookInput<E>>,
-  signal: AbortSignal,
+  options: { readonly signal: AbortSignal; readonly timeoutMs: number },
 ): Promise<HandlerOutcome> {
   const started = performance.now();
   const failClosed = GATE_EVENTS.has(event);
-  try {
-    const answer = await callback(input, { signal });
+  const settle = (answer: unknown): HandlerOutcome => {
     const checked = checkHookOutput(event, answer);
     const durationMs = performance.now() - started;
     if (!checked.ok) return { origin, status: 'failed', output: {}, error: checked.error.message, failClosed, durationMs };
     return { origin, status: 'ok', output: checked.output as Record<string, unknown>, failClosed: false, durationMs };
+  };
+  const threw = (error: unknown): HandlerOutcome => ({ origin, status: 'failed', output: {}, error: `threw: ${describeError(error)}`, failClosed, durationMs: performance.now() - started });
+
+  const scope = new CallbackScope(options.signal);
+  let answer: unknown;
+  try {
+    answer = callback(input, scope);
   } catch (error) {
-    return { origin, status: 'failed', output: {}, error: `threw: ${describeError(error)}`, failClosed, durationMs: performance.now() - started };
+    scope.release();
+    return Promise.resolve(threw(error));
+  }
+  if (!isPromiseLike(answer)) {
+    scope.release();
+    return Promise.resolve(settle(answer));
+  }
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    if (Number.isFinite(options.timeoutMs)) {
+      timer = setTimeout(() => {
+        scope.abort();
+        scope.release();
+        resolve({ origin, status: 'timeout', output: {}, error: `timed out after ${options.timeoutMs} ms`, failClosed, durationMs: performance.now() - started });
+      }, Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS));
+      timer.unref();
+    }
+    Promise.resolve(answer).then(settle, threw).then((outcome) => {
+      clearTimeout(timer);
+      scope.release();
+      resolve(outcome);
+    });
+  });
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * The context one callback invocation gets. Its signal is made on first read, already aborted if
+ * the run was aborted or the hook timed out, and linked to the run's signal until `release`.
+ */
+class CallbackScope implements HookCallbackContext {
+  private controller: AbortController | undefined;
+  private timedOut = false;
+  private released = false;
+  private unlink: (() => void) | undefined;
+
+  constructor(private readonly outer: AbortSignal) {}
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const controller = new AbortController();
+      this.controller = controller;
+      if (this.timedOut || this.outer.aborted) controller.abort();
+      else if (!this.released) {
+        const forward = () => controller.abort();
+        this.outer.addEventListener('abort', forward, { once: true });
+        this.unlink = () => this.outer.removeEventListener('abort', forward);
+      }
+    }
+    return this.controller.signal;
+  }
+
+  /** The hook ran past its timeout. */
+  abort(): void {
+    this.timedOut = true;
+    this.controller?.abort();
+  }
+
+  /** The invocation is over: stop forwarding the run's abort. Idempotent. */
+  release(): void {
+    this.released = true;
+    this.unlink?.();
+    this.unlink = undefined;
   }
 }
