@@ -23,6 +23,8 @@ export function toolUseError(message: string): string {
 /** The tools of a session, by name. Names are unique; registering a duplicate throws a TypeError. */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
+  /** `specs()` computed once per set of tools: JSON Schema generation costs far more than a tool call. */
+  private cachedSpecs: readonly ToolSpec[] | undefined;
 
   constructor(tools: readonly AnyTool[] = []) {
     for (const tool of tools) this.register(tool);
@@ -32,8 +34,11 @@ export class ToolRegistry {
   register(tool: AnyTool): () => void {
     if (this.tools.has(tool.name)) throw new TypeError(`a tool named "${tool.name}" is already registered`);
     this.tools.set(tool.name, tool);
+    this.cachedSpecs = undefined;
     return () => {
-      if (this.tools.get(tool.name) === tool) this.tools.delete(tool.name);
+      if (this.tools.get(tool.name) !== tool) return;
+      this.tools.delete(tool.name);
+      this.cachedSpecs = undefined;
     };
   }
 
@@ -45,13 +50,20 @@ export class ToolRegistry {
     return [...this.tools.values()];
   }
 
-  /** The tools as offered to the model, input schemas converted to JSON Schema (draft 2020-12). */
-  specs(): ToolSpec[] {
-    return this.list().map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      inputSchema: z.toJSONSchema(tool.inputSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>,
-    }));
+  /**
+   * The tools as offered to the model, input schemas converted to JSON Schema (draft 2020-12).
+   * Computed once and shared by every request until a tool is registered or removed, so the
+   * result is deep-frozen (providers must not mutate requests anyway).
+   */
+  specs(): readonly ToolSpec[] {
+    this.cachedSpecs ??= deepFreeze(
+      this.list().map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: z.toJSONSchema(tool.inputSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>,
+      })),
+    );
+    return this.cachedSpecs;
   }
 
   /**
