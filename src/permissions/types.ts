@@ -19,6 +19,8 @@ export interface PermissionQuery {
   readonly cwd: string;
   /** What PreToolUse hooks recommended; a hook `allow` never beats a deny or ask rule or the workspace boundary. */
   readonly hookDecision?: 'allow' | 'ask' | undefined;
+  /** The deciding hook's `permissionDecisionReason`: with `ask`, it is the verdict's message (what the model sees if nobody approves). */
+  readonly hookReason?: string | undefined;
 }
 
 /**
