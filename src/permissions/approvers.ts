@@ -1,0 +1,83 @@
+import { createInterface } from 'node:readline/promises';
+import type { ApprovalAnswer, ApprovalRequest, Approver } from './types.js';
+
+/** Denies every request: the approver of headless runs (`-p`), where nobody can answer. */
+export const headlessApprover: Approver = {
+  approve: () => Promise.resolve('deny'),
+};
+
+/**
+ * An approver backed by a function (an embedding application's own prompt, a test). The function's
+ * answer is used as is; a throw, a rejection or an answer other than `allow`/`deny`/`always` counts as deny.
+ */
+export function callbackApprover(decide: (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>): Approver {
+  return {
+    async approve(request) {
+      try {
+        const answer = await decide(request);
+        return answer === 'allow' || answer === 'always' ? answer : 'deny';
+      } catch {
+        return 'deny'; // the Approver contract: a failing approver denies
+      }
+    },
+  };
+}
+
+/**
+ * Asks on a terminal: writes the tool name, a compact rendering of the input (the Bash command, the
+ * file path, or short JSON) and the policy's message to `output`, then `Allow? [y]es / [n]o / [a]lways`
+ * and reads one line from `input`. `y`/`yes` → allow, `a`/`always` → always, `n`/`no`/empty → deny;
+ * anything else asks again (three times at most, then deny). The end of `input` or an abort of the
+ * request's signal → deny. Concurrent requests are asked one after another.
+ */
+export function ttyApprover(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }): Approver {
+  let previous: Promise<unknown> = Promise.resolve();
+  return {
+    approve(request) {
+      const answer = previous.then(() => askOnce(streams, request)).catch((): ApprovalAnswer => 'deny');
+      previous = answer;
+      return answer;
+    },
+  };
+}
+
+const CLOSED = Symbol('closed');
+
+async function askOnce(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }, request: ApprovalRequest): Promise<ApprovalAnswer> {
+  if (request.signal.aborted) return 'deny';
+  const lines = createInterface({ input: streams.input, output: streams.output });
+  const closed = new Promise<typeof CLOSED>((resolve) => lines.once('close', () => resolve(CLOSED)));
+  try {
+    streams.output.write(`\n${request.toolName}: ${renderInput(request.input)}\n${request.message}\n`);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const reply = await Promise.race([lines.question('Allow? [y]es / [n]o / [a]lways ', { signal: request.signal }), closed]);
+      if (reply === CLOSED) return 'deny';
+      const answer = parseAnswer(reply);
+      if (answer !== undefined) return answer;
+    }
+    return 'deny';
+  } catch {
+    return 'deny'; // the request's signal aborted the question
+  } finally {
+    lines.close();
+  }
+}
+
+function parseAnswer(reply: string): ApprovalAnswer | undefined {
+  const word = reply.trim().toLowerCase();
+  if (word === 'y' || word === 'yes') return 'allow';
+  if (word === 'a' || word === 'always') return 'always';
+  if (word === '' || word === 'n' || word === 'no') return 'deny';
+  return undefined;
+}
+
+/** The Bash command, the file path, or compact JSON cut at 200 characters. */
+export function renderInput(input: unknown): string {
+  const fields = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  for (const key of ['command', 'file_path', 'notebook_path', 'url', 'path', 'pattern']) {
+    const value = fields[key];
+    if (typeof value === 'string') return value;
+  }
+  const json = JSON.stringify(input) ?? String(input);
+  return json.length > 200 ? `${json.slice(0, 199)}…` : json;
+}

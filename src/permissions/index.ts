@@ -1,0 +1,8 @@
+/** Permissions: Claude Code rule syntax, Bash command reading, the policy that orders rules, hooks and modes, and approvers. */
+export { parseRule, formatRule, type PermissionRule } from './rule.js';
+export { parseBashCommand, readBashCommand, type ParsedBashCommand, type SimpleCommand, type ShellWord, type OutputRedirection } from './bash-command.js';
+export { matchesRule, matchesAny, matchesAll, matchesCondition, matchCommandPattern, toolNameMatches, type MatchFlavour, type MatchOptions } from './match-rule.js';
+export { classifyBashCommand, GENERIC_BASH_REASON, READ_ONLY_PROGRAMS, type BashClassification, type BashWrite, type PathPlace } from './bash-read-only.js';
+export { PermissionPolicy, ruleForCall, type PermissionPolicyOptions } from './policy.js';
+export { headlessApprover, callbackApprover, ttyApprover, renderInput } from './approvers.js';
+export * from './types.js';

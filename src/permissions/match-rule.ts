@@ -1,0 +1,288 @@
+import os from 'node:os';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { ToolKind } from '../tools/define-tool.js';
+import { realpathLoose } from '../tools/workspace.js';
+import { parseBashCommand, type SimpleCommand } from './bash-command.js';
+import { parseRule, type PermissionRule } from './rule.js';
+
+/**
+ * How a rule meets a call with several parts (a compound Bash command, a tool touching several paths):
+ * - `any`: the rule matches when it matches one part. Deny and ask rules and hook `if` conditions
+ *   use it (`Bash(git *)` matches `echo hi && git --version`; `Bash(rm *)` matches `echo $(rm x)`).
+ * - `all`: every part must match. Allow rules use it, so `Bash(safe:*)` does not allow `safe && other`.
+ * An unparsable Bash command matches every `any` rule and no `all` rule with a specifier.
+ */
+export type MatchFlavour = 'any' | 'all';
+
+/** Optional facts about the call; each has a default for Claude Code's built-in tools. */
+export interface MatchOptions {
+  /** Default `any`. */
+  readonly flavour?: MatchFlavour;
+  /** The tool's kind; default from the built-in names (Read/Glob/Grep read, Write/Edit/MultiEdit/NotebookEdit edit, Bash bash). */
+  readonly kind?: ToolKind;
+  /** Absolute paths the call touches; default: `file_path`, `notebook_path` or `path` of the input resolved against `cwd` (Glob/Grep without `path`: `cwd`). */
+  readonly filePaths?: readonly string[];
+  /** For `~/` patterns; default `os.homedir()`. */
+  readonly homeDir?: string;
+}
+
+const BUILTIN_KINDS: Readonly<Record<string, ToolKind>> = {
+  Read: 'read',
+  Glob: 'read',
+  Grep: 'read',
+  LS: 'read',
+  NotebookRead: 'read',
+  Write: 'edit',
+  Edit: 'edit',
+  MultiEdit: 'edit',
+  NotebookEdit: 'edit',
+  Bash: 'bash',
+};
+
+/**
+ * Whether `rule` (a string in Claude Code syntax or a parsed rule) covers a call of `toolName` with
+ * `input`. Tool names: exact; `Edit` covers every `edit`-kind tool and `Read` every `read`-kind
+ * tool; `mcp__server` and `mcp__server__*` cover every tool of that server. Specifiers:
+ * - Bash: `npm test` (exact), `git:*` (the word prefix `git`, alone or followed by arguments),
+ *   `git commit *` (`*` matches any text; a single trailing ` *` also matches nothing, so
+ *   `Bash(git *)` matches `git`). Compared with each simple command (see `parseBashCommand`),
+ *   written with or without quotes; leading `timeout`/`time`/`nice`/`nohup` are looked through,
+ *   and for `any` also `env`, `sudo`, `command`, `builtin`, `exec`, `xargs` and `NAME=value` prefixes.
+ * - Read/Edit/Write/Glob/Grep…: gitignore-style paths via picomatch: `//abs/path` absolute, `~/x`
+ *   under the home directory, `/x` under `projectDir`, `./x` or `x/y` under `cwd` or `projectDir`,
+ *   and a pattern without `/` matches a file or directory name anywhere (`*.md`). A pattern that
+ *   matches a directory covers what is inside it. Symlinks: the path and its real path are both
+ *   tried (`any`: either matches; `all`: both must).
+ * - WebFetch: `domain:example.com` (the URL's host; `domain:*.example.com` for subdomains).
+ * - Agent/Task: the `subagent_type`.
+ * Other specifiers match nothing.
+ *
+ * @throws ConfigError when `rule` is a malformed string (see `parseRule`).
+ */
+export async function matchesRule(rule: PermissionRule | string, toolName: string, input: unknown, cwd: string, projectDir: string, options: MatchOptions = {}): Promise<boolean> {
+  const parsed = typeof rule === 'string' ? parseRule(rule) : rule;
+  const kind = options.kind ?? BUILTIN_KINDS[toolName] ?? 'other';
+  if (!toolNameMatches(parsed.toolName, toolName, kind)) return false;
+  const specifier = parsed.specifier;
+  if (specifier === undefined) return true;
+  const flavour = options.flavour ?? 'any';
+  const fields = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+
+  if (kind === 'bash') {
+    return typeof fields['command'] === 'string' && matchBashSpecifier(specifier, fields['command'], flavour);
+  }
+  if (kind === 'read' || kind === 'edit') {
+    const paths = options.filePaths ?? defaultFilePaths(toolName, fields, cwd);
+    if (paths.length === 0) return false;
+    const test = (filePath: string): boolean => matchPathSpecifier(specifier, filePath, { cwd, projectDir, homeDir: options.homeDir ?? os.homedir(), flavour });
+    return flavour === 'any' ? paths.some(test) : paths.every(test);
+  }
+  if (toolName === 'WebFetch') return typeof fields['url'] === 'string' && matchDomain(specifier, fields['url']);
+  if (toolName === 'Agent' || toolName === 'Task') return fields['subagent_type'] === specifier;
+  return false;
+}
+
+/** `matchesRule` with the `any` flavour: for deny and ask rules and hook `if` conditions. */
+export function matchesAny(rule: PermissionRule | string, toolName: string, input: unknown, cwd: string, projectDir: string, options: Omit<MatchOptions, 'flavour'> = {}): Promise<boolean> {
+  return matchesRule(rule, toolName, input, cwd, projectDir, { ...options, flavour: 'any' });
+}
+
+/** `matchesRule` with the `all` flavour: for allow rules. */
+export function matchesAll(rule: PermissionRule | string, toolName: string, input: unknown, cwd: string, projectDir: string, options: Omit<MatchOptions, 'flavour'> = {}): Promise<boolean> {
+  return matchesRule(rule, toolName, input, cwd, projectDir, { ...options, flavour: 'all' });
+}
+
+/**
+ * A hook `if` condition (spec §6): `matchesAny`, except that a condition that is not a valid rule
+ * matches (the hook runs, as for an unparsable command) instead of throwing. Settings loaders should
+ * reject such conditions up front with `parseRule`.
+ */
+export async function matchesCondition(condition: string, toolName: string, input: unknown, cwd: string, projectDir: string, options: Omit<MatchOptions, 'flavour'> = {}): Promise<boolean> {
+  let rule: PermissionRule;
+  try {
+    rule = parseRule(condition);
+  } catch {
+    return true; // a malformed condition must not break the run; the loader reports it
+  }
+  return matchesRule(rule, toolName, input, cwd, projectDir, { ...options, flavour: 'any' });
+}
+
+/** Whether a rule's tool name covers `toolName` (of `kind`). */
+export function toolNameMatches(ruleTool: string, toolName: string, kind: ToolKind): boolean {
+  if (ruleTool === toolName) return true;
+  if (ruleTool === 'Edit' && kind === 'edit') return true;
+  if (ruleTool === 'Read' && kind === 'read') return true;
+  if (ruleTool.startsWith('mcp__')) {
+    if (ruleTool.endsWith('__*')) return toolName.startsWith(ruleTool.slice(0, -1));
+    if (ruleTool.split('__').length === 2) return toolName.startsWith(`${ruleTool}__`);
+  }
+  return false;
+}
+
+/** Matches a Bash specifier against a whole command line (see `matchesRule`). */
+export async function matchBashSpecifier(specifier: string, command: string, flavour: MatchFlavour): Promise<boolean> {
+  // An exact rule written for the whole line (`Bash(a && b > out.txt)`, an approver's "always") covers exactly that line.
+  if (isExact(specifier) && matchCommandPattern(specifier, command)) return true;
+  const parsed = await parseBashCommand(command);
+  if (!parsed.ok) return flavour === 'any';
+  if (parsed.commands.length === 0) return matchCommandPattern(specifier, command);
+  const matches = (simple: SimpleCommand): boolean => commandTexts(simple, flavour).some((text) => matchCommandPattern(specifier, text));
+  return flavour === 'any' ? parsed.commands.some(matches) : parsed.commands.every(matches);
+}
+
+/**
+ * Matches one command text against a Bash specifier: `prefix:*` (word prefix), a pattern with
+ * unescaped `*` (wildcard; `\*` is a literal star), or exact text. Runs of blanks count as one space.
+ */
+export function matchCommandPattern(specifier: string, text: string): boolean {
+  const pattern = collapseBlanks(specifier);
+  const command = collapseBlanks(text);
+  if (pattern.endsWith(':*') && !hasUnescapedStar(pattern.slice(0, -2))) {
+    const prefix = unescapeStars(pattern.slice(0, -2));
+    return command === prefix || command.startsWith(`${prefix} `);
+  }
+  if (!hasUnescapedStar(pattern)) return command === unescapeStars(pattern);
+  const pieces = splitOnUnescapedStars(pattern).map((piece) => escapeRegExp(unescapeStars(piece)));
+  // `git *` (one star, at the end, after a space) also matches the bare `git`.
+  const optionalTail = pieces.length === 2 && pieces[1] === '' && (pieces[0] ?? '').endsWith(' ');
+  const source = optionalTail ? `${(pieces[0] ?? '').slice(0, -1)}(?: .*)?` : pieces.join('.*');
+  return new RegExp(`^${source}$`, 's').test(command);
+}
+
+const HARMLESS_WRAPPERS = new Set(['timeout', 'time', 'nice', 'nohup']);
+const WRAPPERS = new Set([...HARMLESS_WRAPPERS, 'env', 'sudo', 'command', 'builtin', 'exec', 'xargs']);
+
+/** The texts a simple command is compared as: its words unquoted and as written, without wrappers. */
+function commandTexts(simple: SimpleCommand, flavour: MatchFlavour): string[] {
+  // The command as written, assignments and redirections included.
+  const texts = new Set<string>([simple.text.replace(/\\\n/g, ' ')]);
+  const forms = [simple.argv.map((word) => word.value), simple.argv.map((word) => word.source)];
+  for (const words of forms) {
+    const prefix = simple.assignments.length > 0 ? `${simple.assignments.join(' ')} ` : '';
+    // An allow rule must name the assignments (`FOO=1 npm test`); deny and ask rules see through them.
+    texts.add(prefix + words.join(' '));
+    if (flavour === 'any' || prefix === '') texts.add(words.join(' '));
+    if (prefix !== '' && flavour === 'all') continue;
+    let rest: readonly string[] = words;
+    for (let unwrapped = stripWrapper(rest, flavour); unwrapped !== undefined; unwrapped = stripWrapper(rest, flavour)) {
+      rest = unwrapped;
+      texts.add(rest.join(' '));
+    }
+  }
+  return [...texts];
+}
+
+/** The words after a leading wrapper program and its options, or undefined when there is none. */
+function stripWrapper(words: readonly string[], flavour: MatchFlavour): readonly string[] | undefined {
+  const program = words[0];
+  if (program === undefined || !(flavour === 'any' ? WRAPPERS : HARMLESS_WRAPPERS).has(program)) return undefined;
+  let index = 1;
+  const takesValue = new Set(['-n', '-s', '-k', '-u', '-g', '-I', '-L', '-n1', '--signal', '--kill-after', '--adjustment', '--user', '--group']);
+  while (index < words.length) {
+    const word = words[index] as string;
+    if (word === '--') {
+      index += 1;
+      break;
+    }
+    if (word.startsWith('-')) index += takesValue.has(word) ? 2 : 1;
+    else if (program === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) index += 1;
+    else break;
+  }
+  // `timeout` takes a duration before the command.
+  if (program === 'timeout' && index < words.length) index += 1;
+  const rest = words.slice(index);
+  return rest.length > 0 ? rest : undefined;
+}
+
+/** Anchoring of a path pattern: the directories it is relative to, or a name matched anywhere. */
+function anchor(specifier: string, context: { cwd: string; projectDir: string; homeDir: string }): { bases: string[]; pattern: string } | { basename: string } {
+  const trimmed = /^\/+$/.test(specifier) ? specifier.slice(0, 2) : specifier.replace(/\/+$/, '');
+  if (trimmed.startsWith('//')) return { bases: ['/'], pattern: trimmed.slice(2) || '**' };
+  if (trimmed === '~') return { bases: [context.homeDir], pattern: '**' };
+  if (trimmed.startsWith('~/')) return { bases: [context.homeDir], pattern: trimmed.slice(2) || '**' };
+  if (trimmed.startsWith('/')) return { bases: [context.projectDir], pattern: trimmed.slice(1) || '**' };
+  const relative = trimmed.replace(/^(\.\/)+/, '');
+  if (relative !== trimmed || relative.includes('/')) return { bases: [context.cwd, context.projectDir], pattern: relative || '**' };
+  return { basename: relative };
+}
+
+/** Matches one absolute path against a path specifier (see `matchesRule`). */
+export function matchPathSpecifier(specifier: string, filePath: string, context: { cwd: string; projectDir: string; homeDir: string; flavour: MatchFlavour }): boolean {
+  const anchored = anchor(specifier, context);
+  const candidates = [...new Set([path.resolve(filePath), realpathLoose(filePath)])];
+  const test = (candidate: string): boolean => {
+    if ('basename' in anchored) {
+      const isMatch = picomatch(anchored.basename, { dot: true });
+      return candidate.split('/').some((part) => part !== '' && isMatch(part));
+    }
+    const isMatch = picomatch(anchored.pattern, { dot: true });
+    const bases = anchored.bases.flatMap((base) => [path.resolve(base), realpathLoose(base)]);
+    return bases.some((base) => {
+      const relative = path.relative(base, candidate);
+      if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return anchored.pattern === '**' && relative === '';
+      // The path itself or a directory above it (gitignore: an ignored directory covers its contents).
+      const parts = relative.split(path.sep);
+      return parts.some((_, index) => isMatch(parts.slice(0, index + 1).join('/')));
+    });
+  };
+  return context.flavour === 'any' ? candidates.some(test) : candidates.every(test);
+}
+
+function matchDomain(specifier: string, url: string): boolean {
+  if (!specifier.startsWith('domain:')) return false;
+  const domain = specifier.slice('domain:'.length).toLowerCase();
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false; // not a URL: no domain to match
+  }
+  if (domain.startsWith('*.')) return host.endsWith(domain.slice(1));
+  return host === domain;
+}
+
+function defaultFilePaths(toolName: string, fields: Record<string, unknown>, cwd: string): string[] {
+  for (const key of ['file_path', 'notebook_path', 'path']) {
+    const value = fields[key];
+    if (typeof value === 'string' && value !== '') return [path.resolve(cwd, value)];
+  }
+  return toolName === 'Glob' || toolName === 'Grep' ? [cwd] : [];
+}
+
+function isExact(specifier: string): boolean {
+  return !hasUnescapedStar(specifier);
+}
+
+function collapseBlanks(text: string): string {
+  return text.trim().replace(/[ \t]+/g, ' ');
+}
+
+function hasUnescapedStar(text: string): boolean {
+  return splitOnUnescapedStars(text).length > 1;
+}
+
+function splitOnUnescapedStars(text: string): string[] {
+  const pieces: string[] = [];
+  let current = '';
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index] as string;
+    if (char === '\\' && index + 1 < text.length) {
+      current += char + (text[index + 1] as string);
+      index += 1;
+    } else if (char === '*') {
+      pieces.push(current);
+      current = '';
+    } else current += char;
+  }
+  pieces.push(current);
+  return pieces;
+}
+
+function unescapeStars(text: string): string {
+  return text.replace(/\\\*/g, '*');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,267 @@
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import type { Workspace } from '../tools/workspace.js';
+import { classifyBashCommand, GENERIC_BASH_REASON, type BashClassification } from './bash-read-only.js';
+import { matchesRule, type MatchFlavour } from './match-rule.js';
+import { formatRule, parseRule, type PermissionRule } from './rule.js';
+import { PERMISSION_MODES, type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict } from './types.js';
+
+/** What a `PermissionPolicy` is built from. */
+export interface PermissionPolicyOptions {
+  readonly rules: PermissionRules;
+  readonly mode: PermissionMode;
+  readonly workspace: Workspace;
+  /** The project directory: `/x` rule patterns are relative to it. */
+  readonly projectDir: string;
+  /** For `~/` rule patterns and `~` in commands; default `os.homedir()`. */
+  readonly homeDir?: string;
+}
+
+type Behavior = 'allow' | 'ask' | 'deny';
+
+/** One call as the steps below see it. */
+interface Call {
+  readonly query: PermissionQuery;
+  readonly tool: AnyTool;
+  readonly paths: readonly string[];
+  readonly command: string | undefined;
+  /** Computed once, for Bash calls only. */
+  bash?: BashClassification;
+}
+
+/**
+ * Decides one tool call: allow, deny, or ask a human. The order (spec §11, DESIGN invariant 2):
+ * 1. deny rules → deny; 2. ask rules → ask; 3. hard boundaries → ask that no hook may decide: a
+ * `read`/`edit` tool on a path outside the workspace (except in bypassPermissions), and `rm` of `/`,
+ * the home directory or a workspace root (in every mode); 4. plan mode → deny whatever is not
+ * read-only; 5. the PreToolUse hooks' decision: `allow` → allow, `ask` → ask with the hook's reason
+ * (no PermissionRequest, as the reference); 6. allow rules → allow; 7. the mode: bypassPermissions
+ * allows; read tools, read-only tools and read-only Bash are allowed; acceptEdits allows edit tools
+ * and Bash file edits inside the workspace; dontAsk denies; otherwise ask.
+ * Deny and ask rules match when they match any part of a call; allow rules must match all of it
+ * (see `matchesRule`). A hook `allow` therefore never beats a deny or ask rule, the workspace
+ * boundary or plan mode, but it does skip the approval the mode alone would ask for.
+ */
+export class PermissionPolicy {
+  private currentMode: PermissionMode;
+  private readonly lists: Record<Behavior, PermissionRule[]>;
+  private readonly workspace: Workspace;
+  private readonly projectDir: string;
+  private readonly homeDir: string;
+
+  /** @throws ConfigError for a malformed rule (naming `permissions.<list>[i]`) or an unknown mode. */
+  constructor(options: PermissionPolicyOptions) {
+    this.currentMode = checkMode(options.mode);
+    this.workspace = options.workspace;
+    this.projectDir = path.resolve(options.projectDir);
+    this.homeDir = options.homeDir ?? os.homedir();
+    this.lists = {
+      allow: options.rules.allow.map((rule, index) => parseRule(rule, `permissions.allow[${index}]`)),
+      ask: options.rules.ask.map((rule, index) => parseRule(rule, `permissions.ask[${index}]`)),
+      deny: options.rules.deny.map((rule, index) => parseRule(rule, `permissions.deny[${index}]`)),
+    };
+  }
+
+  /** The current permission mode. */
+  get mode(): PermissionMode {
+    return this.currentMode;
+  }
+
+  /** Changes the mode for the calls evaluated from now on. @throws ConfigError for an unknown mode. */
+  setMode(mode: PermissionMode): void {
+    this.currentMode = checkMode(mode);
+  }
+
+  /** The rules in force, settings rules first, then session rules in the order they were added. */
+  get rules(): PermissionRules {
+    return { allow: this.lists.allow.map((rule) => rule.text), ask: this.lists.ask.map((rule) => rule.text), deny: this.lists.deny.map((rule) => rule.text) };
+  }
+
+  /**
+   * Adds a rule for the rest of the session (PermissionRequest `updatedPermissions`, an approver's
+   * "always"). It takes effect at its step of the order like a settings rule. Use `ruleForCall` to
+   * build an exact rule for a call. @throws ConfigError when the rule is malformed.
+   */
+  addSessionRule(behavior: Behavior, rule: string): void {
+    this.lists[behavior].push(parseRule(rule, `session ${behavior} rule`));
+  }
+
+  /** Evaluates one call (see the class comment for the order). Never throws. */
+  async evaluate(query: PermissionQuery): Promise<PermissionVerdict> {
+    const call = this.describe(query);
+    const mode = this.currentMode;
+
+    const denied = await this.firstMatch('deny', call, 'any');
+    if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}` };
+    const asked = await this.firstMatch('ask', call, 'any');
+    if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true };
+
+    const boundary = await this.boundary(call);
+    if (boundary) return boundary;
+
+    if (mode === 'plan' && !(await this.readOnly(call))) {
+      return { behavior: 'deny', message: planMessage(call), source: 'mode plan' };
+    }
+
+    if (query.hookDecision === 'allow') return { behavior: 'allow', source: 'hook' };
+    if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || askMessage(call), source: 'hook', hookMayDecide: false };
+
+    const allowed = await this.firstMatch('allow', call, 'all');
+    if (allowed && (await this.redirectsStayInside(call))) return { behavior: 'allow', source: `rule ${allowed.text}` };
+
+    return this.byMode(call);
+  }
+
+  private describe(query: PermissionQuery): Call {
+    const tool = query.tool;
+    const fields = (typeof query.input === 'object' && query.input !== null ? query.input : {}) as Record<string, unknown>;
+    let paths: readonly string[] = [];
+    if (tool.kind === 'read' || tool.kind === 'edit') {
+      try {
+        paths = (tool.filePaths?.(query.input) ?? defaultPaths(fields, tool.name, query.cwd)).map((file) => path.resolve(query.cwd, file));
+      } catch {
+        paths = defaultPaths(fields, tool.name, query.cwd); // a tool's filePaths that throws falls back to the usual input fields
+      }
+    }
+    const command = tool.kind === 'bash' && typeof fields['command'] === 'string' ? fields['command'] : undefined;
+    return { query, tool, paths, command };
+  }
+
+  private async firstMatch(behavior: Behavior, call: Call, flavour: MatchFlavour): Promise<PermissionRule | undefined> {
+    const options = { flavour, kind: call.tool.kind, filePaths: call.paths, homeDir: this.homeDir };
+    for (const rule of this.lists[behavior]) {
+      if (await matchesRule(rule, call.tool.name, call.query.input, call.query.cwd, this.projectDir, options)) return rule;
+    }
+    return undefined;
+  }
+
+  private async classify(call: Call): Promise<BashClassification | undefined> {
+    if (call.command === undefined) return undefined;
+    call.bash ??= await classifyBashCommand(call.command, { cwd: call.query.cwd, workspace: this.workspace, homeDir: this.homeDir });
+    return call.bash;
+  }
+
+  /** Step 3: what no hook may approve. */
+  private async boundary(call: Call): Promise<PermissionVerdict | undefined> {
+    const { tool } = call;
+    if ((tool.kind === 'read' || tool.kind === 'edit') && this.currentMode !== 'bypassPermissions') {
+      const outside = call.paths.find((file) => !this.workspace.contains(file));
+      if (outside !== undefined) {
+        const verb = tool.kind === 'edit' ? 'write to' : 'read from';
+        return {
+          behavior: 'ask',
+          message: `Claude requested permissions to ${verb} ${outside}, but you haven't granted it yet.`,
+          source: 'workspace boundary',
+          hookMayDecide: false,
+          suggestions: [{ type: 'addDirectories', directories: [path.dirname(outside)], destination: 'session' }],
+        };
+      }
+    }
+    const removal = (await this.classify(call))?.protectedRemovals[0];
+    if (removal !== undefined) {
+      return {
+        behavior: 'ask',
+        message: `rm in '${removal}' needs approval: it would remove the filesystem root, the home directory or a working directory of this session, which no rule or hook can approve.`,
+        source: 'protected path',
+        hookMayDecide: false,
+      };
+    }
+    return undefined;
+  }
+
+  private async readOnly(call: Call): Promise<boolean> {
+    if (call.tool.kind === 'bash') return (await this.classify(call))?.readOnly ?? false;
+    return call.tool.readOnly;
+  }
+
+  /** An allow rule covers a Bash command's output redirections only when they stay in the workspace. */
+  private async redirectsStayInside(call: Call): Promise<boolean> {
+    const bash = await this.classify(call);
+    return bash === undefined || bash.writes.every((write) => write.kind !== 'redirect' || write.place === 'inside');
+  }
+
+  /** Step 7. */
+  private async byMode(call: Call): Promise<PermissionVerdict> {
+    const mode = this.currentMode;
+    const { tool } = call;
+    if (mode === 'bypassPermissions') return { behavior: 'allow', source: 'mode bypassPermissions' };
+    const bash = await this.classify(call);
+    if (bash ? bash.readOnly : tool.kind === 'read' || tool.readOnly) return { behavior: 'allow', source: 'read-only' };
+    if (mode === 'acceptEdits' && (bash ? bash.editsInsideWorkspace : tool.kind === 'edit')) return { behavior: 'allow', source: 'mode acceptEdits' };
+    if (mode === 'dontAsk') {
+      return {
+        behavior: 'deny',
+        message: `Permission to use ${tool.name} has been denied because hookloop is running in don't ask mode. Add an allow rule (permissions.allow) for calls like this one, or use another permission mode.`,
+        source: 'mode dontAsk',
+      };
+    }
+    const message = bash?.reason ?? askMessage(call);
+    const suggestions = this.suggestions(call, bash);
+    return { behavior: 'ask', message, source: `mode ${mode}`, hookMayDecide: true, ...(suggestions.length > 0 ? { suggestions } : {}) };
+  }
+
+  /** Claude Code `permission_suggestions` for a call the mode asks about. */
+  private suggestions(call: Call, bash: BashClassification | undefined): unknown[] {
+    if (bash) {
+      const first = bash.writes[0];
+      if (!bash.parsed || first === undefined) return [];
+      if (first.kind === 'program') {
+        return [{ type: 'addRules', rules: [{ toolName: call.tool.name, ruleContent: escapeSpecifier(call.command ?? '') }], behavior: 'allow', destination: 'session' }];
+      }
+      if (first.place !== 'inside' || first.path === undefined) return [];
+      const directories = [{ type: 'addDirectories', directories: [path.dirname(first.path)], destination: 'session' }];
+      return first.kind === 'filesystem' ? [...directories, { type: 'setMode', mode: 'acceptEdits', destination: 'session' }] : directories;
+    }
+    return call.tool.kind === 'edit' ? [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] : [];
+  }
+}
+
+/**
+ * The session rule an approver's "always" should add for a call: `Bash(<exact command>)` (with
+ * `(`, `)` and `*` escaped so the rule matches just that command), else the bare tool name.
+ */
+export function ruleForCall(tool: Pick<AnyTool, 'name' | 'kind'>, input: unknown): string {
+  const command = (input as { command?: unknown } | null)?.command;
+  return tool.kind === 'bash' && typeof command === 'string' ? formatRule(tool.name, command) : tool.name;
+}
+
+function checkMode(mode: PermissionMode): PermissionMode {
+  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    throw new ConfigError(`unknown permission mode ${JSON.stringify(mode)}; expected one of ${PERMISSION_MODES.join(', ')}`, { field: 'permissions.defaultMode' });
+  }
+  return mode;
+}
+
+function defaultPaths(fields: Record<string, unknown>, toolName: string, cwd: string): string[] {
+  for (const key of ['file_path', 'notebook_path', 'path']) {
+    const value = fields[key];
+    if (typeof value === 'string' && value !== '') return [path.resolve(cwd, value)];
+  }
+  return toolName === 'Glob' || toolName === 'Grep' ? [path.resolve(cwd)] : [];
+}
+
+function escapeSpecifier(command: string): string {
+  return formatRule('x', command).slice(2, -1);
+}
+
+function denyMessage(call: Call): string {
+  if (call.command !== undefined) return `Permission to use ${call.tool.name} with command ${call.command} has been denied.`;
+  return `Permission to use ${call.tool.name} has been denied.`;
+}
+
+function askMessage(call: Call): string {
+  const file = call.paths[0];
+  if (call.command !== undefined) return GENERIC_BASH_REASON.replace('Bash', call.tool.name);
+  if (file !== undefined && call.tool.kind === 'edit') return `Claude requested permissions to write to ${file}, but you haven't granted it yet.`;
+  if (file !== undefined && call.tool.kind === 'read') return `Claude requested permissions to read from ${file}, but you haven't granted it yet.`;
+  return `Claude requested permissions to use ${call.tool.name}, but you haven't granted it yet.`;
+}
+
+function planMessage(call: Call): string {
+  const file = call.paths[0];
+  if (call.command !== undefined) return `Cannot run \`${call.command}\` while in plan mode: only read-only commands run in plan mode.`;
+  if (file !== undefined && call.tool.kind === 'edit') return `Cannot write to ${file} while in plan mode.`;
+  return `Cannot use ${call.tool.name} while in plan mode.`;
+}
