@@ -4,7 +4,7 @@ import { TOOL_EVENTS } from './event-names.js';
 import type { HookInput } from './event-schemas.js';
 import type { HandlerOutcome, RegisteredHandler } from './handler.js';
 import { compileMatcher, matcherMatches } from './matcher.js';
-import { runCallback, type HookCallback } from './transports/callback.js';
+import { GATE_EVENTS, runCallback, type HookCallback } from './transports/callback.js';
 
 /** Options of an in-process hook. `timeout` is in seconds (default 600, as Claude Code's command hooks). */
 export interface CallbackOptions {
@@ -48,7 +48,7 @@ const NO_HANDLERS: DispatchResult = Object.freeze({ outcomes: Object.freeze([]),
  * Contract (DESIGN.md "Ordering and concurrency"):
  * - In-process callbacks run one after another in registration order. Each sees the event as
  *   rewritten by the previous ones (PreToolUse `updatedInput` replaces `tool_input`, PostToolUse
- *   `updatedToolOutput` replaces `tool_response`). A deny or block from one ends the dispatch.
+ *   `updatedToolOutput` replaces `tool_response`). A refusal at a gate event ends the dispatch (see `endsChain`).
  * - External handlers (settings) matching the event then start together on that input; identical
  *   ones (same command string) run once; their answers are returned in settings order, never in
  *   completion order. Each is waited for, except on UserPromptSubmit: there a block aborts the
@@ -137,7 +137,7 @@ export class HookEngine {
       const outcome = await handler.run(current, signal);
       outcomes.push(outcome);
       options.onOutcome?.(outcome);
-      if (endsChain(outcome)) return { outcomes, shortCircuited: true };
+      if (endsChain(event, outcome)) return { outcomes, shortCircuited: true };
       current = applyRewrite(event, current, outcome);
     }
 
@@ -192,10 +192,17 @@ function blocks(outcome: HandlerOutcome): boolean {
   return outcome.status === 'blocked' || (outcome.output as { decision?: string }).decision === 'block';
 }
 
-function endsChain(outcome: HandlerOutcome): boolean {
+/**
+ * Only a refusal at a gate ends the callback chain (PreToolUse deny/block, PermissionRequest deny,
+ * UserPromptSubmit block): later hooks must not approve or rewrite what is already refused. On
+ * observer events (PostToolUse, Stop, …) a block or `continue: false` is feedback, and every hook
+ * still sees the event, so an audit hook registered last never misses a call.
+ */
+function endsChain(event: HookEventName, outcome: HandlerOutcome): boolean {
+  if (!GATE_EVENTS.has(event)) return false;
   if (blocks(outcome) || outcome.failClosed) return true;
-  const output = outcome.output as { decision?: string; continue?: boolean; hookSpecificOutput?: { permissionDecision?: string } };
-  return output.continue === false || output.hookSpecificOutput?.permissionDecision === 'deny';
+  const specific = (outcome.output as { hookSpecificOutput?: { permissionDecision?: string; decision?: { behavior?: string } } }).hookSpecificOutput;
+  return specific?.permissionDecision === 'deny' || specific?.decision?.behavior === 'deny';
 }
 
 function applyRewrite(event: HookEventName, input: Record<string, unknown>, outcome: HandlerOutcome): Record<string, unknown> {

@@ -2,6 +2,7 @@ import { mergePermissionRequest, mergePostToolUse, mergePreToolUse, mergeCommon 
 import { describeError } from '../errors.js';
 import { toolResultMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
 import { ToolFailure, type AnyTool } from '../tools/define-tool.js';
+import { ruleForCall } from '../permissions/policy.js';
 import type { PermissionVerdict } from '../permissions/types.js';
 import { contextLabel, postToolUseBlock, preToolUseError } from './hook-text.js';
 import { fireHook, toolContext, type RunContext } from './run-context.js';
@@ -80,12 +81,16 @@ async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, 
   if (verdict.behavior === 'allow') return { kind: 'allowed', input };
   if (verdict.behavior === 'deny') return { kind: 'denied', message: verdict.message };
 
-  if (verdict.hookMayDecide && hookDecision !== 'ask') {
+  // The reference fires PermissionRequest for every ask except one a PreToolUse hook raised;
+  // past a hard boundary (workspace, plan mode) only a deny from it counts.
+  if (hookDecision !== 'ask') {
     const request = mergePermissionRequest(
       await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}) }, tool.name),
     );
     if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, ...(request.interrupt ? { interrupt: true } : {}) };
-    if (request.behavior === 'allow') {
+    if (request.behavior === 'allow' && !verdict.hookMayDecide) {
+      run.emit({ type: 'warning', text: `PermissionRequest hook allowed ${tool.name}, but ${verdict.source} does not let hooks approve it; the allow was ignored` });
+    } else if (request.behavior === 'allow') {
       let approved = input;
       if (request.updatedInput) {
         const rewritten = rewrite(run, tool, request.updatedInput);
@@ -98,6 +103,7 @@ async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, 
     }
   }
 
+  if (verdict.humanMayDecide === false) return { kind: 'denied', message: verdict.message };
   let answer: Awaited<ReturnType<RunContext['approver']['approve']>>;
   try {
     answer = await run.approver.approve({ toolName: tool.name, input, message: verdict.message, signal: run.signal });
@@ -106,7 +112,7 @@ async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, 
   }
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: answer === 'deny' ? 'deny' : 'allow', source: 'approver' });
   if (answer === 'deny') return { kind: 'denied', message: verdict.message };
-  if (answer === 'always') run.policy.addSessionRule('allow', sessionRuleFor(tool, input));
+  if (answer === 'always') run.policy.addSessionRule('allow', ruleForCall(tool, input));
   return { kind: 'allowed', input };
 }
 
@@ -117,17 +123,17 @@ function applyUpdatedPermissions(run: RunContext, updates: readonly unknown[]): 
     if (entry.type === 'addRules' && Array.isArray(entry.rules)) {
       for (const rule of entry.rules) {
         if (typeof rule.toolName !== 'string') continue;
-        run.policy.addSessionRule(entry.behavior ?? 'allow', rule.ruleContent ? `${rule.toolName}(${rule.ruleContent})` : rule.toolName);
+        const text = rule.ruleContent ? `${rule.toolName}(${rule.ruleContent})` : rule.toolName;
+        try {
+          run.policy.addSessionRule(entry.behavior ?? 'allow', text);
+        } catch (error) {
+          run.emit({ type: 'warning', text: `PermissionRequest hook: updatedPermissions rule ignored: ${describeError(error)}` });
+        }
       }
     } else {
       run.emit({ type: 'warning', text: `PermissionRequest hook: updatedPermissions entry of type ${JSON.stringify(entry.type)} is not supported and was ignored` });
     }
   }
-}
-
-/** The rule an approver's "always" adds: the exact Bash command, or the tool name. */
-function sessionRuleFor(tool: AnyTool, input: Input): string {
-  return tool.kind === 'bash' && typeof input['command'] === 'string' ? `${tool.name}(${input['command']})` : tool.name;
 }
 
 /** Runs the handler exactly once, then PostToolUse (success) or PostToolUseFailure (failure). */

@@ -95,15 +95,16 @@ export class PermissionPolicy {
 
     const denied = await this.firstMatch('deny', call, 'any');
     if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}` };
+    // Plan mode's read-only rule comes before ask rules, so no approval can route around it.
+    // Like the reference, it still lets PermissionRequest hooks see the call.
+    if (mode === 'plan' && !(await this.readOnly(call))) {
+      return { behavior: 'ask', message: planMessage(call), source: 'mode plan', hookMayDecide: false, humanMayDecide: false };
+    }
     const asked = await this.firstMatch('ask', call, 'any');
     if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true };
 
     const boundary = await this.boundary(call);
     if (boundary) return boundary;
-
-    if (mode === 'plan' && !(await this.readOnly(call))) {
-      return { behavior: 'deny', message: planMessage(call), source: 'mode plan' };
-    }
 
     if (query.hookDecision === 'allow') return { behavior: 'allow', source: 'hook' };
     if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || askMessage(call), source: 'hook', hookMayDecide: false };

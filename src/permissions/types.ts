@@ -39,6 +39,11 @@ export type PermissionVerdict =
       readonly message: string;
       readonly source: string;
       readonly hookMayDecide: boolean;
+      /**
+       * False when no one may approve (plan mode's read-only rule): PermissionRequest hooks still
+       * fire, as in the reference, but only a deny from them counts, and no approver is asked.
+       */
+      readonly humanMayDecide?: boolean;
       readonly suggestions?: readonly unknown[];
     };
 

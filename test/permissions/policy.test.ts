@@ -81,11 +81,13 @@ describe('conformance traces', () => {
 
   it('mode-plan: Write and a Bash write are refused, even with a hook allow; read-only Bash runs', async () => {
     const subject = policy('plan');
-    expect(await subject.evaluate(write('plan-write.txt', { hookDecision: 'allow' }))).toEqual({ behavior: 'deny', message: `Cannot write to ${ws}/plan-write.txt while in plan mode.`, source: 'mode plan' });
-    expect(await subject.evaluate(bash('echo hi > plan-bash.txt', { hookDecision: 'allow' }))).toMatchObject({ behavior: 'deny', message: expect.stringMatching(/^Cannot run `echo hi > plan-bash.txt` while in plan mode/) });
+    // Plan mode asks with nobody allowed to approve: PermissionRequest hooks see the call (as in the reference), only a denial counts.
+    const refused = { behavior: 'ask', source: 'mode plan', hookMayDecide: false, humanMayDecide: false };
+    expect(await subject.evaluate(write('plan-write.txt', { hookDecision: 'allow' }))).toEqual({ ...refused, message: `Cannot write to ${ws}/plan-write.txt while in plan mode.` });
+    expect(await subject.evaluate(bash('echo hi > plan-bash.txt', { hookDecision: 'allow' }))).toMatchObject({ ...refused, message: expect.stringMatching(/^Cannot run `echo hi > plan-bash.txt` while in plan mode/) });
     expect(await subject.evaluate(bash('echo read-only'))).toEqual({ behavior: 'allow', source: 'read-only' });
     expect(await subject.evaluate(read('a.txt'))).toEqual({ behavior: 'allow', source: 'read-only' });
-    expect(await subject.evaluate({ tool: tools.Echo, input: { text: 'x' }, cwd: ws })).toMatchObject({ behavior: 'deny', message: 'Cannot use mcp__oracle__echo while in plan mode.' });
+    expect(await subject.evaluate({ tool: tools.Echo, input: { text: 'x' }, cwd: ws })).toMatchObject({ ...refused, message: 'Cannot use mcp__oracle__echo while in plan mode.' });
   });
 
   it('mode-bypass-permissions: writes run; a hook ask is refused with the bare reason', async () => {
