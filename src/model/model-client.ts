@@ -1,4 +1,5 @@
 import type { AssistantMessage, Message } from '../messages/messages.js';
+import type { ModelStreamListener } from './stream-events.js';
 
 /** A tool as offered to the model: name, description and JSON Schema of its input. */
 export interface ToolSpec {
@@ -7,12 +8,18 @@ export interface ToolSpec {
   readonly inputSchema: Record<string, unknown>;
 }
 
-/** One model request. `messages` is the whole conversation so far (frozen); `signal` aborts the request. */
+/**
+ * One model request. `messages` is the whole conversation so far (frozen); `signal` aborts the request.
+ * `onStream`, when given, hears the answer as it arrives (text and tool-call deltas) from providers
+ * that stream; providers that don't (the scripted model) never call it. It changes nothing else:
+ * `complete()` still resolves with the whole message.
+ */
 export interface ModelRequest {
   readonly system: string;
   readonly messages: readonly Message[];
   readonly tools: readonly ToolSpec[];
   readonly signal?: AbortSignal;
+  readonly onStream?: ModelStreamListener;
 }
 
 /** Token counts reported by the provider for one request. Missing counts are 0. */
