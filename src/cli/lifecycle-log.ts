@@ -41,6 +41,7 @@ function formatEvent(event: RunEvent, verbose: boolean): string | undefined {
       return verbose ? `[Model] turn ${event.turn}: ${event.toolCalls} tool call(s)${event.text ? `, text: ${firstLine(event.text)}` : ''}` : undefined;
     case 'hook_started':
     case 'message':
+    case 'model_stream':
       return undefined;
   }
 }

@@ -1,10 +1,14 @@
 import type { RunResult } from '../loop/run-agent.js';
+import type { Usage } from '../model/model-client.js';
+import { costUsd, totalCostUsd } from '../model/pricing.js';
 
 /**
  * The `--output-format json` object, in Claude Code's field names (`type`, `subtype`, `is_error`,
  * `result`, `num_turns`, `session_id`, `duration_ms`, `usage`, `stop_reason`, `terminal_reason`,
  * `permission_denials`, `deferred_tool_use`, `api_error_status`), so scripts that read the reference's
- * result read ours. `total_cost_usd` is null: the scripted model has no price.
+ * result read ours. `usage` sums every model request; `modelUsage` has the same per model id with
+ * its `costUSD` from the dated price table (model/pricing.ts); `total_cost_usd` is their sum, or
+ * null when a model has no known price (the scripted model, OpenAI-compatible servers).
  */
 export function resultJson(run: RunResult): Record<string, unknown> {
   // The reference's result for a prompt a UserPromptSubmit hook blocked has neither
@@ -19,12 +23,29 @@ export function resultJson(run: RunResult): Record<string, unknown> {
     result: run.result,
     stop_reason: run.stopReason,
     session_id: run.sessionId,
-    total_cost_usd: null,
-    usage: { input_tokens: run.usage.inputTokens, output_tokens: run.usage.outputTokens },
+    total_cost_usd: totalCostUsd(run.modelUsage ?? {}),
+    usage: {
+      input_tokens: run.usage.inputTokens,
+      cache_creation_input_tokens: run.usage.cacheCreationInputTokens ?? 0,
+      cache_read_input_tokens: run.usage.cacheReadInputTokens ?? 0,
+      output_tokens: run.usage.outputTokens,
+    },
+    modelUsage: Object.fromEntries(Object.entries(run.modelUsage ?? {}).map(([model, usage]) => [model, modelUsageJson(model, usage)])),
     permission_denials: run.permissionDenials,
     ...(promptBlocked ? {} : { terminal_reason: run.terminalReason }),
     ...(run.deferredToolUse ? { deferred_tool_use: run.deferredToolUse } : {}),
     ...(promptBlocked ? {} : { api_error_status: run.apiErrorStatus ?? null }),
+  };
+}
+
+/** One `modelUsage` entry, in Claude Code's camelCase names. */
+function modelUsageJson(model: string, usage: Usage): Record<string, unknown> {
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cacheReadInputTokens: usage.cacheReadInputTokens ?? 0,
+    cacheCreationInputTokens: usage.cacheCreationInputTokens ?? 0,
+    costUSD: costUsd(model, usage) ?? null,
   };
 }
 

@@ -7,6 +7,7 @@ import { mergeBlocking, mergeCommon, mergeSessionStart } from '../hooks/merge.js
 import { readSessionEnv } from '../hooks/session-env.js';
 import { systemMessage, userMessage, type AssistantMessage, type Message } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
+import { emptyTally, tallyUsage, type UsageTally } from '../model/usage.js';
 import { PermissionPolicy } from '../permissions/policy.js';
 import { headlessApprover } from '../permissions/approvers.js';
 import type { Approver, PermissionMode, PermissionRules } from '../permissions/types.js';
@@ -58,7 +59,10 @@ export interface RunResult {
   readonly numTurns: number;
   readonly sessionId: string;
   readonly durationMs: number;
+  /** Tokens summed over every model request of the run (cache counts when the provider reported them). */
   readonly usage: Usage;
+  /** The same sums per model id (as the provider reported it, else the client's name). */
+  readonly modelUsage?: Readonly<Record<string, Usage>>;
   readonly permissionDenials: readonly { tool_name: string; tool_use_id: string; tool_input: unknown }[];
   readonly deferredToolUse?: { readonly id: string; readonly name: string; readonly input: unknown };
   readonly apiErrorStatus?: number | null;
@@ -79,8 +83,8 @@ const DEFAULT_STOP_CONTINUATIONS = 8;
 export async function runAgent(prompt: string, options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const run = createRun(options);
-  const totals = { inputTokens: 0, outputTokens: 0 };
-  let outcome: Omit<RunResult, 'sessionId' | 'durationMs' | 'usage' | 'permissionDenials' | 'messages' | 'numTurns'> & { numTurns?: number };
+  const totals = emptyTally();
+  let outcome: Omit<RunResult, 'sessionId' | 'durationMs' | 'usage' | 'modelUsage' | 'permissionDenials' | 'messages' | 'numTurns'> & { numTurns?: number };
   let turns = 0;
   try {
     const opened = await openSession(run, prompt);
@@ -98,7 +102,8 @@ export async function runAgent(prompt: string, options: RunOptions): Promise<Run
     numTurns: turns,
     sessionId: run.state.sessionId,
     durationMs: Date.now() - started,
-    usage: totals,
+    usage: totals.total,
+    modelUsage: totals.byModel,
     permissionDenials: run.permissionDenials,
     messages: run.messages,
   };
@@ -187,10 +192,10 @@ async function deliverQueuedPrompt(run: RunContext, prompt: string, midTurn: boo
   }
 }
 
-type LoopEnd = Omit<RunResult, 'sessionId' | 'durationMs' | 'usage' | 'permissionDenials' | 'messages' | 'numTurns'>;
+type LoopEnd = Omit<RunResult, 'sessionId' | 'durationMs' | 'usage' | 'modelUsage' | 'permissionDenials' | 'messages' | 'numTurns'>;
 
 /** Model turns until the model stops and Stop hooks agree, a hook ends the run, or a limit is hit. */
-async function converse(run: RunContext, options: RunOptions, totals: { inputTokens: number; outputTokens: number }, countTurn: () => number, queued?: string): Promise<LoopEnd> {
+async function converse(run: RunContext, options: RunOptions, totals: UsageTally, countTurn: () => number, queued?: string): Promise<LoopEnd> {
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   let pending = queued;
   let continuations = 0;
@@ -203,10 +208,15 @@ async function converse(run: RunContext, options: RunOptions, totals: { inputTok
     let assistant: AssistantMessage;
     try {
       run.emit({ type: 'model_request', turn });
-      const response = await options.model.complete({ system: options.system ?? '', messages: [...run.messages], tools: run.tools.specs(), signal: run.signal });
+      const response = await options.model.complete({
+        system: options.system ?? '',
+        messages: [...run.messages],
+        tools: run.tools.specs(),
+        signal: run.signal,
+        onStream: (event) => run.emit({ type: 'model_stream', turn, event }),
+      });
       assistant = response.message;
-      totals.inputTokens += response.usage.inputTokens;
-      totals.outputTokens += response.usage.outputTokens;
+      tallyUsage(totals, response.model ?? options.model.name, response.usage);
       lastStopReason = response.stopReason;
       run.emit({ type: 'model_response', turn, text: assistant.text, toolCalls: assistant.toolCalls.length, usage: response.usage });
     } catch (error) {

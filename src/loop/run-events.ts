@@ -2,6 +2,7 @@ import type { HookEventName } from '../hooks/event-names.js';
 import type { HandlerOutcome } from '../hooks/handler.js';
 import type { Message, ToolResultMessage } from '../messages/messages.js';
 import type { Usage } from '../model/model-client.js';
+import type { ModelStreamEvent } from '../model/stream-events.js';
 
 /**
  * What a run reports as it goes, for lifecycle logs, audits and UIs. Observers receive these in
@@ -12,6 +13,8 @@ export type RunEvent =
   | { readonly type: 'hook_outcome'; readonly event: HookEventName; readonly matchValue: string | undefined; readonly outcome: HandlerOutcome }
   | { readonly type: 'message'; readonly message: Message }
   | { readonly type: 'model_request'; readonly turn: number }
+  /** Deltas of the answer being streamed (streaming providers only; see ModelStreamEvent). */
+  | { readonly type: 'model_stream'; readonly turn: number; readonly event: ModelStreamEvent }
   | { readonly type: 'model_response'; readonly turn: number; readonly text: string; readonly toolCalls: number; readonly usage: Usage }
   | { readonly type: 'permission'; readonly toolName: string; readonly toolUseId: string; readonly behavior: 'allow' | 'deny' | 'ask'; readonly source: string }
   | { readonly type: 'input_rewritten'; readonly toolName: string; readonly toolUseId: string; readonly by: string }
