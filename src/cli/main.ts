@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { ConfigError, describeError, HookloopError } from '../errors.js';
@@ -6,15 +7,17 @@ import { loadSettings } from '../hooks/settings/load-settings.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runAgent } from '../loop/run-agent.js';
 import { toAnthropicMessages } from '../model/anthropic-wire.js';
-import { ScriptedModel } from '../model/scripted-model.js';
+import type { ModelClient, ModelRequest } from '../model/model-client.js';
+import { ProviderRequestError } from '../model/provider-errors.js';
 import { matchesCondition } from '../permissions/index.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { runDemo } from './demo.js';
 import { lifecycleLog } from './lifecycle-log.js';
-import { loadModelScript } from './load-model-script.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
 import { exitCodeOf, resultJson } from './result-json.js';
+import { createModel, selectModel } from './select-model.js';
+import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
 
 /** The streams and facts of the process the CLI runs in; tests pass their own. */
 export interface CliIo {
@@ -23,12 +26,15 @@ export interface CliIo {
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly cwd: string;
   readonly homeDir: string;
+  /** The environment the model provider is chosen from (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The message shown when no model is configured. */
 export const NO_MODEL_MESSAGE =
-  'hookloop: no model configured. Replay a scripted model with --model-script FILE (a scenario.json or an array of turns), ' +
-  'or run `hookloop demo` for the offline demo.';
+  'hookloop: no model configured. Set ANTHROPIC_API_KEY (Anthropic Messages API), or OPENAI_API_KEY or OPENAI_BASE_URL with OPENAI_MODEL ' +
+  '(any OpenAI-compatible server), or pass --provider and --model; replay a scripted model with --model-script FILE ' +
+  '(a scenario.json or an array of turns), or run `hookloop demo` for the offline demo.';
 
 /**
  * The `hookloop` command. Returns the exit code: 0 success, 1 a run that ended in error,
@@ -60,13 +66,20 @@ async function runPrompt(options: RunCommandOptions, io: CliIo): Promise<number>
   if (prompt === undefined) throw new ConfigError('no prompt: pass one with -p "PROMPT" (interactive mode is not available yet)', { field: '-p' });
   const projectDir = io.cwd;
   const settings = loadSettings({ projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}) });
-  if (!options.modelScript) {
+  const selection = selectModel(options, io.env ?? process.env);
+  if (selection.provider === 'none') {
     io.stderr.write(`${NO_MODEL_MESSAGE}\n`);
     return 2;
   }
-  const model = new ScriptedModel(loadModelScript(options.modelScript, projectDir), { mode: 'lenient' });
-
   const warn = (text: string) => io.stderr.write(`hookloop: warning: ${text}\n`);
+  const provider = await createModel(selection, {
+    projectDir,
+    onRetry: ({ attempt, delayMs, error }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
+  });
+  const requests: ModelRequest[] = [];
+  const failures: string[] = [];
+  const model = observedModel(provider, options.recordRequests ? requests : undefined, failures);
+
   settings.warnings.forEach(warn);
   const hooks = new HookEngine({ conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir) });
   if (!settings.disableAllHooks) registerSettingsHandlers(hooks, settings.handlers, projectDir).warnings.forEach(warn);
@@ -78,6 +91,12 @@ async function runPrompt(options: RunCommandOptions, io: CliIo): Promise<number>
     controller.abort();
   };
   process.on('SIGINT', onInterrupt);
+  const sessionId = options.sessionId ?? randomUUID();
+  const output = outputObservers(options.outputFormat, io, sessionId);
+  if (options.outputFormat === 'stream-json') {
+    const init = { type: 'system', subtype: 'init', cwd: projectDir, session_id: sessionId, model: selection.provider === 'scripted' ? 'scripted' : selection.options.model, provider: selection.provider };
+    io.stdout.write(`${JSON.stringify(init)}\n`);
+  }
   try {
     const interactive = !options.print && io.stdin.isTTY === true;
     const result = await runAgent(prompt, {
@@ -96,22 +115,50 @@ async function runPrompt(options: RunCommandOptions, io: CliIo): Promise<number>
       },
       approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-      ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+      sessionId,
       signal: controller.signal,
-      observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose)],
+      observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose), ...output.observers],
     });
-    if (options.recordRequests) writeRequestLog(options.recordRequests, model);
-    if (options.outputFormat === 'json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
-    else if (result.result) io.stdout.write(`${result.result}\n`);
+    if (options.recordRequests) writeRequestLog(options.recordRequests, requests);
+    if (result.terminalReason === 'api_error') io.stderr.write(`hookloop: model request failed: ${failures.at(-1) ?? result.result}\n`);
+    if (options.outputFormat === 'json' || options.outputFormat === 'stream-json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
+    else if (result.result && !output.alreadyPrinted(result.result)) io.stdout.write(`${result.result}\n`);
     return exitCodeOf(result);
   } finally {
     process.off('SIGINT', onInterrupt);
   }
 }
 
-/** Writes the scripted model's recorded requests as JSON lines `{system, tools, messages}` (Anthropic wire shape), atomically. */
-function writeRequestLog(file: string, model: ScriptedModel): void {
-  const lines = model.requests.map((request) => JSON.stringify({ system: request.system, tools: request.tools.map((tool) => tool.name), messages: toAnthropicMessages(request.messages) }));
+/** How the run's output reaches stdout: streamed text (text), nothing until the end (json), or one JSON line per event (stream-json). */
+function outputObservers(format: RunCommandOptions['outputFormat'], io: CliIo, sessionId: string) {
+  if (format === 'stream-json') return { observers: [streamJsonWriter((line) => io.stdout.write(line), sessionId)], alreadyPrinted: () => false };
+  if (format === 'json') return { observers: [], alreadyPrinted: () => false };
+  const printer = textStreamPrinter((text) => io.stdout.write(text));
+  return { observers: [printer.observer], alreadyPrinted: printer.alreadyPrinted };
+}
+
+/** One line for a failed model request: `anthropic: HTTP 401 authentication_error: invalid x-api-key (not retried)`. */
+function describeModelError(error: unknown): string {
+  return error instanceof ProviderRequestError ? error.describe() : describeError(error);
+}
+
+/** The model, with every request it receives kept in `requests` (when given) and each failure described in `failures`, for stderr. */
+function observedModel(model: ModelClient, requests: ModelRequest[] | undefined, failures: string[]): ModelClient {
+  return {
+    name: model.name,
+    complete: (request) => {
+      requests?.push(request);
+      return model.complete(request).catch((error: unknown) => {
+        failures.push(describeModelError(error));
+        throw error;
+      });
+    },
+  };
+}
+
+/** Writes the recorded model requests as JSON lines `{system, tools, messages}` (Anthropic wire shape), atomically. */
+function writeRequestLog(file: string, requests: readonly ModelRequest[]): void {
+  const lines = requests.map((request) => JSON.stringify({ system: request.system, tools: request.tools.map((tool) => tool.name), messages: toAnthropicMessages(request.messages) }));
   const temporary = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temporary, lines.map((text) => `${text}\n`).join(''));
   fs.renameSync(temporary, file);

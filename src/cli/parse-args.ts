@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../errors.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
+import { PROVIDER_NAMES, type ProviderName } from './select-model.js';
 
 /** What `hookloop [-p] PROMPT …` was asked to do, after parsing and checking the flags. */
 export interface RunCommandOptions {
@@ -8,13 +9,18 @@ export interface RunCommandOptions {
   readonly prompt: string | undefined;
   readonly print: boolean;
   readonly settings: string | undefined;
-  readonly outputFormat: 'text' | 'json';
+  /** `text` (answer streamed as it arrives), `json` (one result object), `stream-json` (one JSON event per line). */
+  readonly outputFormat: 'text' | 'json' | 'stream-json';
   readonly permissionMode: PermissionMode | undefined;
   readonly allowedTools: readonly string[];
   readonly disallowedTools: readonly string[];
   readonly addDirs: readonly string[];
   readonly maxTurns: number | undefined;
   readonly modelScript: string | undefined;
+  /** `--provider`; undefined = inferred (see selectModel). */
+  readonly provider: ProviderName | undefined;
+  /** `--model`: the model id for the chosen provider. */
+  readonly model: string | undefined;
   readonly verbose: boolean;
   readonly sessionId: string | undefined;
   readonly recordRequests: string | undefined;
@@ -70,12 +76,14 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .argument('[prompt]', 'the prompt (same as -p)')
     .option('-p, --print [prompt]', 'run one prompt headless and print the answer')
     .option('--settings <file-or-json>', 'an extra settings file (or inline JSON) with hooks and permissions')
-    .addOption(new Option('--output-format <format>', 'text or json').choices(['text', 'json']).default('text'))
+    .addOption(new Option('--output-format <format>', 'text, json or stream-json').choices(['text', 'json', 'stream-json']).default('text'))
     .addOption(new Option('--permission-mode <mode>', 'permission mode').choices([...PERMISSION_MODES]))
     .option('--allowedTools <rules...>', 'allow rules, e.g. "Bash(git:*)" Edit')
     .option('--disallowedTools <rules...>', 'deny rules')
     .option('--add-dir <dirs...>', 'extra directories the file tools may use')
     .option('--max-turns <n>', 'maximum model turns', (value) => positiveInteger('--max-turns', value))
+    .addOption(new Option('--provider <name>', 'model provider (default: inferred from the environment)').choices([...PROVIDER_NAMES]))
+    .option('--model <id>', 'model id, e.g. claude-sonnet-5-5 or gpt-5')
     .option('--model-script <file>', 'replay scripted model turns (a scenario.json or an array of Anthropic content-block turns)')
     .option('--session-id <uuid>', 'the session id to use')
     .option('--verbose', 'print the lifecycle log on stderr', false)
@@ -87,13 +95,15 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         prompt: typeof printFlag === 'string' ? printFlag : prompt,
         print: printFlag !== undefined,
         settings: flags['settings'] as string | undefined,
-        outputFormat: flags['outputFormat'] as 'text' | 'json',
+        outputFormat: flags['outputFormat'] as 'text' | 'json' | 'stream-json',
         permissionMode: flags['permissionMode'] as PermissionMode | undefined,
         allowedTools: splitToolList((flags['allowedTools'] as string[] | undefined) ?? []),
         disallowedTools: splitToolList((flags['disallowedTools'] as string[] | undefined) ?? []),
         addDirs: (flags['addDir'] as string[] | undefined) ?? [],
         maxTurns: flags['maxTurns'] as number | undefined,
         modelScript: flags['modelScript'] as string | undefined,
+        provider: flags['provider'] as ProviderName | undefined,
+        model: flags['model'] as string | undefined,
         verbose: flags['verbose'] === true,
         sessionId: flags['sessionId'] as string | undefined,
         recordRequests: flags['recordRequests'] as string | undefined,

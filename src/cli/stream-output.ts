@@ -1,0 +1,97 @@
+import type { RunEvent, RunObserver } from '../loop/run-events.js';
+import type { Message } from '../messages/messages.js';
+
+/**
+ * `-p` text mode: prints the assistant's text to stdout as it streams in, each turn's text on its
+ * own lines. `alreadyPrinted(result)` tells the CLI whether the run's final `result` is the text
+ * it just streamed (then it is not printed again); a provider that does not stream (the scripted
+ * model) prints nothing here and the CLI prints the result at the end, as before.
+ */
+export function textStreamPrinter(write: (text: string) => void): { observer: RunObserver; alreadyPrinted: (result: string) => boolean } {
+  let turnText = '';
+  let lastTurnText: string | undefined;
+  const observer: RunObserver = (event) => {
+    if (event.type !== 'model_stream') return;
+    const stream = event.event;
+    if (stream.type === 'message_start') turnText = '';
+    else if (stream.type === 'text_delta') {
+      turnText += stream.text;
+      write(stream.text);
+    } else if (stream.type === 'message_stop') {
+      if (turnText && !turnText.endsWith('\n')) write('\n');
+      lastTurnText = turnText;
+    }
+  };
+  return { observer, alreadyPrinted: (result) => result !== '' && result === lastTurnText };
+}
+
+/**
+ * `--output-format stream-json`: one JSON object per line, in the spirit of Claude Code's
+ * stream-json: `{"type":"stream_event","event":…}` for each streamed delta (message_start,
+ * text_delta, tool_call_start, tool_call_delta, message_stop), `{"type":"assistant","message":…}`
+ * when an assistant message is complete (text and `tool_use` blocks), `{"type":"user","message":…}`
+ * for each tool result (`tool_result` block) and loop-built user text, `{"type":"system",
+ * "subtype":…}` for hook context, hook responses, permission decisions, hook messages and warnings.
+ * The CLI writes the `init` line before and the `result` line after. Every line carries `session_id`.
+ */
+export function streamJsonWriter(write: (line: string) => void, sessionId: string): RunObserver {
+  const emit = (value: Record<string, unknown>) => write(`${JSON.stringify({ ...value, session_id: sessionId })}\n`);
+  return (event: RunEvent) => {
+    const line = streamJsonLine(event);
+    if (line) emit(line);
+  };
+}
+
+function streamJsonLine(event: RunEvent): Record<string, unknown> | undefined {
+  switch (event.type) {
+    case 'model_stream':
+      return { type: 'stream_event', turn: event.turn, event: event.event };
+    case 'message':
+      return messageLine(event.message);
+    case 'hook_outcome': {
+      const { outcome } = event;
+      return {
+        type: 'system',
+        subtype: 'hook_response',
+        hook_event_name: event.event,
+        ...(event.matchValue !== undefined ? { match: event.matchValue } : {}),
+        hook: outcome.origin.text,
+        status: outcome.status,
+        output: outcome.output,
+        ...(outcome.blockMessage !== undefined ? { block_message: outcome.blockMessage } : {}),
+        ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+      };
+    }
+    case 'permission':
+      return { type: 'system', subtype: 'permission', tool_name: event.toolName, tool_use_id: event.toolUseId, behavior: event.behavior, source: event.source };
+    case 'system_message':
+      return { type: 'system', subtype: 'hook_message', text: event.text };
+    case 'warning':
+      return { type: 'system', subtype: 'warning', text: event.text };
+    case 'hook_started':
+    case 'model_request':
+    case 'model_response':
+    case 'input_rewritten':
+    case 'tool_result':
+      return undefined;
+  }
+}
+
+function messageLine(message: Message): Record<string, unknown> {
+  switch (message.role) {
+    case 'assistant':
+      return {
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [...(message.text ? [{ type: 'text', text: message.text }] : []), ...message.toolCalls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.input }))],
+        },
+      };
+    case 'tool':
+      return { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, is_error: message.isError }] } };
+    case 'user':
+      return { type: 'user', message: { role: 'user', content: [{ type: 'text', text: message.content }] } };
+    case 'system':
+      return { type: 'system', subtype: 'context', text: message.content };
+  }
+}
