@@ -207,11 +207,27 @@ function endsChain(event: HookEventName, outcome: HandlerOutcome): boolean {
 
 function applyRewrite(event: HookEventName, input: Record<string, unknown>, outcome: HandlerOutcome): Record<string, unknown> {
   const specific = outcome.output['hookSpecificOutput'] as { updatedInput?: unknown; updatedToolOutput?: unknown } | undefined;
-  if (event === 'PreToolUse' && specific?.updatedInput !== undefined) return deepFreeze({ ...input, tool_input: structuredClone(specific.updatedInput) });
+  if (event === 'PreToolUse' && specific?.updatedInput !== undefined) return deepFreeze({ ...input, tool_input: detach(specific.updatedInput) });
   if (event === 'PostToolUse' && specific?.updatedToolOutput !== undefined) {
-    return deepFreeze({ ...input, tool_response: structuredClone(specific.updatedToolOutput) });
+    return deepFreeze({ ...input, tool_response: detach(specific.updatedToolOutput) });
   }
   return input;
+}
+
+/**
+ * A copy of a hook's value that the hook can no longer change. Plain objects and arrays are copied
+ * level by level and primitives shared: strings are immutable, and structuredClone would copy
+ * every byte of a large tool output (milliseconds per MB) for nothing. Anything else (a Date, a
+ * Map) is structured-cloned.
+ */
+function detach(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(detach);
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) copy[key] = detach(field);
+  return copy;
 }
 
 /** Identical external handlers (same identity) run once per event; the first in settings order is kept. */

@@ -176,7 +176,8 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
 
 /** An `updatedToolOutput` must match the tool's output shape when the tool declares one (a plain string for Bash is refused, as in the reference). */
 function checkToolOutput(tool: AnyTool, value: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
-  if (!tool.outputSchema) return { ok: true, value: structuredClone(value) };
+  // A string (most tool outputs) is immutable: cloning it would copy every byte for nothing.
+  if (!tool.outputSchema) return { ok: true, value: typeof value === 'object' && value !== null ? structuredClone(value) : value };
   const parsed = tool.outputSchema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, error: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ') };
