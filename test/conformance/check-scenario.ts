@@ -52,12 +52,12 @@ export async function differences(reference: Trace, ours: Trace): Promise<string
   return lines;
 }
 
-/** Runs `scenario` through hookloop into `workDir/<scenario>/` and classifies its differences. */
-export async function checkScenario(scenario: string, workDir: string, known: KnownDifferences): Promise<ScenarioReport> {
+/** Runs `scenario` through the hookloop CLI at `cliPath` into `workDir/<scenario>/` and classifies its differences. */
+export async function checkScenario(scenario: string, workDir: string, known: KnownDifferences, cliPath: string): Promise<ScenarioReport> {
   const started = Date.now();
   const traceDir = path.join(workDir, scenario);
   fs.mkdirSync(traceDir, { recursive: true });
-  const ours = await traceHookloop(scenario, traceDir);
+  const ours = await traceHookloop(scenario, traceDir, cliPath);
   const reference = readTrace(path.join(FIXTURES, 'traces', scenario));
   const lines = await differences(reference, ours);
   return { scenario, traceDir, wallMs: Date.now() - started, ...classify(scenario, lines, known) };

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkScenario, describeReport, type ScenarioReport } from './check-scenario.js';
 import { CLI_PATH } from './hookloop-trace.js';
 import { loadKnownDifferences } from './known-differences.js';
@@ -36,17 +36,44 @@ function measuresTiming(scenario: string): boolean {
 
 /** Builds dist/ when it is missing or older than a source file, since the suite runs the built CLI. */
 function ensureBuilt(): void {
-  if (process.env['HOOKLOOP_CONFORMANCE_CLI']) return;
   const newestSource = (dir: string): number =>
     Math.max(0, ...fs.readdirSync(dir, { withFileTypes: true }).map((entry) => {
       const full = path.join(dir, entry.name);
       return entry.isDirectory() ? newestSource(full) : entry.name.endsWith('.ts') ? fs.statSync(full).mtimeMs : 0;
     }));
   if (fs.existsSync(CLI_PATH) && fs.statSync(CLI_PATH).mtimeMs >= newestSource(path.join(REPO_ROOT, 'src'))) return;
-  execFileSync(path.join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: REPO_ROOT, stdio: 'pipe' });
+  try {
+    execFileSync(path.join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: REPO_ROOT, stdio: 'pipe' });
+  } catch (error) {
+    // tsc still emits on type errors; the typecheck is another test's job. Only a missing CLI is fatal.
+    if (!fs.existsSync(CLI_PATH)) throw error;
+  }
 }
 
-beforeAll(ensureBuilt, 180_000);
+/**
+ * A private copy of the build (dist/ and package.json, node_modules linked), so that a rebuild of
+ * dist/ while the suite runs cannot hand some scenarios half-written modules.
+ */
+function snapshotBuild(): string {
+  const copy = path.join(workDir, '.build');
+  fs.cpSync(path.join(REPO_ROOT, 'dist'), path.join(copy, 'dist'), { recursive: true });
+  fs.copyFileSync(path.join(REPO_ROOT, 'package.json'), path.join(copy, 'package.json'));
+  fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+  return path.join(copy, 'dist/src/cli/bin.js');
+}
+
+// `HOOKLOOP_CONFORMANCE_CLI=/path/to/bin.js` runs the suite against another build as it is.
+let cliPath = process.env['HOOKLOOP_CONFORMANCE_CLI'] ?? '';
+beforeAll(() => {
+  if (cliPath) return;
+  ensureBuilt();
+  cliPath = snapshotBuild();
+}, 180_000);
+afterAll(() => {
+  // Traces of scenarios that passed were removed; keep the folder only when a failure left one.
+  fs.rmSync(path.join(workDir, '.build'), { recursive: true, force: true });
+  if (fs.readdirSync(workDir).length === 0) fs.rmdirSync(workDir);
+});
 
 describe('conformance fixtures', () => {
   it('are byte-identical to the copy recorded in SHA256SUMS', () => {
@@ -75,10 +102,11 @@ describe('conformance fixtures', () => {
 describe('conformance: loop tier against Claude Code 2.1.328', () => {
   for (const scenario of scenarios) {
     it.concurrent(scenario, async ({ task, expect }) => {
-      const report = await slots.run(measuresTiming(scenario), () => checkScenario(scenario, workDir, known));
+      const report = await slots.run(measuresTiming(scenario), () => checkScenario(scenario, workDir, known, cliPath));
       const unexpected = report.differences.filter((difference) => !difference.documentedBy).length;
       task.meta.conformance = { scenario, status: report.status, wallMs: report.wallMs, documented: report.differences.length - unexpected, unexpected, stale: report.stale.length };
       if (report.status === 'fail') expect.fail(describeReport(report));
+      fs.rmSync(report.traceDir, { recursive: true, force: true });
     }, 150_000);
   }
 });

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FIXTURES, REPO_ROOT, readTrace, referenceTools, type ModelRequestView, type Trace } from './reference-tools.js';
 
-/** The built CLI the suite runs; `HOOKLOOP_CONFORMANCE_CLI` points the suite at another build. */
-export const CLI_PATH = process.env['HOOKLOOP_CONFORMANCE_CLI'] ?? path.join(REPO_ROOT, 'dist/src/cli/bin.js');
+/** The repository's built CLI. */
+export const CLI_PATH = path.join(REPO_ROOT, 'dist/src/cli/bin.js');
 
 /** One request as `--record-requests` writes it: Anthropic wire shape, tool names only. */
 interface RecordedRequest {
@@ -19,12 +19,13 @@ interface RecordedRequest {
 }
 
 /**
- * Runs scenario `name` through hookloop and writes `trace.json` (and `messages.json`) to `outDir`.
- * Returns the completed trace. The runner's temporary run folder is removed afterwards.
+ * Runs scenario `name` through the hookloop CLI at `cliPath` and writes `trace.json` (and
+ * `messages.json`) to `outDir`. Returns the completed trace. The runner's temporary run folder is
+ * removed afterwards.
  */
-export async function traceHookloop(name: string, outDir: string): Promise<Trace> {
+export async function traceHookloop(name: string, outDir: string, cliPath = CLI_PATH): Promise<Trace> {
   const { runScenario } = await referenceTools.run();
-  const command = `node '${CLI_PATH}' --model-script "$ORACLE_MODEL_SCRIPT" --record-requests "$ORACLE_MODEL_SCRIPT.requests.jsonl"`;
+  const command = `node '${cliPath}' --model-script "$ORACLE_MODEL_SCRIPT" --record-requests "$ORACLE_MODEL_SCRIPT.requests.jsonl"`;
   const run = await runScenario(path.join(FIXTURES, 'scenarios', name), { name: 'hookloop', command, shell: true }, { outDir, keep: true, agentLabel: 'hookloop' });
   const runDir = run.runDir!;
   try {
