@@ -13,6 +13,7 @@ export const HOOK_EVENT_NAMES = [
   'Stop',
   'StopFailure',
   'SessionEnd',
+  'ConfigChange',
 ] as const;
 
 /** One of the events hookloop fires. */
@@ -37,7 +38,6 @@ export const REFERENCE_ONLY_EVENTS = [
   'PostCompact',
   'CwdChanged',
   'FileChanged',
-  'ConfigChange',
   'Elicitation',
   'ElicitationResult',
   'TaskCreated',

@@ -106,6 +106,18 @@ const sessionEndInput = z.object({
   reason: z.enum(['clear', 'logout', 'prompt_input_exit', 'other', 'abort', 'error']),
 });
 
+/**
+ * Where a changed settings file sits (Claude Code's `source` values; `flag_settings`, the file of
+ * `--settings`, is hookloop's: Claude Code does not document whether it watches that file).
+ */
+export const CONFIG_CHANGE_SOURCES = ['user_settings', 'project_settings', 'local_settings', 'policy_settings', 'skills', 'flag_settings'] as const;
+const configChangeInput = z.object({
+  ...commonInput,
+  hook_event_name: z.literal('ConfigChange'),
+  source: z.enum(CONFIG_CHANGE_SOURCES),
+  file_path: z.string(),
+});
+
 /** Output fields every event accepts (spec §4). */
 const commonOutput = {
   continue: z.boolean().optional(),
@@ -204,6 +216,11 @@ export const hookEventSchemas = {
   SessionEnd: {
     input: sessionEndInput,
     output: z.strictObject(commonOutput),
+  },
+  /** A settings file changed mid-session: `decision: "block"` (or exit 2) keeps the previous hooks, except for policy settings. */
+  ConfigChange: {
+    input: configChangeInput,
+    output: z.strictObject({ ...commonOutput, ...blockDecision }),
   },
 } as const;
 
