@@ -272,7 +272,9 @@ async function failTurn(run: RunContext, error: unknown, lastText: string): Prom
   }
   return aborted
     ? { result: lastText, isError: true, terminalReason: 'aborted', stopReason: null }
-    : { result: message, isError: true, terminalReason: 'api_error', stopReason: null, apiErrorStatus: status };
+    : // Claude Code ends such a run with a synthetic assistant message whose stop_reason is
+      // stop_sequence, and reports it (conformance stop-failure-api-error).
+      { result: message, isError: true, terminalReason: 'api_error', stopReason: 'stop_sequence', apiErrorStatus: status };
 }
 
 /** StopFailure's `error` matcher value. The reference reported `unknown` for an HTTP 400. */
