@@ -125,8 +125,8 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
   }
   const code = socketCode(error);
   if (shape.name === 'APIConnectionError' || shape.name === 'APIConnectionTimeoutError' || code !== undefined || error instanceof TypeError) {
-    const detail = code ?? describeCause(error);
-    return final(new ProviderRequestError(provider, `API Error: Connection error (${detail})`, { kind: 'connection', retryable: true, cause: error }), context);
+    const detail = code ? `${SOCKET_WORDS[code] ?? 'network failure'} (${code})` : describeCause(error);
+    return final(new ProviderRequestError(provider, `API Error: Connection error: ${detail}`, { kind: 'connection', retryable: true, cause: error }), context);
   }
   return new ProviderRequestError(provider, `API Error: ${error instanceof Error ? error.message : String(error)}`, { kind: 'stream', retryable: false, cause: error });
 }
@@ -162,6 +162,20 @@ function bodyOf(value: unknown): { type?: string; message?: string } {
 function stripStatus(message: string, status: number): string {
   return message.replace(new RegExp(`^${status} `), '').replace(/ status code \(no body\)$/, '').slice(0, 500);
 }
+
+/** What the usual socket error codes mean, for the one-line message. */
+const SOCKET_WORDS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed while sending',
+  ETIMEDOUT: 'connection timed out',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_SOCKET: 'the server closed the connection',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+};
 
 /** ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET… from the error or its causes. */
 function socketCode(error: unknown): string | undefined {

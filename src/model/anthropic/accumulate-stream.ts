@@ -84,7 +84,7 @@ export class AnthropicStreamAccumulator {
    * @throws ProviderRequestError (`connection`, retryable) when the stream ended before `message_stop`.
    */
   finish(): AccumulatedMessage {
-    if (!this.stopped) throw new ProviderRequestError(this.provider, 'API Error: Connection error (the stream ended before message_stop)', { kind: 'connection', retryable: true });
+    if (!this.stopped) throw new ProviderRequestError(this.provider, 'API Error: Connection error: the stream ended before message_stop', { kind: 'connection', retryable: true });
     const texts: string[] = [];
     const toolCalls: ToolCall[] = [];
     const blocks: Anthropic.ContentBlockParam[] = [];

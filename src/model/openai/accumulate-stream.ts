@@ -76,7 +76,7 @@ export class ChatStreamAccumulator {
    * @throws ProviderRequestError (`connection`, retryable) when the stream ended without a `finish_reason`.
    */
   finish(): AccumulatedChat {
-    if (this.finishReason === undefined) throw new ProviderRequestError(this.provider, 'API Error: Connection error (the stream ended before finish_reason)', { kind: 'connection', retryable: true });
+    if (this.finishReason === undefined) throw new ProviderRequestError(this.provider, 'API Error: Connection error: the stream ended before finish_reason', { kind: 'connection', retryable: true });
     const toolCalls = this.calls.map((call) => ({ id: call.id, name: call.name, input: parseArguments(call.arguments) }));
     const stopReason = mapFinishReason(this.finishReason, toolCalls.length > 0);
     return { text: this.text, toolCalls, usage: neutralUsage(this.usage), stopReason, model: this.model };
