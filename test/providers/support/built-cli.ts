@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** The built CLI these tests run. */
+export const CLI = path.join(ROOT, 'dist/src/cli/bin.js');
+
+/** Builds dist/ when it is missing or older than a source file (the CLI tests run the built command). */
+export function ensureBuilt(): void {
+  const newest = (dir: string): number =>
+    Math.max(
+      0,
+      ...fs.readdirSync(dir, { withFileTypes: true }).map((entry) => {
+        const full = path.join(dir, entry.name);
+        return entry.isDirectory() ? newest(full) : entry.name.endsWith('.ts') ? fs.statSync(full).mtimeMs : 0;
+      }),
+    );
+  if (fs.existsSync(CLI) && fs.statSync(CLI).mtimeMs >= newest(path.join(ROOT, 'src'))) return;
+  execFileSync(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'pipe' });
+}
