@@ -26,4 +26,11 @@ describe('--output-format json result', () => {
     expect(json).not.toHaveProperty('api_error_status');
     expect(json).toMatchObject({ subtype: 'success', is_error: false, stop_reason: null, num_turns: 0, permission_denials: [] });
   });
+
+  it('leaves api_error_status out of a run a PreToolUse hook deferred, as Claude Code does (pre-json-defer)', () => {
+    const deferredToolUse = { id: 'toolu_01', name: 'Bash', input: { command: 'echo ran > ran.txt' } };
+    const json = resultJson({ ...base, result: '', terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse });
+    expect(json).not.toHaveProperty('api_error_status');
+    expect(json).toMatchObject({ stop_reason: 'tool_deferred', terminal_reason: 'tool_deferred', deferred_tool_use: deferredToolUse });
+  });
 });
