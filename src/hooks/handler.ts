@@ -31,6 +31,21 @@ export interface HandlerOutcome {
   readonly error?: string;
   readonly failClosed: boolean;
   readonly durationMs: number;
+  /** The transport's answer before interpretation, for tooling (`hookloop hooks test`); absent for callbacks. */
+  readonly raw?: RawAnswer;
+}
+
+/**
+ * A handler's unprocessed answer: for a command, its exit code (null when killed or never started),
+ * the signal that ended it, and its stdout and stderr as captured; `status` and `body` for an HTTP answer.
+ */
+export interface RawAnswer {
+  readonly exitCode?: number | null;
+  readonly signal?: string | null;
+  readonly stdout?: string;
+  readonly stderr?: string;
+  readonly status?: number;
+  readonly body?: string;
 }
 
 /** A handler the engine can run: a callback or a configured external hook. */

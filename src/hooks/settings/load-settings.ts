@@ -13,10 +13,14 @@ import { settingsFileSchema, type HandlerConfig, type SettingsFile } from './set
  * `.claude/settings.local.json`, then `--settings`, in that order.
  */
 
-/** Where a handler was configured. `file` is a path, or `--settings` for inline JSON. */
+/**
+ * Where a handler was configured. `file` is a path, or `--settings` for inline JSON. Scope `plugin`
+ * is a plugin's hooks file (`--plugin-dir`, see hooks/plugins/load-plugin.ts); `plugin` names it.
+ */
 export interface HookSource {
   readonly file: string;
-  readonly scope: 'user' | 'project' | 'local' | 'flag';
+  readonly scope: 'user' | 'project' | 'local' | 'flag' | 'plugin';
+  readonly plugin?: string;
 }
 
 /** One handler of one event, with its matcher and its place in the settings (`hooks.<event>[groupIndex].hooks[handlerIndex]`). */
@@ -240,7 +244,7 @@ function issueError(issues: z.ZodError['issues'], data: unknown, fileLabel: stri
 }
 
 /** `hooks.PreToolUse[0].hooks[0].timeout`; keys that are not identifiers are quoted (`["a b"]`). */
-function formatPath(segments: readonly PropertyKey[]): string {
+export function formatPath(segments: readonly PropertyKey[]): string {
   let out = '';
   for (const segment of segments) {
     if (typeof segment === 'number') out += `[${segment}]`;
@@ -250,7 +254,8 @@ function formatPath(segments: readonly PropertyKey[]): string {
   return out;
 }
 
-function valueAt(data: unknown, segments: readonly PropertyKey[]): unknown {
+/** The value at `segments` inside `data` (undefined where the path leaves the data). */
+export function valueAt(data: unknown, segments: readonly PropertyKey[]): unknown {
   let value = data;
   for (const segment of segments) {
     if (value === null || typeof value !== 'object') return undefined;
@@ -259,7 +264,8 @@ function valueAt(data: unknown, segments: readonly PropertyKey[]): unknown {
   return value;
 }
 
-function describeValue(value: unknown): string {
+/** A value as the "got" half of a message: `nothing`, `an array`, `an object`, or the JSON text (cut at 60 characters). */
+export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
   if (value !== null && typeof value === 'object') return 'an object';

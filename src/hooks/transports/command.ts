@@ -20,7 +20,7 @@ export function interpretCommandResult(
   result: CommandProcessResult,
   onFailure: 'block' | 'ignore' | undefined,
 ): HandlerOutcome {
-  const base = { origin, durationMs: result.durationMs };
+  const base = { origin, durationMs: result.durationMs, raw: { exitCode: result.exitCode, signal: result.signal, stdout: result.stdout, stderr: result.stderr } };
   const failClosed = onFailure === 'block';
   if (result.timedOut) return { ...base, status: 'timeout', output: {}, error: 'timed out', failClosed };
   if (result.aborted) return { ...base, status: 'failed', output: {}, error: 'aborted', failClosed: false };

@@ -16,6 +16,8 @@ export interface ExternalHandlerEntry {
   readonly source: { readonly file: string };
   readonly groupIndex?: number;
   readonly handlerIndex?: number;
+  /** Extra environment of this handler's process, e.g. a plugin's `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Default timeouts in seconds (Claude Code docs): 600 for command hooks, 30 for UserPromptSubmit, 1.5 for SessionEnd. */
@@ -68,7 +70,7 @@ export function registerSettingsHandlers(engine: HookEngine, entries: readonly E
         const result = await runCommandProcess(config, {
           stdin: JSON.stringify(input),
           cwd: payload.cwd,
-          env: hookEnvironment(process.env, {
+          env: hookEnvironment(entry.env === undefined ? process.env : { ...process.env, ...entry.env }, {
             projectDir,
             sessionId: payload.session_id,
             cwd: payload.cwd,
