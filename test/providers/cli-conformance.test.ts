@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { ignoredEvents } from '../conformance/check-scenario.js';
 import { traceHookloop } from '../conformance/hookloop-trace.js';
 import { FIXTURES, readTrace, referenceTools, type ModelRequestView, type Trace } from '../conformance/reference-tools.js';
