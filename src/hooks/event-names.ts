@@ -14,6 +14,8 @@ export const HOOK_EVENT_NAMES = [
   'StopFailure',
   'SessionEnd',
   'ConfigChange',
+  'PreCompact',
+  'PostCompact',
 ] as const;
 
 /** One of the events hookloop fires. */
@@ -34,8 +36,6 @@ export const REFERENCE_ONLY_EVENTS = [
   'Notification',
   'SubagentStart',
   'SubagentStop',
-  'PreCompact',
-  'PostCompact',
   'CwdChanged',
   'FileChanged',
   'Elicitation',

@@ -118,6 +118,23 @@ const configChangeInput = z.object({
   file_path: z.string(),
 });
 
+/** What started a compaction: the context neared the window (`auto`) or someone asked for it (`manual`: `/compact`, the API). */
+const compactTrigger = z.enum(['auto', 'manual']);
+const preCompactInput = z.object({
+  ...commonInput,
+  hook_event_name: z.literal('PreCompact'),
+  trigger: compactTrigger,
+  /** The instructions given with a manual compaction (`/compact focus on tests`); null for `auto`. */
+  custom_instructions: z.string().nullable(),
+});
+const postCompactInput = z.object({
+  ...commonInput,
+  hook_event_name: z.literal('PostCompact'),
+  trigger: compactTrigger,
+  /** The summarizer's whole answer, `<analysis>` included. */
+  compact_summary: z.string(),
+});
+
 /** Output fields every event accepts (spec §4). */
 const commonOutput = {
   continue: z.boolean().optional(),
@@ -221,6 +238,19 @@ export const hookEventSchemas = {
   ConfigChange: {
     input: configChangeInput,
     output: z.strictObject({ ...commonOutput, ...blockDecision }),
+  },
+  /**
+   * Before a compaction: exit 2 or `decision: "block"` skips it (a compaction the context needs then
+   * ends the run); plain stdout is added to the summarizer's instructions (spec §3 PreCompact).
+   */
+  PreCompact: {
+    input: preCompactInput,
+    output: z.strictObject({ ...commonOutput, ...blockDecision }),
+  },
+  /** After a compaction, for observers: nothing it answers changes the run. */
+  PostCompact: {
+    input: postCompactInput,
+    output: z.strictObject(commonOutput),
   },
 } as const;
 
