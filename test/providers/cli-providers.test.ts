@@ -22,14 +22,14 @@ interface Run {
 }
 
 /** Runs the built CLI in `cwd` with only the given environment (plus PATH and a private HOME); `during` runs while it is alive. */
-async function runCli(args: readonly string[], cwd: string, env: Record<string, string>, during?: () => Promise<void>): Promise<Run> {
+async function runCli(args: readonly string[], cwd: string, env: Record<string, string>, during?: (pid: number) => Promise<void>): Promise<Run> {
   const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: path.join(cwd, '.home'), LANG: 'C.UTF-8', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  await during?.();
+  await during?.(child.pid!);
   return { status: await closed, stdout, stderr };
 }
 
@@ -148,6 +148,21 @@ describe('output as the answer streams in', () => {
     expect(run.stdout).toBe('API Error: 401 invalid x-api-key\n');
     expect(run.stderr).toBe('hookloop: model request failed: openai: HTTP 401 invalid_request_error: invalid x-api-key (not retried)\n');
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('Ctrl-C aborts the in-flight request: the run ends at once with exit 130', async () => {
+    server = await startReplayServer([{ kind: 'hang' }]);
+    const live = server;
+    const started = Date.now();
+    const run = await runCli(['-p', 'hi'], project(), { ANTHROPIC_BASE_URL: live.url, ANTHROPIC_API_KEY: 'x' }, async (pid) => {
+      while (live.requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      process.kill(pid, 'SIGINT');
+    });
+    expect(run.status).toBe(130);
+    expect(run.stderr).toContain('hookloop: interrupted');
+    expect(run.stderr).not.toContain('model request failed');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(live.requests).toHaveLength(1);
   });
 
   it('a provider without what it needs is a one-line configuration error (exit 2)', async () => {
