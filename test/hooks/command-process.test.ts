@@ -224,13 +224,19 @@ describe('runCommandProcess: timeouts, aborts and process groups', () => {
     await expectGroupGone(result.pid);
   });
 
-  it('resolves promptly when a background grandchild holds stdout open, and leaves it running', async () => {
+  it('resolves promptly when a background grandchild holds stdout open, and kills it with the group', async () => {
     const started = Date.now();
     const result = await run({ command: 'sleep 30 & echo started' });
-    if (result.pid !== undefined) leftoverGroups.push(result.pid);
     expect(result).toMatchObject({ exitCode: 0, stdout: 'started\n', timedOut: false });
     expect(Date.now() - started).toBeLessThan(PROMPTLY_MS);
-    // A hook may start a daemon on purpose: a hook that exited on its own is not group-killed.
+    // Issue 5: a hostile hook leaves no process behind; the grandchild could only write into a dead pipe.
+    await expectGroupGone(result.pid);
+  });
+
+  it('leaves a background process alone when it redirected its output (a daemon started on purpose)', async () => {
+    const result = await run({ command: 'sleep 30 >/dev/null 2>&1 & echo started' });
+    if (result.pid !== undefined) leftoverGroups.push(result.pid);
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'started\n', timedOut: false });
     expect(groupSignal(result.pid as number, 0)).toBe(true);
   });
 

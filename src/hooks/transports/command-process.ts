@@ -91,8 +91,9 @@ export function commandArgv(spec: CommandSpec, projectDir: string | undefined): 
  *
  * Contract: never rejects; spawn failures are `spawnError`. Resolves once the direct child has
  * exited and its pipes were drained (at most `drainMs` later): a grandchild left running in the
- * background (`sleep 30 &`) does not hold us, and it is left alone unless we are killing the group
- * (timeout/abort), where every process of the group is SIGKILLed before we resolve.
+ * background (`sleep 30 &`) does not hold us. If such a grandchild still holds the hook's stdout or
+ * stderr after `drainMs`, or we are killing the group (timeout/abort), every process of the group
+ * is SIGKILLed before we resolve; a background process that redirected its output is left alone.
  */
 export function runCommandProcess(spec: CommandSpec, options: CommandProcessOptions): Promise<CommandProcessResult> {
   const started = performance.now();
@@ -171,7 +172,14 @@ class HookProcess {
     clearTimeout(this.timeoutTimer);
     const drainMs = this.options.drainMs ?? DEFAULT_DRAIN_MS;
     // Neither promise rejects (OutputBuffer.ended resolves on error too).
-    void Promise.race([Promise.all([this.stdout.ended, this.stderr.ended]), delay(drainMs)]).then(() => this.finish({ exitCode, signal }));
+    const drained = Promise.all([this.stdout.ended, this.stderr.ended]).then(() => true);
+    void Promise.race([drained, delay(drainMs).then(() => false)]).then((closed) => {
+      // Someone in the group still holds the hook's stdout or stderr: it can only write into pipes
+      // nobody reads any more, so it goes with the group (a daemon that redirected its output is
+      // not touched: its pipes are closed).
+      if (!closed) this.killing = true;
+      this.finish({ exitCode, signal });
+    });
   }
 
   private finish(outcome: { exitCode: number | null; signal: string | null; spawnError?: string }): void {
