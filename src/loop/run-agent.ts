@@ -1,24 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import { describeError, ProviderError } from '../errors.js';
-import { HookEngine } from '../hooks/hook-engine.js';
+import type { HookEngine } from '../hooks/hook-engine.js';
+import type { HookPayload } from '../hooks/event-schemas.js';
 import { mergeBlocking, mergeCommon, mergeSessionStart } from '../hooks/merge.js';
 import { readSessionEnv } from '../hooks/session-env.js';
 import { systemMessage, userMessage, type AssistantMessage, type Message } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { emptyTally, tallyUsage, type UsageTally } from '../model/usage.js';
-import { PermissionPolicy } from '../permissions/policy.js';
-import { headlessApprover } from '../permissions/approvers.js';
 import type { Approver, PermissionMode, PermissionRules } from '../permissions/types.js';
+import { compactBeforeTurn, compactConversation, contextTokensOf, PROMPT_TOO_LONG, type CompactionOptions, type CompactionOutcome } from '../session/compaction.js';
+import type { ResumedSession } from '../session/resume.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import { ToolRegistry } from '../tools/tool-registry.js';
-import { Workspace } from '../tools/workspace.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import { createRun } from './create-run.js';
 import { contextLabel, promptBlockedResult, queuedPromptNotice, stopBlockingError, stopContext, stopFeedback, successLabel } from './hook-text.js';
-import { appendMessage, fireHook, makeEmitter, type RunContext } from './run-context.js';
+import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
-import { SessionState } from './session-state.js';
 import { runToolBatch } from './tool-batch.js';
+
+export { defaultTranscriptPath } from './create-run.js';
 
 /** Options of one agent run. Only `model` and `projectDir` are required. */
 export interface RunOptions {
@@ -37,8 +38,19 @@ export interface RunOptions {
   /** How many extra turns Stop hooks may force (default 8, as Claude Code). */
   readonly maxStopContinuations?: number;
   readonly sessionId?: string;
-  /** Transcript path reported as `transcript_path`; default `~/.claude/projects/<slug of projectDir>/<session>.jsonl`. */
+  /**
+   * The folder that plays Claude Code's `~/.claude` (transcripts go to its `projects/`); default
+   * `$HOOKLOOP_HOME`, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+   */
+  readonly configDir?: string;
+  /** Where the transcript is written, reported as `transcript_path`; default `<configDir>/projects/<slug of projectDir>/<session>.jsonl`. */
   readonly transcriptPath?: string;
+  /** Write the JSONL transcript (default true). */
+  readonly transcript?: boolean;
+  /** Continue a saved session (`loadSession`): its id, transcript and conversation; SessionStart fires with `source: "resume"`. */
+  readonly resume?: ResumedSession;
+  /** When to compact automatically (see CompactionOptions); `false`: never on its own. */
+  readonly compaction?: CompactionOptions | false;
   readonly signal?: AbortSignal;
   readonly observers?: readonly RunObserver[];
   /** Extra environment for tool processes. */
@@ -46,7 +58,7 @@ export interface RunOptions {
 }
 
 /** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one. */
-export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked';
+export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit';
 
 /** The outcome of a run; the CLI's `--output-format json` prints it in Claude Code's field names. */
 export interface RunResult {
@@ -81,83 +93,121 @@ const DEFAULT_STOP_CONTINUATIONS = 8;
  * @throws ConfigError for invalid permission rules in `options.permissions`.
  */
 export async function runAgent(prompt: string, options: RunOptions): Promise<RunResult> {
-  const started = Date.now();
-  const run = createRun(options);
-  const totals = emptyTally();
-  let outcome: Omit<RunResult, 'sessionId' | 'durationMs' | 'usage' | 'modelUsage' | 'permissionDenials' | 'messages' | 'numTurns'> & { numTurns?: number };
-  let turns = 0;
+  const session = await startSession(options);
   try {
-    const opened = await openSession(run, prompt);
-    if (opened.blocked !== undefined) {
-      outcome = { result: promptBlockedResult(opened.blocked.reason, opened.blocked.prompt), isError: false, terminalReason: 'prompt_blocked', stopReason: null };
-    } else {
-      const loop = await converse(run, options, totals, () => ++turns, opened.queued);
-      outcome = loop;
-    }
+    return await session.send(prompt);
   } finally {
-    await fireHook(run, 'SessionEnd', { reason: run.signal.aborted ? 'abort' : 'other' }).catch(() => []);
+    await session.end(options.signal?.aborted ? 'abort' : 'other');
   }
-  return {
-    ...outcome,
-    numTurns: turns,
-    sessionId: run.state.sessionId,
-    durationMs: Date.now() - started,
-    usage: totals.total,
-    modelUsage: totals.byModel,
-    permissionDenials: run.permissionDenials,
-    messages: run.messages,
-  };
 }
 
-function createRun(options: RunOptions): RunContext {
-  const projectDir = path.resolve(options.projectDir);
-  const sessionId = options.sessionId ?? randomUUID();
-  const workspace = new Workspace(projectDir, options.permissions?.additionalDirectories ?? []);
-  const mode = options.permissions?.mode ?? 'default';
-  const rules = { allow: [], ask: [], deny: [], ...options.permissions?.rules };
-  return {
-    state: new SessionState({ sessionId, transcriptPath: options.transcriptPath ?? defaultTranscriptPath(projectDir, sessionId), projectDir, cwd: projectDir, mode }),
-    messages: [],
-    hooks: options.hooks ?? new HookEngine(),
-    tools: options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []),
-    policy: new PermissionPolicy({ rules, mode, workspace, projectDir }),
-    approver: options.approver ?? headlessApprover,
-    workspace,
-    signal: options.signal ?? new AbortController().signal,
-    env: { ...options.env },
-    emit: makeEmitter(options.observers ?? []),
-    permissionDenials: [],
-  };
-}
+/** Why a session ended, as SessionEnd reports it (`prompt_input_exit`: the user left an interactive session). */
+export type SessionEndReason = HookPayload<'SessionEnd'>['reason'];
 
-/** Where Claude Code keeps a session transcript: `~/.claude/projects/<cwd with non-alphanumerics as ->/<session>.jsonl`. */
-export function defaultTranscriptPath(projectDir: string, sessionId: string): string {
-  return path.join(os.homedir(), '.claude', 'projects', projectDir.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`);
+/**
+ * A session that takes one prompt after another (interactive mode, embedders). Contract: SessionStart
+ * fired once when it was started; each `send` is UserPromptSubmit → turns → Stop; `end` fires SessionEnd.
+ * Prompts and compactions run one at a time, in call order. The conversation, the transcript and the
+ * environment carry over from prompt to prompt.
+ */
+export interface AgentSession {
+  readonly sessionId: string;
+  readonly transcriptPath: string;
+  /** The conversation so far (a live view; every tool call paired between prompts). */
+  readonly messages: readonly Message[];
+  /**
+   * Runs `prompt` to the end of its turn. `signal` interrupts this prompt only: the run ends
+   * `aborted`, every call paired, and the session can take the next prompt. Never throws for model, tool or hook failures.
+   */
+  send(prompt: string, options?: { readonly signal?: AbortSignal }): Promise<RunResult>;
+  /** Compacts the conversation now (`trigger: "manual"`, `instructions` as `custom_instructions`); see compactConversation. */
+  compact(instructions?: string, options?: { readonly signal?: AbortSignal }): Promise<CompactionOutcome>;
+  /** Fires SessionEnd with `reason` (default `other`); later calls do nothing. */
+  end(reason?: SessionEndReason): Promise<void>;
 }
 
 /**
- * SessionStart then UserPromptSubmit; their context becomes one system message after the prompt.
- * What SessionStart hooks export through `CLAUDE_ENV_FILE` joins the environment of tool processes.
- * A SessionStart `initialUserMessage` becomes the first user turn and the prompt is `queued`, as in
- * the reference (session-start-outputs); `sessionTitle` is reported to UserPromptSubmit hooks.
+ * Starts a session: SessionStart (`startup`, or `resume` with `options.resume`), its env files and
+ * outputs; their context goes to the model with the first prompt.
+ * @throws ConfigError for invalid permission rules in `options.permissions`.
  */
-async function openSession(run: RunContext, prompt: string): Promise<{ blocked?: { reason: string; prompt: string }; queued?: string }> {
-  const start = mergeSessionStart(await fireHook(run, 'SessionStart', { source: 'startup' }, 'startup'));
+export async function startSession(options: RunOptions): Promise<AgentSession> {
+  const run = createRun(options);
+  for (const text of options.resume?.warnings ?? []) run.emit({ type: 'warning', text: `resume: ${text}` });
+  let opening: SessionOpening | undefined = await beginSession(run, options.resume ? 'resume' : 'startup');
+  let queue: Promise<unknown> = Promise.resolve();
+  let ended = false;
+  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+    const next = queue.then(task);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  // Each prompt gets its own view of the run: its own interrupt signal and denial list, the same session.
+  const view = (signal: AbortSignal | undefined): RunContext => ({ ...run, signal: signal ? AbortSignal.any([run.signal, signal]) : run.signal, permissionDenials: [] });
+  return {
+    sessionId: run.state.sessionId,
+    transcriptPath: run.state.transcriptPath,
+    messages: run.messages,
+    send: (prompt, sendOptions = {}) =>
+      serial(async () => {
+        const started = Date.now();
+        const turnRun = view(sendOptions.signal);
+        const totals = emptyTally();
+        let turns = 0;
+        const opened = await submitFirstPrompt(turnRun, prompt, opening);
+        opening = undefined;
+        const outcome: LoopEnd =
+          opened.blocked !== undefined
+            ? { result: promptBlockedResult(opened.blocked.reason, opened.blocked.prompt), isError: false, terminalReason: 'prompt_blocked', stopReason: null }
+            : await converse(turnRun, options, totals, () => ++turns, opened.queued);
+        const { sessionId } = run.state;
+        return { ...outcome, numTurns: turns, sessionId, durationMs: Date.now() - started, usage: totals.total, modelUsage: totals.byModel, permissionDenials: turnRun.permissionDenials, messages: run.messages };
+      }),
+    compact: (instructions, compactOptions = {}) => serial(() => compactConversation(view(compactOptions.signal), options, { trigger: 'manual', ...(instructions ? { instructions } : {}) })),
+    end: (reason = 'other') =>
+      serial(async () => {
+        if (ended) return;
+        ended = true;
+        await fireHook(run, 'SessionEnd', { reason }).catch(() => []);
+      }),
+  };
+}
+
+/** What SessionStart left for the first prompt: labelled context, and an `initialUserMessage` to send before it. */
+interface SessionOpening {
+  readonly context: readonly string[];
+  readonly initialUserMessage?: string;
+}
+
+/**
+ * SessionStart (`source` startup or resume). What its hooks export through `CLAUDE_ENV_FILE` joins
+ * the environment of tool processes; `sessionTitle` is reported to UserPromptSubmit hooks.
+ */
+async function beginSession(run: RunContext, source: 'startup' | 'resume'): Promise<SessionOpening> {
+  const start = mergeSessionStart(await fireHook(run, 'SessionStart', { source }, source));
   const warn = (text: string) => run.emit({ type: 'warning', text });
   Object.assign(run.env, await readSessionEnv(os.homedir(), run.state.sessionId, { ...process.env, ...run.env }, warn));
   run.state.sessionTitle = start.sessionTitle;
-  const first = start.initialUserMessage ?? prompt;
+  return {
+    context: [...start.plainTexts.map((text) => successLabel('SessionStart', source, text)), ...start.contexts.map((text) => contextLabel('SessionStart', undefined, text))],
+    ...(start.initialUserMessage !== undefined ? { initialUserMessage: start.initialUserMessage } : {}),
+  };
+}
+
+/**
+ * UserPromptSubmit for a prompt; with the SessionStart context (first prompt) its context becomes
+ * one system message after the prompt. A SessionStart `initialUserMessage` becomes the first user
+ * turn and the prompt is `queued`, as in the reference (session-start-outputs).
+ */
+async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionOpening | undefined): Promise<{ blocked?: { reason: string; prompt: string }; queued?: string }> {
+  const first = opening?.initialUserMessage ?? prompt;
   run.state.promptId = randomUUID();
   const submit = await submitPrompt(run, first);
   if (submit.blocked !== undefined) return { blocked: { reason: submit.blocked, prompt: first } };
-  const context = [
-    ...start.plainTexts.map((text) => successLabel('SessionStart', 'startup', text)),
-    ...start.contexts.map((text) => contextLabel('SessionStart', undefined, text)),
-    ...submit.context,
-  ];
+  const context = [...(opening?.context ?? []), ...submit.context];
   appendMessage(run, userMessage(first));
   if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
-  return start.initialUserMessage !== undefined ? { queued: prompt } : {};
+  return opening?.initialUserMessage !== undefined ? { queued: prompt } : {};
 }
 
 /** UserPromptSubmit for `prompt`: the block reason, or the labelled context paragraphs (additionalContext, then plain stdout). */
@@ -205,6 +255,8 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
     if (run.signal.aborted) return { result: lastText, isError: true, terminalReason: 'aborted', stopReason: lastStopReason };
     const turn = countTurn();
     if (turn > maxTurns) return { result: `Reached the maximum number of turns (${maxTurns})`, isError: true, terminalReason: 'max_turns', stopReason: lastStopReason };
+    // Claude Code ends such a run with a synthetic message whose stop_reason is stop_sequence (compaction-precompact-block-at-limit).
+    if ((await compactBeforeTurn(run, options, totals)) === 'blocking_limit') return { result: PROMPT_TOO_LONG, isError: true, terminalReason: 'blocking_limit', stopReason: 'stop_sequence' };
     let assistant: AssistantMessage;
     try {
       run.emit({ type: 'model_request', turn });
@@ -217,6 +269,8 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
       });
       assistant = response.message;
       tallyUsage(totals, response.model ?? options.model.name, response.usage);
+      run.state.model = response.model ?? options.model.name;
+      run.state.contextTokens = contextTokensOf(response.usage);
       lastStopReason = response.stopReason;
       run.emit({ type: 'model_response', turn, text: assistant.text, toolCalls: assistant.toolCalls.length, usage: response.usage });
     } catch (error) {

@@ -12,13 +12,20 @@ export type RunEvent =
   | { readonly type: 'hook_started'; readonly event: HookEventName; readonly matchValue: string | undefined; readonly handlers: number }
   | { readonly type: 'hook_outcome'; readonly event: HookEventName; readonly matchValue: string | undefined; readonly outcome: HandlerOutcome }
   | { readonly type: 'message'; readonly message: Message }
+  /**
+   * The conversation was compacted: `messages` (the summary as a user message, then the context
+   * SessionStart(compact) hooks added) replaced the whole history. `preTokens` is the context size
+   * the model last reported before it; `summary` is the summarizer's raw answer.
+   */
+  | { readonly type: 'compaction'; readonly trigger: 'auto' | 'manual'; readonly preTokens: number; readonly summary: string; readonly messages: readonly Message[]; readonly durationMs: number }
   | { readonly type: 'model_request'; readonly turn: number }
   /** Deltas of the answer being streamed (streaming providers only; see ModelStreamEvent). */
   | { readonly type: 'model_stream'; readonly turn: number; readonly event: ModelStreamEvent }
   | { readonly type: 'model_response'; readonly turn: number; readonly text: string; readonly toolCalls: number; readonly usage: Usage }
   | { readonly type: 'permission'; readonly toolName: string; readonly toolUseId: string; readonly behavior: 'allow' | 'deny' | 'ask'; readonly source: string }
   | { readonly type: 'input_rewritten'; readonly toolName: string; readonly toolUseId: string; readonly by: string }
-  | { readonly type: 'tool_result'; readonly toolName: string; readonly toolUseId: string; readonly result: ToolResultMessage; readonly ran: boolean }
+  /** A call's paired result; `output` is the handler's structured output (after a PostToolUse `updatedToolOutput`) when it ran and succeeded. */
+  | { readonly type: 'tool_result'; readonly toolName: string; readonly toolUseId: string; readonly result: ToolResultMessage; readonly ran: boolean; readonly output?: unknown }
   | { readonly type: 'system_message'; readonly text: string }
   | { readonly type: 'warning'; readonly text: string };
 

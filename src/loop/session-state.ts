@@ -22,6 +22,10 @@ export class SessionState {
   sessionTitle: string | undefined;
   /** Claude Code reports a reasoning effort level; hookloop has none and reports `medium` like the reference's default. */
   readonly effort = 'medium';
+  /** The model id of the last answer; reported as `model` by SessionStart(compact) and in transcripts. */
+  model: string | undefined;
+  /** The context size the model last reported (input, cache and output tokens of its last answer); auto-compaction compares it with its thresholds. */
+  contextTokens = 0;
 
   constructor(init: { sessionId: string; transcriptPath: string; projectDir: string; cwd: string; mode: PermissionMode }) {
     this.sessionId = init.sessionId;

@@ -58,7 +58,7 @@ export async function runToolCall(run: RunContext, call: ToolCall): Promise<Call
 
   const executed = await execute(run, call, tool, input);
   contexts.push(...executed.contexts);
-  return finish(run, call, executed.result, contexts, executed.stop ?? stop, true);
+  return finish(run, call, executed.result, contexts, executed.stop ?? stop, true, executed.output);
 }
 
 /** Re-validates a hook's rewrite against the tool's own schema; the call id and tool stay as they were (identity lock). */
@@ -137,7 +137,7 @@ function applyUpdatedPermissions(run: RunContext, updates: readonly unknown[]): 
 }
 
 /** Runs the handler exactly once, then PostToolUse (success) or PostToolUseFailure (failure). */
-async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: Input): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped' }> {
+async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: Input): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped'; output?: unknown }> {
   const started = performance.now();
   let output: unknown;
   try {
@@ -171,7 +171,7 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
   } catch (error) {
     content = `Error: the tool output could not be rendered: ${describeError(error)}`;
   }
-  return { result: toolResultMessage(call.id, tool.name, content, false), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}) };
+  return { result: toolResultMessage(call.id, tool.name, content, false), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), output };
 }
 
 /** An `updatedToolOutput` must match the tool's output shape when the tool declares one (a plain string for Bash is refused, as in the reference). */
@@ -193,8 +193,8 @@ function refuse(run: RunContext, call: ToolCall, input: Input, message: string, 
   return finish(run, call, toolResultMessage(call.id, call.name, message, true), contexts, stop);
 }
 
-function finish(run: RunContext, call: ToolCall, result: ToolResultMessage, contexts: readonly string[], stop?: CallOutcome['stop'], ran = false): CallOutcome {
-  run.emit({ type: 'tool_result', toolName: call.name, toolUseId: call.id, result, ran });
+function finish(run: RunContext, call: ToolCall, result: ToolResultMessage, contexts: readonly string[], stop?: CallOutcome['stop'], ran = false, output?: unknown): CallOutcome {
+  run.emit({ type: 'tool_result', toolName: call.name, toolUseId: call.id, result, ran, ...(output !== undefined ? { output } : {}) });
   return {
     result,
     contexts,

@@ -1,0 +1,252 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RunEvent, RunObserver } from '../loop/run-events.js';
+import type { AssistantMessage, Message, ToolResultMessage } from '../messages/messages.js';
+import type { Usage } from '../model/model-client.js';
+import { gitBranch, hookloopVersion } from './environment-facts.js';
+import type { ResumedSession } from './resume.js';
+
+/**
+ * Writes a session's conversation as Claude Code's JSONL transcript (../shared/claude-code-transcript-format.md),
+ * so hook scripts that read `transcript_path` find what they find under Claude Code:
+ * - one `user` line per prompt (string content) and per tool result (`tool_result` block, `toolUseResult`,
+ *   `sourceToolAssistantUUID`); Stop feedback as `isMeta` user lines;
+ * - one `assistant` line per content block (text, then each `tool_use`), sharing `message.id`, with
+ *   `model`, `stop_reason` and `usage`;
+ * - hookloop's system messages (hook context) as `attachment` lines (`hookloop_system_message`,
+ *   `renderedRole: "system"`), which Claude Code's readers skip and resume reads back;
+ * - a compaction as a `system`/`compact_boundary` line, then the `isCompactSummary` user line.
+ * Lines are compact JSON, raw UTF-8, each appended with one synchronous write when its RunEvent
+ * arrives, so it is in the file before the next hook runs and a crash leaves only whole lines (or a
+ * cut last line, which the reader skips). The file (0600) and its folder are created with the first line.
+ */
+
+/** What the writer reads from the session at each line (the loop's SessionState fits). */
+export interface TranscriptFacts {
+  readonly cwd: string;
+  readonly promptId: string | undefined;
+  readonly mode: string;
+  readonly model: string | undefined;
+  readonly sessionTitle: string | undefined;
+}
+
+export interface TranscriptWriterOptions {
+  readonly path: string;
+  readonly sessionId: string;
+  readonly facts: TranscriptFacts;
+  /** `entrypoint` of each line: Claude Code writes `sdk-cli` for `-p` runs, `cli` interactively (default `sdk-cli`). */
+  readonly entrypoint?: string;
+  /** A resumed session: lines continue its uuid chain, and its repaired calls get their result lines first. */
+  readonly resume?: ResumedSession;
+}
+
+/** The `attachment.type` of hookloop's system messages in a transcript. */
+export const SYSTEM_MESSAGE_ATTACHMENT = 'hookloop_system_message';
+
+/** How the loop words the user messages that a Stop hook caused (hook-text.ts): the reference marks them `isMeta`. */
+const META_USER_TEXT = [/^Stop hook feedback:\n/, /^<system-reminder>\nStop hook additional context: /];
+
+export class TranscriptWriter {
+  /** Hand this to the run as an observer. It never throws: a write error is reported once through `onError`, then writing stops. */
+  readonly observer: RunObserver;
+  private readonly options: TranscriptWriterOptions;
+  private readonly onError: (error: Error) => void;
+  private lastUuid: string | null;
+  private usage: Usage | undefined;
+  private readonly outputs = new Map<string, unknown>();
+  private readonly callLines = new Map<string, string>();
+  private titleWritten: string | undefined;
+  private failed = false;
+  private branch: { cwd: string; name: string } | undefined;
+  private nextUserIsSummary = false;
+
+  constructor(options: TranscriptWriterOptions, onError: (error: Error) => void) {
+    this.options = options;
+    this.onError = onError;
+    this.lastUuid = options.resume?.leafUuid ?? null;
+    this.observer = (event) => this.safely(() => this.handle(event));
+    this.safely(() => {
+      for (const repair of options.resume?.repairs ?? []) this.writeToolResult(repair.result, repair.assistantUuid);
+    });
+  }
+
+  private handle(event: RunEvent): void {
+    switch (event.type) {
+      case 'model_response':
+        this.usage = event.usage;
+        return;
+      case 'tool_result':
+        if (event.output !== undefined) this.outputs.set(event.toolUseId, event.output);
+        return;
+      case 'message':
+        this.writeMessage(event.message);
+        return;
+      case 'compaction':
+        this.writeCompaction(event);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private writeMessage(message: Message): void {
+    switch (message.role) {
+      case 'assistant':
+        this.writeAssistant(message);
+        return;
+      case 'tool':
+        this.writeToolResult(message, this.callLines.get(message.toolCallId));
+        return;
+      case 'system':
+        this.chain({
+          attachment: { type: SYSTEM_MESSAGE_ATTACHMENT, content: message.content },
+          type: 'attachment',
+          rendered: [{ content: message.content }],
+          renderedRole: 'system',
+        });
+        return;
+      case 'user': {
+        const summary = this.nextUserIsSummary;
+        this.nextUserIsSummary = false;
+        const meta = META_USER_TEXT.some((pattern) => pattern.test(message.content));
+        this.chain({
+          ...this.prompt(),
+          type: 'user',
+          message: { role: 'user', content: message.content },
+          ...(meta ? { isMeta: true } : {}),
+          ...(summary ? { isCompactSummary: true, isVisibleInTranscriptOnly: true } : {}),
+          ...(!meta && !summary ? { permissionMode: this.options.facts.mode } : {}),
+        });
+        return;
+      }
+    }
+  }
+
+  /** One line per content block, chained, sharing the response's id, usage and stop reason. */
+  private writeAssistant(message: AssistantMessage): void {
+    const blocks = [
+      ...(message.text ? [{ type: 'text', text: message.text }] : []),
+      ...message.toolCalls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.input })),
+    ];
+    const id = `msg_${randomBytes(12).toString('hex')}`;
+    const usage = this.usage;
+    this.usage = undefined;
+    blocks.forEach((content, index) => {
+      const uuid = this.chain({
+        message: {
+          id,
+          type: 'message',
+          role: 'assistant',
+          model: this.options.facts.model ?? 'unknown',
+          content: [content],
+          stop_reason: message.toolCalls.length > 0 ? 'tool_use' : 'end_turn',
+          stop_sequence: null,
+          usage: {
+            input_tokens: usage?.inputTokens ?? 0,
+            cache_creation_input_tokens: usage?.cacheCreationInputTokens ?? 0,
+            cache_read_input_tokens: usage?.cacheReadInputTokens ?? 0,
+            output_tokens: usage?.outputTokens ?? 0,
+          },
+        },
+        apiBlockIndex: index,
+        type: 'assistant',
+      });
+      if (content.type === 'tool_use') this.callLines.set((content as { id: string }).id, uuid);
+    });
+  }
+
+  /** A result hangs off the assistant line of its call (section 9); `toolUseResult` is the tool's output, or `Error: …`. */
+  private writeToolResult(result: ToolResultMessage, assistantUuid: string | undefined): void {
+    const output = this.outputs.get(result.toolCallId);
+    this.outputs.delete(result.toolCallId);
+    const toolUseResult = result.isError ? (result.content.startsWith('Error') ? result.content : `Error: ${result.content}`) : output;
+    this.chain(
+      {
+        ...this.prompt(),
+        type: 'user',
+        message: { role: 'user', content: [{ tool_use_id: result.toolCallId, type: 'tool_result', content: result.content, is_error: result.isError }] },
+        ...(toolUseResult !== undefined ? { toolUseResult } : {}),
+        ...(assistantUuid !== undefined ? { sourceToolAssistantUUID: assistantUuid } : {}),
+      },
+      assistantUuid,
+    );
+  }
+
+  private writeCompaction(event: Extract<RunEvent, { type: 'compaction' }>): void {
+    const logicalParentUuid = this.lastUuid;
+    this.lastUuid = null;
+    this.chain({
+      logicalParentUuid,
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      isMeta: false,
+      level: 'info',
+      compactMetadata: { trigger: event.trigger, preTokens: event.preTokens, durationMs: event.durationMs },
+    });
+    this.nextUserIsSummary = true;
+    for (const message of event.messages) this.writeMessage(message);
+    this.nextUserIsSummary = false;
+  }
+
+  private prompt(): { promptId?: string } {
+    const promptId = this.options.facts.promptId;
+    return promptId !== undefined ? { promptId } : {};
+  }
+
+  /** Appends a chain line (envelope added; `parentUuid` = the previous line unless given) and returns its uuid. */
+  private chain(fields: Record<string, unknown>, parentUuid?: string): string {
+    const uuid = randomUUID();
+    const { cwd } = this.options.facts;
+    if (this.branch?.cwd !== cwd) this.branch = { cwd, name: gitBranch(cwd) };
+    this.title();
+    const { logicalParentUuid, ...rest } = fields;
+    this.append({
+      parentUuid: parentUuid ?? this.lastUuid,
+      ...(logicalParentUuid !== undefined ? { logicalParentUuid } : {}),
+      isSidechain: false,
+      ...rest,
+      uuid,
+      timestamp: new Date().toISOString(),
+      userType: 'external',
+      entrypoint: this.options.entrypoint ?? 'sdk-cli',
+      cwd,
+      sessionId: this.options.sessionId,
+      version: hookloopVersion(),
+      gitBranch: this.branch.name,
+    });
+    this.lastUuid = uuid;
+    return uuid;
+  }
+
+  /** A SessionStart `sessionTitle` is recorded as a `custom-title` line, once per title. */
+  private title(): void {
+    const title = this.options.facts.sessionTitle;
+    if (title === undefined || title === this.titleWritten) return;
+    this.titleWritten = title;
+    this.append({ type: 'custom-title', customTitle: title, sessionId: this.options.sessionId });
+  }
+
+  private append(line: Record<string, unknown>): void {
+    const data = Buffer.from(`${JSON.stringify(line)}\n`, 'utf8');
+    fs.mkdirSync(path.dirname(this.options.path), { recursive: true, mode: 0o755 });
+    // One open-write-close per line: the line is in the file (the OS's) before the next hook runs.
+    const fd = fs.openSync(this.options.path, 'a', 0o600);
+    try {
+      for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  private safely(action: () => void): void {
+    if (this.failed) return;
+    try {
+      action();
+    } catch (error) {
+      this.failed = true;
+      this.onError(new Error(`the transcript ${this.options.path} could not be written, so it stops here: ${(error as Error).message}`, { cause: error }));
+    }
+  }
+}
