@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { ConfigError, describeError, HookloopError } from '../errors.js';
-import { HookEngine } from '../hooks/hook-engine.js';
-import { loadSettings } from '../hooks/settings/load-settings.js';
+import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runAgent } from '../loop/run-agent.js';
 import { toAnthropicMessages } from '../model/anthropic-wire.js';
@@ -13,6 +12,9 @@ import { matchesCondition } from '../permissions/index.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { runDemo } from './demo.js';
+import { runHooksCommand } from './hooks-command/run-hooks-command.js';
+import { SessionHookEngine } from './hooks-command/session-engine.js';
+import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
 import { lifecycleLog } from './lifecycle-log.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
 import { exitCodeOf, resultJson } from './result-json.js';
@@ -50,6 +52,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       return command.exitCode;
     }
     if (command.command === 'demo') return await runDemo({ keep: command.keep, write: line(io.stdout), writeError: line(io.stderr) });
+    if (command.command === 'hooks') return await runHooksCommand(command, io, runPrompt);
     return await runPrompt(command, io);
   } catch (error) {
     if (error instanceof HookloopError) {
@@ -61,11 +64,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
 }
 
-async function runPrompt(options: RunCommandOptions, io: CliIo): Promise<number> {
+async function runPrompt(options: RunCommandOptions, io: CliIo, services: SessionServices = {}): Promise<number> {
   const prompt = options.prompt;
   if (prompt === undefined) throw new ConfigError('no prompt: pass one with -p "PROMPT" (interactive mode is not available yet)', { field: '-p' });
   const projectDir = io.cwd;
-  const settings = loadSettings({ projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}) });
+  const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
+  const setup = loadHookSetup(setupOptions);
+  const settings = setup.settings;
   const selection = selectModel(options, io.env ?? process.env);
   if (selection.provider === 'none') {
     io.stderr.write(`${NO_MODEL_MESSAGE}\n`);
@@ -80,9 +85,18 @@ async function runPrompt(options: RunCommandOptions, io: CliIo): Promise<number>
   const failures: string[] = [];
   const model = observedModel(provider, options.recordRequests ? requests : undefined, failures);
 
-  settings.warnings.forEach(warn);
-  const hooks = new HookEngine({ conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir) });
-  if (!settings.disableAllHooks) registerSettingsHandlers(hooks, settings.handlers, projectDir).warnings.forEach(warn);
+  const hooks = new SessionHookEngine({ conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir) });
+  // Settings and plugin handlers, hot reload of the settings files (ConfigChange), and `hooks record`'s recorder.
+  const sessionHooks = startSessionHooks({
+    ...services,
+    engine: hooks,
+    setup,
+    setupOptions,
+    register: (handlers) => registerSettingsHandlers(hooks, handlers, projectDir),
+    warn,
+    notify: (text) => io.stderr.write(`${text}\n`),
+    verbose: options.verbose,
+  });
 
   const controller = new AbortController();
   const onInterrupt = () => {
@@ -125,6 +139,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo): Promise<number>
     else if (result.result && !output.alreadyPrinted(result.result)) io.stdout.write(`${result.result}\n`);
     return exitCodeOf(result);
   } finally {
+    await sessionHooks.close();
     process.off('SIGINT', onInterrupt);
   }
 }

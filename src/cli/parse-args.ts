@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../errors.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
+import { addHooksCommand, type HooksCommandOptions } from './hooks-command/parse-hooks-args.js';
 import { PROVIDER_NAMES, type ProviderName } from './select-model.js';
 
 /** What `hookloop [-p] PROMPT …` was asked to do, after parsing and checking the flags. */
@@ -23,7 +24,13 @@ export interface RunCommandOptions {
   readonly model: string | undefined;
   readonly verbose: boolean;
   readonly sessionId: string | undefined;
+  /** `-c, --continue`: go on with the latest session of this directory. */
+  readonly continue: boolean;
+  /** `-r, --resume ID`: go on with that session. */
+  readonly resume: string | undefined;
   readonly recordRequests: string | undefined;
+  /** `--plugin-dir`, repeatable: Claude Code plugin directories whose hooks join the settings' hooks. */
+  readonly pluginDirs: readonly string[];
 }
 
 /** `hookloop demo [--keep]`. */
@@ -39,7 +46,7 @@ export interface InfoResult {
   readonly exitCode: number;
 }
 
-export type ParsedCommand = RunCommandOptions | DemoCommandOptions | InfoResult;
+export type ParsedCommand = RunCommandOptions | DemoCommandOptions | HooksCommandOptions | InfoResult;
 
 /** Splits Claude Code tool lists: `--allowedTools "Bash(git:*) Edit"` or `Read,Write`; parentheses keep their spaces and commas. */
 export function splitToolList(values: readonly string[]): string[] {
@@ -72,6 +79,8 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .description('An agent harness whose every extension point is a hook (Claude Code compatible).')
     .version(version, '-v, --version')
     .exitOverride()
+    // Options of `hookloop` itself come before a subcommand, so `hooks list --settings F` keeps its own.
+    .enablePositionalOptions()
     .configureOutput({ writeOut: (text) => (output += text), writeErr: (text) => (output += text) })
     .argument('[prompt]', 'the prompt (same as -p)')
     .option('-p, --print [prompt]', 'run one prompt headless and print the answer')
@@ -86,7 +95,10 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .option('--model <id>', 'model id, e.g. claude-sonnet-5-5 or gpt-5')
     .option('--model-script <file>', 'replay scripted model turns (a scenario.json or an array of Anthropic content-block turns)')
     .option('--session-id <uuid>', 'the session id to use')
+    .option('-c, --continue', 'continue the latest session of this directory', false)
+    .option('-r, --resume <session-id>', 'continue the session with this id')
     .option('--verbose', 'print the lifecycle log on stderr', false)
+    .option('--plugin-dir <dir>', 'load a Claude Code plugin directory: its hooks/hooks.json joins the settings (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--record-requests <file>', 'append every model request (Anthropic wire shape) to FILE as JSON lines, for conformance checks')
     .action((prompt: string | undefined, flags: Record<string, unknown>) => {
       const printFlag = flags['print'];
@@ -106,7 +118,10 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         model: flags['model'] as string | undefined,
         verbose: flags['verbose'] === true,
         sessionId: flags['sessionId'] as string | undefined,
+        continue: flags['continue'] === true,
+        resume: flags['resume'] as string | undefined,
         recordRequests: flags['recordRequests'] as string | undefined,
+        pluginDirs: (flags['pluginDir'] as string[] | undefined) ?? [],
       };
     });
   program
@@ -116,6 +131,9 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .action((flags: { keep: boolean }) => {
       parsed = { command: 'demo', keep: flags.keep };
     });
+  addHooksCommand(program, (options) => {
+    parsed = options;
+  });
   try {
     program.parse([...argv], { from: 'user' });
   } catch (error) {

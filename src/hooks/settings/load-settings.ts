@@ -219,7 +219,11 @@ function readFile(file: string, required: boolean, missingMessage = `${file}: no
   }
 }
 
-function parseJson(text: string, fileLabel: string): unknown {
+/**
+ * Parses JSON text (a leading BOM is ignored; whitespace only = `{}`).
+ * @throws ConfigError `<fileLabel>: invalid JSON at line L column C: <why>`.
+ */
+export function parseJson(text: string, fileLabel: string): unknown {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (body.trim() === '') return {};
   try {

@@ -1,0 +1,130 @@
+import { describeError } from '../../errors.js';
+import type { HookInput } from '../../hooks/event-schemas.js';
+import type { Unregister } from '../../hooks/hook-engine.js';
+import { mergeBlocking } from '../../hooks/merge.js';
+import type { HookSetup, SetupHandler, WatchedSettingsFile } from '../../hooks/plugins/hook-setup.js';
+import { watchFiles } from '../../hooks/settings/watch-settings.js';
+import type { SessionHookEngine } from './session-engine.js';
+
+/**
+ * Hot reload of hooks during a session (a CLI service beside the loop): a settings file changes →
+ * the whole hook configuration is read again and validated → ConfigChange fires (with the hooks in
+ * force before the change) → unless a hook blocked it, the engine's settings and plugin handlers are
+ * replaced by the new ones in one synchronous step, so every event sees either the old set or the
+ * new one, never a mix.
+ */
+
+/**
+ * - `engine`: the session's engine; its payloads give ConfigChange its session fields.
+ * - `files`: the settings files to watch, with their ConfigChange `source`.
+ * - `load`: reads settings and plugins again. @throws ConfigError for an invalid file.
+ * - `register`: adds handlers to the engine, returning how to remove them (and warnings to show).
+ * - `current`: removes the handlers registered at the start.
+ * - `notify`: one line for the user (stderr).
+ * - `verbose`: also report each successful reload.
+ */
+export interface HotReloadOptions {
+  readonly engine: SessionHookEngine;
+  readonly files: readonly WatchedSettingsFile[];
+  readonly load: () => HookSetup;
+  readonly register: (handlers: readonly SetupHandler[]) => { readonly unregister: Unregister; readonly warnings: readonly string[] };
+  readonly current: { readonly unregister: Unregister; readonly warnings: readonly string[] };
+  readonly notify: (line: string) => void;
+  readonly verbose?: boolean;
+  readonly debounceMs?: number;
+}
+
+/** A running hot reload. `close` stops watching, cancels a ConfigChange hook still running and waits for it. */
+export interface HotReload {
+  close(): Promise<void>;
+}
+
+type SessionFields = Pick<HookInput<'ConfigChange'>, 'session_id' | 'transcript_path' | 'cwd' | 'prompt_id'>;
+
+/**
+ * Starts watching (see the file comment). Changes are handled one at a time, in the order they
+ * were seen. Contract:
+ * - an invalid file keeps the previous hooks and says why: `hookloop: <file> changed but cannot be
+ *   used; keeping the previous hooks: <error>`; no ConfigChange fires for it;
+ * - ConfigChange hooks that block (`decision: "block"` or exit 2) keep the previous hooks, except
+ *   for `policy_settings`, which Claude Code never lets a hook block;
+ * - ConfigChange waits for the session's first event (SessionStart), whose payload supplies
+ *   `session_id`, `transcript_path`, `cwd` and `prompt_id`; later events keep them current.
+ */
+export function startHotReload(options: HotReloadOptions): HotReload {
+  let session: SessionFields | undefined;
+  let sessionKnown: () => void = () => undefined;
+  const firstEvent = new Promise<void>((resolve) => (sessionKnown = resolve));
+  const untap = options.engine.tap((event, payload) => {
+    if (event === 'ConfigChange') return;
+    const fields = payload as Partial<SessionFields>;
+    if (fields.session_id === undefined || fields.transcript_path === undefined || fields.cwd === undefined) return;
+    session = { session_id: fields.session_id, transcript_path: fields.transcript_path, cwd: fields.cwd, ...(fields.prompt_id !== undefined ? { prompt_id: fields.prompt_id } : {}) };
+    sessionKnown();
+  });
+
+  let installed = options.current;
+  let shownWarnings = new Set(installed.warnings);
+  const stopped = new AbortController();
+  let queue = Promise.resolve();
+
+  const reload = async (changed: WatchedSettingsFile): Promise<void> => {
+    let setup: HookSetup;
+    try {
+      setup = options.load();
+    } catch (error) {
+      options.notify(`hookloop: ${changed.file} changed but cannot be used; keeping the previous hooks: ${describeError(error)}`);
+      return;
+    }
+    await Promise.race([firstEvent, aborted(stopped.signal)]);
+    if (stopped.signal.aborted || session === undefined) return;
+    const payload: HookInput<'ConfigChange'> = { ...session, hook_event_name: 'ConfigChange', source: changed.source, file_path: changed.file };
+    const { outcomes } = await options.engine.dispatch('ConfigChange', payload, { matchValue: changed.source, signal: stopped.signal });
+    const merged = mergeBlocking(outcomes, 'ConfigChange');
+    merged.systemMessages.forEach((text) => options.notify(`[Hook message] ${text}`));
+    for (const outcome of outcomes) {
+      if (outcome.status === 'failed' || outcome.status === 'timeout') options.notify(`hookloop: ConfigChange hook [${outcome.origin.text}] ${outcome.status}: ${outcome.error ?? ''}`);
+    }
+    if (stopped.signal.aborted) return;
+    const block = merged.blocks[0];
+    if (block !== undefined && changed.source !== 'policy_settings') {
+      options.notify(`hookloop: a ConfigChange hook blocked the change of ${changed.file}; keeping the previous hooks: ${block.reason}`);
+      return;
+    }
+    // Add the new handlers, then remove the old ones, with no await in between: a dispatch starting
+    // at any moment sees one complete set (the engine copies its lists on write).
+    const next = options.register(setup.handlers);
+    installed.unregister();
+    installed = next;
+    const warnings = [...setup.warnings, ...next.warnings];
+    warnings.filter((line) => !shownWarnings.has(line)).forEach((line) => options.notify(`hookloop: warning: ${line}`));
+    shownWarnings = new Set(warnings);
+    if (options.verbose) options.notify(`[Config] ${changed.file} changed: hooks reloaded (${setup.handlers.length} handler(s))`);
+  };
+
+  const sources = new Map(options.files.map((entry) => [entry.file, entry]));
+  const watch = watchFiles([...sources.keys()], {
+    ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+    onChange: (file) => {
+      const changed = sources.get(file);
+      if (changed === undefined || stopped.signal.aborted) return;
+      queue = queue.then(() => reload(changed)).catch((error: unknown) => options.notify(`hookloop: reloading hooks after a change of ${file} failed: ${describeError(error)}`));
+    },
+  });
+
+  return {
+    close: async () => {
+      watch.close();
+      untap();
+      stopped.abort();
+      await queue;
+    },
+  };
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadHookSetup } from '../../hooks/plugins/hook-setup.js';
+import type { CliIo } from '../main.js';
+import type { RunCommandOptions } from '../parse-args.js';
+import { buildTestPayload } from './build-payload.js';
+import { formatTestReport } from './format-test.js';
+import { formatHookList, listHooks } from './list.js';
+import type { HooksCommandOptions, HookSourcesOptions, HooksValidateOptions } from './parse-hooks-args.js';
+import { recordSession } from './record.js';
+import type { SessionServices } from './session-hooks.js';
+import { testEvent } from './test-event.js';
+import { formatValidation, validateTargets, type ValidationTargets } from './validate.js';
+
+/** Runs a session as `hookloop -p` does, with extra services (how `hooks record` reaches the run command). */
+export type RunSession = (options: RunCommandOptions, io: CliIo, services: SessionServices) => Promise<number>;
+
+/**
+ * `hookloop hooks …`. Returns the exit code: 0 fine, 1 the checked configuration has errors (validate)
+ * or the merged decision blocks or denies (test); a recorded session returns its own code.
+ * @throws ConfigError for bad flags or settings (main prints it and exits 2).
+ */
+export async function runHooksCommand(command: HooksCommandOptions, io: CliIo, runSession: RunSession): Promise<number> {
+  switch (command.action) {
+    case 'list': {
+      const setup = loadHookSetup({ ...setupOptions(command, io), createPluginData: false });
+      const list = listHooks(setup, io.cwd, command.event);
+      io.stdout.write(command.json ? `${JSON.stringify(list, null, 2)}\n` : formatHookList(list, setup, io.cwd));
+      return 0;
+    }
+    case 'validate': {
+      const report = await validateTargets(validationTargets(command, io), { projectDir: io.cwd, homeDir: io.homeDir, path: (io.env ?? process.env)['PATH'] ?? '' });
+      io.stdout.write(command.json ? `${JSON.stringify(report, null, 2)}\n` : formatValidation(report));
+      return report.ok ? 0 : 1;
+    }
+    case 'test': {
+      const setup = loadHookSetup(setupOptions(command, io));
+      const built = await buildTestPayload(command, io.cwd, io.stdin);
+      const report = await testEvent(setup, built, io.cwd);
+      for (const warning of setup.warnings) io.stderr.write(`hookloop: warning: ${warning}\n`);
+      io.stdout.write(command.json ? `${JSON.stringify(report, null, 2)}\n` : formatTestReport(report, io.cwd));
+      return report.verdict.refuses ? 1 : 0;
+    }
+    case 'record':
+      return recordSession(command, io, runSession);
+  }
+}
+
+/** The settings and plugin options of a run in `io.cwd`. */
+export function setupOptions(command: HookSourcesOptions, io: CliIo) {
+  return {
+    projectDir: io.cwd,
+    homeDir: io.homeDir,
+    ...(command.settings !== undefined ? { flagSettings: command.settings } : {}),
+    pluginDirs: command.pluginDirs,
+  };
+}
+
+/**
+ * What `hooks validate` checks: the FILES given, or without FILES the settings files a run in
+ * `io.cwd` reads (user, project and local, those that exist); then `--settings` and every `--plugin-dir`.
+ */
+function validationTargets(command: HooksValidateOptions, io: CliIo): ValidationTargets {
+  const flag = command.settings;
+  const inline = flag !== undefined && flag.trimStart().startsWith('{') ? flag : undefined;
+  const defaults = [path.join(io.homeDir, '.claude', 'settings.json'), path.join(io.cwd, '.claude', 'settings.json'), path.join(io.cwd, '.claude', 'settings.local.json')];
+  const files = command.files.length > 0 ? [...command.files] : defaults.filter((file) => fs.existsSync(file));
+  if (flag !== undefined && inline === undefined) files.push(path.resolve(io.cwd, flag));
+  return { files: files.map((file) => path.resolve(io.cwd, file)), ...(inline !== undefined ? { inlineSettings: inline } : {}), pluginDirs: command.pluginDirs.map((dir) => path.resolve(io.cwd, dir)) };
+}

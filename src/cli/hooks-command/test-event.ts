@@ -1,0 +1,181 @@
+import { TOOL_EVENTS } from '../../hooks/event-names.js';
+import type { HookInput } from '../../hooks/event-schemas.js';
+import { HookEngine } from '../../hooks/hook-engine.js';
+import type { HandlerOutcome } from '../../hooks/handler.js';
+import { compileMatcher } from '../../hooks/matcher.js';
+import type { HookSetup } from '../../hooks/plugins/hook-setup.js';
+import { handlerIdentity } from '../../hooks/settings/load-settings.js';
+import { matchesCondition } from '../../permissions/match-rule.js';
+import { describeHandler, locationOf, registerEffective, showMatcher, type EffectiveHandler } from './effective-handlers.js';
+import { KNOWN_TOOL_NAMES } from './known-tools.js';
+import type { TestPayload } from './build-payload.js';
+import { mergeForTest, type TestVerdict } from './test-verdict.js';
+
+/**
+ * `hookloop hooks test EVENT`: one event through the pipeline a run uses — the CLI's registration
+ * of the configured handlers, the engine's matcher, `if`, dedupe, concurrent execution and merge
+ * order, and the event's merge from merge.ts — with every handler's raw answer kept for display.
+ */
+
+/** One configured handler of the event and what became of it. */
+export interface TestedHandler {
+  readonly index: number;
+  readonly handler: string;
+  readonly matcher: string | undefined;
+  readonly if: string | undefined;
+  readonly source: { readonly file: string; readonly scope: string; readonly plugin?: string };
+  readonly location: string;
+  readonly async: boolean;
+  /** `ran`, or `skipped` with `why` (matcher, `if`, duplicate, a type this build cannot run). */
+  readonly status: 'ran' | 'skipped';
+  readonly why?: string;
+  readonly answer?: HandlerAnswer;
+}
+
+/** A handler's answer: the raw process result and what hookloop read from it. */
+export interface HandlerAnswer {
+  readonly outcome: HandlerOutcome['status'];
+  readonly exitCode?: number | null;
+  readonly signal?: string | null;
+  readonly stdout?: string;
+  readonly stderr?: string;
+  readonly durationMs: number;
+  readonly output: Readonly<Record<string, unknown>>;
+  readonly plainText?: string;
+  readonly blockMessage?: string;
+  readonly error?: string;
+  readonly failClosed: boolean;
+}
+
+/** The whole result (`--json` prints it as is). */
+export interface HookTestReport extends Omit<TestPayload, 'notes'> {
+  readonly handlers: readonly TestedHandler[];
+  /** Set when no handler ran, saying why (e.g. a matcher that differs only in case). */
+  readonly nothingMatched?: string;
+  readonly verdict: TestVerdict;
+  readonly notes: readonly string[];
+}
+
+/**
+ * Runs the event. Async handlers are waited for and shown, though (as in a run) their answers do
+ * not take part in the merge. Never throws for hook failures: they are answers.
+ */
+export async function testEvent(setup: HookSetup, built: TestPayload, projectDir: string): Promise<HookTestReport> {
+  const engine = new HookEngine({ conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir) });
+  const configured = registerEffective(engine, setup.handlers, projectDir).get(built.event) ?? [];
+  const plan = await explain(configured, built, projectDir);
+  const running = plan.filter((entry) => entry.why === undefined);
+  const answers = new Map<unknown, HandlerOutcome>();
+  const background = running.filter((entry) => entry.effective.registered?.background === true).length;
+  let backgroundDone: () => void = () => undefined;
+  const allBackground = new Promise<void>((resolve) => (backgroundDone = resolve));
+  let backgroundSeen = 0;
+  if (background === 0) backgroundDone();
+  const foreground = new Set(running.filter((entry) => entry.effective.registered?.background !== true).map((entry) => entry.effective.registered?.origin));
+  const result = await engine.dispatch(built.event, built.payload as HookInput<typeof built.event>, {
+    ...(built.matchValue !== undefined ? { matchValue: built.matchValue } : {}),
+    onOutcome: (outcome) => {
+      answers.set(outcome.origin, outcome);
+      if (!foreground.has(outcome.origin) && ++backgroundSeen >= background) backgroundDone();
+    },
+  });
+  // The engine runs exactly the handlers `explain` found; the bound only guards against a mismatch.
+  const longest = Math.max(0, ...running.map((entry) => entry.effective.entry.config.timeout ?? 600));
+  await Promise.race([allBackground, delay(longest * 1000 + 2000)]);
+  const handlers = plan.map(({ effective, why }) => toTested(effective, why, answers.get(effective.registered?.origin)));
+  const nothingMatched = running.length === 0 ? describeNoMatch(configured, plan, built, setup) : undefined;
+  return {
+    event: built.event,
+    payload: built.payload,
+    matchValue: built.matchValue,
+    matchField: built.matchField,
+    handlers,
+    ...(nothingMatched !== undefined ? { nothingMatched } : {}),
+    verdict: mergeForTest(built.event, result.outcomes),
+    notes: built.notes,
+  };
+}
+
+interface Planned {
+  readonly effective: EffectiveHandler;
+  /** Why it does not run; undefined = it runs. */
+  readonly why: string | undefined;
+}
+
+/** The engine's selection, repeated with reasons: matcher, then `if`, then dedupe among those that match. */
+async function explain(configured: readonly EffectiveHandler[], built: TestPayload, projectDir: string): Promise<Planned[]> {
+  const plan: Planned[] = [];
+  const runningIdentities = new Map<string, number>();
+  for (const effective of configured) {
+    const { entry } = effective;
+    let why: string | undefined;
+    if (effective.registered === undefined) why = effective.skipped ?? 'not registered';
+    else if (built.matchValue !== undefined && !compileMatcher(entry.matcher).test(built.matchValue)) {
+      why = `matcher ${showMatcher(entry.matcher)} does not match ${built.matchValue}${caseHint(entry.matcher, built.matchValue)}`;
+    } else if (entry.config.if !== undefined) {
+      const tool = built.payload as { tool_name?: unknown; tool_input?: unknown };
+      if (!TOOL_EVENTS.has(built.event) || typeof tool.tool_name !== 'string') why = `"if" is evaluated on tool events only: it never runs on ${built.event}`;
+      else if (!(await matchesCondition(entry.config.if, tool.tool_name, tool.tool_input, projectDir, projectDir))) why = `if ${JSON.stringify(entry.config.if)} does not match this call`;
+    }
+    if (why === undefined) {
+      const identity = handlerIdentity(entry.config);
+      const first = runningIdentities.get(identity);
+      if (first !== undefined) why = `same handler as #${first}, which runs: identical handlers run once per event`;
+      else runningIdentities.set(identity, effective.index);
+    }
+    plan.push({ effective, why });
+  }
+  return plan;
+}
+
+function caseHint(matcher: string | undefined, value: string): string {
+  const names = (matcher ?? '').split(/[|,]/).map((name) => name.trim());
+  return names.some((name) => name !== value && name.toLowerCase() === value.toLowerCase()) ? ` (case-sensitive: did you mean ${value}?)` : '';
+}
+
+/** `no handler matched PreToolUse for tool Bash; configured matchers: bash (case-sensitive: did you mean Bash?)`. */
+function describeNoMatch(configured: readonly EffectiveHandler[], plan: readonly Planned[], built: TestPayload, setup: HookSetup): string {
+  if (configured.length === 0) {
+    const files = [...setup.settings.files, ...setup.plugins.flatMap((plugin) => plugin.hookFiles)];
+    return `no handler is configured for ${built.event}${setup.settings.disableAllHooks ? ' (disableAllHooks is set)' : ''}; read: ${files.join(', ') || 'no settings file'}`;
+  }
+  const subject = built.matchValue === undefined ? built.event : `${built.event} for ${built.matchField === 'tool_name' ? 'tool' : (built.matchField ?? 'value')} ${built.matchValue}`;
+  const matchers = [...new Set(configured.map((effective) => showMatcher(effective.entry.matcher).replace(/^"(.*)"$/, '$1')))];
+  const hints = [...new Set(configured.map((effective) => caseHint(effective.entry.matcher, built.matchValue ?? '')).filter((hint) => hint !== ''))];
+  const known = built.matchField === 'tool_name' && built.matchValue !== undefined && !KNOWN_TOOL_NAMES.includes(built.matchValue) && !built.matchValue.startsWith('mcp__') ? ` (${built.matchValue} is not a tool name hookloop knows)` : '';
+  const reasons = [...new Set(plan.map((entry) => entry.why).filter((why) => why !== undefined && !why.startsWith('matcher ')))];
+  return `no handler matched ${subject}${known}; configured matchers: ${matchers.join(', ')}${hints.join('')}${reasons.length > 0 ? `; also: ${reasons.join('; ')}` : ''}`;
+}
+
+function toTested(effective: EffectiveHandler, why: string | undefined, outcome: HandlerOutcome | undefined): TestedHandler {
+  const { entry } = effective;
+  return {
+    index: effective.index,
+    handler: describeHandler(entry.config),
+    matcher: entry.matcher,
+    if: entry.config.if,
+    source: { file: entry.source.file, scope: entry.source.scope, ...(entry.source.plugin !== undefined ? { plugin: entry.source.plugin } : {}) },
+    location: locationOf(entry),
+    async: effective.registered?.background === true,
+    status: why === undefined ? 'ran' : 'skipped',
+    ...(why !== undefined ? { why } : {}),
+    ...(outcome !== undefined ? { answer: toAnswer(outcome) } : {}),
+  };
+}
+
+function toAnswer(outcome: HandlerOutcome): HandlerAnswer {
+  return {
+    outcome: outcome.status,
+    ...(outcome.raw ?? {}),
+    durationMs: outcome.durationMs,
+    output: outcome.output,
+    ...(outcome.plainText !== undefined ? { plainText: outcome.plainText } : {}),
+    ...(outcome.blockMessage !== undefined ? { blockMessage: outcome.blockMessage } : {}),
+    ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+    failClosed: outcome.failClosed,
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
