@@ -19,6 +19,9 @@ export interface ScenarioReport extends Classification {
   readonly scenario: string;
   /** Where hookloop's trace was written. */
   readonly traceDir: string;
+  /** hookloop's exit code and the end of its stderr (normalized), for failure messages. */
+  readonly exitCode: unknown;
+  readonly stderr: string;
   readonly wallMs: number;
 }
 
@@ -61,7 +64,7 @@ export async function checkScenario(scenario: string, workDir: string, known: Kn
   const ours = await traceHookloop(scenario, traceDir, cliPath);
   const reference = readTrace(path.join(FIXTURES, 'traces', scenario));
   const lines = await differences(reference, ours);
-  return { scenario, traceDir, wallMs: Date.now() - started, ...classify(scenario, lines, known) };
+  return { scenario, traceDir, exitCode: ours.exitCode, stderr: ours.stderr ?? '', wallMs: Date.now() - started, ...classify(scenario, lines, known) };
 }
 
 /** A readable account of a report: every difference, marked documented or not, and stale entries. */
@@ -71,5 +74,8 @@ export function describeReport(report: ScenarioReport): string {
     out.push(`  ${difference.documentedBy ? 'documented' : 'UNEXPECTED'} [${difference.section}] ${difference.text}`);
   }
   for (const entry of report.stale) out.push(`  STALE allow-list entry [${entry.section}] /${entry.pattern}/ (${entry.doc}): no such difference any more`);
+  // The settings warnings about events hookloop does not fire are the same in every run: left out.
+  const stderr = report.stderr.split('\n').filter((line) => line.trim() && !/hookloop does not fire \w+; its \d+ handler/.test(line));
+  out.push(`  hookloop exited ${String(report.exitCode)}${stderr.length > 0 ? `; end of its stderr:\n${stderr.slice(-15).map((line) => `    ${line}`).join('\n')}` : ''}`);
   return out.join('\n');
 }
