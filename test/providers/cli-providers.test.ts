@@ -22,14 +22,16 @@ interface Run {
 }
 
 /** Runs the built CLI in `cwd` with only the given environment (plus PATH and a private HOME); `during` runs while it is alive. */
-async function runCli(args: readonly string[], cwd: string, env: Record<string, string>, during?: (pid: number) => Promise<void>): Promise<Run> {
+async function runCli(args: readonly string[], cwd: string, env: Record<string, string>, during?: (pid: number, alive: () => boolean) => Promise<void>): Promise<Run> {
   const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: path.join(cwd, '.home'), LANG: 'C.UTF-8', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let running = true;
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  await during?.(child.pid!);
+  void closed.then(() => (running = false));
+  await during?.(child.pid!, () => running);
   return { status: await closed, stdout, stderr };
 }
 
@@ -78,11 +80,11 @@ describe('a model server that dies in the middle of a run', () => {
     const mark = '#!/bin/sh\ncat > "$CLAUDE_PROJECT_DIR/$1.json"\n';
     const dir = project({ '.claude/hooks/mark.sh': mark });
     const hook = (name: string) => [{ hooks: [{ type: 'command', command: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/mark.sh ${name}` }] }];
-    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(echo:*)', 'Bash(sleep:*)'] }, hooks: { SessionEnd: hook('session-end'), StopFailure: hook('stop-failure') } }));
+    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(echo:*)', 'Bash(sleep:*)'] }, hooks: { PreToolUse: hook('pre-tool-use'), SessionEnd: hook('session-end'), StopFailure: hook('stop-failure') } }));
     const live = mock;
-    const run = await runCli(['-p', 'go', '--settings', 'settings.json', '--output-format', 'stream-json'], dir, { ANTHROPIC_BASE_URL: `http://127.0.0.1:${live.port}`, ANTHROPIC_API_KEY: 'x', HOOKLOOP_MAX_RETRIES: '1' }, async () => {
+    const run = await runCli(['-p', 'go', '--settings', 'settings.json', '--output-format', 'stream-json'], dir, { ANTHROPIC_BASE_URL: `http://127.0.0.1:${live.port}`, ANTHROPIC_API_KEY: 'x', HOOKLOOP_MAX_RETRIES: '1' }, async (_pid, alive) => {
       // The first answer asked for two tool calls; take the server down while they run.
-      while (live.requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (alive() && !fs.existsSync(path.join(dir, 'pre-tool-use.json'))) await new Promise((resolve) => setTimeout(resolve, 20));
       await live.close();
     });
     mock = undefined;
@@ -154,8 +156,8 @@ describe('output as the answer streams in', () => {
     server = await startReplayServer([{ kind: 'hang' }]);
     const live = server;
     const started = Date.now();
-    const run = await runCli(['-p', 'hi'], project(), { ANTHROPIC_BASE_URL: live.url, ANTHROPIC_API_KEY: 'x' }, async (pid) => {
-      while (live.requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    const run = await runCli(['-p', 'hi'], project(), { ANTHROPIC_BASE_URL: live.url, ANTHROPIC_API_KEY: 'x' }, async (pid, alive) => {
+      while (alive() && live.requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
       process.kill(pid, 'SIGINT');
     });
     expect(run.status).toBe(130);
