@@ -27,4 +27,10 @@ export { headlessApprover, callbackApprover, ttyApprover } from './permissions/a
 export { PERMISSION_MODES, type Approver, type ApprovalAnswer, type ApprovalRequest, type PermissionMode, type PermissionRules, type PermissionVerdict } from './permissions/types.js';
 export { assistantMessage, systemMessage, toolResultMessage, userMessage, type AssistantMessage, type Message, type SystemMessage, type ToolCall, type ToolResultMessage, type UserMessage } from './messages/messages.js';
 export type { ModelClient, ModelRequest, ModelResponse, StopReason, ToolSpec, Usage } from './model/model-client.js';
+// The provider classes live in `hookloop/providers`; these are their light-weight companions.
+export type { ModelStreamEvent, ModelStreamListener } from './model/stream-events.js';
+export { ProviderRequestError, type ProviderFailureKind } from './model/provider-errors.js';
+export type { RetryOptions } from './model/retry.js';
+export type { SystemMessageSetting } from './model/system-messages.js';
+export { PRICE_TABLE, PRICES_READ_ON, costUsd, priceOf, totalCostUsd, type ModelPrice } from './model/pricing.js';
 export { AbortError, ConfigError, HookContractError, HookloopError, MaxTurnsError, ProviderError } from './errors.js';
