@@ -15,6 +15,7 @@ export type ProviderFailureKind = 'http' | 'connection' | 'timeout' | 'stream';
  * names the provider, the error type and whether it was retried.
  */
 export class ProviderRequestError extends ProviderError {
+  /** What failed: the server's answer, the connection, the timeout, or the stream's format. */
   readonly kind: ProviderFailureKind;
   /** The provider's error type, e.g. `invalid_request_error`, `overloaded_error`, `rate_limit_exceeded`. */
   readonly errorType: string | undefined;

@@ -59,6 +59,7 @@ export function anthropicSystemMessages(setting: SystemMessageSetting | undefine
  */
 export class AnthropicModel implements ModelClient {
   readonly name = 'anthropic';
+  /** The model id every request names. */
   readonly model: string;
   private readonly client: Anthropic;
   private readonly options: AnthropicModelOptions;
@@ -80,6 +81,10 @@ export class AnthropicModel implements ModelClient {
     });
   }
 
+  /**
+   * Streams one Messages API request and returns the assembled answer; `model` is the id the API reported.
+   * @throws ProviderRequestError after retries; AbortError when `request.signal` fires.
+   */
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const cache = this.options.promptCaching ?? true;
     const tools = prepareTools(request.tools, cache);

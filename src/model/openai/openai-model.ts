@@ -51,6 +51,7 @@ export function openAISystemMessages(setting: SystemMessageSetting | undefined, 
  */
 export class OpenAICompatibleModel implements ModelClient {
   readonly name = 'openai';
+  /** The model id every request names. */
   readonly model: string;
   private readonly client: OpenAI;
   private readonly options: OpenAICompatibleModelOptions;
@@ -71,6 +72,10 @@ export class OpenAICompatibleModel implements ModelClient {
     });
   }
 
+  /**
+   * Streams one chat-completions request and returns the assembled answer; `model` is the id the server reported.
+   * @throws ProviderRequestError after retries; AbortError when `request.signal` fires.
+   */
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const tools = prepareTools(request.tools);
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
