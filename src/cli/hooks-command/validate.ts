@@ -57,7 +57,7 @@ const HANDLER_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = Object.fro
 export async function validateTargets(targets: ValidationTargets, context: ValidationContext): Promise<ValidationReport> {
   const problems: ValidationProblem[] = [];
   const files: string[] = [];
-  const pluginDirs = [...targets.pluginDirs];
+  const pluginDirs: string[] = [];
   for (const target of targets.files) {
     const file = path.resolve(target);
     if (isDirectory(file)) pluginDirs.push(file);
@@ -71,7 +71,7 @@ export async function validateTargets(targets: ValidationTargets, context: Valid
     files.push('--settings');
     problems.push(...(await validateText(targets.inlineSettings, '--settings', context)));
   }
-  for (const dir of pluginDirs) {
+  for (const dir of [...pluginDirs, ...targets.pluginDirs]) {
     const checked = await validatePluginDir(dir, context);
     files.push(...checked.files);
     problems.push(...checked.problems);
@@ -135,7 +135,7 @@ async function validateData(data: unknown, file: string, context: CommandContext
     if ((REFERENCE_ONLY_EVENTS as readonly string[]).includes(event)) {
       add('warning', ['hooks', event], `hookloop does not fire ${event}; its handlers are ignored`);
     } else if (!isHookEventName(event)) {
-      const close = [...HOOK_EVENT_NAMES, ...REFERENCE_ONLY_EVENTS].find((name) => name.toLowerCase() === event.toLowerCase());
+      const close = closestName(event, [...HOOK_EVENT_NAMES, ...REFERENCE_ONLY_EVENTS]);
       const expected = `one of ${HOOK_EVENT_NAMES.join(', ')}`;
       add('error', ['hooks', event], `unknown hook event ${JSON.stringify(event)}${close === undefined ? '' : ` (did you mean ${close}?)`}; expected ${expected}`, { expected, got: JSON.stringify(event) });
       continue;
@@ -209,7 +209,8 @@ async function validatePluginDir(dir: string, base: ValidationContext): Promise<
     try {
       const data = parseJson(fs.readFileSync(manifestFile, 'utf8'), manifestFile);
       const parsed = pluginManifestSchema.safeParse(data);
-      if (parsed.success) manifest = parsed.data;
+      // Even a manifest with a bad field still says where its hooks are.
+      if (data !== null && typeof data === 'object' && !Array.isArray(data)) manifest = data as Record<string, unknown>;
       for (const issue of parsed.success ? [] : parsed.error.issues) {
         const got = describeValue(valueAt(data, issue.path));
         problems.push({ severity: 'error', file: manifestFile, path: formatPath(issue.path), message: `expected ${issue.message}, got ${got}`, expected: issue.message, got });
@@ -255,4 +256,25 @@ function isDirectory(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The known name nearest to `name` (case ignored), when it is a likely typo: at most two edits away. */
+function closestName(name: string, known: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best?.name;
+}
+
+/** Levenshtein distance. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
 }

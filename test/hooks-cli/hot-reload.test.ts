@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionHookEngine } from '../../src/cli/hooks-command/session-engine.js';
+import { startSessionHooks, type SessionHooks } from '../../src/cli/hooks-command/session-hooks.js';
+import type { HookInput } from '../../src/hooks/event-schemas.js';
+import { loadHookSetup } from '../../src/hooks/plugins/hook-setup.js';
+import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
+import { runCli, writeJson } from '../support/cli.js';
+import { tempProject } from '../support/scripted-run.js';
+
+const sessions: SessionHooks[] = [];
+afterEach(async () => {
+  for (const session of sessions.splice(0)) await session.close();
+});
+
+const logTo = (file: string) => ({ type: 'command', command: `cat >> "$CLAUDE_PROJECT_DIR/${file}"; echo >> "$CLAUDE_PROJECT_DIR/${file}"` });
+const settings = (hooks: Record<string, unknown>) => JSON.stringify({ hooks });
+
+/** A session's hook services over a project whose local settings the test edits. */
+function session(initial: Record<string, unknown>) {
+  const dir = tempProject({ '.claude/settings.local.json': settings(initial) });
+  const home = tempProject();
+  const setupOptions = { projectDir: dir, homeDir: home };
+  const engine = new SessionHookEngine();
+  const notices: string[] = [];
+  sessions.push(
+    startSessionHooks({
+      engine,
+      setup: loadHookSetup(setupOptions),
+      setupOptions,
+      register: (handlers) => registerSettingsHandlers(engine, handlers, dir),
+      warn: (text) => notices.push(`warning: ${text}`),
+      notify: (line) => notices.push(line),
+    }),
+  );
+  const base = { session_id: 'session-1', transcript_path: '/t.jsonl', cwd: dir };
+  const preToolUse = (command: string): Promise<unknown> => {
+    const payload: HookInput<'PreToolUse'> = { ...base, prompt_id: 'prompt-1', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_1' };
+    return engine.dispatch('PreToolUse', payload, { matchValue: 'Bash' });
+  };
+  return {
+    dir,
+    notices,
+    installed: () => engine.list().map((handler) => handler.origin.text),
+    start: () => engine.dispatch('SessionStart', { ...base, hook_event_name: 'SessionStart', source: 'startup' }, { matchValue: 'startup' }),
+    preToolUse,
+    edit: (hooks: Record<string, unknown> | string) => fs.writeFileSync(path.join(dir, '.claude/settings.local.json'), typeof hooks === 'string' ? hooks : settings(hooks)),
+    read: (file: string) => (fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : ''),
+  };
+}
+
+/** Polls until `check` passes (the watcher debounces, then a ConfigChange hook process runs). */
+async function eventually(check: () => void | Promise<void>, timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() - started > timeoutMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+describe('hot reload', () => {
+  it('fires ConfigChange with the old hooks, then swaps in the new ones', async () => {
+    const run = session({ ConfigChange: [{ hooks: [logTo('config.log')] }], PreToolUse: [{ hooks: [logTo('old.log')] }] });
+    await run.start();
+    run.edit({ ConfigChange: [{ hooks: [logTo('config.log')] }], PreToolUse: [{ hooks: [logTo('new.log')] }] });
+    await eventually(() => expect(run.read('config.log')).not.toBe(''));
+    expect(JSON.parse(run.read('config.log'))).toEqual({
+      session_id: 'session-1',
+      transcript_path: '/t.jsonl',
+      cwd: run.dir,
+      hook_event_name: 'ConfigChange',
+      source: 'local_settings',
+      file_path: path.join(run.dir, '.claude/settings.local.json'),
+    });
+    await eventually(() => expect(run.installed().some((text) => text.includes('new.log'))).toBe(true));
+    expect(run.installed().some((text) => text.includes('old.log'))).toBe(false);
+    await run.preToolUse('ls');
+    expect(run.read('new.log')).not.toBe('');
+    expect(run.read('old.log')).toBe('');
+    expect(run.notices).toEqual([]);
+  });
+
+  it('reports the prompt_id and cwd of the latest event', async () => {
+    const run = session({ ConfigChange: [{ hooks: [logTo('config.log')] }] });
+    await run.start();
+    await run.preToolUse('ls');
+    run.edit({ ConfigChange: [{ hooks: [logTo('config.log')] }], Stop: [] });
+    await eventually(() => expect(run.read('config.log')).toContain('"prompt_id":"prompt-1"'));
+  });
+
+  it('keeps the previous hooks when the new file is invalid, and says why', async () => {
+    const run = session({ PreToolUse: [{ hooks: [logTo('old.log')] }] });
+    await run.start();
+    run.edit('{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true", "timeout": "5"}]}]}}');
+    const file = path.join(run.dir, '.claude/settings.local.json');
+    await eventually(() =>
+      expect(run.notices).toEqual([`hookloop: ${file} changed but cannot be used; keeping the previous hooks: ${file}: hooks.PreToolUse[0].hooks[0].timeout: expected a positive number, got "5"`]),
+    );
+    await run.preToolUse('ls');
+    expect(run.read('old.log')).not.toBe('');
+  });
+
+  it('keeps the previous hooks when a ConfigChange hook blocks the change', async () => {
+    const guard = { type: 'command', command: `cat > /dev/null; echo '{"decision":"block","reason":"settings are frozen"}'` };
+    const run = session({ ConfigChange: [{ matcher: 'local_settings', hooks: [guard] }], PreToolUse: [{ hooks: [logTo('old.log')] }] });
+    await run.start();
+    run.edit({});
+    const file = path.join(run.dir, '.claude/settings.local.json');
+    await eventually(() => expect(run.notices).toEqual([`hookloop: a ConfigChange hook blocked the change of ${file}; keeping the previous hooks: settings are frozen`]));
+    await run.preToolUse('ls');
+    expect(run.read('old.log')).not.toBe('');
+  });
+});
+
+describe('ConfigChange in a -p session', () => {
+  it('fires when a hook edits .claude/settings.local.json mid-session, and the new hooks apply to later calls', () => {
+    // The conformance scenario file-and-config-changed, with a later call that shows the reload.
+    const dir = tempProject({
+      '.claude/settings.local.json': '{}\n',
+      '.claude/hooks/post.sh': `#!/bin/bash\ncat > /dev/null\n[ -f "$CLAUDE_PROJECT_DIR/.edited" ] && exit 0\ntouch "$CLAUDE_PROJECT_DIR/.edited"\necho '${JSON.stringify({ permissions: { allow: ['Read'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [logTo('added.log')] }] } })}' > "$CLAUDE_PROJECT_DIR/.claude/settings.local.json"\n`,
+    });
+    fs.chmodSync(path.join(dir, '.claude/hooks/post.sh'), 0o755);
+    writeJson(dir, 'settings.json', {
+      permissions: { allow: ['Bash'] },
+      hooks: {
+        PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/post.sh' }] }],
+        ConfigChange: [{ matcher: 'local_settings', hooks: [logTo('config.log')] }],
+      },
+    });
+    writeJson(dir, 'turns.json', [
+      [{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo one' } }],
+      [{ type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'sleep 1; echo two' } }],
+      [{ type: 'tool_use', id: 'toolu_03', name: 'Bash', input: { command: 'echo three' } }],
+      [{ type: 'text', text: 'done' }],
+    ]);
+    const run = runCli(['-p', 'go', '--settings', 'settings.json', '--model-script', 'turns.json'], dir);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe('');
+    const change = JSON.parse(fs.readFileSync(path.join(dir, 'config.log'), 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(change)).toEqual(['session_id', 'transcript_path', 'cwd', 'prompt_id', 'hook_event_name', 'source', 'file_path']);
+    expect(change).toMatchObject({ cwd: dir, hook_event_name: 'ConfigChange', source: 'local_settings', file_path: path.join(dir, '.claude/settings.local.json') });
+    const added = fs.readFileSync(path.join(dir, 'added.log'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { tool_use_id: string }).tool_use_id);
+    expect(added).toEqual(['toolu_03']);
+  });
+});
