@@ -4,7 +4,7 @@ import os from 'node:os';
 import { ConfigError, describeError, HookloopError } from '../errors.js';
 import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
-import { runAgent } from '../loop/run-agent.js';
+import { runAgent, type RunOptions } from '../loop/run-agent.js';
 import { toAnthropicMessages } from '../model/anthropic-wire.js';
 import type { ModelClient, ModelRequest } from '../model/model-client.js';
 import { ProviderRequestError } from '../model/provider-errors.js';
@@ -15,9 +15,11 @@ import { runDemo } from './demo.js';
 import { runHooksCommand } from './hooks-command/run-hooks-command.js';
 import { SessionHookEngine } from './hooks-command/session-engine.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
+import { interactiveActivity, runInteractiveSession } from './interactive.js';
 import { lifecycleLog } from './lifecycle-log.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
 import { exitCodeOf, resultJson } from './result-json.js';
+import { readSessionFlags } from './session-flags.js';
 import { createModel, selectModel } from './select-model.js';
 import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
 
@@ -66,8 +68,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 
 async function runPrompt(options: RunCommandOptions, io: CliIo, services: SessionServices = {}): Promise<number> {
   const prompt = options.prompt;
-  if (prompt === undefined) throw new ConfigError('no prompt: pass one with -p "PROMPT" (interactive mode is not available yet)', { field: '-p' });
+  // On a terminal without -p: an interactive session (the prompt, if any, is its first).
+  const interactive = !options.print && io.stdin.isTTY === true;
+  if (prompt === undefined && !interactive) throw new ConfigError('no prompt: pass one with -p "PROMPT", or start hookloop on a terminal for an interactive session', { field: '-p' });
   const projectDir = io.cwd;
+  const sessionFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
   const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
   const setup = loadHookSetup(setupOptions);
   const settings = setup.settings;
@@ -104,16 +109,15 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     io.stderr.write('hookloop: interrupted; finishing the current step (press Ctrl-C again to quit now)\n');
     controller.abort();
   };
-  process.on('SIGINT', onInterrupt);
-  const sessionId = options.sessionId ?? randomUUID();
-  const output = outputObservers(options.outputFormat, io, sessionId);
+  if (!interactive) process.on('SIGINT', onInterrupt); // interactive mode: Ctrl-C interrupts the turn, not the session
+  const sessionId = sessionFlags.resume?.sessionId ?? options.sessionId ?? randomUUID();
+  const output = outputObservers(interactive ? 'text' : options.outputFormat, io, sessionId);
   if (options.outputFormat === 'stream-json') {
     const init = { type: 'system', subtype: 'init', cwd: projectDir, session_id: sessionId, model: selection.provider === 'scripted' ? 'scripted' : selection.options.model, provider: selection.provider };
     io.stdout.write(`${JSON.stringify(init)}\n`);
   }
   try {
-    const interactive = !options.print && io.stdin.isTTY === true;
-    const result = await runAgent(prompt, {
+    const runOptions: RunOptions = {
       model,
       projectDir,
       tools: builtinTools(),
@@ -131,8 +135,13 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       sessionId,
       signal: controller.signal,
-      observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose), ...output.observers],
-    });
+      observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose), ...output.observers, ...(interactive ? [interactiveActivity((line) => io.stderr.write(`${line}\n`), (line) => io.stdout.write(`${line}\n`))] : [])],
+      configDir: sessionFlags.configDir,
+      ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
+      ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
+    };
+    if (interactive || prompt === undefined) return await runInteractiveSession(runOptions, prompt, { input: io.stdin, output: io.stdout, notices: io.stderr }, output.alreadyPrinted);
+    const result = await runAgent(prompt, runOptions);
     if (options.recordRequests) writeRequestLog(options.recordRequests, requests);
     if (result.terminalReason === 'api_error') io.stderr.write(`hookloop: model request failed: ${failures.at(-1) ?? result.result}\n`);
     if (options.outputFormat === 'json' || options.outputFormat === 'stream-json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);

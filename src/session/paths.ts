@@ -11,11 +11,11 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * The config folder that plays the part of Claude Code's `~/.claude`: `explicit` when given, else
- * `$HOOKLOOP_HOME`, else `$CLAUDE_CONFIG_DIR` (Claude Code's own override), else `<home>/.claude`.
+ * `$HOOKLOOP_HOME`, else `$CLAUDE_CONFIG_DIR` (Claude Code's own override), else `<homeDir>/.claude`.
  */
-export function resolveConfigDir(explicit?: string, env: Env = process.env): string {
+export function resolveConfigDir(explicit?: string, env: Env = process.env, homeDir: string = os.homedir()): string {
   const chosen = explicit ?? (env['HOOKLOOP_HOME'] || undefined) ?? (env['CLAUDE_CONFIG_DIR'] || undefined);
-  return path.resolve(chosen ?? path.join(os.homedir(), '.claude'));
+  return path.resolve(chosen ?? path.join(homeDir, '.claude'));
 }
 
 const MAX_SLUG = 200;

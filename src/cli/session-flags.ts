@@ -1,0 +1,43 @@
+import { ConfigError } from '../errors.js';
+import type { CompactionOptions } from '../session/compaction.js';
+import { findTranscript, latestTranscript, resolveConfigDir } from '../session/paths.js';
+import { loadSession, type ResumedSession } from '../session/resume.js';
+
+/** What the session flags and variables ask for: where sessions live, which one to continue, when to compact. */
+export interface SessionFlags {
+  readonly configDir: string;
+  readonly resume?: ResumedSession;
+  readonly compaction?: CompactionOptions;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Reads `--continue` (the latest session of `projectDir`), `--resume ID` (that session, looked up
+ * in this project first, then in any), `HOOKLOOP_HOME` / `CLAUDE_CONFIG_DIR` (the session folder,
+ * default `<homeDir>/.claude`) and `HOOKLOOP_CONTEXT_WINDOW` (tokens; auto-compaction thresholds
+ * follow it, see CompactionOptions).
+ * @throws ConfigError when there is no session to continue, the id is malformed or unknown, both
+ *   flags are given, or the window is not a whole number.
+ */
+export function readSessionFlags(flags: { readonly continue: boolean; readonly resume: string | undefined }, place: { readonly projectDir: string; readonly homeDir: string; readonly env: Env }): SessionFlags {
+  const configDir = resolveConfigDir(undefined, place.env, place.homeDir);
+  const window = place.env['HOOKLOOP_CONTEXT_WINDOW'];
+  let compaction: CompactionOptions | undefined;
+  if (window !== undefined && window !== '') {
+    const tokens = Number(window);
+    if (!Number.isInteger(tokens) || tokens < 10_000) throw new ConfigError(`HOOKLOOP_CONTEXT_WINDOW: expected a whole number of tokens ≥ 10000, got "${window}"`, { field: 'HOOKLOOP_CONTEXT_WINDOW' });
+    compaction = { contextWindow: tokens };
+  }
+  if (flags.continue && flags.resume !== undefined) throw new ConfigError('--continue and --resume cannot be combined: --continue takes the latest session, --resume ID a given one', { field: '--resume' });
+  let transcript: string | undefined;
+  if (flags.continue) {
+    transcript = latestTranscript(configDir, place.projectDir);
+    if (transcript === undefined) throw new ConfigError(`--continue: no session to continue in ${place.projectDir} (none under ${configDir})`, { field: '--continue' });
+  } else if (flags.resume !== undefined) {
+    if (!/^[A-Za-z0-9_-]+$/.test(flags.resume)) throw new ConfigError(`--resume: "${flags.resume}" is not a session id`, { field: '--resume' });
+    transcript = findTranscript(configDir, place.projectDir, flags.resume);
+    if (transcript === undefined) throw new ConfigError(`--resume: no session ${flags.resume} under ${configDir}`, { field: '--resume' });
+  }
+  return { configDir, ...(transcript !== undefined ? { resume: loadSession(transcript) } : {}), ...(compaction ? { compaction } : {}) };
+}
