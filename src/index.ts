@@ -6,7 +6,11 @@
  * in-process hooks; `loadSettings` + `registerSettingsHandlers` run Claude Code `settings.json`
  * hooks unchanged. The scripted model for tests lives in `hookloop/testing`.
  */
-export { runAgent, defaultTranscriptPath, type RunOptions, type RunResult, type TerminalReason } from './loop/run-agent.js';
+export { runAgent, startSession, defaultTranscriptPath, type AgentSession, type RunOptions, type RunResult, type SessionEndReason, type TerminalReason } from './loop/run-agent.js';
+export { compactionThresholds, PROMPT_TOO_LONG, type CompactionOptions, type CompactionOutcome } from './session/compaction.js';
+export { loadSession, rebuildConversation, RESUMED_WITHOUT_RESULT, type ResumedSession } from './session/resume.js';
+export { findTranscript, latestTranscript, projectSlug, resolveConfigDir, transcriptPathFor } from './session/paths.js';
+export { readTranscriptLines, type TranscriptLine, type TranscriptRead } from './session/transcript-reader.js';
 export type { RunEvent, RunObserver } from './loop/run-events.js';
 export { HookEngine, type CallbackOptions, type ConditionMatcher, type DispatchOptions, type DispatchResult, type Unregister } from './hooks/hook-engine.js';
 export type { HookCallback, HookCallbackContext } from './hooks/transports/callback.js';
