@@ -20,6 +20,18 @@ export function toolUseError(message: string): string {
   return `<tool_use_error>${message}</tool_use_error>`;
 }
 
+/** One spec per tool object, shared by every registry (every session) that offers the tool. */
+const specCache = new WeakMap<AnyTool, ToolSpec>();
+
+function specOf(tool: AnyTool): ToolSpec {
+  let spec = specCache.get(tool);
+  if (spec === undefined) {
+    spec = deepFreeze({ name: tool.name, description: tool.description, inputSchema: z.toJSONSchema(tool.inputSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown> });
+    specCache.set(tool, spec);
+  }
+  return spec;
+}
+
 /** The tools of a session, by name. Names are unique; registering a duplicate throws a TypeError. */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
@@ -52,17 +64,12 @@ export class ToolRegistry {
 
   /**
    * The tools as offered to the model, input schemas converted to JSON Schema (draft 2020-12).
-   * Computed once and shared by every request until a tool is registered or removed, so the
-   * result is deep-frozen (providers must not mutate requests anyway).
+   * Computed once per tool object (sessions that share a tool share its spec) and per set of tools
+   * until a tool is registered or removed, so the result is deep-frozen (providers must not mutate
+   * requests anyway).
    */
   specs(): readonly ToolSpec[] {
-    this.cachedSpecs ??= deepFreeze(
-      this.list().map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        inputSchema: z.toJSONSchema(tool.inputSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>,
-      })),
-    );
+    this.cachedSpecs ??= Object.freeze(this.list().map(specOf));
     return this.cachedSpecs;
   }
 
