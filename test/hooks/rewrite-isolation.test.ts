@@ -7,7 +7,7 @@ import type { HookInput } from '../../src/hooks/event-schemas.js';
 // 5): objects are copied, so changing them afterwards changes nothing; strings are shared as is.
 
 function postToolUse(response: unknown): HookInput<'PostToolUse'> {
-  return { session_id: 's', transcript_path: '/t', cwd: '/w', permission_mode: 'default', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: response, tool_use_id: 't1' };
+  return { session_id: 's', transcript_path: '/t', cwd: '/w', permission_mode: 'default', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: response, tool_use_id: 't1', duration_ms: 1 };
 }
 
 describe('hook rewrites are detached from the hook', () => {
