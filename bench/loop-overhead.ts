@@ -1,0 +1,148 @@
+/**
+ * Row 1, in-process loop overhead: the library loop driving the scripted model through 10,000 calls
+ * of a no-op tool, with 0 and with 10 no-op callback hooks on every event, against a bare async
+ * loop (the seed's minimal loop: model → for each call: callbacks, handler, callbacks → push result).
+ *
+ * The calls come 100 per assistant message, so the row is the cost of a tool call; what a model
+ * turn costs (request, PostToolBatch) is row 5's business, at 1 call per message. The scripted
+ * model keeps every request, and with it a copy of the conversation: at 10 calls per message that
+ * alone is ~90 MB of garbage per run, which would measure the test double, not the loop.
+ * The JSONL transcript (on by default) is off in 1a–1c and measured on its own in 1d.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { HOOK_EVENT_NAMES } from '../src/hooks/event-names.js';
+import { HookEngine } from '../src/hooks/hook-engine.js';
+import { runAgent } from '../src/loop/run-agent.js';
+import type { Message } from '../src/messages/messages.js';
+import type { ModelClient } from '../src/model/model-client.js';
+import { ScriptedModel, type ScriptTurn } from '../src/model/scripted-model.js';
+import { defineTool, type AnyTool } from '../src/tools/define-tool.js';
+import { interleaved, timeMs, verdict, type BenchRow } from './measure.js';
+
+/** Total tool calls per run and calls per assistant message. */
+export const TOTAL_CALLS = 10_000;
+export const CALLS_PER_TURN = 100;
+const HOOKS_PER_EVENT = 10;
+
+/** The no-op tool every row uses. */
+export function noopTool(): AnyTool {
+  return defineTool({ name: 'Noop', description: 'does nothing', inputSchema: z.strictObject({ n: z.number() }), readOnly: true, handler: () => 'ok' });
+}
+
+/** `turns` assistant messages of `perTurn` Noop calls each, then a final text answer. */
+export function noopScript(turns: number, perTurn: number): ScriptTurn[] {
+  const script: ScriptTurn[] = [];
+  let id = 0;
+  for (let turn = 0; turn < turns; turn++) {
+    script.push(Array.from({ length: perTurn }, () => ({ type: 'tool_use', id: `toolu_${++id}`, name: 'Noop', input: { n: id } })));
+  }
+  script.push([{ type: 'text', text: 'done' }]);
+  return script;
+}
+
+/** An engine with `count` no-op callbacks on every event hookloop fires; `calls.n` counts invocations. */
+export function noopHooks(count: number, calls: { n: number }): HookEngine {
+  const hooks = new HookEngine();
+  for (const event of HOOK_EVENT_NAMES) {
+    for (let index = 0; index < count; index++) hooks.on(event, () => void calls.n++);
+  }
+  return hooks;
+}
+
+type Callback = (event: { readonly name: string; readonly call: unknown; readonly output?: unknown }) => Promise<void> | void;
+
+/** The floor: the seed's minimal async loop, no validation, no permissions, plain callbacks before and after each call. */
+export async function bareLoop(model: ModelClient, tools: ReadonlyMap<string, AnyTool>, callbacks: readonly Callback[], prompt: string): Promise<string> {
+  const history: Message[] = [{ role: 'user', content: prompt }];
+  for (let turn = 1; turn <= 100_000; turn++) {
+    const reply = await model.complete({ system: '', messages: history, tools: [] });
+    history.push(reply.message);
+    if (reply.message.toolCalls.length === 0) return reply.message.text;
+    for (const call of reply.message.toolCalls) {
+      for (const callback of callbacks) await callback({ name: 'PreToolUse', call });
+      const tool = tools.get(call.name)!;
+      const output: unknown = await tool.handler(call.input, undefined as never);
+      for (const callback of callbacks) await callback({ name: 'PostToolUse', call, output });
+      history.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: String(output), isError: false });
+    }
+  }
+  throw new Error('bare loop: too many turns');
+}
+
+/** Runs row 1 and returns its rows. */
+export async function loopOverheadRows(options: { runs: number; warmup: number }): Promise<BenchRow[]> {
+  const turns = TOTAL_CALLS / CALLS_PER_TURN;
+  const script = noopScript(turns, CALLS_PER_TURN);
+  const tool = noopTool();
+  const projectDir = os.tmpdir();
+  const counted = { n: 0 };
+  let lastHookCount = 0;
+  const transcripts = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-bench-transcripts-'));
+  const hookloop = (hookCount: number, transcript = false) => async () => {
+    const hooks = noopHooks(hookCount, counted);
+    counted.n = 0;
+    const transcriptPath = path.join(transcripts, 'run.jsonl');
+    const ms = await timeMs(() => runAgent('go', { model: new ScriptedModel(script), projectDir, tools: [tool], hooks, maxTurns: turns + 1, transcript, transcriptPath }));
+    fs.rmSync(transcriptPath, { force: true });
+    if (hookCount > 0 && !transcript) lastHookCount = counted.n;
+    return (ms * 1000) / TOTAL_CALLS;
+  };
+  const bare = async () => {
+    const callbacks: Callback[] = Array.from({ length: HOOKS_PER_EVENT }, () => () => void counted.n++);
+    const ms = await timeMs(() => bareLoop(new ScriptedModel(script), new Map([[tool.name, tool]]), callbacks, 'go'));
+    return (ms * 1000) / TOTAL_CALLS;
+  };
+  let measured;
+  try {
+    measured = await interleaved({ zero: hookloop(0), ten: hookloop(HOOKS_PER_EVENT), transcript: hookloop(HOOKS_PER_EVENT, true), bare }, options);
+  } finally {
+    fs.rmSync(transcripts, { recursive: true, force: true });
+  }
+  const invocationsPerCall = lastHookCount / TOTAL_CALLS;
+  const perHookUs = (measured.ten.median - measured.zero.median) / invocationsPerCall;
+  const ratio = measured.ten.median / measured.bare.median;
+  return [
+    {
+      row: '1a loop, 0 hooks (µs/call)',
+      unit: 'µs/call',
+      hookloop: measured.zero,
+      floorLabel: 'bare loop, 10 callbacks',
+      floor: measured.bare,
+      ratio: measured.zero.median / measured.bare.median,
+      goal: 'report',
+      verdict: 'info',
+    },
+    {
+      row: '1b loop, 10 hooks/event (µs/call)',
+      unit: 'µs/call',
+      hookloop: measured.ten,
+      floorLabel: 'bare loop, 10 callbacks',
+      floor: measured.bare,
+      ratio,
+      goal: '≤ 25 µs/call and ≤ 10× floor',
+      verdict: verdict(measured.ten.median <= 25 && ratio <= 10),
+    },
+    {
+      row: '1c one hook invocation (µs)',
+      unit: 'µs/hook',
+      hookloop: { median: perHookUs, min: perHookUs, max: perHookUs, runs: measured.ten.runs },
+      goal: '≤ 2 µs per invocation',
+      verdict: verdict(perHookUs <= 2),
+      note: `(10-hook median − 0-hook median) / ${invocationsPerCall.toFixed(1)} hook invocations per call`,
+    },
+    {
+      row: '1d loop, 10 hooks/event + JSONL transcript (µs/call)',
+      unit: 'µs/call',
+      hookloop: measured.transcript,
+      floorLabel: 'bare loop, 10 callbacks',
+      floor: measured.bare,
+      ratio: measured.transcript.median / measured.bare.median,
+      goal: '≤ 25 µs/call and ≤ 10× floor',
+      verdict: verdict(measured.transcript.median <= 25 && measured.transcript.median / measured.bare.median <= 10),
+      note: `the transcript (on by default) adds ${(measured.transcript.median - measured.ten.median).toFixed(1)} µs per call: two JSONL lines, each built, serialized and written synchronously`,
+    },
+  ];
+}
