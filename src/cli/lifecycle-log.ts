@@ -26,7 +26,8 @@ function formatEvent(event: RunEvent, verbose: boolean): string | undefined {
         const blocking = outcome.failClosed ? ' (blocking)' : ' (non-blocking)';
         return `[Hook] ${where} -> ${outcome.status}${blocking}: [${outcome.origin.text}]${outcome.origin.location ? ` (${outcome.origin.location})` : ''}: ${outcome.error ?? ''}`;
       }
-      if (!verbose) return undefined;
+      // `suppressOutput: true` hides a successful hook's line (its failures are always shown).
+      if (!verbose || outcome.output['suppressOutput'] === true) return undefined;
       return `[Hook] ${where} -> ${describeOutcome(outcome.status, outcome.output, outcome.blockMessage)} [${outcome.origin.text}]`;
     }
     case 'permission':

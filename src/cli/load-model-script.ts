@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import type { ScriptTurn } from '../model/scripted-model.js';
+import type { AuxRule, ScriptTurn } from '../model/scripted-model.js';
 
 const block = z.looseObject({ type: z.string() });
 const turn = z.union([
@@ -16,7 +16,8 @@ const turn = z.union([
     delay_ms: z.number().optional(),
   }),
 ]);
-const script = z.union([z.array(turn), z.looseObject({ model: z.array(turn) })]);
+const auxRule = z.looseObject({ match: z.string().optional(), text: z.string().optional(), content: z.array(block).optional() });
+const script = z.union([z.array(turn), z.looseObject({ model: z.array(turn), aux: z.array(auxRule).optional() })]);
 
 /**
  * Reads the turns of a scripted model from `file`: a bare array of turns (each an array of
@@ -25,6 +26,15 @@ const script = z.union([z.array(turn), z.looseObject({ model: z.array(turn) })])
  * @throws ConfigError naming the file, and the JSON path of the first invalid entry.
  */
 export function loadModelScript(file: string, projectDir: string): ScriptTurn[] {
+  return loadModelScriptFile(file, projectDir).turns;
+}
+
+/**
+ * Like `loadModelScript`, and also the scenario's `aux` rules (answers for requests without tools,
+ * such as prompt hooks) when the file is a scenario that has them.
+ * @throws ConfigError as `loadModelScript`.
+ */
+export function loadModelScriptFile(file: string, projectDir: string): { turns: ScriptTurn[]; aux?: AuxRule[] } {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -43,5 +53,6 @@ export function loadModelScript(file: string, projectDir: string): ScriptTurn[] 
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`${file}: ${issue.path.join('.') || '(root)'}: expected an array of turns (arrays of content blocks) or a scenario with a "model" array`, { file, field: issue.path.join('.') });
   }
-  return (Array.isArray(parsed.data) ? parsed.data : parsed.data.model) as ScriptTurn[];
+  if (Array.isArray(parsed.data)) return { turns: parsed.data as ScriptTurn[] };
+  return { turns: parsed.data.model as ScriptTurn[], ...(parsed.data.aux ? { aux: parsed.data.aux as AuxRule[] } : {}) };
 }

@@ -17,6 +17,7 @@ import { SessionHookEngine } from './hooks-command/session-engine.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
 import { interactiveActivity, runInteractiveSession } from './interactive.js';
 import { lifecycleLog } from './lifecycle-log.js';
+import { resolvePermissionMode } from './permission-mode.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
 import { exitCodeOf, resultJson } from './result-json.js';
 import { readSessionFlags } from './session-flags.js';
@@ -90,7 +91,10 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const failures: string[] = [];
   const model = observedModel(provider, options.recordRequests ? requests : undefined, failures);
 
-  const hooks = new SessionHookEngine({ conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir) });
+  const hooks = new SessionHookEngine({
+    conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir),
+    concurrency: settings.hookConcurrency,
+  });
   // Settings and plugin handlers, hot reload of the settings files (ConfigChange), and `hooks record`'s recorder.
   const sessionHooks = startSessionHooks({
     ...services,
@@ -128,7 +132,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
           ask: [...settings.permissions.ask],
           deny: [...settings.permissions.deny, ...options.disallowedTools],
         },
-        mode: options.permissionMode ?? settings.defaultMode ?? 'default',
+        mode: resolvePermissionMode(options.permissionMode, settings.defaultMode, warn),
         additionalDirectories: [...settings.additionalDirectories, ...options.addDirs],
       },
       approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../errors.js';
-import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
+import { CLI_PERMISSION_MODES, type CliPermissionMode } from './permission-mode.js';
 import { addHooksCommand, type HooksCommandOptions } from './hooks-command/parse-hooks-args.js';
 import { PROVIDER_NAMES, type ProviderName } from './select-model.js';
 
@@ -12,7 +12,7 @@ export interface RunCommandOptions {
   readonly settings: string | undefined;
   /** `text` (answer streamed as it arrives), `json` (one result object), `stream-json` (one JSON event per line). */
   readonly outputFormat: 'text' | 'json' | 'stream-json';
-  readonly permissionMode: PermissionMode | undefined;
+  readonly permissionMode: CliPermissionMode | undefined;
   readonly allowedTools: readonly string[];
   readonly disallowedTools: readonly string[];
   readonly addDirs: readonly string[];
@@ -86,7 +86,7 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .option('-p, --print [prompt]', 'run one prompt headless and print the answer')
     .option('--settings <file-or-json>', 'an extra settings file (or inline JSON) with hooks and permissions')
     .addOption(new Option('--output-format <format>', 'text, json or stream-json').choices(['text', 'json', 'stream-json']).default('text'))
-    .addOption(new Option('--permission-mode <mode>', 'permission mode').choices([...PERMISSION_MODES]))
+    .addOption(new Option('--permission-mode <mode>', 'permission mode (auto runs as dontAsk: hookloop has no classifier)').choices([...CLI_PERMISSION_MODES]))
     .option('--allowedTools <rules...>', 'allow rules, e.g. "Bash(git:*)" Edit')
     .option('--disallowedTools <rules...>', 'deny rules')
     .option('--add-dir <dirs...>', 'extra directories the file tools may use')
@@ -108,7 +108,7 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         print: printFlag !== undefined,
         settings: flags['settings'] as string | undefined,
         outputFormat: flags['outputFormat'] as 'text' | 'json' | 'stream-json',
-        permissionMode: flags['permissionMode'] as PermissionMode | undefined,
+        permissionMode: flags['permissionMode'] as CliPermissionMode | undefined,
         allowedTools: splitToolList((flags['allowedTools'] as string[] | undefined) ?? []),
         disallowedTools: splitToolList((flags['disallowedTools'] as string[] | undefined) ?? []),
         addDirs: (flags['addDir'] as string[] | undefined) ?? [],

@@ -5,7 +5,7 @@ import type { OpenAICompatibleModelOptions } from '../model/openai/openai-model.
 import type { RetryOptions } from '../model/retry.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { SYSTEM_MESSAGE_SETTINGS, type SystemMessageSetting } from '../model/system-messages.js';
-import { loadModelScript } from './load-model-script.js';
+import { loadModelScriptFile } from './load-model-script.js';
 
 /** The providers `--provider` names. */
 export const PROVIDER_NAMES = ['anthropic', 'openai', 'scripted'] as const;
@@ -94,8 +94,10 @@ export function selectModel(flags: ModelFlags, env: Env): ModelSelection {
  */
 export async function createModel(selection: ModelSelection, context: { projectDir: string; onRetry?: RetryOptions['onRetry'] }): Promise<ModelClient> {
   switch (selection.provider) {
-    case 'scripted':
-      return new ScriptedModel(loadModelScript(selection.modelScript, context.projectDir), { mode: 'lenient' });
+    case 'scripted': {
+      const script = loadModelScriptFile(selection.modelScript, context.projectDir);
+      return new ScriptedModel(script.turns, { mode: 'lenient', ...(script.aux ? { aux: script.aux } : {}) });
+    }
     case 'anthropic': {
       const { AnthropicModel } = await import('../model/anthropic/anthropic-model.js');
       return new AnthropicModel({ ...selection.options, retry: { ...selection.options.retry, ...(context.onRetry ? { onRetry: context.onRetry } : {}) } });

@@ -16,6 +16,9 @@ const commonInput = {
   transcript_path: z.string(),
   cwd: z.string(),
   prompt_id: z.string().optional(),
+  /** Inside a subagent (an agent hook's sub-run): its id on every event, its type where the reference reports it. */
+  agent_id: z.string().optional(),
+  agent_type: z.string().optional(),
 };
 const withMode = { permission_mode: permissionMode };
 const withEffort = { effort: z.object({ level: z.string() }).optional() };
@@ -104,6 +107,43 @@ const sessionEndInput = z.object({
   ...commonInput,
   hook_event_name: z.literal('SessionEnd'),
   reason: z.enum(['clear', 'logout', 'prompt_input_exit', 'other', 'abort', 'error']),
+});
+/** hookloop fires `permission_prompt` when a person is about to be asked to approve a call (see docs/hooks.md). */
+const notificationInput = z.object({
+  ...commonInput,
+  hook_event_name: z.literal('Notification'),
+  message: z.string(),
+  notification_type: z.string(),
+});
+/** A call the permission policy or the approver refused; `reason` is the text the model gets as the error result. */
+const permissionDeniedInput = z.object({
+  ...commonInput,
+  ...withMode,
+  ...withEffort,
+  hook_event_name: z.literal('PermissionDenied'),
+  tool_name: z.string(),
+  tool_input: toolInput,
+  tool_use_id: z.string(),
+  reason: z.string(),
+});
+const subagentStartInput = z.object({
+  ...commonInput,
+  hook_event_name: z.literal('SubagentStart'),
+  agent_id: z.string(),
+  agent_type: z.string(),
+});
+const subagentStopInput = z.object({
+  ...commonInput,
+  ...withMode,
+  ...withEffort,
+  hook_event_name: z.literal('SubagentStop'),
+  agent_id: z.string(),
+  agent_type: z.string(),
+  stop_hook_active: z.boolean(),
+  agent_transcript_path: z.string(),
+  last_assistant_message: z.string(),
+  background_tasks: z.array(z.unknown()),
+  session_crons: z.array(z.unknown()),
 });
 
 /**
@@ -234,6 +274,26 @@ export const hookEventSchemas = {
     input: sessionEndInput,
     output: z.strictObject(commonOutput),
   },
+  /** For observers (desktop notifications, chat pings): nothing it answers changes the run. */
+  Notification: {
+    input: notificationInput,
+    output: z.strictObject(commonOutput),
+  },
+  /** `retry: true` tells the model it may try the call again (user text after the error result). */
+  PermissionDenied: {
+    input: permissionDeniedInput,
+    output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('PermissionDenied', { retry: z.boolean().optional() }) }),
+  },
+  /** `additionalContext` opens the subagent's first system message. */
+  SubagentStart: {
+    input: subagentStartInput,
+    output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('SubagentStart', contextOnly) }),
+  },
+  /** Like Stop, for a subagent: a block makes the subagent take another turn. */
+  SubagentStop: {
+    input: subagentStopInput,
+    output: z.strictObject({ ...commonOutput, ...blockDecision, hookSpecificOutput: specific('SubagentStop', contextOnly) }),
+  },
   /** A settings file changed mid-session: `decision: "block"` (or exit 2) keeps the previous hooks, except for policy settings. */
   ConfigChange: {
     input: configChangeInput,
@@ -271,5 +331,5 @@ export type HookOutput<E extends keyof HookEvents> = HookEvents[E]['output'];
 /** A payload without the fields the engine fills in itself (session_id, transcript_path, cwd, hook_event_name, …). */
 export type HookPayload<E extends keyof HookEvents> = Omit<
   HookInput<E>,
-  'session_id' | 'transcript_path' | 'cwd' | 'hook_event_name' | 'prompt_id' | 'permission_mode' | 'effort'
+  'session_id' | 'transcript_path' | 'cwd' | 'hook_event_name' | 'prompt_id' | 'permission_mode' | 'effort' | 'agent_id' | 'agent_type'
 >;

@@ -1,12 +1,13 @@
 import type { HookEventName } from './event-names.js';
+import type { HookServices } from './hook-services.js';
 
 /**
  * Where a handler came from, for the labels the model and the user see. Command hooks are named by
  * their settings string verbatim (Claude Code shows `[<cmd>]` and `from command: "<cmd>"`).
  */
 export interface HandlerOrigin {
-  readonly transport: 'callback' | 'command';
-  /** The command string as written in settings, or the callback's name. */
+  readonly transport: 'callback' | 'command' | 'http' | 'prompt' | 'agent';
+  /** The command string as written in settings (the URL of an http hook, the prompt of a prompt/agent hook), or the callback's name. */
   readonly text: string;
   /** The settings file, or `callback`. */
   readonly source: string;
@@ -58,9 +59,15 @@ export interface RegisteredHandler {
   readonly origin: HandlerOrigin;
   /** Key under which identical external handlers run once per event (Claude Code dedupes by command string). */
   readonly identity: string | undefined;
-  /** Fire-and-forget handler (`async: true`): the loop does not wait and ignores its answer. */
+  /**
+   * Background handler (`async: true`): the dispatch does not wait for it; with a tracker
+   * (`DispatchOptions.background`) its context reaches the model on a later request (async-hooks.ts).
+   */
   readonly background: boolean;
-  run(input: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<HandlerOutcome>;
+  /** `asyncRewake: true`: a background handler whose blocking answer (exit 2) wakes the model when it has already stopped. */
+  readonly rewake?: boolean;
+  /** Runs the handler once. `services` gives model-backed handlers the session's model (see HookServices). Never rejects. */
+  run(input: Readonly<Record<string, unknown>>, signal: AbortSignal, services?: HookServices): Promise<HandlerOutcome>;
 }
 
 /** `[<cmd>]`: how Claude Code prefixes a blocking hook's stderr in model-visible text. */

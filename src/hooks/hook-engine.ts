@@ -3,6 +3,11 @@ import type { HookEventName } from './event-names.js';
 import { TOOL_EVENTS } from './event-names.js';
 import type { HookInput } from './event-schemas.js';
 import type { HandlerOutcome, RegisteredHandler } from './handler.js';
+import type { BackgroundHooks } from './async-hooks.js';
+import { mapLimited } from './concurrency.js';
+import { FailureWatch } from './failure-watch.js';
+import type { HookServices } from './hook-services.js';
+import { capContext } from './output-size.js';
 import { compileMatcher, matcherMatches } from './matcher.js';
 import { GATE_EVENTS, runCallback, type HookCallback } from './transports/callback.js';
 
@@ -30,7 +35,18 @@ export interface DispatchOptions {
   readonly matchValue?: string;
   /** Reported for every handler as it finishes (lifecycle log, audit). Must not throw. */
   readonly onOutcome?: (outcome: HandlerOutcome) => void;
+  /** The session's model access for prompt and agent hooks (see HookServices); without it they fail. */
+  readonly services?: HookServices;
+  /**
+   * Where background (`async`) handlers go: the run's tracker, which keeps their answers for a later
+   * model request and kills them at the end of the run. Without it they run detached and only
+   * `onOutcome` hears from them.
+   */
+  readonly background?: BackgroundHooks;
 }
+
+/** Per-event limits on how many handlers of one event run at once (missing = no limit). */
+export type ConcurrencyLimits = Partial<Record<HookEventName, number>>;
 
 /** All answers to one event, in merge order: callbacks in registration order, then external handlers in settings order. */
 export interface DispatchResult {
@@ -62,9 +78,25 @@ export class HookEngine {
   private readonly byEvent = new Map<HookEventName, readonly RegisteredHandler[]>();
   private nextId = 1;
   private readonly conditionMatches: ConditionMatcher | undefined;
+  private concurrency: ConcurrencyLimits;
+  private readonly watch = new FailureWatch();
 
-  constructor(options: { conditionMatches?: ConditionMatcher } = {}) {
+  /**
+   * `conditionMatches` decides `if` conditions; `concurrency` caps how many external handlers of an
+   * event run at once (per dispatch; for background handlers, per run): the rest wait for a slot,
+   * still started in settings order, answers still merged in settings order.
+   */
+  constructor(options: { conditionMatches?: ConditionMatcher; concurrency?: ConcurrencyLimits } = {}) {
     this.conditionMatches = options.conditionMatches;
+    this.concurrency = { ...options.concurrency };
+  }
+
+  /** Replaces the per-event concurrency limits (see the constructor). @throws RangeError for a limit below 1. */
+  setConcurrency(limits: ConcurrencyLimits): void {
+    for (const [event, limit] of Object.entries(limits)) {
+      if (!(typeof limit === 'number' && limit >= 1)) throw new RangeError(`concurrency limit of ${event} must be at least 1, got ${String(limit)}`);
+    }
+    this.concurrency = { ...limits };
   }
 
   /**
@@ -132,20 +164,21 @@ export class HookEngine {
     if (selected.length === 0) return NO_HANDLERS;
 
     const outcomes: HandlerOutcome[] = [];
+    const services = options.services;
     let current = deepFreeze(input) as Record<string, unknown>;
     for (const handler of selected.filter((h) => h.origin.transport === 'callback')) {
-      const outcome = await handler.run(current, signal);
+      const outcome = await this.invoke(event, handler, current, signal, services);
       outcomes.push(outcome);
       options.onOutcome?.(outcome);
       if (endsChain(event, outcome)) return { outcomes, shortCircuited: true };
       current = applyRewrite(event, current, outcome);
     }
 
-    const external = dedupe(selected.filter((h) => h.origin.transport !== 'callback'));
+    // Agent hooks do not run inside an agent hook's own subagent (it would start itself again).
+    const external = dedupe(selected.filter((h) => h.origin.transport !== 'callback' && !(services?.nested && h.origin.transport === 'agent')));
     if (external.length === 0) return { outcomes, shortCircuited: false };
-    for (const handler of external.filter((h) => h.background)) {
-      void handler.run(current, signal).then((outcome) => options.onOutcome?.(outcome));
-    }
+    const limit = this.concurrency[event] ?? Infinity;
+    this.startBackground(event, external.filter((h) => h.background), current, signal, options);
     const foreground = external.filter((h) => !h.background);
     // A blocked prompt ends the session at once in the reference: siblings still running are killed
     // (ups-block-json). Elsewhere every sibling is waited for, even after an exit 2 (multi-hooks-block-siblings).
@@ -154,19 +187,35 @@ export class HookEngine {
     signal.addEventListener('abort', cancelSiblings, { once: true });
     if (signal.aborted) siblings.abort();
     try {
-      const settled = await Promise.all(
-        foreground.map(async (handler) => {
-          const outcome = await handler.run(current, siblings.signal);
-          options.onOutcome?.(outcome);
-          if (CANCEL_SIBLINGS_ON_BLOCK.has(event) && blocks(outcome)) siblings.abort();
-          return outcome;
-        }),
-      );
+      const settled = await mapLimited(foreground, limit, async (handler) => {
+        const outcome = await this.invoke(event, handler, current, siblings.signal, services);
+        options.onOutcome?.(outcome);
+        if (CANCEL_SIBLINGS_ON_BLOCK.has(event) && blocks(outcome)) siblings.abort();
+        return outcome;
+      });
       outcomes.push(...settled);
     } finally {
       signal.removeEventListener('abort', cancelSiblings);
     }
     return { outcomes, shortCircuited: false };
+  }
+
+  /** Starts `async` handlers without waiting: into the run's tracker when there is one, else detached. */
+  private startBackground(event: HookEventName, handlers: readonly RegisteredHandler[], input: Record<string, unknown>, signal: AbortSignal, options: DispatchOptions): void {
+    const toolName = typeof input['tool_name'] === 'string' ? input['tool_name'] : undefined;
+    for (const handler of handlers) {
+      const run = (runSignal: AbortSignal) => this.invoke(event, handler, input, runSignal, options.services);
+      if (options.background) {
+        const start = { event, origin: handler.origin, rewake: handler.rewake === true, limit: this.concurrency[event] ?? Infinity, ...(toolName !== undefined ? { toolName } : {}) };
+        options.background.start(start, run, options.onOutcome);
+      } else void run(signal).then((outcome) => options.onOutcome?.(outcome));
+    }
+  }
+
+  /** One handler's run, with the additionalContext cap applied and failing guards noted (see FailureWatch). */
+  private async invoke(event: HookEventName, handler: RegisteredHandler, input: Record<string, unknown>, signal: AbortSignal, services: HookServices | undefined): Promise<HandlerOutcome> {
+    const outcome = await handler.run(input, signal, services);
+    return this.watch.observe(event, handler.id, capContext(outcome, input));
   }
 
   private async select(event: HookEventName, candidates: readonly RegisteredHandler[], input: unknown, matchValue: string | undefined): Promise<RegisteredHandler[]> {

@@ -50,19 +50,28 @@ const DECISION_RANK: Record<PreToolDecision, number> = { deny: 4, defer: 3, ask:
 export interface PreToolUseMerge extends CommonMerge {
   readonly decision?: PreToolDecision;
   readonly reason?: string;
-  /** The last rewrite in merge order (each `updatedInput` replaces the whole input, as in Claude Code). */
+  /** The rewrite that applies (each `updatedInput` replaces the whole input, as in Claude Code); see `mergePreToolUse`. */
   readonly updatedInput?: Record<string, unknown>;
 }
 
 /**
  * PreToolUse: exit 2, `deny`, legacy `decision: "block"` and fail-closed failures deny; `defer`,
  * `ask`, `allow` and legacy `approve` rank below. The strongest decision wins; among equals the
- * first in merge order gives the reason. `updatedInput` is the last rewrite in merge order.
+ * first in merge order gives the reason.
+ *
+ * `updatedInput` precedence, deterministic whatever order the hooks finish in:
+ * 1. a rewrite that comes with a decision weaker than the winning one is dropped (an `allow` +
+ *    rewrite does not change what an `ask` hook asks about); a rewrite without a decision, or with
+ *    the winning decision, counts (one hook may rewrite while another approves: the reference runs
+ *    the rewritten input, pre-precedence);
+ * 2. among those, the last in merge order wins: callbacks (which run in a chain, each seeing the
+ *    previous rewrite) come before settings hooks, and settings hooks are in settings order, user <
+ *    project < local < `--settings` < plugins, so the file with the higher precedence wins.
  */
 export function mergePreToolUse(outcomes: readonly HandlerOutcome[]): PreToolUseMerge {
   let decision: PreToolDecision | undefined;
   let reason: string | undefined;
-  let updatedInput: Record<string, unknown> | undefined;
+  const rewrites: { decision: PreToolDecision | undefined; input: Record<string, unknown> }[] = [];
   const consider = (candidate: PreToolDecision, candidateReason: string | undefined) => {
     if (decision === undefined || DECISION_RANK[candidate] > DECISION_RANK[decision]) {
       decision = candidate;
@@ -74,17 +83,19 @@ export function mergePreToolUse(outcomes: readonly HandlerOutcome[]): PreToolUse
     else if (outcome.failClosed) consider('deny', failClosedMessage(outcome, 'PreToolUse'));
     const output = outcome.output as { decision?: string; reason?: string };
     const specific = specificOf(outcome) as { permissionDecision?: PreToolDecision; permissionDecisionReason?: string; updatedInput?: Record<string, unknown> } | undefined;
+    const own = specific?.permissionDecision ?? (output.decision === 'block' ? 'deny' : output.decision === 'approve' ? 'allow' : undefined);
     if (specific?.permissionDecision) consider(specific.permissionDecision, specific.permissionDecisionReason);
-    else if (output.decision === 'block') consider('deny', output.reason);
-    else if (output.decision === 'approve') consider('allow', output.reason);
-    if (specific?.updatedInput !== undefined) updatedInput = specific.updatedInput;
+    else if (own !== undefined) consider(own, output.reason);
+    if (specific?.updatedInput !== undefined) rewrites.push({ decision: own, input: specific.updatedInput });
   }
+  const counted = rewrites.filter((rewrite) => rewrite.decision === undefined || decision === undefined || DECISION_RANK[rewrite.decision] >= DECISION_RANK[decision]);
+  const updatedInput = counted.at(-1)?.input;
   return { ...mergeCommon(outcomes), ...(decision ? { decision } : {}), ...(reason !== undefined ? { reason } : {}), ...(updatedInput ? { updatedInput } : {}) };
 }
 
 /** `[<cmd>]: failed; blocking because onFailure is "block"\n<error>`, Claude Code's text for a fail-closed hook. */
 export function failClosedMessage(outcome: HandlerOutcome, _event: string): string {
-  const why = outcome.origin.transport === 'command' ? 'onFailure is "block"' : 'in-process gate hooks fail closed';
+  const why = outcome.origin.transport === 'callback' ? 'in-process gate hooks fail closed' : 'onFailure is "block"';
   const what = outcome.status === 'timeout' ? 'timed out' : 'failed';
   return `[${outcome.origin.text}]: ${what}; blocking because ${why}${outcome.error ? `\n${outcome.error}` : ''}`;
 }
@@ -198,4 +209,14 @@ export function mergeSessionStart(outcomes: readonly HandlerOutcome[]): SessionS
     if (specific?.sessionTitle !== undefined) sessionTitle = specific.sessionTitle;
   }
   return { ...mergeCommon(outcomes), ...(initialUserMessage !== undefined ? { initialUserMessage } : {}), ...(sessionTitle !== undefined ? { sessionTitle } : {}) };
+}
+
+/** PermissionDenied: `retry: true` from any hook lets the model know it may try the call again. */
+export interface PermissionDeniedMerge extends CommonMerge {
+  readonly retry: boolean;
+}
+
+export function mergePermissionDenied(outcomes: readonly HandlerOutcome[]): PermissionDeniedMerge {
+  const retry = outcomes.some((outcome) => specificOf(outcome)?.['retry'] === true);
+  return { ...mergeCommon(outcomes), retry };
 }

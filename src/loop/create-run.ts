@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { headlessApprover } from '../permissions/approvers.js';
 import { PermissionPolicy } from '../permissions/policy.js';
@@ -11,6 +12,7 @@ import type { RunOptions } from './run-agent.js';
 import { makeEmitter, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
 import { SessionState } from './session-state.js';
+import { runSubagent } from './subagent.js';
 
 /**
  * Builds the context a session's phases share. A resumed session keeps its id, transcript and
@@ -35,7 +37,8 @@ export function createRun(options: RunOptions): RunContext {
     const writer = new TranscriptWriter({ path: transcriptPath, sessionId, facts: state, ...(resume ? { resume } : {}) }, (error) => emit({ type: 'warning', text: error.message }));
     observers.unshift(writer.observer);
   }
-  return {
+  const signal = options.signal ?? new AbortController().signal;
+  const run: RunContext = {
     state,
     messages: [...(resume?.messages ?? [])],
     hooks: options.hooks ?? new HookEngine(),
@@ -43,11 +46,16 @@ export function createRun(options: RunOptions): RunContext {
     policy: new PermissionPolicy({ rules, mode, workspace, projectDir }),
     approver: options.approver ?? headlessApprover,
     workspace,
-    signal: options.signal ?? new AbortController().signal,
+    signal,
     env: { ...options.env },
     emit,
     permissionDenials: [],
+    model: options.model,
+    background: new BackgroundHooks(signal),
+    // Prompt hooks ask the session's model; agent hooks run a bounded sub-run of this loop.
+    services: { model: options.model, runSubagent: (request) => runSubagent(run, request) },
   };
+  return run;
 }
 
 /**

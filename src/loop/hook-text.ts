@@ -29,9 +29,24 @@ export function stopFeedback(reason: string): string {
   return `Stop hook feedback:\n${reason}`;
 }
 
-/** The system text that accompanies a JSON Stop block: `Stop hook blocking error from command: "<cmd>": <reason>`. */
-export function stopBlockingError(labelled: string): string {
-  return `Stop hook blocking error ${labelled}`;
+/** The system text that accompanies a JSON Stop block: `Stop hook blocking error from command: "<cmd>": <reason>` (SubagentStop: `SubagentStop hook …`). */
+export function stopBlockingError(labelled: string, event: 'Stop' | 'SubagentStop' = 'Stop'): string {
+  return `${event} hook blocking error ${labelled}`;
+}
+
+/** The user text after a refused call's result when a PermissionDenied hook answered `retry: true` (permission-denied-auto-mode). */
+export const PERMISSION_DENIED_RETRY = 'The PermissionDenied hook indicated you may retry this tool call.';
+
+/** What an agent hook's subagent is told when it ends its turn without calling StructuredOutput (the reference's tag, hookloop's words). */
+export const STRUCTURED_OUTPUT_ENFORCE =
+  '[structured-output-enforce] You MUST call the StructuredOutput tool to give your verdict: {"ok": true} when the condition holds, {"ok": false, "reason": "…"} when it does not.';
+
+/**
+ * The system text of an `asyncRewake` hook's blocking answer: `<Event>[:<Tool>] hook blocking error
+ * from command: "<cmd>": <reason>` (the PostToolUse block format; the reference's wording is not recorded).
+ */
+export function backgroundBlock(event: string, toolName: string | undefined, labelled: string): string {
+  return `${toolName ? `${event}:${toolName}` : event} hook blocking error ${labelled}`;
 }
 
 /** Stop `additionalContext`, which the reference sends as user text in a system reminder. */
@@ -55,6 +70,17 @@ export function promptBlockedResult(reason: string, prompt: string): string {
 
 /** The stable error result of a call skipped because a hook ended the run (DESIGN invariant 1). */
 export const HOOK_STOPPED_CONTINUATION = 'hook_stopped_continuation: a hook ended the run before this tool call ran';
+
+/** The result of a call after one a PreToolUse hook deferred: it got its PreToolUse hooks but does not run (the run ends). */
+export const DEFERRED_BATCH_SKIPPED = 'The call did not run: a PreToolUse hook deferred a call of this turn, which ends the run.';
+
+/** The result of a call an agent hook's subagent made after giving its verdict in the same turn (never shown to a model). */
+export const SUBAGENT_ANSWERED = 'The call did not run: the subagent already gave its verdict.';
+
+/** The `message` of the Notification hookloop fires before a person is asked to approve a call (Claude Code's wording). */
+export function permissionPromptNotice(toolName: string): string {
+  return `Claude needs your permission to use ${toolName}`;
+}
 
 /** The error result of a call that never ran because the run was aborted. */
 export const INTERRUPTED_RESULT = 'Interrupted by user: the run was aborted before this tool call finished';

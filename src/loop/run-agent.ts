@@ -13,6 +13,7 @@ import { compactBeforeTurn, compactConversation, contextTokensOf, PROMPT_TOO_LON
 import type { ResumedSession } from '../session/resume.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import { deliverBackground, wokenByBackground } from './background-delivery.js';
 import { createRun } from './create-run.js';
 import { contextLabel, promptBlockedResult, queuedPromptNotice, stopBlockingError, stopContext, stopFeedback, successLabel } from './hook-text.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
@@ -169,6 +170,8 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         if (ended) return;
         ended = true;
         await fireHook(run, 'SessionEnd', { reason }).catch(() => []);
+        // Background hooks still running are killed at exit, as the reference kills them (async-hook).
+        await run.background.stop();
       }),
   };
 }
@@ -257,6 +260,7 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
     if (turn > maxTurns) return { result: `Reached the maximum number of turns (${maxTurns})`, isError: true, terminalReason: 'max_turns', stopReason: lastStopReason };
     // Claude Code ends such a run with a synthetic message whose stop_reason is stop_sequence (compaction-precompact-block-at-limit).
     if ((await compactBeforeTurn(run, options, totals)) === 'blocking_limit') return { result: PROMPT_TOO_LONG, isError: true, terminalReason: 'blocking_limit', stopReason: 'stop_sequence' };
+    deliverBackground(run);
     let assistant: AssistantMessage;
     try {
       run.emit({ type: 'model_request', turn });
@@ -304,6 +308,10 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
     // The cap bounds hook-forced turns: past it the hooks still run, but their block is overridden.
     if (!wantsMore || stop.stop || continuations >= (options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS)) {
       if (wantsMore && !stop.stop) run.emit({ type: 'warning', text: `Stop hooks asked for more than ${continuations} continuations; the limit ends the run` });
+      else if (!stop.stop && continuations < (options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS) && (await wokenByBackground(run))) {
+        continuations++;
+        continue;
+      }
       return { result: assistant.text, isError: false, terminalReason: 'completed', stopReason: lastStopReason };
     }
     continuations++;

@@ -1,8 +1,11 @@
 import type { HookEventName } from '../hooks/event-names.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
+import type { BackgroundHooks } from '../hooks/async-hooks.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
+import type { HookServices } from '../hooks/hook-services.js';
 import type { HandlerOutcome } from '../hooks/handler.js';
 import type { Message } from '../messages/messages.js';
+import type { ModelClient } from '../model/model-client.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { Approver } from '../permissions/types.js';
 import type { ToolContext } from '../tools/define-tool.js';
@@ -25,6 +28,15 @@ export interface RunContext {
   readonly env: Record<string, string>;
   readonly emit: (event: RunEvent) => void;
   readonly permissionDenials: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
+  /** The session's model client: the loop's turns, prompt hooks and agent-hook subagents all use it. */
+  readonly model: ModelClient;
+  /** The run's background (`async`) hooks: their answers wait here for the next model request. */
+  readonly background: BackgroundHooks;
+  /**
+   * How the hooks of this run reach the model (prompt and agent hooks); built per run by the loop
+   * (see subagent.ts), without `runSubagent` inside an agent hook's own subagent.
+   */
+  readonly services: HookServices;
 }
 
 /**
@@ -55,8 +67,9 @@ export function makeEmitter(observers: readonly RunObserver[]): (event: RunEvent
 
 /**
  * Builds the payload of `event` from the session state, dispatches it, reports every outcome and
- * returns the outcomes in merge order. `systemMessage`s are forwarded to observers (the user), never
- * to the model.
+ * returns the outcomes in merge order. `systemMessage`s and `stopReason`s are forwarded to observers
+ * (the user: stderr in the CLI), never to the model. Prompt and agent hooks get the run's services;
+ * background hooks go to the run's tracker.
  */
 export async function fireHook<E extends HookEventName>(
   run: RunContext,
@@ -68,11 +81,15 @@ export async function fireHook<E extends HookEventName>(
   const input = run.state.payload(event, fields);
   const result = await run.hooks.dispatch(event, input, {
     signal: run.signal,
+    services: run.services,
+    background: run.background,
     ...(matchValue !== undefined ? { matchValue } : {}),
     onOutcome: (outcome) => {
       run.emit({ type: 'hook_outcome', event, matchValue, outcome });
-      const message = (outcome.output as { systemMessage?: unknown }).systemMessage;
-      if (typeof message === 'string') run.emit({ type: 'system_message', text: message });
+      const output = outcome.output as { systemMessage?: unknown; continue?: unknown; stopReason?: unknown };
+      if (typeof output.systemMessage === 'string') run.emit({ type: 'system_message', text: output.systemMessage });
+      // `stopReason` is for the user, like systemMessage; the model and the JSON result never see it.
+      if (output.continue === false && typeof output.stopReason === 'string') run.emit({ type: 'system_message', text: `${event} hook stopped the run: ${output.stopReason}` });
     },
   });
   return result.outcomes;

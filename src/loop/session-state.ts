@@ -3,9 +3,20 @@ import type { HookInput, HookPayload } from '../hooks/event-schemas.js';
 import type { PermissionMode } from '../permissions/types.js';
 
 /** Events whose payload carries `permission_mode` (spec §2). */
-const WITH_MODE: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop']);
+const WITH_MODE: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'SubagentStop']);
 /** Events whose payload carries `effort` (spec §2). */
-const WITH_EFFORT: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'StopFailure']);
+const WITH_EFFORT: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'SubagentStop', 'StopFailure']);
+
+/**
+ * Who a subagent's state belongs to. `id` goes on every event of the subagent (`agent_id`); `type`
+ * on SubagentStart/SubagentStop, and on its other events only when `typeOnEveryEvent` (the reference
+ * reports no `agent_type` on the tool events of an agent hook's subagent).
+ */
+export interface SubagentIdentity {
+  readonly id: string;
+  readonly type: string;
+  readonly typeOnEveryEvent: boolean;
+}
 
 /**
  * The mutable facts of one session that hook payloads report: ids, the current directory (it
@@ -26,6 +37,8 @@ export class SessionState {
   model: string | undefined;
   /** The context size the model last reported (input, cache and output tokens of its last answer); auto-compaction compares it with its thresholds. */
   contextTokens = 0;
+  /** Set in the state of a subagent (see SubagentIdentity); undefined in the main session. */
+  agent: SubagentIdentity | undefined;
 
   constructor(init: { sessionId: string; transcriptPath: string; projectDir: string; cwd: string; mode: PermissionMode }) {
     this.sessionId = init.sessionId;
@@ -37,8 +50,8 @@ export class SessionState {
 
   /**
    * A complete stdin payload for `event`: the common fields in the reference's order
-   * (session_id, transcript_path, cwd, prompt_id, permission_mode, effort, hook_event_name), then
-   * the event's own fields.
+   * (session_id, transcript_path, cwd, prompt_id, permission_mode, agent_id, agent_type, effort,
+   * hook_event_name), then the event's own fields.
    */
   payload<E extends HookEventName>(event: E, fields: HookPayload<E>): HookInput<E> {
     return {
@@ -47,9 +60,15 @@ export class SessionState {
       cwd: this.cwd,
       ...(this.promptId !== undefined ? { prompt_id: this.promptId } : {}),
       ...(WITH_MODE.has(event) ? { permission_mode: this.mode } : {}),
+      ...(this.agent !== undefined ? agentFields(event, this.agent) : {}),
       ...(WITH_EFFORT.has(event) ? { effort: { level: this.effort } } : {}),
       hook_event_name: event,
       ...fields,
     } as unknown as HookInput<E>;
   }
+}
+
+function agentFields(event: HookEventName, agent: SubagentIdentity): { agent_id: string; agent_type?: string } {
+  const withType = agent.typeOnEveryEvent || event === 'SubagentStart' || event === 'SubagentStop';
+  return withType ? { agent_id: agent.id, agent_type: agent.type } : { agent_id: agent.id };
 }

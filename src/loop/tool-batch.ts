@@ -1,6 +1,6 @@
 import { mergeBlocking } from '../hooks/merge.js';
-import { systemMessage, toolResultMessage, type AssistantMessage } from '../messages/messages.js';
-import { contextLabel, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT } from './hook-text.js';
+import { systemMessage, toolResultMessage, userMessage, type AssistantMessage } from '../messages/messages.js';
+import { contextLabel, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, SUBAGENT_ANSWERED } from './hook-text.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import { runToolCall, type CallOutcome } from './tool-call.js';
 
@@ -12,29 +12,38 @@ export type BatchEnd =
 
 /**
  * Runs the tool calls of one assistant message in order and appends exactly one paired result per
- * call (DESIGN invariant 1), then one system message with the hooks' context (Pre, Post, Batch
- * order), then fires PostToolBatch. When a hook ends the run, or the run is aborted, every call
- * not yet run is paired with a stable error result.
+ * call (DESIGN invariant 1), then the user notes of PermissionDenied hooks (`retry`), then one
+ * system message with the hooks' context (Pre, Post, Batch order), then fires PostToolBatch. When a
+ * hook ends the run, or the run is aborted, every call not yet run is paired with a stable error result.
+ *
+ * A deferred call ends the run, but the calls after it still get their PreToolUse hooks (none of
+ * them runs): the run reports the last call a hook deferred, as the reference does
+ * (pre-json-defer-batch). `finished` (an agent hook's subagent: it gave its verdict) ends the batch
+ * after the current call, without PostToolBatch.
  */
-export async function runToolBatch(run: RunContext, assistant: AssistantMessage): Promise<BatchEnd> {
+export async function runToolBatch(run: RunContext, assistant: AssistantMessage, finished: () => boolean = () => false): Promise<BatchEnd> {
   const outcomes: CallOutcome[] = [];
   let end: BatchEnd = { kind: 'continue' };
+  let answered = false;
   for (const call of assistant.toolCalls) {
-    if (end.kind !== 'continue' || run.signal.aborted) {
-      const content = run.signal.aborted && end.kind === 'continue' ? INTERRUPTED_RESULT : HOOK_STOPPED_CONTINUATION;
+    if ((end.kind !== 'continue' && end.kind !== 'tool_deferred') || answered || run.signal.aborted) {
+      const content = answered ? SUBAGENT_ANSWERED : run.signal.aborted && end.kind === 'continue' ? INTERRUPTED_RESULT : HOOK_STOPPED_CONTINUATION;
       appendMessage(run, toolResultMessage(call.id, call.name, content, true));
       continue;
     }
-    const outcome = await runToolCall(run, call);
+    const outcome = await runToolCall(run, call, { deferring: end.kind === 'tool_deferred' });
     outcomes.push(outcome);
     appendMessage(run, outcome.result);
     if (outcome.deferred) end = { kind: 'tool_deferred', deferred: outcome.deferred };
     else if (outcome.stop) end = { kind: outcome.stop };
+    answered = finished();
   }
   if (run.signal.aborted && end.kind === 'continue') end = { kind: 'aborted' };
 
+  const notes = outcomes.flatMap((outcome) => outcome.notes ?? []);
+  if (notes.length > 0) appendMessage(run, userMessage(notes.join('\n\n')));
   const contexts = outcomes.flatMap((outcome) => outcome.contexts);
-  if (end.kind === 'continue') {
+  if (end.kind === 'continue' && !answered) {
     const batch = mergeBlocking(await fireHook(run, 'PostToolBatch', { tool_calls: outcomes.map((outcome) => outcome.batchEntry) }), 'PostToolBatch');
     contexts.push(...batch.contexts.map((text) => contextLabel('PostToolBatch', undefined, text)));
     if (batch.blocks.length > 0 || batch.stop) end = { kind: 'hook_stopped' };

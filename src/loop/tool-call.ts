@@ -4,7 +4,8 @@ import { toolResultMessage, type ToolCall, type ToolResultMessage } from '../mes
 import { ToolFailure, type AnyTool } from '../tools/define-tool.js';
 import { ruleForCall } from '../permissions/policy.js';
 import type { PermissionVerdict } from '../permissions/types.js';
-import { contextLabel, postToolUseBlock, preToolUseError } from './hook-text.js';
+import { contextLabel, DEFERRED_BATCH_SKIPPED, postToolUseBlock, preToolUseError } from './hook-text.js';
+import { notifyApproval, permissionDenied } from './permission-events.js';
 import { fireHook, toolContext, type RunContext } from './run-context.js';
 
 /** One call's way through the pipeline, as the batch needs it. */
@@ -17,6 +18,8 @@ export interface CallOutcome {
   readonly stop?: 'hook_stopped' | 'aborted_tools';
   /** Set when a PreToolUse hook deferred the call: the run ends and reports it. */
   readonly deferred?: { readonly id: string; readonly name: string; readonly input: unknown };
+  /** User texts to send after the batch's results (a PermissionDenied hook's `retry`). */
+  readonly notes?: readonly string[];
   /** What PostToolBatch reports for this call: the model's original input, the model-visible response. */
   readonly batchEntry: { tool_name: string; tool_input: unknown; tool_use_id: string; tool_response: unknown };
 }
@@ -25,10 +28,12 @@ type Input = Readonly<Record<string, unknown>>;
 
 /**
  * Runs one tool call through the fixed pipeline: prepare → PreToolUse → permission policy →
- * PermissionRequest → approver → handler (exactly once) → PostToolUse / PostToolUseFailure.
+ * PermissionRequest → (Notification) approver → PermissionDenied → handler (exactly once) →
+ * PostToolUse / PostToolUseFailure. With `deferring` (an earlier call of the batch was deferred)
+ * the call stops after PreToolUse: a hook may defer it too, but it never runs.
  * Never throws: every path ends in one paired result.
  */
-export async function runToolCall(run: RunContext, call: ToolCall): Promise<CallOutcome> {
+export async function runToolCall(run: RunContext, call: ToolCall, options: { readonly deferring?: boolean } = {}): Promise<CallOutcome> {
   const prepared = await run.tools.prepare(call, toolContext(run));
   if (prepared.kind === 'settled') return finish(run, call, prepared.result, []);
   const { tool } = prepared;
@@ -42,6 +47,7 @@ export async function runToolCall(run: RunContext, call: ToolCall): Promise<Call
     const result = toolResultMessage(call.id, tool.name, 'The call was deferred by a PreToolUse hook; it did not run.', true);
     return { ...finish(run, call, result, contexts), deferred: { id: call.id, name: tool.name, input: call.input } };
   }
+  if (options.deferring) return finish(run, call, toolResultMessage(call.id, tool.name, DEFERRED_BATCH_SKIPPED, true), contexts);
 
   let input = prepared.input;
   if (pre.updatedInput) {
@@ -53,7 +59,10 @@ export async function runToolCall(run: RunContext, call: ToolCall): Promise<Call
 
   const hookDecision = pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined;
   const permitted = await decidePermission(run, call, tool, input, hookDecision, pre.reason);
-  if (permitted.kind === 'denied') return refuse(run, call, input, permitted.message, contexts, permitted.interrupt ? 'aborted_tools' : stop);
+  if (permitted.kind === 'denied') {
+    const notes = permitted.byHook ? [] : await permissionDenied(run, call, tool.name, input, permitted.message);
+    return { ...refuse(run, call, input, permitted.message, contexts, permitted.interrupt ? 'aborted_tools' : stop), ...(notes.length > 0 ? { notes } : {}) };
+  }
   input = permitted.input;
 
   const executed = await execute(run, call, tool, input);
@@ -67,7 +76,8 @@ function rewrite(run: RunContext, tool: AnyTool, updated: Record<string, unknown
   return checked.ok ? checked : { ok: false, error: `updatedInput rejected: ${checked.error}` };
 }
 
-type Permission = { kind: 'allowed'; input: Input } | { kind: 'denied'; message: string; interrupt?: boolean };
+/** `byHook`: a PermissionRequest hook refused (no PermissionDenied then: the hook already knows). */
+type Permission = { kind: 'allowed'; input: Input } | { kind: 'denied'; message: string; interrupt?: boolean; byHook?: boolean };
 
 /**
  * The policy decides first (deny > ask > hook allow > allow rules / mode). An `ask` goes to
@@ -87,14 +97,14 @@ async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, 
     const request = mergePermissionRequest(
       await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}) }, tool.name),
     );
-    if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, ...(request.interrupt ? { interrupt: true } : {}) };
+    if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, byHook: true, ...(request.interrupt ? { interrupt: true } : {}) };
     if (request.behavior === 'allow' && !verdict.hookMayDecide) {
       run.emit({ type: 'warning', text: `PermissionRequest hook allowed ${tool.name}, but ${verdict.source} does not let hooks approve it; the allow was ignored` });
     } else if (request.behavior === 'allow') {
       let approved = input;
       if (request.updatedInput) {
         const rewritten = rewrite(run, tool, request.updatedInput);
-        if (!rewritten.ok) return { kind: 'denied', message: `PermissionRequest hook: ${rewritten.error}` };
+        if (!rewritten.ok) return { kind: 'denied', message: `PermissionRequest hook: ${rewritten.error}`, byHook: true };
         approved = rewritten.input;
       }
       applyUpdatedPermissions(run, request.updatedPermissions);
@@ -105,6 +115,7 @@ async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, 
 
   if (verdict.humanMayDecide === false) return { kind: 'denied', message: verdict.message };
   let answer: Awaited<ReturnType<RunContext['approver']['approve']>>;
+  if (run.approver.awaitsHuman === true) await notifyApproval(run, tool.name);
   try {
     answer = await run.approver.approve({ toolName: tool.name, input, message: verdict.message, signal: run.signal });
   } catch {

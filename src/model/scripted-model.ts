@@ -26,8 +26,24 @@ export type ScriptTurn =
       readonly delay_ms?: number;
     };
 
+/**
+ * An answer for requests without tools (prompt hooks, summaries), as the conformance mock's `aux`
+ * rules: the first rule whose `match` occurs in the request's system prompt or messages answers
+ * with `content`, or the text `text` (default `ok`).
+ */
+export interface AuxRule {
+  readonly match?: string;
+  readonly text?: string;
+  readonly content?: readonly ScriptBlock[];
+}
+
 /** Options of the scripted model. */
 export interface ScriptedModelOptions {
+  /**
+   * Answers for requests that offer no tools, which then never use a scripted turn (the conformance
+   * mock's routing). Without `aux`, every request takes the next eligible turn.
+   */
+  readonly aux?: readonly AuxRule[];
   /**
    * `strict` (default): a request with no eligible turn left rejects with a ProviderError, and
    * `assertConsumed()` throws when turns were never used. `lenient`: such a request is answered
@@ -51,16 +67,23 @@ export class ScriptedModel implements ModelClient {
   private readonly turns: readonly ScriptTurn[];
   private readonly used: boolean[];
   private readonly mode: 'strict' | 'lenient';
+  private readonly aux: readonly AuxRule[] | undefined;
 
   constructor(turns: readonly ScriptTurn[], options: ScriptedModelOptions = {}) {
     this.turns = turns;
     this.used = turns.map(() => false);
     this.mode = options.mode ?? 'strict';
+    this.aux = options.aux;
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     this.requests.push({ system: request.system, messages: request.messages, tools: request.tools });
     if (request.signal?.aborted) throw new ProviderError('scripted', 'request aborted', { retryable: false });
+    if (this.aux !== undefined && request.tools.length === 0) {
+      const haystack = request.system + '\n' + JSON.stringify(request.messages);
+      const rule = this.aux.find((candidate) => candidate.match === undefined || haystack.includes(candidate.match));
+      return respond(rule?.content ?? [{ type: 'text', text: rule?.text ?? 'ok' }], {}, undefined);
+    }
     const index = this.pick(request);
     if (index < 0) {
       if (this.mode === 'lenient') return respond([{ type: 'text', text: SCRIPT_EXHAUSTED_TEXT }], {}, undefined);

@@ -9,9 +9,11 @@ export const headlessApprover: Approver = {
 /**
  * An approver backed by a function (an embedding application's own prompt, a test). The function's
  * answer is used as is; a throw, a rejection or an answer other than `allow`/`deny`/`always` counts as deny.
+ * `awaitsHuman: true` when the function asks a person (the loop then fires a Notification first).
  */
-export function callbackApprover(decide: (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>): Approver {
+export function callbackApprover(decide: (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>, options: { readonly awaitsHuman?: boolean } = {}): Approver {
   return {
+    awaitsHuman: options.awaitsHuman === true,
     async approve(request) {
       try {
         const answer = await decide(request);
@@ -33,6 +35,7 @@ export function callbackApprover(decide: (request: ApprovalRequest) => ApprovalA
 export function ttyApprover(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }): Approver {
   let previous: Promise<unknown> = Promise.resolve();
   return {
+    awaitsHuman: true,
     approve(request) {
       const answer = previous.then(() => askOnce(streams, request)).catch((): ApprovalAnswer => 'deny');
       previous = answer;

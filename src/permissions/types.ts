@@ -64,4 +64,9 @@ export type ApprovalAnswer = 'allow' | 'deny' | 'always';
  */
 export interface Approver {
   approve(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /**
+   * True when `approve` waits for a person (the TTY prompt): the loop fires a Notification hook
+   * (`permission_prompt`) before asking. Default false (headless: nobody to notify).
+   */
+  readonly awaitsHuman?: boolean;
 }

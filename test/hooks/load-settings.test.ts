@@ -87,6 +87,7 @@ describe('loadSettings: sources', () => {
       permissions: { allow: [], ask: [], deny: [] },
       additionalDirectories: [],
       disableAllHooks: false,
+      hookConcurrency: {},
       warnings: [],
       files: [],
     });
@@ -171,20 +172,20 @@ describe('parseSettingsText: validation messages', () => {
   it('warns about events hookloop does not fire and leaves their handlers out', () => {
     const settings = {
       hooks: {
-        SubagentStop: [{ hooks: [{ type: 'command', command: 'a' }] }, { hooks: [{ type: 'command', command: 'b' }] }],
-        Notification: [{ matcher: 'idle_prompt', hooks: [{ type: 'command', command: 'notify-send hi' }] }],
+        CwdChanged: [{ hooks: [{ type: 'command', command: 'a' }] }, { hooks: [{ type: 'command', command: 'b' }] }],
+        MessageDisplay: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }],
         Stop: [{ hooks: [{ type: 'command', command: 'c' }] }],
       },
     };
     expect(parseSettingsText(JSON.stringify(settings), file).warnings).toEqual([
-      `${file}: hooks.SubagentStop: hookloop does not fire SubagentStop; its 2 handler(s) are ignored`,
-      `${file}: hooks.Notification: hookloop does not fire Notification; its 1 handler(s) are ignored`,
+      `${file}: hooks.CwdChanged: hookloop does not fire CwdChanged; its 2 handler(s) are ignored`,
+      `${file}: hooks.MessageDisplay: hookloop does not fire MessageDisplay; its 1 handler(s) are ignored`,
     ]);
     write(projectFile(), settings);
     const loaded = loadSettings({ projectDir, homeDir });
     expect(loaded.handlers.map((handler) => handler.event)).toEqual(['Stop']);
     expect(loaded.warnings).toHaveLength(2);
-    expect(loaded.warnings[0]).toMatch(/^\/.*\/ws\/\.claude\/settings\.json: hooks\.SubagentStop: /);
+    expect(loaded.warnings[0]).toMatch(/^\/.*\/ws\/\.claude\/settings\.json: hooks\.CwdChanged: /);
   });
 
   it('rejects an invalid regex matcher, naming file, field and regex error', () => {

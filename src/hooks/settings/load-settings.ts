@@ -42,6 +42,8 @@ export interface LoadedHandler {
  * - `additionalDirectories`: concatenated, as written (relative paths are not resolved here).
  * - `disableAllHooks`: true when any file sets it (Claude Code: true in project settings also
  *   disabled the hooks of `--settings`).
+ * - `hookConcurrency`: per-event limits on concurrent handlers (hookloop's key); the last file that
+ *   sets an event's limit wins. Unknown events are left out with a warning.
  * - `warnings`: one line each, to print; `files`: the sources actually read, in order.
  */
 export interface LoadedSettings {
@@ -50,6 +52,7 @@ export interface LoadedSettings {
   readonly defaultMode?: PermissionMode;
   readonly additionalDirectories: readonly string[];
   readonly disableAllHooks: boolean;
+  readonly hookConcurrency: Readonly<Partial<Record<HookEventName, number>>>;
   readonly warnings: readonly string[];
   readonly files: readonly string[];
 }
@@ -87,6 +90,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const files: string[] = [];
   let defaultMode: PermissionMode | undefined;
   let disableAllHooks = false;
+  const hookConcurrency: Partial<Record<HookEventName, number>> = {};
 
   for (const { source, text } of readSources(options)) {
     const { settings, warnings: fileWarnings } = parseSettingsText(text, source.file);
@@ -99,6 +103,10 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     rules.deny.push(...(permissions?.deny ?? []));
     additionalDirectories.push(...(permissions?.additionalDirectories ?? []));
     if (permissions?.defaultMode !== undefined && permissions.defaultMode !== 'auto') defaultMode = permissions.defaultMode;
+    for (const [event, limit] of Object.entries(settings.hookConcurrency ?? {})) {
+      if (isHookEventName(event)) hookConcurrency[event] = limit;
+      else warnings.push(`${source.file}: hookConcurrency.${event}: hookloop does not fire ${JSON.stringify(event)}; its limit is ignored`);
+    }
     for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
       if (!isHookEventName(event)) continue;
       groups.forEach((group, groupIndex) =>
@@ -112,6 +120,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     ...(defaultMode === undefined ? {} : { defaultMode }),
     additionalDirectories,
     disableAllHooks,
+    hookConcurrency,
     warnings,
     files,
   };

@@ -39,13 +39,18 @@ export const commandHandlerSchema = z.object({
   ...common,
 });
 
-/** `type: "http"`: POST of the event JSON to `url`; `$VAR` in `headers` resolved only for `allowedEnvVars`. */
+/**
+ * `type: "http"`: POST of the event JSON to `url`; `$VAR` in `headers` resolved only for
+ * `allowedEnvVars`. `retries` (hookloop; 0–5, default 0): extra attempts after a connection error,
+ * an HTTP 429 or a 5xx, all within `timeout`.
+ */
 export const httpHandlerSchema = z.object({
   type: z.literal('http'),
   url: nonEmptyText,
   headers: z.record(z.string(), text, { error: 'an object of strings' }).optional(),
   allowedEnvVars: textList.optional(),
   onFailure: onFailure.optional(),
+  retries: z.number({ error: 'a whole number from 0 to 5' }).int({ error: 'a whole number from 0 to 5' }).min(0, { error: 'a whole number from 0 to 5' }).max(5, { error: 'a whole number from 0 to 5' }).optional(),
   ...common,
 });
 
@@ -55,6 +60,7 @@ export const promptHandlerSchema = z.object({
   prompt: nonEmptyText,
   model: text.optional(),
   continueOnBlock: flag.optional(),
+  onFailure: onFailure.optional(),
   ...common,
 });
 
@@ -63,6 +69,7 @@ export const agentHandlerSchema = z.object({
   type: z.literal('agent'),
   prompt: nonEmptyText,
   model: text.optional(),
+  onFailure: onFailure.optional(),
   ...common,
 });
 
@@ -121,12 +128,21 @@ export const permissionsSchema = z.looseObject(
   { error: 'an object' },
 );
 
+/**
+ * `hookConcurrency` (hookloop; Claude Code has no such key): event name → how many of that event's
+ * settings handlers may run at once (the rest wait; answers are still merged in settings order).
+ */
+export const hookConcurrencySchema = z.record(z.string(), z.number({ error: 'a whole number of at least 1' }).int({ error: 'a whole number of at least 1' }).min(1, { error: 'a whole number of at least 1' }), {
+  error: 'an object mapping event names to limits',
+});
+
 /** One settings file. Keys other than these are kept as they are. */
 export const settingsFileSchema = z.looseObject(
   {
     hooks: hooksSchema.optional(),
     disableAllHooks: flag.optional(),
     permissions: permissionsSchema.optional(),
+    hookConcurrency: hookConcurrencySchema.optional(),
   },
   { error: 'a JSON object' },
 );

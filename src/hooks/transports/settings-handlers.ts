@@ -3,10 +3,11 @@ import type { HookEventName } from '../event-names.js';
 import type { HookEngine, Unregister } from '../hook-engine.js';
 import type { HandlerOrigin, RegisteredHandler } from '../handler.js';
 import { handlerIdentity } from '../settings/load-settings.js';
-import type { CommandHandlerConfig } from '../settings/settings-schema.js';
+import type { HandlerConfig } from '../settings/settings-schema.js';
 import { prepareSessionEnvFile } from '../session-env.js';
 import { runCommandProcess, hookEnvironment } from './command-process.js';
 import { interpretCommandResult } from './command.js';
+import { handlerWarnings, remoteHandler, remoteLabel, timeoutSecondsFor } from './remote-handlers.js';
 
 /** A handler from a settings file, as the settings loader returns it. */
 export interface ExternalHandlerEntry {
@@ -28,9 +29,11 @@ export function defaultTimeoutSeconds(event: HookEventName): number {
 }
 
 /**
- * Registers the settings handlers hookloop can run (command hooks) on `engine`, in settings order,
- * and returns one function that removes them all plus a warning per handler it had to skip
- * (http, prompt, agent and mcp_tool handlers are not run yet).
+ * Registers the settings handlers on `engine`, in settings order, and returns one function that
+ * removes them all plus warnings to print: one per handler it had to skip (`mcp_tool`: hookloop has
+ * no MCP client) and one per setting that cannot work where it is (see `handlerWarnings`).
+ * `http`, `prompt` and `agent` handlers are built by remote-handlers.ts; prompt and agent hooks
+ * get the session's model from each dispatch (`DispatchOptions.services`).
  *
  * A command hook gets the event JSON on stdin, runs in the event's `cwd` with the Claude Code
  * environment (`CLAUDE_PROJECT_DIR` = `projectDir`, session id and effort taken from the payload;
@@ -42,19 +45,22 @@ export function registerSettingsHandlers(engine: HookEngine, entries: readonly E
   const warnings: string[] = [];
   let sessionStartHooks = 0;
   for (const entry of entries) {
-    if (entry.config.type !== 'command') {
-      warnings.push(`${entry.source.file}: hooks.${entry.event}: "${entry.config.type}" handlers are not supported yet; this one is skipped`);
+    const location = `${entry.source.file}: hooks.${entry.event}[${entry.groupIndex ?? 0}].hooks[${entry.handlerIndex ?? 0}]`;
+    const any = entry.config as HandlerConfig;
+    if (any.type === 'mcp_tool') {
+      warnings.push(`${location}: "mcp_tool" handlers need an MCP client, which hookloop does not have; this one is skipped`);
       continue;
     }
-    const config = entry.config as CommandHandlerConfig;
-    const origin: HandlerOrigin = {
-      transport: 'command',
-      text: config.command,
-      source: entry.source.file,
-      location: `${entry.source.file}: hooks.${entry.event}[${entry.groupIndex ?? 0}].hooks[${entry.handlerIndex ?? 0}]`,
-    };
+    warnings.push(...handlerWarnings(entry.event, any, location));
+    if (any.type !== 'command') {
+      const origin: HandlerOrigin = { transport: any.type, text: remoteLabel(any), source: entry.source.file, location };
+      removers.push(engine.add(remoteHandler(engine.allocateId(), { event: entry.event, matcher: entry.matcher, config: any, origin, ...(entry.env ? { env: entry.env } : {}) })));
+      continue;
+    }
+    const config = any;
+    const origin: HandlerOrigin = { transport: 'command', text: config.command, source: entry.source.file, location };
     const event = entry.event;
-    const timeoutSeconds = event === 'SessionEnd' ? Math.min(Math.max(config.timeout ?? 1.5, 1.5), 60) : (config.timeout ?? defaultTimeoutSeconds(event));
+    const timeoutSeconds = timeoutSecondsFor(event, config);
     // SessionStart hooks each get their own CLAUDE_ENV_FILE, numbered in settings order as Claude Code does.
     const envFileIndex = event === 'SessionStart' ? sessionStartHooks++ : undefined;
     const handler: RegisteredHandler = {
@@ -64,7 +70,8 @@ export function registerSettingsHandlers(engine: HookEngine, entries: readonly E
       condition: config.if,
       origin,
       identity: handlerIdentity(config),
-      background: config.async === true,
+      background: config.async === true || config.asyncRewake === true,
+      rewake: config.asyncRewake === true,
       run: async (input, signal) => {
         const payload = input as { cwd: string; session_id: string; effort?: { level?: string } };
         const result = await runCommandProcess(config, {

@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { HandlerOutcome } from './handler.js';
+
+/**
+ * The 10,000-character cap on `additionalContext` (spec §5, pre-huge-output): a longer text is
+ * saved whole to a file next to the session transcript and the model gets a preview in Claude
+ * Code's `<persisted-output>` frame instead. Other hook strings (an exit-2 stderr, a reason) are
+ * passed whole, as the reference passes them.
+ */
+
+/** Longest `additionalContext` passed as is. */
+export const MAX_CONTEXT_CHARS = 10_000;
+/** How much of a persisted text the preview shows (cut at a line end in its second half). */
+export const PREVIEW_CHARS = 2000;
+
+/**
+ * The outcome with an oversized `additionalContext` replaced by its `<persisted-output>` preview,
+ * the full text saved to `<transcript dir>/<session>/tool-results/hook-<tool_use_id>-<Event>-<hash>-additionalContext.txt`
+ * (Claude Code's place for it; `<tool_use_id>-` only on tool events). When the file cannot be
+ * written the text is cut to the cap with a note saying why. Any other outcome is returned as is.
+ * Never throws.
+ */
+export function capContext(outcome: HandlerOutcome, input: Readonly<Record<string, unknown>>): HandlerOutcome {
+  const specific = outcome.output['hookSpecificOutput'] as Record<string, unknown> | undefined;
+  const context = specific?.['additionalContext'];
+  if (typeof context !== 'string' || context.length <= MAX_CONTEXT_CHARS) return outcome;
+  const replaced = persistContext(context, input);
+  return { ...outcome, output: { ...outcome.output, hookSpecificOutput: { ...specific, additionalContext: replaced } } };
+}
+
+/** The `<persisted-output>` text for `text` (exported for tests). */
+export function persistedOutputMessage(text: string, file: string): string {
+  const { preview, more } = previewOf(text);
+  return `<persisted-output>\nOutput too large (${formatSize(Buffer.byteLength(text))}). Full output saved to: ${file}\n\nPreview (first ${formatSize(PREVIEW_CHARS)}):\n${preview}${more ? '\n...\n' : '\n'}</persisted-output>`;
+}
+
+function persistContext(text: string, input: Readonly<Record<string, unknown>>): string {
+  const transcript = typeof input['transcript_path'] === 'string' ? input['transcript_path'] : undefined;
+  const event = typeof input['hook_event_name'] === 'string' ? input['hook_event_name'] : 'Hook';
+  const toolUseId = typeof input['tool_use_id'] === 'string' ? `${input['tool_use_id']}-` : '';
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
+  if (transcript !== undefined) {
+    const dir = path.join(path.dirname(transcript), path.basename(transcript, '.jsonl'), 'tool-results');
+    const file = path.join(dir, `hook-${toolUseId}${event}-${hash}-additionalContext.txt`);
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(file, text);
+      return persistedOutputMessage(text, file);
+    } catch (error) {
+      return `${text.slice(0, MAX_CONTEXT_CHARS)}\n[hookloop: additionalContext cut at ${MAX_CONTEXT_CHARS} characters; saving the rest failed: ${(error as Error).message}]`;
+    }
+  }
+  return `${text.slice(0, MAX_CONTEXT_CHARS)}\n[hookloop: additionalContext cut at ${MAX_CONTEXT_CHARS} characters]`;
+}
+
+function previewOf(text: string): { preview: string; more: boolean } {
+  if (text.length <= PREVIEW_CHARS) return { preview: text, more: false };
+  const window = text.slice(0, PREVIEW_CHARS);
+  const lastNewline = window.lastIndexOf('\n');
+  return { preview: text.slice(0, lastNewline > PREVIEW_CHARS / 2 ? lastNewline : PREVIEW_CHARS), more: true };
+}
+
+/** `14.7KB`, `2KB`, `512 bytes`, `1.2MB`: Claude Code's size wording. */
+function formatSize(bytes: number): string {
+  const kb = bytes / 1024;
+  if (kb < 1) return `${bytes} bytes`;
+  if (kb < 1024) return `${kb.toFixed(1).replace(/\.0$/, '')}KB`;
+  return `${(kb / 1024).toFixed(1).replace(/\.0$/, '')}MB`;
+}

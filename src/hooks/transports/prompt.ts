@@ -1,0 +1,56 @@
+import { describeError } from '../../errors.js';
+import { userMessage } from '../../messages/messages.js';
+import type { HookEventName } from '../event-names.js';
+import type { HandlerOrigin, HandlerOutcome } from '../handler.js';
+import type { HookServices } from '../hook-services.js';
+import type { PromptHandlerConfig } from '../settings/settings-schema.js';
+import { failedOutcome, parseVerdict, substituteArguments, verdictOutcome } from './model-verdict.js';
+import { timeoutSignal, untilAborted } from './deadline.js';
+
+/**
+ * The system prompt of a prompt hook's request. Its first and last sentences are the reference's
+ * (hook-type-prompt trace); the middle, which the trace redacts, is hookloop's own.
+ */
+export const PROMPT_HOOK_SYSTEM = [
+  "You are evaluating a hook in Claude Code. The user's text says what to check. Decide whether the action may go ahead.",
+  'The text ends with the hook event as JSON: the tool call, prompt or answer being checked.',
+  'Answer with one JSON object and nothing else: {"ok": true, "reason": "…"} when it may go ahead, {"ok": false, "reason": "…"} when it may not.',
+  'Always include a "reason" field.',
+].join('\n\n');
+
+/**
+ * Runs one `type: "prompt"` hook: one request without tools through the session's model client
+ * (`services.model`), the hook's prompt (with `$ARGUMENTS` replaced by the event JSON) as the only
+ * user message, and the answer read as `{ok, reason}` (see `verdictOutcome` for what each verdict does).
+ * The handler's `model` field is not used: hookloop asks the session's model.
+ *
+ * Failures (no model client, a provider error, an answer that is not the verdict JSON) are
+ * non-blocking unless `onFailure: "block"`; past `timeoutMs` the request is aborted (`timeout`).
+ * Never rejects.
+ */
+export async function runPromptHook(
+  event: HookEventName,
+  config: PromptHandlerConfig,
+  origin: HandlerOrigin,
+  input: Readonly<Record<string, unknown>>,
+  context: { readonly signal: AbortSignal; readonly timeoutMs: number; readonly services: HookServices | undefined },
+): Promise<HandlerOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const model = context.services?.model;
+  if (model === undefined) return failedOutcome(origin, 'failed', 'prompt hooks need the session model client, and this dispatch has none', config.onFailure, 0);
+  const limit = timeoutSignal(context.signal, context.timeoutMs);
+  try {
+    const request = { system: PROMPT_HOOK_SYSTEM, messages: [userMessage(substituteArguments(config.prompt, input))], tools: [], signal: limit.signal };
+    const response = await untilAborted(model.complete(request), limit.signal);
+    const parsed = parseVerdict(response.message.text);
+    if ('error' in parsed) return failedOutcome(origin, 'failed', parsed.error, config.onFailure, elapsed());
+    return verdictOutcome(event, origin, parsed.verdict, { kind: 'prompt', continueOnBlock: config.continueOnBlock === true, durationMs: elapsed() });
+  } catch (error) {
+    if (limit.timedOut()) return failedOutcome(origin, 'timeout', `timed out after ${context.timeoutMs} ms`, config.onFailure, elapsed());
+    if (context.signal.aborted) return failedOutcome(origin, 'failed', 'aborted', undefined, elapsed());
+    return failedOutcome(origin, 'failed', `model request failed: ${describeError(error)}`, config.onFailure, elapsed());
+  } finally {
+    limit.dispose();
+  }
+}

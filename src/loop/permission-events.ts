@@ -1,0 +1,29 @@
+import { mergePermissionDenied } from '../hooks/merge.js';
+import { PERMISSION_DENIED_RETRY, permissionPromptNotice } from './hook-text.js';
+import { fireHook, type RunContext } from './run-context.js';
+
+/**
+ * The two permission events around the approver (DESIGN pipeline: approver → PermissionDenied).
+ *
+ * - Notification (`notification_type: "permission_prompt"`) fires right before an approver that
+ *   waits for a person (`Approver.awaitsHuman`, the TTY prompt) is asked, so a hook can call the
+ *   user back to the terminal. Headless runs have nobody to notify and fire none, as the reference
+ *   fires none in `-p`.
+ * - PermissionDenied fires whenever the permission policy (deny rule, dontAsk, plan mode, a hard
+ *   boundary) or the approver refuses a call, with `reason` = the error text the model gets. The
+ *   reference fires it only for its auto-mode classifier's denials; hookloop has no classifier and
+ *   fires it for every refusal that no hook made (a hook that refused already knows). A hook's
+ *   `retry: true` adds `The PermissionDenied hook indicated you may retry this tool call.` as user
+ *   text after the results.
+ */
+
+/** Fires Notification for a pending approval of `toolName`. */
+export async function notifyApproval(run: RunContext, toolName: string): Promise<void> {
+  await fireHook(run, 'Notification', { message: permissionPromptNotice(toolName), notification_type: 'permission_prompt' }, 'permission_prompt');
+}
+
+/** Fires PermissionDenied for a refused call; returns the user notes it asks for (the retry text, or none). */
+export async function permissionDenied(run: RunContext, call: { readonly id: string }, toolName: string, input: Readonly<Record<string, unknown>>, reason: string): Promise<string[]> {
+  const denied = mergePermissionDenied(await fireHook(run, 'PermissionDenied', { tool_name: toolName, tool_input: input as Record<string, unknown>, tool_use_id: call.id, reason }, toolName));
+  return denied.retry ? [PERMISSION_DENIED_RETRY] : [];
+}
