@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import { describeError } from '../errors.js';
 import { mergeBlocking, mergeCommon } from '../hooks/merge.js';
 import { readSessionEnv } from '../hooks/session-env.js';
@@ -83,7 +85,7 @@ export async function compactBeforeTurn(run: RunContext, setup: CompactionSetup,
  * Compacts the conversation now: PreCompact (`trigger`, `custom_instructions`; exit 2 or
  * `decision: "block"` → `blocked`; plain stdout → extra summarizer instructions), one request to
  * the session's model with the conversation and the summary request (same system prompt and tools,
- * text only), SessionStart (`source: "compact"`, `model`; its context becomes a system message after
+ * text only), SubagentStop for that summarizer (see summarizerStop), SessionStart (`source: "compact"`, `model`; its context becomes a system message after
  * the summary), PostCompact (`compact_summary` = the raw answer). Then the history is replaced by
  * the summary as a user message, and a `compaction` RunEvent records it (the transcript writes its
  * boundary). The summary request's usage is added to `totals` when given. Never throws: a failed
@@ -115,6 +117,7 @@ export async function compactConversation(
     return { kind: 'failed', error: describeError(error) };
   }
   if (extractSummary(answer) === '') return { kind: 'failed', error: 'the model answered the summary request without a summary' };
+  await summarizerStop(run, answer);
 
   const start = await fireHook(run, 'SessionStart', { source: 'compact', model: run.state.model ?? setup.model.name }, 'compact');
   if (start.length > 0) Object.assign(run.env, await readSessionEnv(os.homedir(), run.state.sessionId, { ...process.env, ...run.env }, (text) => run.emit({ type: 'warning', text })));
@@ -128,4 +131,17 @@ export async function compactConversation(
   run.state.contextTokens = 0;
   run.emit({ type: 'compaction', trigger, preTokens, summary: answer, messages: history, durationMs: Date.now() - started });
   return { kind: 'compacted', summary: answer, preTokens };
+}
+
+/**
+ * Claude Code runs its summarizer as a subagent, and SubagentStop hooks hear it end: `agent_type`
+ * "", no SubagentStart, an `agent_transcript_path` that is never written (compaction-auto). hookloop
+ * fires the same event for its summary request; what the hooks answer does not change the compaction.
+ */
+async function summarizerStop(run: RunContext, answer: string): Promise<void> {
+  const agentId = `a${randomBytes(8).toString('hex')}`;
+  const transcript = run.state.transcriptPath;
+  const agentTranscript = path.join(path.dirname(transcript), path.basename(transcript, '.jsonl'), 'subagents', `agent-${agentId}.jsonl`);
+  const fields = { agent_id: agentId, agent_type: '', stop_hook_active: false, agent_transcript_path: agentTranscript, last_assistant_message: answer, background_tasks: [], session_crons: [] };
+  await fireHook(run, 'SubagentStop', fields, '');
 }
