@@ -56,4 +56,33 @@ describe.skipIf(!hasScript)('interactive mode on a terminal', () => {
     expect(pairingViolations(session.messages)).toEqual([]);
     expect(session.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
   });
+
+  it('asks on the terminal before a call the policy wants approved, and runs it after "y"', async () => {
+    const dir = tempProject();
+    const home = path.join(dir, '.test-home');
+    fs.mkdirSync(home);
+    writeJson(dir, 'turns.json', [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'touch approved.txt' } }], [{ type: 'text', text: 'CREATED' }]]);
+    const terminal = spawn('script', ['-qfec', `exec '${process.execPath}' '${CLI}' --model-script turns.json`, '/dev/null'], { cwd: dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let screen = '';
+    terminal.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => terminal.on('exit', (code) => resolve(code)));
+    const waitFor = async (needle: string) => {
+      for (let waited = 0; !screen.includes(needle); waited += 20) {
+        if (waited > 15_000) throw new Error(`timed out waiting for ${JSON.stringify(needle)}; screen:\n${screen}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    try {
+      await waitFor('> ');
+      terminal.stdin.write('make a file\r');
+      await waitFor('Allow? [y]es / [n]o / [a]lways');
+      terminal.stdin.write('y\r');
+      await waitFor('CREATED');
+      terminal.stdin.write('\x04');
+      expect(await exited).toBe(0);
+    } finally {
+      terminal.kill('SIGKILL');
+    }
+    expect(fs.existsSync(path.join(dir, 'approved.txt'))).toBe(true);
+  });
 });
