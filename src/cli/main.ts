@@ -21,7 +21,7 @@ import { resolvePermissionMode } from './permission-mode.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
 import { exitCodeOf, resultJson } from './result-json.js';
 import { readSessionFlags } from './session-flags.js';
-import { createModel, selectModel } from './select-model.js';
+import { createModel, describeSelection, selectModel } from './select-model.js';
 import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
 
 /** The streams and facts of the process the CLI runs in; tests pass their own. */
@@ -87,6 +87,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     projectDir,
     onRetry: ({ attempt, delayMs, error }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
   });
+  if (options.verbose) io.stderr.write(`[Model] ${describeSelection(selection)}\n`);
   const requests: ModelRequest[] = [];
   const failures: string[] = [];
   const model = observedModel(provider, options.recordRequests ? requests : undefined, failures);

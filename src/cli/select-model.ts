@@ -86,6 +86,13 @@ export function selectModel(flags: ModelFlags, env: Env): ModelSelection {
   return { provider: 'openai', why, options: { model, apiKey: openaiKey, baseURL: openaiBase, ...shared } };
 }
 
+/** One line for `--verbose`: `anthropic claude-sonnet-5-5 at http://127.0.0.1:8800 (chosen by ANTHROPIC_API_KEY)`. */
+export function describeSelection(selection: Exclude<ModelSelection, { provider: 'none' }>): string {
+  if (selection.provider === 'scripted') return `scripted ${selection.modelScript} (chosen by ${selection.why})`;
+  const where = selection.options.baseURL ? ` at ${selection.options.baseURL}` : '';
+  return `${selection.provider} ${selection.options.model}${where} (chosen by ${selection.why})`;
+}
+
 /**
  * Builds the ModelClient of a selection. `onRetry` is told about each retry of a real provider
  * (for a warning on stderr). The provider SDKs are loaded here, on demand, so that a scripted run

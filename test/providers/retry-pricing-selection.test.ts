@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectModel, DEFAULT_ANTHROPIC_MODEL } from '../../src/cli/select-model.js';
+import { describeSelection, selectModel, DEFAULT_ANTHROPIC_MODEL } from '../../src/cli/select-model.js';
 import { textStreamPrinter } from '../../src/cli/stream-output.js';
 import { AbortError, ConfigError } from '../../src/errors.js';
 import { costUsd, priceOf, totalCostUsd } from '../../src/model/pricing.js';
@@ -86,6 +86,11 @@ describe('provider selection', () => {
     expect(selectModel({}, { ANTHROPIC_AUTH_TOKEN: 't', ANTHROPIC_MODEL: 'claude-opus-4-8', ANTHROPIC_BASE_URL: 'http://gw' })).toMatchObject({ provider: 'anthropic', options: { model: 'claude-opus-4-8', authToken: 't', baseURL: 'http://gw' } });
     expect(selectModel({ model: 'llama3.1' }, { OPENAI_BASE_URL: 'http://localhost:11434/v1' })).toMatchObject({ provider: 'openai', why: 'OPENAI_BASE_URL', options: { model: 'llama3.1', baseURL: 'http://localhost:11434/v1' } });
     expect(selectModel({}, {})).toEqual({ provider: 'none' });
+  });
+
+  it('says what it chose and why, for --verbose', () => {
+    const selection = selectModel({}, { ANTHROPIC_API_KEY: 'a', ANTHROPIC_BASE_URL: 'http://127.0.0.1:8800' });
+    expect(selection.provider !== 'none' && describeSelection(selection)).toBe(`anthropic ${DEFAULT_ANTHROPIC_MODEL} at http://127.0.0.1:8800 (chosen by ANTHROPIC_API_KEY)`);
   });
 
   it('reads the shared settings from the environment', () => {
