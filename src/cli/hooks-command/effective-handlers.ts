@@ -24,16 +24,27 @@ export interface EffectiveHandler {
 }
 
 /**
- * Registers `handlers` on `engine` one at a time, in order, with the CLI's own registration
- * (`registerSettingsHandlers`), so each result can be traced back to its settings entry. Returns
- * them grouped by event, in settings order.
+ * Registers `handlers` on `engine` with the CLI's own registration (`registerSettingsHandlers`) and
+ * traces each registered handler back to its settings entry. Returns them grouped by event, in
+ * settings order.
  */
 export function registerEffective(engine: HookEngine, handlers: readonly SetupHandler[], projectDir: string): Map<string, EffectiveHandler[]> {
   const byEvent = new Map<string, EffectiveHandler[]>();
-  for (const entry of handlers) {
-    const before = engine.list().length;
-    const { warnings } = registerSettingsHandlers(engine, [entry], projectDir);
-    const registered = engine.list().slice(before)[0];
+  // All at once first, as a run does (SessionStart hooks are numbered across the list); when some
+  // handler was skipped the order no longer tells which is which, so then one at a time.
+  const before = engine.list().length;
+  const together = registerSettingsHandlers(engine, handlers, projectDir);
+  const added = engine.list().slice(before);
+  const oneByOne = added.length !== handlers.length;
+  if (oneByOne) together.unregister();
+  for (const [position, entry] of handlers.entries()) {
+    let registered = oneByOne ? undefined : added[position];
+    let warnings: readonly string[] = [];
+    if (oneByOne) {
+      const count = engine.list().length;
+      warnings = registerSettingsHandlers(engine, [entry], projectDir).warnings;
+      registered = engine.list().slice(count)[0];
+    }
     const list = byEvent.get(entry.event) ?? [];
     const identity = handlerIdentity(entry.config);
     const twin = list.find((other) => handlerIdentity(other.entry.config) === identity);

@@ -55,6 +55,7 @@ export interface HooksRecordOptions {
   readonly runArgs: readonly string[];
 }
 
+/** What `hookloop hooks …` was asked to do. */
 export type HooksCommandOptions = HooksListOptions | HooksValidateOptions | HooksTestOptions | HooksRecordOptions;
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
