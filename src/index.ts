@@ -12,7 +12,9 @@ export { loadSession, rebuildConversation, RESUMED_WITHOUT_RESULT, type ResumedS
 export { findTranscript, latestTranscript, projectSlug, resolveConfigDir, transcriptPathFor } from './session/paths.js';
 export { readTranscriptLines, type TranscriptLine, type TranscriptRead } from './session/transcript-reader.js';
 export type { RunEvent, RunObserver } from './loop/run-events.js';
-export { HookEngine, type CallbackOptions, type ConditionMatcher, type DispatchOptions, type DispatchResult, type Unregister } from './hooks/hook-engine.js';
+export { HookEngine, type CallbackOptions, type ConcurrencyLimits, type ConditionMatcher, type DispatchOptions, type DispatchResult, type Unregister } from './hooks/hook-engine.js';
+export type { HookServices, SubagentAnswer, SubagentRequest, SubagentRunner } from './hooks/hook-services.js';
+export { BackgroundHooks, type BackgroundDelivery } from './hooks/async-hooks.js';
 export type { HookCallback, HookCallbackContext } from './hooks/transports/callback.js';
 export { hookEventSchemas, permissionDecisionSchema, type HookEvents, type HookInput, type HookOutput, type HookPayload } from './hooks/event-schemas.js';
 export { HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from './hooks/event-names.js';

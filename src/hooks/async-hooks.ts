@@ -69,9 +69,10 @@ export class BackgroundHooks {
       settled: limiter
         .run(() => (controller.signal.aborted ? Promise.resolve(undefined) : run(controller.signal)))
         .then((outcome) => {
-          if (outcome === undefined) return;
+          // Killed by `stop()` at the end of the run, as documented: not a failure to report.
+          if (outcome === undefined || this.stopped) return;
           onOutcome?.(outcome);
-          if (!this.stopped) this.keep(meta, outcome);
+          this.keep(meta, outcome);
         })
         .catch(() => undefined) // run() never rejects (RegisteredHandler contract); nothing to keep if it did
         .finally(() => {
