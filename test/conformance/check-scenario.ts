@@ -35,10 +35,18 @@ export async function ignoredEvents(): Promise<Set<string>> {
   return new Set(ALL_EVENTS.filter((event) => !(HOOK_EVENT_NAMES as readonly string[]).includes(event)));
 }
 
-/** The difference lines between the reference trace and hookloop's (compare.mjs lines plus `[output]` lines). */
-export async function differences(reference: Trace, ours: Trace): Promise<string[]> {
+/**
+ * The difference lines between the reference trace and hookloop's (compare.mjs lines plus `[output]`
+ * lines). `ignoreSequenceOf` events are added to the traces' own `ignoreSequenceOf` hints.
+ */
+export async function differences(reference: Trace, ours: Trace, ignoreSequenceOf: readonly string[] = []): Promise<string[]> {
   const { compareTraces } = await referenceTools.compare();
   const views = comparableTraces(reference, ours);
+  if (ignoreSequenceOf.length > 0) {
+    const hints = views.reference.compareHints ?? {};
+    const own = Array.isArray(hints['ignoreSequenceOf']) ? (hints['ignoreSequenceOf'] as string[]) : [];
+    views.reference.compareHints = { ...hints, ignoreSequenceOf: [...own, ...ignoreSequenceOf] };
+  }
   const lines = compareTraces(views.reference, views.ours, {
     skip: new Set(),
     events: null,
@@ -63,7 +71,7 @@ export async function checkScenario(scenario: string, workDir: string, known: Kn
   fs.mkdirSync(traceDir, { recursive: true });
   const ours = await traceHookloop(scenario, traceDir, cliPath);
   const reference = readTrace(path.join(FIXTURES, 'traces', scenario));
-  const lines = await differences(reference, ours);
+  const lines = await differences(reference, ours, known.ignoreSequenceOf.map((ignore) => ignore.event));
   return { scenario, traceDir, exitCode: ours.exitCode, stderr: ours.stderr ?? '', wallMs: Date.now() - started, ...classify(scenario, lines, known) };
 }
 

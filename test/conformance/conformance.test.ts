@@ -92,10 +92,11 @@ describe('conformance fixtures', () => {
     // GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens.
     const anchors = new Set([...doc.matchAll(/^#{2,4} (.+)$/gm)].map((match) => match[1]!.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
     const problems: string[] = [];
-    for (const [scenario, entries] of known) {
+    for (const [scenario, entries] of known.scenarios) {
       if (scenario !== '*' && !scenarios.includes(scenario)) problems.push(`${scenario}: not a loop-tier scenario`);
       for (const entry of entries) if (!anchors.has(entry.doc)) problems.push(`${scenario}: doc "${entry.doc}" is not a section id in docs/compatibility.md`);
     }
+    for (const ignore of known.ignoreSequenceOf) if (!anchors.has(ignore.doc)) problems.push(`ignoreSequenceOf ${ignore.event}: doc "${ignore.doc}" is not a section id in docs/compatibility.md`);
     expect(problems).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@ const entrySchema = z.strictObject({
   /** Why hookloop differs, in words a user would accept. */
   reason: z.string().min(20),
   /** The heading id in docs/compatibility.md that explains this difference. */
-  doc: z.string().regex(/^[a-z0-9-]+$/),
+  doc: z.string().regex(/^[a-z0-9_-]+$/),
   /** True when the difference depends on timing and may not show in every run. */
   optional: z.boolean().optional(),
 });
@@ -27,10 +27,26 @@ const entrySchema = z.strictObject({
 /** One documented difference. */
 export type KnownDifference = z.infer<typeof entrySchema>;
 
-const fileSchema = z.record(z.string(), z.union([z.string(), z.array(entrySchema)]));
+const sequenceIgnoreSchema = z.strictObject({
+  /** An event hookloop fires in other situations than the reference, so its position in the run is not compared. */
+  event: z.string().min(1),
+  reason: z.string().min(20),
+  doc: z.string().regex(/^[a-z0-9_-]+$/),
+});
 
-/** scenario name → its documented differences; the key `*` applies to every scenario. Keys starting with `$` are comments. */
-export type KnownDifferences = ReadonlyMap<string, readonly KnownDifference[]>;
+const fileSchema = z.strictObject({
+  $comment: z.string().optional(),
+  ignoreSequenceOf: z.array(sequenceIgnoreSchema),
+  scenarios: z.record(z.string(), z.array(entrySchema)),
+});
+
+/** The allow-list: documented differences per scenario, and events the `sequence` section leaves out. */
+export interface KnownDifferences {
+  /** scenario name → its documented differences; the key `*` applies to every scenario. */
+  readonly scenarios: ReadonlyMap<string, readonly KnownDifference[]>;
+  /** Events left out of the `sequence` section of every scenario; their calls are still compared in `hooks`. */
+  readonly ignoreSequenceOf: readonly z.infer<typeof sequenceIgnoreSchema>[];
+}
 
 /** Loads and validates `known-differences.json`. @throws Error naming the path of the first invalid entry. */
 export function loadKnownDifferences(file = path.join(HERE, 'known-differences.json')): KnownDifferences {
@@ -39,9 +55,7 @@ export function loadKnownDifferences(file = path.join(HERE, 'known-differences.j
     const issue = parsed.error.issues[0]!;
     throw new Error(`${file}: ${issue.path.join('.')}: ${issue.message}`);
   }
-  const map = new Map<string, KnownDifference[]>();
-  for (const [key, value] of Object.entries(parsed.data)) if (!key.startsWith('$') && Array.isArray(value)) map.set(key, value);
-  return map;
+  return { scenarios: new Map(Object.entries(parsed.data.scenarios)), ignoreSequenceOf: parsed.data.ignoreSequenceOf };
 }
 
 /** One difference line with the entry that documents it (if any). */
@@ -61,8 +75,8 @@ export interface Classification {
 
 /** Matches `[section] text` lines against the scenario's entries and the `*` entries. */
 export function classify(scenario: string, lines: readonly string[], known: KnownDifferences): Classification {
-  const own = known.get(scenario) ?? [];
-  const entries = [...own, ...(known.get('*') ?? [])];
+  const own = known.scenarios.get(scenario) ?? [];
+  const entries = [...own, ...(known.scenarios.get('*') ?? [])];
   const used = new Set<KnownDifference>();
   const differences = lines.map((line): ClassifiedDifference => {
     const [, section = '', text = line] = /^\[(\w+)\] ([\s\S]*)$/.exec(line) ?? [];
