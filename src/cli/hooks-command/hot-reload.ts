@@ -79,7 +79,8 @@ export function startHotReload(options: HotReloadOptions): HotReload {
     await Promise.race([firstEvent, aborted(stopped.signal)]);
     if (stopped.signal.aborted || session === undefined) return;
     const payload: HookInput<'ConfigChange'> = { ...session, hook_event_name: 'ConfigChange', source: changed.source, file_path: changed.file };
-    const { outcomes } = await options.engine.dispatch('ConfigChange', payload, { matchValue: changed.source, signal: stopped.signal });
+    const services = options.engine.sessionServices();
+    const { outcomes } = await options.engine.dispatch('ConfigChange', payload, { matchValue: changed.source, signal: stopped.signal, ...(services !== undefined ? { services } : {}) });
     const merged = mergeBlocking(outcomes, 'ConfigChange');
     merged.systemMessages.forEach((text) => options.notify(`[Hook message] ${text}`));
     for (const outcome of outcomes) {

@@ -1,6 +1,7 @@
 import type { HookEventName } from '../../hooks/event-names.js';
 import type { HookInput } from '../../hooks/event-schemas.js';
 import { HookEngine, type DispatchOptions, type DispatchResult, type Unregister } from '../../hooks/hook-engine.js';
+import type { HookServices } from '../../hooks/hook-services.js';
 
 /** Receives each payload a session dispatches. Must not throw (one that throws is detached). */
 export type PayloadListener = (event: HookEventName, payload: Readonly<Record<string, unknown>>) => void;
@@ -17,6 +18,16 @@ export type PayloadListener = (event: HookEventName, payload: Readonly<Record<st
  */
 export class SessionHookEngine extends HookEngine {
   private readonly listeners = new Set<PayloadListener>();
+  private services: HookServices | undefined;
+
+  /**
+   * The services (the session's model, its subagent runner) the loop passed with its latest
+   * dispatch, not counting an agent hook's own sub-run: what an event fired from beside the loop
+   * (ConfigChange) needs for prompt and agent hooks. Undefined before the first dispatch.
+   */
+  sessionServices(): HookServices | undefined {
+    return this.services;
+  }
 
   /** Attaches `listener` (see the class contract); returns a function that detaches it. */
   tap(listener: PayloadListener): Unregister {
@@ -29,6 +40,7 @@ export class SessionHookEngine extends HookEngine {
   }
 
   override dispatch<E extends HookEventName>(event: E, input: HookInput<E>, options?: DispatchOptions): Promise<DispatchResult> {
+    if (options?.services !== undefined && options.services.nested !== true) this.services = options.services;
     for (const listener of [...this.listeners]) {
       try {
         listener(event, input as Readonly<Record<string, unknown>>);
