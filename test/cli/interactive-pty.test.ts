@@ -55,7 +55,7 @@ describe.skipIf(!hasScript)('interactive mode on a terminal', () => {
     const session = loadSession(path.join(projectSessionsDir(path.join(home, '.claude'), dir), file!));
     expect(pairingViolations(session.messages)).toEqual([]);
     expect(session.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
-  });
+  }, 60_000);
 
   it('asks on the terminal before a call the policy wants approved, and runs it after "y"', async () => {
     const dir = tempProject();
@@ -66,23 +66,24 @@ describe.skipIf(!hasScript)('interactive mode on a terminal', () => {
     let screen = '';
     terminal.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => terminal.on('exit', (code) => resolve(code)));
-    const waitFor = async (needle: string) => {
-      for (let waited = 0; !screen.includes(needle); waited += 20) {
+    const waitFor = async (needle: string, from = 0) => {
+      for (let waited = 0; !screen.includes(needle, from); waited += 20) {
         if (waited > 15_000) throw new Error(`timed out waiting for ${JSON.stringify(needle)}; screen:\n${screen}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
+      return screen.indexOf(needle, from) + needle.length;
     };
     try {
       await waitFor('> ');
       terminal.stdin.write('make a file\r');
       await waitFor('Allow? [y]es / [n]o / [a]lways');
       terminal.stdin.write('y\r');
-      await waitFor('CREATED');
+      await waitFor('> ', await waitFor('CREATED'));
       terminal.stdin.write('\x04');
       expect(await exited).toBe(0);
     } finally {
       terminal.kill('SIGKILL');
     }
     expect(fs.existsSync(path.join(dir, 'approved.txt'))).toBe(true);
-  });
+  }, 60_000);
 });
