@@ -1,6 +1,6 @@
 /**
- * The conformance suite: every loop-tier scenario of test/fixtures/conformance runs through the
- * built `hookloop` CLI with the reference runner, and its trace is compared with what Claude Code
+ * The conformance suite: every loop-tier and compat-tier scenario of test/fixtures/conformance
+ * (and the later tier's compaction scenarios) runs through the built `hookloop` CLI with the reference runner, and its trace is compared with what Claude Code
  * 2.1.328 did. A difference fails the test unless known-differences.json documents it (and
  * docs/compatibility.md explains it). `npm run conformance` prints the per-scenario table.
  */
@@ -24,7 +24,8 @@ declare module 'vitest' {
 }
 
 // The 'later' tier's compaction scenarios run too: hookloop compacts since issue 6.
-const scenarios = [...scenariosOfTier('loop'), ...scenariosOfTier('later').filter((name) => name.startsWith('compaction-'))];
+// The compat tier (issue 4: prompt, agent and async hooks, PermissionDenied, ConfigChange) runs too.
+const scenarios = [...scenariosOfTier('loop'), ...scenariosOfTier('later').filter((name) => name.startsWith('compaction-')), ...scenariosOfTier('compat')];
 const known = loadKnownDifferences();
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-conformance-'));
 // Two cores: runs spend most of their time waiting on hook processes, so three at once is safe;
@@ -87,13 +88,13 @@ describe('conformance fixtures', () => {
     expect(changed).toEqual([]);
   });
 
-  it('allow-list entries name loop scenarios and sections of docs/compatibility.md', () => {
+  it('allow-list entries name scenarios of the suite and sections of docs/compatibility.md', () => {
     const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs/compatibility.md'), 'utf8');
     // GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens.
     const anchors = new Set([...doc.matchAll(/^#{2,4} (.+)$/gm)].map((match) => match[1]!.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
     const problems: string[] = [];
     for (const [scenario, entries] of known.scenarios) {
-      if (scenario !== '*' && !scenarios.includes(scenario)) problems.push(`${scenario}: not a loop-tier scenario`);
+      if (scenario !== '*' && !scenarios.includes(scenario)) problems.push(`${scenario}: not a scenario of the suite`);
       for (const entry of entries) if (!anchors.has(entry.doc)) problems.push(`${scenario}: doc "${entry.doc}" is not a section id in docs/compatibility.md`);
     }
     for (const ignore of known.ignoreSequenceOf) if (!anchors.has(ignore.doc)) problems.push(`ignoreSequenceOf ${ignore.event}: doc "${ignore.doc}" is not a section id in docs/compatibility.md`);
@@ -101,7 +102,7 @@ describe('conformance fixtures', () => {
   });
 });
 
-describe('conformance: loop tier against Claude Code 2.1.328', () => {
+describe('conformance: scenarios against Claude Code 2.1.328', () => {
   for (const scenario of scenarios) {
     it.concurrent(scenario, async ({ task, expect }) => {
       const report = await slots.run(measuresTiming(scenario), () => checkScenario(scenario, workDir, known, cliPath));

@@ -25,12 +25,17 @@ interface RecordedRequest {
  */
 export async function traceHookloop(name: string, outDir: string, cliPath = CLI_PATH): Promise<Trace> {
   const { runScenario } = await referenceTools.run();
-  const command = `node '${cliPath}' --model-script "$ORACLE_MODEL_SCRIPT" --record-requests "$ORACLE_MODEL_SCRIPT.requests.jsonl"`;
-  const run = await runScenario(path.join(FIXTURES, 'scenarios', name), { name: 'hookloop', command, shell: true }, { outDir, keep: true, agentLabel: 'hookloop' });
+  const scenarioFile = path.join(FIXTURES, 'scenarios', name, 'scenario.json');
+  // The runner's model-script.json holds the `model` turns only; a scenario with `aux` answers (prompt
+  // hooks, classifier requests) is replayed from its scenario.json, whose `<ws>` the CLI expands the same way.
+  const script = 'aux' in (JSON.parse(fs.readFileSync(scenarioFile, 'utf8')) as Record<string, unknown>) ? `'${scenarioFile}'` : '"$ORACLE_MODEL_SCRIPT"';
+  const command = `node '${cliPath}' --model-script ${script} --record-requests "$ORACLE_MODEL_SCRIPT.requests.jsonl"`;
+  const run = await runScenario(path.dirname(scenarioFile), { name: 'hookloop', command, shell: true }, { outDir, keep: true, agentLabel: 'hookloop' });
   const runDir = run.runDir!;
   try {
     const trace = readTrace(outDir);
-    const requests = readRequestLog(path.join(runDir, 'model-script.json.requests.jsonl'));
+    // Requests without tools (prompt hooks) are the mock's `aux` requests, which the trace does not list as turns.
+    const requests = readRequestLog(path.join(runDir, 'model-script.json.requests.jsonl')).filter((request) => request.tools.length > 0);
     const normalizer = await runNormalizer(runDir);
     const { collapseSystemText, collapseUserText } = await referenceTools.normalize();
     const scriptLength = (JSON.parse(fs.readFileSync(path.join(runDir, 'model-script.json'), 'utf8')) as unknown[]).length;

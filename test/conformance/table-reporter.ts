@@ -1,5 +1,5 @@
 /**
- * Vitest reporter for `npm run conformance`: after the run, one row per loop-tier scenario with
+ * Vitest reporter for `npm run conformance`: after the run, one row per scenario with
  * its status (match / documented differences / FAIL), then the totals.
  */
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
@@ -14,7 +14,7 @@ export default class ConformanceTableReporter implements Reporter {
     const row = testCase.meta().conformance;
     if (row) this.rows.push(row);
     // A scenario that could not be run or compared at all (runner error, timeout) has no row yet.
-    else if (testCase.module.moduleId.endsWith('conformance.test.ts') && testCase.parent.type === 'suite' && testCase.parent.name.startsWith('conformance: loop tier') && testCase.result().state === 'failed') {
+    else if (testCase.module.moduleId.endsWith('conformance.test.ts') && testCase.parent.type === 'suite' && testCase.parent.name.startsWith('conformance: scenarios') && testCase.result().state === 'failed') {
       this.rows.push({ scenario: testCase.name, status: 'fail', wallMs: testCase.diagnostic()?.duration ?? 0, documented: 0, unexpected: 0, stale: 0 });
     }
   }
