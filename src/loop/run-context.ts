@@ -65,6 +65,9 @@ export function makeEmitter(observers: readonly RunObserver[]): (event: RunEvent
   return emit;
 }
 
+const ENDING_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionEnd', 'StopFailure']);
+const NEVER_ABORTED = new AbortController().signal;
+
 /**
  * Builds the payload of `event` from the session state, dispatches it, reports every outcome and
  * returns the outcomes in merge order. `systemMessage`s and `stopReason`s are forwarded to observers
@@ -80,7 +83,9 @@ export async function fireHook<E extends HookEventName>(
   if (!run.hooks.has(event)) return [];
   const input = run.state.payload(event, fields);
   const result = await run.hooks.dispatch(event, input, {
-    signal: run.signal,
+    // SessionEnd and StopFailure report the end of a run, an abort included: the run's aborted
+    // signal must not cancel them. Their own timeouts bound them (SessionEnd: 1.5 s by default).
+    signal: ENDING_EVENTS.has(event) ? NEVER_ABORTED : run.signal,
     services: run.services,
     background: run.background,
     ...(matchValue !== undefined ? { matchValue } : {}),

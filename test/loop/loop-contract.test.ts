@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { allow, block, deny, rewriteInput } from '../../src/hooks/builders.js';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
+import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
 import { HOOK_STOPPED_CONTINUATION } from '../../src/loop/hook-text.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
@@ -242,6 +243,17 @@ describe('the loop contract', () => {
     expect(pairingViolations(result.messages)).toEqual([]);
     expect(toolResults(result.messages)).toHaveLength(2);
     expect(ended).toBe('abort');
+  });
+
+  it('after Ctrl-C a SessionEnd command hook still runs', async () => {
+    const controller = new AbortController();
+    const dir = tempProject();
+    const hooks = new HookEngine();
+    registerSettingsHandlers(hooks, [{ event: 'SessionEnd', matcher: undefined, config: { type: 'command', command: 'cat > ended.json' }, source: { file: 'test' } }], dir);
+    const { tool } = countingTool();
+    hooks.on('PostToolUse', () => void controller.abort());
+    await scriptedRun([[toolUse('t1', 'Count', { label: 'a' })], [text('never')]], { projectDir: dir, hooks, tools: [tool], signal: controller.signal, lenient: true });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'ended.json'), 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'abort' });
   });
 
   it('max turns bounds a model that never stops calling tools', async () => {
