@@ -26,10 +26,11 @@ export interface EffectiveHandler {
 /**
  * Registers `handlers` on `engine` with the CLI's own registration (`registerSettingsHandlers`) and
  * traces each registered handler back to its settings entry. Returns them grouped by event, in
- * settings order.
+ * settings order, and the registration's warnings other than the reasons handlers were skipped.
  */
-export function registerEffective(engine: HookEngine, handlers: readonly SetupHandler[], projectDir: string): Map<string, EffectiveHandler[]> {
+export function registerEffective(engine: HookEngine, handlers: readonly SetupHandler[], projectDir: string): { byEvent: Map<string, EffectiveHandler[]>; warnings: string[] } {
   const byEvent = new Map<string, EffectiveHandler[]>();
+  const warnings = new Set<string>();
   // All at once first, as a run does (SessionStart hooks are numbered across the list); when some
   // handler was skipped the order no longer tells which is which, so then one at a time.
   const before = engine.list().length;
@@ -37,13 +38,17 @@ export function registerEffective(engine: HookEngine, handlers: readonly SetupHa
   const added = engine.list().slice(before);
   const oneByOne = added.length !== handlers.length;
   if (oneByOne) together.unregister();
+  else together.warnings.forEach((warning) => warnings.add(warning));
   for (const [position, entry] of handlers.entries()) {
     let registered = oneByOne ? undefined : added[position];
-    let warnings: readonly string[] = [];
+    let skipped: string | undefined;
     if (oneByOne) {
       const count = engine.list().length;
-      warnings = registerSettingsHandlers(engine, [entry], projectDir).warnings;
+      const own = registerSettingsHandlers(engine, [entry], projectDir).warnings;
       registered = engine.list().slice(count)[0];
+      // A skipped handler's first warning says why; it is shown with the handler, not again.
+      if (registered === undefined) skipped = own[0] ?? 'not registered';
+      own.filter((warning) => warning !== skipped).forEach((warning) => warnings.add(warning));
     }
     const list = byEvent.get(entry.event) ?? [];
     const identity = handlerIdentity(entry.config);
@@ -52,12 +57,12 @@ export function registerEffective(engine: HookEngine, handlers: readonly SetupHa
       entry,
       index: list.length + 1,
       registered,
-      skipped: registered === undefined ? (warnings[0] ?? 'not registered') : undefined,
+      skipped,
       duplicateOf: twin === undefined ? undefined : (twin.duplicateOf ?? twin.index),
     });
     byEvent.set(entry.event, list);
   }
-  return byEvent;
+  return { byEvent, warnings: [...warnings] };
 }
 
 /** `hooks.PreToolUse[0].hooks[1]`: the handler's place in its file. */

@@ -44,7 +44,7 @@ export interface HookList {
  */
 export function listHooks(setup: HookSetup, projectDir: string, event?: string): HookList {
   if (event !== undefined && !isHookEventName(event)) throw new ConfigError(`hooks list --event: unknown event ${JSON.stringify(event)}; expected one of ${HOOK_EVENT_NAMES.join(', ')}`, { field: '--event' });
-  const effective = registerEffective(new HookEngine(), setup.handlers, projectDir);
+  const { byEvent: effective, warnings } = registerEffective(new HookEngine(), setup.handlers, projectDir);
   const events: Record<string, ListedHandler[]> = {};
   for (const name of HOOK_EVENT_NAMES) {
     if (event !== undefined && name !== event) continue;
@@ -56,7 +56,7 @@ export function listHooks(setup: HookSetup, projectDir: string, event?: string):
     plugins: setup.plugins.map((plugin) => ({ name: plugin.name, root: plugin.root, dataDir: plugin.dataDir, hookFiles: plugin.hookFiles })),
     disableAllHooks: setup.settings.disableAllHooks,
     events,
-    warnings: setup.warnings,
+    warnings: [...setup.warnings, ...warnings],
   };
 }
 

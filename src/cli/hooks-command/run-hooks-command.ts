@@ -37,7 +37,7 @@ export async function runHooksCommand(command: HooksCommandOptions, io: CliIo, r
       const setup = loadHookSetup(setupOptions(command, io));
       const built = await buildTestPayload(command, io.cwd, io.stdin);
       const report = await testEvent(setup, built, io.cwd);
-      for (const warning of setup.warnings) io.stderr.write(`hookloop: warning: ${warning}\n`);
+      for (const warning of report.warnings) io.stderr.write(`hookloop: warning: ${warning}\n`);
       io.stdout.write(command.json ? `${JSON.stringify(report, null, 2)}\n` : formatTestReport(report, io.cwd));
       return report.verdict.refuses ? 1 : 0;
     }

@@ -54,6 +54,8 @@ export interface HookTestReport extends Omit<TestPayload, 'notes'> {
   readonly nothingMatched?: string;
   readonly verdict: TestVerdict;
   readonly notes: readonly string[];
+  /** The configuration's warnings (settings, plugins, registration), one line each; printed on stderr. */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -62,7 +64,8 @@ export interface HookTestReport extends Omit<TestPayload, 'notes'> {
  */
 export async function testEvent(setup: HookSetup, built: TestPayload, projectDir: string): Promise<HookTestReport> {
   const engine = new HookEngine({ conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir) });
-  const configured = registerEffective(engine, setup.handlers, projectDir).get(built.event) ?? [];
+  const registration = registerEffective(engine, setup.handlers, projectDir);
+  const configured = registration.byEvent.get(built.event) ?? [];
   const plan = await explain(configured, built, projectDir);
   const running = plan.filter((entry) => entry.why === undefined);
   const answers = new Map<unknown, HandlerOutcome>();
@@ -93,6 +96,7 @@ export async function testEvent(setup: HookSetup, built: TestPayload, projectDir
     ...(nothingMatched !== undefined ? { nothingMatched } : {}),
     verdict: mergeForTest(built.event, result.outcomes),
     notes: built.notes,
+    warnings: [...setup.warnings, ...registration.warnings],
   };
 }
 
