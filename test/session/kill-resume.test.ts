@@ -47,7 +47,9 @@ describe('SIGKILL mid-tool, then --resume', () => {
       expect(await exited).toBe('SIGKILL');
     } finally {
       child.kill('SIGKILL');
-      const toolPid = Number(fs.readFileSync(path.join(dir, 'tool.pid'), 'utf8'));
+      // The sleep outlives hookloop (SIGKILL does not reach its children); end it here.
+      const pidFile = path.join(dir, 'tool.pid');
+      const toolPid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
       if (toolPid > 0) process.kill(toolPid, 'SIGKILL');
     }
 
