@@ -13,19 +13,12 @@ import { handlerWarnings, remoteHandler, remoteLabel, timeoutSecondsFor } from '
 export interface ExternalHandlerEntry {
   readonly event: HookEventName;
   readonly matcher: string | undefined;
-  readonly config: { readonly type: string; readonly if?: string | undefined; readonly timeout?: number | undefined };
+  readonly config: HandlerConfig;
   readonly source: { readonly file: string };
   readonly groupIndex?: number;
   readonly handlerIndex?: number;
   /** Extra environment of this handler's process, e.g. a plugin's `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`. */
   readonly env?: Readonly<Record<string, string>>;
-}
-
-/** Default timeouts in seconds (Claude Code docs): 600 for command hooks, 30 for UserPromptSubmit, 1.5 for SessionEnd. */
-export function defaultTimeoutSeconds(event: HookEventName): number {
-  if (event === 'SessionEnd') return 1.5;
-  if (event === 'UserPromptSubmit') return 30;
-  return 600;
 }
 
 /**
@@ -46,18 +39,17 @@ export function registerSettingsHandlers(engine: HookEngine, entries: readonly E
   let sessionStartHooks = 0;
   for (const entry of entries) {
     const location = `${entry.source.file}: hooks.${entry.event}[${entry.groupIndex ?? 0}].hooks[${entry.handlerIndex ?? 0}]`;
-    const any = entry.config as HandlerConfig;
-    if (any.type === 'mcp_tool') {
+    const config = entry.config;
+    if (config.type === 'mcp_tool') {
       warnings.push(`${location}: "mcp_tool" handlers need an MCP client, which hookloop does not have; this one is skipped`);
       continue;
     }
-    warnings.push(...handlerWarnings(entry.event, any, location));
-    if (any.type !== 'command') {
-      const origin: HandlerOrigin = { transport: any.type, text: remoteLabel(any), source: entry.source.file, location };
-      removers.push(engine.add(remoteHandler(engine.allocateId(), { event: entry.event, matcher: entry.matcher, config: any, origin, ...(entry.env ? { env: entry.env } : {}) })));
+    warnings.push(...handlerWarnings(entry.event, config, location));
+    if (config.type !== 'command') {
+      const origin: HandlerOrigin = { transport: config.type, text: remoteLabel(config), source: entry.source.file, location };
+      removers.push(engine.add(remoteHandler(engine.allocateId(), { event: entry.event, matcher: entry.matcher, config, origin, ...(entry.env ? { env: entry.env } : {}) })));
       continue;
     }
-    const config = any;
     const origin: HandlerOrigin = { transport: 'command', text: config.command, source: entry.source.file, location };
     const event = entry.event;
     const timeoutSeconds = timeoutSecondsFor(event, config);
