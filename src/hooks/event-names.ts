@@ -49,7 +49,7 @@ export const REFERENCE_ONLY_EVENTS = [
 ] as const;
 
 /** Events whose matcher is tested against the tool name, and which accept `if` conditions. */
-export const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure']);
+export const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure']);
 
 /** True when `name` is an event hookloop fires. */
 export function isHookEventName(name: string): name is HookEventName {

@@ -79,6 +79,13 @@ describe('PermissionDenied', () => {
     }
   });
 
+  it('matches on the tool name and evaluates `if` like the other tool events', async () => {
+    const dir = tempProject();
+    const { hooks } = settingsHooks({ hooks: { PermissionDenied: [{ matcher: 'Bash', hooks: [{ ...recorder('touch.jsonl'), if: 'Bash(touch *)' }] }] } }, dir);
+    await compatRun([[toolUse('toolu_01', 'Bash', { command: 'mkdir d' }), toolUse('toolu_02', 'Bash', { command: 'touch t' })], [text('done')]], { projectDir: dir, hooks });
+    expect(recorded(dir, 'touch.jsonl').map((payload) => payload['tool_use_id'])).toEqual(['toolu_02']);
+  });
+
   it('does not fire when a hook refused the call (PreToolUse deny, PermissionRequest deny): the hook already knows', async () => {
     let fired = 0;
     const preToolUse = new HookEngine();

@@ -109,6 +109,14 @@ function defaultFields(event: HookEventName, options: FieldOptions): Record<stri
       return { reason: 'other' };
     case 'ConfigChange':
       return { source: 'local_settings', file_path: path.join(options.projectDir, '.claude', 'settings.local.json') };
+    case 'PermissionDenied':
+      return { ...tool, tool_use_id: toolUseId, reason: `Permission to use ${options.toolName ?? 'the tool'} has been denied.` };
+    case 'Notification':
+      return { message: `Claude needs your permission to use ${options.toolName ?? 'Bash'}`, notification_type: 'permission_prompt' };
+    case 'SubagentStart':
+      return { agent_id: randomBytes(8).toString('hex'), agent_type: 'agent-hook' };
+    case 'SubagentStop':
+      return { agent_id: randomBytes(8).toString('hex'), agent_type: 'agent-hook', stop_hook_active: false, agent_transcript_path: '', last_assistant_message: '', background_tasks: [], session_crons: [] };
     default:
       return {};
   }
