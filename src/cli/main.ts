@@ -176,7 +176,8 @@ function observedModel(model: ModelClient, requests: ModelRequest[] | undefined,
   return {
     name: model.name,
     complete: (request) => {
-      requests?.push(request);
+      // The conversation is the loop's live list (ModelRequest): the log needs it as it is now.
+      requests?.push({ ...request, messages: [...request.messages] });
       return model.complete(request).catch((error: unknown) => {
         failures.push(describeModelError(error));
         throw error;

@@ -266,7 +266,7 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
       run.emit({ type: 'model_request', turn });
       const response = await options.model.complete({
         system: options.system ?? '',
-        messages: [...run.messages],
+        messages: run.messages,
         tools: run.tools.specs(),
         signal: run.signal,
         onStream: (event) => run.emit({ type: 'model_stream', turn, event }),

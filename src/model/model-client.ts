@@ -9,7 +9,10 @@ export interface ToolSpec {
 }
 
 /**
- * One model request. `messages` is the whole conversation so far (frozen); `signal` aborts the request.
+ * One model request; `signal` aborts it. `messages` is the whole conversation so far, read-only: it
+ * is the loop's own list (copying it for every request made a tool call's cost grow with the
+ * transcript), which the loop does not change while `complete` runs and appends to afterwards, so a
+ * client that keeps it beyond `complete` must copy it. The messages themselves are frozen.
  * `onStream`, when given, hears the answer as it arrives (text and tool-call deltas) from providers
  * that stream; providers that don't (the scripted model) never call it. It changes nothing else:
  * `complete()` still resolves with the whole message.

@@ -50,6 +50,11 @@ export interface ScriptedModelOptions {
    * `done (script exhausted)`, as the conformance runner's mock does.
    */
   readonly mode?: 'strict' | 'lenient';
+  /**
+   * Keep every request in `requests` (default true). Each keeps its own copy of the conversation,
+   * so a script of thousands of turns keeps millions of message references: benchmarks turn it off.
+   */
+  readonly record?: boolean;
 }
 
 /** The text a lenient scripted model answers once its script is used up (the conformance mock's words). */
@@ -62,8 +67,10 @@ export const SCRIPT_EXHAUSTED_TEXT = 'done (script exhausted)';
  */
 export class ScriptedModel implements ModelClient {
   readonly name = 'scripted';
-  /** Every request received, in order (frozen snapshots: the conversation is immutable). */
+  /** Every request received, in order, each with a copy of the conversation as it was then (unless `record: false`). */
   readonly requests: ModelRequest[] = [];
+  private received = 0;
+  private readonly record: boolean;
   private readonly turns: readonly ScriptTurn[];
   private readonly used: boolean[];
   private readonly mode: 'strict' | 'lenient';
@@ -74,10 +81,13 @@ export class ScriptedModel implements ModelClient {
     this.used = turns.map(() => false);
     this.mode = options.mode ?? 'strict';
     this.aux = options.aux;
+    this.record = options.record ?? true;
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    this.requests.push({ system: request.system, messages: request.messages, tools: request.tools });
+    this.received++;
+    // The conversation is the caller's live list (ModelRequest): a record of it must be a copy.
+    if (this.record) this.requests.push({ system: request.system, messages: [...request.messages], tools: request.tools });
     if (request.signal?.aborted) throw new ProviderError('scripted', 'request aborted', { retryable: false });
     if (this.aux !== undefined && request.tools.length === 0) {
       const haystack = request.system + '\n' + JSON.stringify(request.messages);
@@ -87,7 +97,7 @@ export class ScriptedModel implements ModelClient {
     const index = this.pick(request);
     if (index < 0) {
       if (this.mode === 'lenient') return respond([{ type: 'text', text: SCRIPT_EXHAUSTED_TEXT }], {}, undefined);
-      throw new ProviderError('scripted', `scripted model: no scripted turn left for request ${this.requests.length} (strict mode)`);
+      throw new ProviderError('scripted', `scripted model: no scripted turn left for request ${this.received} (strict mode)`);
     }
     const turn = this.turns[index]!;
     const entry = Array.isArray(turn) ? { content: turn as readonly ScriptBlock[] } : (turn as Exclude<ScriptTurn, readonly ScriptBlock[]>);
