@@ -160,6 +160,15 @@ export class PermissionPolicy {
         };
       }
     }
+    const hookConfig = await this.hookConfigurationWrite(call);
+    if (hookConfig !== undefined) {
+      return {
+        behavior: 'ask',
+        message: `Writing to '${hookConfig}' needs approval: it holds hook configuration, which settings hot reload would apply during this session, and no rule, mode or hook can approve that.`,
+        source: 'hook configuration',
+        hookMayDecide: false,
+      };
+    }
     const removal = (await this.classify(call))?.protectedRemovals[0];
     if (removal !== undefined) {
       return {
@@ -170,6 +179,19 @@ export class PermissionPolicy {
       };
     }
     return undefined;
+  }
+
+  /**
+   * A write to hook configuration (`.claude/` of the project, `~/.claude/settings*.json`): a model
+   * that could edit it would choose its own hooks, since settings are reloaded mid-session. Claude
+   * Code also asks before such writes, even with a matching allow rule.
+   */
+  private async hookConfigurationWrite(call: Call): Promise<string | undefined> {
+    const protectedPath = (file: string) =>
+      isInside(file, path.join(this.projectDir, '.claude')) || /^settings(\.local)?\.json$/.test(path.basename(file)) && isInside(file, path.join(this.homeDir, '.claude'));
+    if (call.tool.kind === 'edit') return call.paths.find(protectedPath);
+    const writes = (await this.classify(call))?.writes ?? [];
+    return writes.map((write) => write.path).find((file): file is string => file !== undefined && path.isAbsolute(file) && protectedPath(file));
   }
 
   private async readOnly(call: Call): Promise<boolean> {
@@ -265,4 +287,9 @@ function planMessage(call: Call): string {
   if (call.command !== undefined) return `Cannot run \`${call.command}\` while in plan mode: only read-only commands run in plan mode.`;
   if (file !== undefined && call.tool.kind === 'edit') return `Cannot write to ${file} while in plan mode.`;
   return `Cannot use ${call.tool.name} while in plan mode.`;
+}
+
+function isInside(file: string, directory: string): boolean {
+  const relative = path.relative(directory, path.resolve(file));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

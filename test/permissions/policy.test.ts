@@ -277,3 +277,20 @@ describe('property: deny > ask > hook allow', () => {
     );
   });
 });
+
+describe('hook configuration is protected from the model', () => {
+  it('a write to .claude/ settings asks with nobody but a human able to approve, whatever the rules, mode or hooks say', async () => {
+    for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as const) {
+      const verdict = await policy(mode, { allow: ['Write', 'Bash'] }).evaluate(write('.claude/settings.local.json', { hookDecision: 'allow' }));
+      expect(verdict).toMatchObject({ behavior: 'ask', source: 'hook configuration', hookMayDecide: false });
+    }
+    expect(await policy('bypassPermissions', { allow: ['Bash'] }).evaluate(bash('echo {} > .claude/settings.json', { hookDecision: 'allow' }))).toMatchObject({
+      behavior: 'ask',
+      source: 'hook configuration',
+    });
+  });
+
+  it('leaves other project files alone', async () => {
+    expect(await policy('acceptEdits').evaluate(write('src/settings.json'))).toMatchObject({ behavior: 'allow' });
+  });
+});
