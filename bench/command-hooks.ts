@@ -25,7 +25,7 @@ async function agentRun(calls: number, events: readonly HookEventName[], command
   registerSettingsHandlers(hooks, events.flatMap((event) => commands.map((command) => commandEntry(event, command))), os.tmpdir());
   const perTurn = Math.min(10, calls);
   const turns = calls / perTurn;
-  return timeMs(() => runAgent('go', { model: new ScriptedModel(noopScript(turns, perTurn)), projectDir: os.tmpdir(), tools: [noopTool()], hooks, maxTurns: turns + 1, transcript: false }));
+  return timeMs(() => runAgent('go', { model: new ScriptedModel(noopScript(turns, perTurn), { record: false }), projectDir: os.tmpdir(), tools: [noopTool()], hooks, maxTurns: turns + 1, transcript: false }));
 }
 
 // What a PreToolUse hook reads on stdin, so the floor writes as many bytes as hookloop does.

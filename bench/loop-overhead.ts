@@ -3,11 +3,11 @@
  * of a no-op tool, with 0 and with 10 no-op callback hooks on every event, against a bare async
  * loop (the seed's minimal loop: model → for each call: callbacks, handler, callbacks → push result).
  *
- * The calls come 100 per assistant message, so the row is the cost of a tool call; what a model
- * turn costs (request, PostToolBatch) is row 5's business, at 1 call per message. The scripted
- * model keeps every request, and with it a copy of the conversation: at 10 calls per message that
- * alone is ~90 MB of garbage per run, which would measure the test double, not the loop.
- * The JSONL transcript (on by default) is off in 1a–1c and measured on its own in 1d.
+ * The calls come 10 per assistant message, so a call also carries a tenth of a model turn (the
+ * request, PostToolBatch); row 5 has 1 call per message. The scripted model keeps no requests
+ * (`record: false`): a copy of the conversation per request would measure the test double.
+ * The JSONL transcript (on by default) is off in 1a–1c and measured on its own in 1d. Times are
+ * this process's CPU time (see `cpuMs`).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,11 +20,11 @@ import type { Message } from '../src/messages/messages.js';
 import type { ModelClient } from '../src/model/model-client.js';
 import { ScriptedModel, type ScriptTurn } from '../src/model/scripted-model.js';
 import { defineTool, type AnyTool } from '../src/tools/define-tool.js';
-import { interleaved, timeMs, verdict, type BenchRow } from './measure.js';
+import { cpuMs, interleaved, verdict, type BenchRow } from './measure.js';
 
 /** Total tool calls per run and calls per assistant message. */
 export const TOTAL_CALLS = 10_000;
-export const CALLS_PER_TURN = 100;
+export const CALLS_PER_TURN = 10;
 const HOOKS_PER_EVENT = 10;
 
 /** The no-op tool every row uses. */
@@ -85,14 +85,14 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
     const hooks = noopHooks(hookCount, counted);
     counted.n = 0;
     const transcriptPath = path.join(transcripts, 'run.jsonl');
-    const ms = await timeMs(() => runAgent('go', { model: new ScriptedModel(script), projectDir, tools: [tool], hooks, maxTurns: turns + 1, transcript, transcriptPath }));
+    const ms = await cpuMs(() => runAgent('go', { model: new ScriptedModel(script, { record: false }), projectDir, tools: [tool], hooks, maxTurns: turns + 1, transcript, transcriptPath }));
     fs.rmSync(transcriptPath, { force: true });
     if (hookCount > 0 && !transcript) lastHookCount = counted.n;
     return (ms * 1000) / TOTAL_CALLS;
   };
   const bare = async () => {
     const callbacks: Callback[] = Array.from({ length: HOOKS_PER_EVENT }, () => () => void counted.n++);
-    const ms = await timeMs(() => bareLoop(new ScriptedModel(script), new Map([[tool.name, tool]]), callbacks, 'go'));
+    const ms = await cpuMs(() => bareLoop(new ScriptedModel(script, { record: false }), new Map([[tool.name, tool]]), callbacks, 'go'));
     return (ms * 1000) / TOTAL_CALLS;
   };
   let measured;
@@ -106,7 +106,7 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
   const ratio = measured.ten.median / measured.bare.median;
   return [
     {
-      row: '1a loop, 0 hooks (µs/call)',
+      row: '1a loop, 0 hooks (CPU µs/call)',
       unit: 'µs/call',
       hookloop: measured.zero,
       floorLabel: 'bare loop, 10 callbacks',
@@ -116,7 +116,7 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
       verdict: 'info',
     },
     {
-      row: '1b loop, 10 hooks/event (µs/call)',
+      row: '1b loop, 10 hooks/event (CPU µs/call)',
       unit: 'µs/call',
       hookloop: measured.ten,
       floorLabel: 'bare loop, 10 callbacks',
@@ -126,7 +126,7 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
       verdict: verdict(measured.ten.median <= 25 && ratio <= 10),
     },
     {
-      row: '1c one hook invocation (µs)',
+      row: '1c one hook invocation (CPU µs)',
       unit: 'µs/hook',
       hookloop: { median: perHookUs, min: perHookUs, max: perHookUs, runs: measured.ten.runs },
       goal: '≤ 2 µs per invocation',
@@ -134,7 +134,7 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
       note: `(10-hook median − 0-hook median) / ${invocationsPerCall.toFixed(1)} hook invocations per call`,
     },
     {
-      row: '1d loop, 10 hooks/event + JSONL transcript (µs/call)',
+      row: '1d loop, 10 hooks/event + JSONL transcript (CPU µs/call)',
       unit: 'µs/call',
       hookloop: measured.transcript,
       floorLabel: 'bare loop, 10 callbacks',

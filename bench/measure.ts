@@ -57,11 +57,29 @@ export async function interleaved<K extends string>(
   return Object.fromEntries(keys.map((key) => [key, stats(samples[key])])) as Record<K, Stats>;
 }
 
-/** Wall time of `action` in milliseconds. */
+/** Wall time of `action` in milliseconds (for rows whose work happens in other processes). */
 export async function timeMs(action: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await action();
   return performance.now() - started;
+}
+
+/**
+ * CPU time (user + system, all threads of this process) of `action` in milliseconds. In-process
+ * rows use it: on an idle machine it equals wall time, and on a busy one (this 2-core machine is
+ * shared) it does not count the time the OS gave to other processes, so medians stay meaningful.
+ */
+export async function cpuMs(action: () => Promise<unknown>): Promise<number> {
+  const started = process.cpuUsage();
+  await action();
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000;
+}
+
+/** The process's CPU time so far in milliseconds (for stamping points inside a run). */
+export function cpuNowMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
 }
 
 /** `pass` when `ok`, else `FAIL`. */

@@ -44,7 +44,7 @@ export async function scaleRows(): Promise<BenchRow[]> {
   const rounds = stats(report.afterRoundMb);
   return [
     {
-      row: `4 ${report.sessions} concurrent sessions: throughput (calls/s)`,
+      row: `4 ${report.sessions} concurrent sessions: throughput (calls per CPU s)`,
       unit: 'calls/s',
       hookloop: concurrent,
       floorLabel: 'same sessions one by one',
