@@ -1,0 +1,71 @@
+import { createRequire } from 'node:module';
+import { Language, Parser, type Node } from 'web-tree-sitter';
+import { parseWithBackquotes } from './bash-backquotes.js';
+import { isMissingNameAfterAssignment } from './bash-tree-quirks.js';
+
+let loading: Promise<Parser> | undefined;
+let loaded: Parser | undefined;
+
+/**
+ * Loads tree-sitter-bash (the grammar's WebAssembly build, run by web-tree-sitter) once per
+ * process; later calls share the same parser. Rejects when the WebAssembly files cannot be loaded;
+ * a later call then tries again.
+ */
+export function loadBashParser(): Promise<Parser> {
+  loading ??= (async () => {
+    await Parser.init();
+    const grammar = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+    const parser = new Parser();
+    parser.setLanguage(await Language.load(grammar));
+    loaded = parser;
+    return parser;
+  })().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+/** The parser once `loadBashParser()` has resolved, else undefined. */
+export function loadedBashParser(): Parser | undefined {
+  return loaded;
+}
+
+/**
+ * Parses `source` (its backquoted commands as placeholders: see `parseWithBackquotes`) and hands
+ * the tree to `read`, freeing it afterwards (trees live in WebAssembly memory). Node offsets are
+ * offsets in `source`; node text may hold placeholders, so read text from `source`. Returns
+ * `{ ok: false, error }` describing the first syntax error when tree-sitter-bash had to recover
+ * from one: hookloop never reads a guessed tree.
+ */
+export function withBashTree<T>(parser: Parser, source: string, read: (root: Node, backquotes: ReadonlyMap<number, string>) => T): { ok: true; value: T } | { ok: false; error: string } {
+  const parsed = parseWithBackquotes(parser, source);
+  if ('error' in parsed) return { ok: false, error: parsed.error };
+  const { tree, backquotes } = parsed;
+  try {
+    const problem = tree.rootNode.hasError ? firstSyntaxError(tree.rootNode) : undefined;
+    if (problem) return { ok: false, error: describe(problem, source) };
+    return { ok: true, value: read(tree.rootNode, backquotes) };
+  } finally {
+    tree.delete();
+  }
+}
+
+/** The first ERROR or MISSING node, in source order, that is not one tolerated below. */
+function firstSyntaxError(node: Node): Node | undefined {
+  if (node.isError || (node.isMissing && !isMissingNameAfterAssignment(node))) return node;
+  if (!node.hasError) return undefined;
+  for (const child of node.children) {
+    const found = firstSyntaxError(child);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function describe(node: Node, source: string): string {
+  const where = `line ${node.startPosition.row + 1}, column ${node.startPosition.column + 1}`;
+  if (node.isMissing) return `syntax error: expected ${node.type === 'word' ? 'a word' : JSON.stringify(node.type)} at ${where}`;
+  const whole = source.slice(node.startIndex, node.endIndex);
+  const text = whole.length > 24 ? `${whole.slice(0, 24)}…` : whole;
+  return text === '' ? `syntax error at ${where}` : `syntax error near ${JSON.stringify(text)} at ${where}`;
+}
