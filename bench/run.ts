@@ -3,12 +3,13 @@
  * in the same run) and writes bench/results.json with the machine it ran on.
  *
  * `node dist/bench/run.js [row…]` runs only the given rows (1–6); HOOKLOOP_BENCH_QUICK=1 takes
- * fewer samples (for trying things out, not for the README).
+ * fewer samples (for trying things out, not for the README); `--print` prints the table of the last
+ * bench/results.json without running anything (for the README).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cliStartupRows } from './cli-startup.js';
 import { commandHookRows } from './command-hooks.js';
 import { fuzzRows } from './fuzz.js';
@@ -64,7 +65,16 @@ export function renderTable(rows: readonly BenchRow[]): string {
   return [render(header), render(widths.map((width) => '-'.repeat(width))), ...lines.map(render), ...(notes.length > 0 ? ['', ...notes] : [])].join('\n');
 }
 
+function machineLine(info: ReturnType<typeof machine> & { loadAverage1mBefore: number; loadAverage1mAfter: number }, durationS: number): string {
+  return `machine: ${info.cpu}, ${info.cores} cores, ${info.memoryGb} GB, ${info.platform}, Node ${info.node}; load average ${info.loadAverage1mBefore} → ${info.loadAverage1mAfter}; ${durationS.toFixed(0)} s`;
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--print')) {
+    const saved = JSON.parse(fs.readFileSync(RESULTS, 'utf8')) as { date: string; durationS: number; machine: Parameters<typeof machineLine>[0]; rows: BenchRow[] };
+    process.stdout.write(`${renderTable(saved.rows)}\n\n${machineLine(saved.machine, saved.durationS)}; ${saved.date}\n`);
+    return;
+  }
   const wanted = process.argv.slice(2);
   const started = performance.now();
   const loadBefore = os.loadavg();
@@ -79,7 +89,7 @@ async function main(): Promise<void> {
   const durationS = (performance.now() - started) / 1000;
   const info = { ...machine(), loadAverage1mBefore: Number(loadBefore[0]!.toFixed(2)), loadAverage1mAfter: Number(os.loadavg()[0]!.toFixed(2)) };
   process.stdout.write(`${renderTable(rows)}\n\n`);
-  process.stdout.write(`machine: ${info.cpu}, ${info.cores} cores, ${info.memoryGb} GB, ${info.platform}, Node ${info.node}; load average ${info.loadAverage1mBefore} → ${info.loadAverage1mAfter}; ${durationS.toFixed(0)} s\n`);
+  process.stdout.write(`${machineLine(info, durationS)}\n`);
   if (wanted.length === 0 && !quick) {
     fs.writeFileSync(RESULTS, `${JSON.stringify({ date: new Date().toISOString(), durationS: Math.round(durationS), machine: info, rows }, null, 2)}\n`);
     process.stdout.write(`wrote ${path.relative(process.cwd(), RESULTS)}\n`);
@@ -87,4 +97,5 @@ async function main(): Promise<void> {
   if (rows.some((row) => row.verdict === 'FAIL')) process.stdout.write('some goals are not met: see the README "Performance" section for why\n');
 }
 
-await main();
+// Run only as the entry point, so that renderTable can be imported without starting the bench.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) await main();
