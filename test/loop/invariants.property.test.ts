@@ -7,40 +7,10 @@ import { runAgent } from '../../src/loop/run-agent.js';
 import { ScriptedModel, type ScriptTurn } from '../../src/model/scripted-model.js';
 import type { PermissionMode } from '../../src/permissions/types.js';
 import { defineTool } from '../../src/tools/define-tool.js';
+import { answer, BEHAVIOURS } from '../faults/fault-harness.js';
 import { pairingViolations, tempProject } from '../support/scripted-run.js';
 
-/** What a random hook does. */
-const BEHAVIOURS = ['none', 'allow', 'deny', 'ask', 'defer', 'rewrite', 'rewrite-invalid', 'block', 'throw', 'garbage', 'hang', 'stop'] as const;
-type Behaviour = (typeof BEHAVIOURS)[number];
 const EVENTS: HookEventName[] = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop'];
-
-function answer(event: HookEventName, behaviour: Behaviour): unknown {
-  const specific = (fields: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: event, ...fields } });
-  switch (behaviour) {
-    case 'none':
-      return undefined;
-    case 'allow':
-      return event === 'PermissionRequest' ? specific({ decision: { behavior: 'allow' } }) : specific({ permissionDecision: 'allow' });
-    case 'deny':
-      return event === 'PermissionRequest' ? specific({ decision: { behavior: 'deny', message: 'no' } }) : specific({ permissionDecision: 'deny', permissionDecisionReason: 'no' });
-    case 'ask':
-      return specific({ permissionDecision: 'ask', permissionDecisionReason: 'sure?' });
-    case 'defer':
-      return specific({ permissionDecision: 'defer' });
-    case 'rewrite':
-      return event === 'PostToolUse' ? specific({ updatedToolOutput: 'rewritten' }) : specific({ updatedInput: { n: 7 } });
-    case 'rewrite-invalid':
-      return specific({ updatedInput: { n: 'seven', extra: true } });
-    case 'block':
-      return { decision: 'block', reason: 'blocked' };
-    case 'garbage':
-      return { surprise: [1, 2, 3] };
-    case 'stop':
-      return { continue: false, stopReason: 'enough' };
-    default:
-      return undefined;
-  }
-}
 
 const callArb = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: 0, max: 9 }).map((n) => ({ name: 'Act', input: { n } as unknown })) },
