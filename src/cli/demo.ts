@@ -41,6 +41,8 @@ export async function runDemo(options: { keep: boolean; write: (line: string) =>
   const result = await runAgent('Fix the greeting typo in src/greet.js and tidy up.', {
     model: new ScriptedModel(loadModelScript(path.join(DEMO_DIR, 'script.json'), projectDir), { mode: 'strict' }),
     projectDir,
+    // The transcript stays inside the demo copy, so ~/.claude/projects gets no throwaway sessions.
+    configDir: path.join(projectDir, '.hookloop', 'claude'),
     tools: builtinTools(),
     hooks,
     permissions: { rules: settings.permissions, mode: 'default' },
@@ -59,7 +61,7 @@ export async function runDemo(options: { keep: boolean; write: (line: string) =>
   write(`  audit log:            ${auditLog} (${countLines(auditLog)} JSON lines)`);
   write(`  outcome:              ${result.terminalReason}`);
   if (!options.keep) {
-    write(`  (the demo directory is removed; run \`hookloop demo --keep\` to look around)`);
+    write(`  (the demo directory is removed; run \`npx hookloop demo --keep\` to look around)`);
     fs.rmSync(projectDir, { recursive: true, force: true });
   }
   return result.terminalReason === 'completed' ? 0 : 1;

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import type { AuxRule, ScriptTurn } from '../model/scripted-model.js';
 
-const block = z.looseObject({ type: z.string() });
+// Block types a scripted turn may hold; a typo (`"txt"`) is an error, not a silently empty turn.
+const block = z.looseObject({ type: z.enum(['text', 'tool_use', 'thinking', 'redacted_thinking']) });
 const turn = z.union([
   z.array(block),
   z.looseObject({
@@ -46,13 +47,34 @@ export function loadModelScriptFile(file: string, projectDir: string): { turns: 
   try {
     value = JSON.parse(text.split('<ws>').join(projectDir));
   } catch (error) {
-    throw new ConfigError(`${file}: invalid JSON: ${(error as Error).message}`, { file });
+    throw new ConfigError(`--model-script: ${file}: invalid JSON: ${(error as Error).message}`, { file, field: '--model-script' });
   }
   const parsed = script.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`${file}: ${issue.path.join('.') || '(root)'}: expected an array of turns (arrays of content blocks) or a scenario with a "model" array`, { file, field: issue.path.join('.') });
-  }
+  if (!parsed.success) throw scriptError(file, value);
   if (Array.isArray(parsed.data)) return { turns: parsed.data as ScriptTurn[] };
   return { turns: parsed.data.model as ScriptTurn[], ...(parsed.data.aux ? { aux: parsed.data.aux as AuxRule[] } : {}) };
+}
+
+/**
+ * The error for a script that does not parse, naming the first bad entry: `[2][0].type` for a
+ * block type typo, `[2]` for a malformed turn, or the root. Checked turn by turn because a union
+ * schema would only blame the root.
+ */
+function scriptError(file: string, value: unknown): ConfigError {
+  const turns = Array.isArray(value) ? value : (value as { model?: unknown } | null)?.model;
+  if (!Array.isArray(turns)) {
+    return new ConfigError(`--model-script: ${file}: expected an array of turns (arrays of content blocks) or a scenario with a "model" array`, { file });
+  }
+  for (const [index, entry] of turns.entries()) {
+    if (turn.safeParse(entry).success) continue;
+    const blocks: unknown = Array.isArray(entry) ? entry : (entry as { content?: unknown } | null)?.content;
+    const badBlock = Array.isArray(blocks) ? blocks.findIndex((candidate) => !block.safeParse(candidate).success) : -1;
+    if (badBlock >= 0) {
+      const where = `[${index}]${Array.isArray(entry) ? '' : '.content'}[${badBlock}].type`;
+      const got = JSON.stringify(((blocks as unknown[])[badBlock] as { type?: unknown } | null)?.type);
+      return new ConfigError(`--model-script: ${file}: ${where}: expected a content block type (text, tool_use, thinking, redacted_thinking), got ${got}`, { file, field: where });
+    }
+    return new ConfigError(`--model-script: ${file}: [${index}]: expected an array of content blocks or a turn object {content, usage, error, …}`, { file, field: `[${index}]` });
+  }
+  return new ConfigError(`--model-script: ${file}: expected an array of turns or a scenario with a "model" array`, { file });
 }

@@ -84,6 +84,11 @@ describe('bad input: one clear line naming the file and field, non-zero exit, no
       expected: /--permission-mode.*yolo.*(default|choices)/,
     },
     {
+      name: 'a typo in a --model-script block type',
+      setup: (dir) => (writeJson(dir, 'typo.json', [[{ type: 'txt', text: 'x' }]]), ['--model-script', 'typo.json']),
+      expected: /--model-script: typo\.json: \[0\]\[0\]\.type: expected a content block type .*got "txt"/,
+    },
+    {
       name: 'a missing --model-script file',
       setup: () => ['--model-script', 'nope.json'],
       expected: /--model-script: no such file: nope\.json/,
