@@ -1,3 +1,8 @@
+import { describeError } from '../../errors.js';
+import type { HandlerOrigin, HandlerOutcome } from '../handler.js';
+import type { HookServices } from '../hook-services.js';
+import { failedOutcome } from './model-verdict.js';
+
 /**
  * A signal that fires when `outer` fires or `timeoutMs` passes (a hook's `timeout`), and a way to
  * tell which one it was. `Infinity` = no timeout. `dispose` clears the timer and the link to `outer`.
@@ -45,4 +50,38 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
       },
     );
   });
+}
+
+/** What a model-backed hook (prompt, agent) gets from the dispatcher. */
+export interface ModelHookContext {
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  readonly services: HookServices | undefined;
+}
+
+/**
+ * Runs one model-backed hook attempt under its timeout and maps how it ended: past `timeoutMs` →
+ * `timeout`; the run aborted → a non-blocking `aborted` failure; any other rejection → a failure
+ * named `<what> failed: <error>` (blocking only with `onFailure: "block"`). `attempt` gets the
+ * deadline's signal and a clock in ms. Never rejects.
+ */
+export async function runWithDeadline(
+  origin: HandlerOrigin,
+  onFailure: 'block' | 'ignore' | undefined,
+  context: ModelHookContext,
+  what: string,
+  attempt: (signal: AbortSignal, elapsedMs: () => number) => Promise<HandlerOutcome>,
+): Promise<HandlerOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const limit = timeoutSignal(context.signal, context.timeoutMs);
+  try {
+    return await untilAborted(attempt(limit.signal, elapsed), limit.signal);
+  } catch (error) {
+    if (limit.timedOut()) return failedOutcome(origin, 'timeout', `timed out after ${context.timeoutMs} ms`, onFailure, elapsed());
+    if (context.signal.aborted) return failedOutcome(origin, 'failed', 'aborted', undefined, elapsed());
+    return failedOutcome(origin, 'failed', `${what} failed: ${describeError(error)}`, onFailure, elapsed());
+  } finally {
+    limit.dispose();
+  }
 }

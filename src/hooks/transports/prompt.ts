@@ -1,11 +1,9 @@
-import { describeError } from '../../errors.js';
 import { userMessage } from '../../messages/messages.js';
 import type { HookEventName } from '../event-names.js';
 import type { HandlerOrigin, HandlerOutcome } from '../handler.js';
-import type { HookServices } from '../hook-services.js';
 import type { PromptHandlerConfig } from '../settings/settings-schema.js';
 import { failedOutcome, parseVerdict, substituteArguments, verdictOutcome } from './model-verdict.js';
-import { timeoutSignal, untilAborted } from './deadline.js';
+import { runWithDeadline, type ModelHookContext } from './deadline.js';
 
 /**
  * The system prompt of a prompt hook's request. Its first and last sentences are the reference's
@@ -33,24 +31,14 @@ export async function runPromptHook(
   config: PromptHandlerConfig,
   origin: HandlerOrigin,
   input: Readonly<Record<string, unknown>>,
-  context: { readonly signal: AbortSignal; readonly timeoutMs: number; readonly services: HookServices | undefined },
+  context: ModelHookContext,
 ): Promise<HandlerOutcome> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
   const model = context.services?.model;
   if (model === undefined) return failedOutcome(origin, 'failed', 'prompt hooks need the session model client, and this dispatch has none', config.onFailure, 0);
-  const limit = timeoutSignal(context.signal, context.timeoutMs);
-  try {
-    const request = { system: PROMPT_HOOK_SYSTEM, messages: [userMessage(substituteArguments(config.prompt, input))], tools: [], signal: limit.signal };
-    const response = await untilAborted(model.complete(request), limit.signal);
+  return runWithDeadline(origin, config.onFailure, context, 'model request', async (signal, elapsed) => {
+    const response = await model.complete({ system: PROMPT_HOOK_SYSTEM, messages: [userMessage(substituteArguments(config.prompt, input))], tools: [], signal });
     const parsed = parseVerdict(response.message.text);
     if ('error' in parsed) return failedOutcome(origin, 'failed', parsed.error, config.onFailure, elapsed());
     return verdictOutcome(event, origin, parsed.verdict, { kind: 'prompt', continueOnBlock: config.continueOnBlock === true, durationMs: elapsed() });
-  } catch (error) {
-    if (limit.timedOut()) return failedOutcome(origin, 'timeout', `timed out after ${context.timeoutMs} ms`, config.onFailure, elapsed());
-    if (context.signal.aborted) return failedOutcome(origin, 'failed', 'aborted', undefined, elapsed());
-    return failedOutcome(origin, 'failed', `model request failed: ${describeError(error)}`, config.onFailure, elapsed());
-  } finally {
-    limit.dispose();
-  }
+  });
 }
