@@ -5,7 +5,9 @@ import { withBashTree } from './bash-parser.js';
 import { BashSyntaxError, ReadError } from './bash-read-error.js';
 import { headOfHeredoc, outputRedirection, redirectHeadEnd, REDIRECTS } from './bash-redirections.js';
 import { isMissingNameAfterAssignment, keywordWords, readTestCommand, RESERVED, testCommandPieces, trailingRedirectOwner, uncoveredText } from './bash-tree-quirks.js';
-import { groupWords, shellScriptOf, shellWord, type WordPiece } from './bash-words.js';
+import { builtinEvaluation, DISAGREEING_CHARACTERS, expansionEnd, isConstantArithmetic, lateEvaluation } from './bash-expansion-scan.js';
+import { programsOf } from './bash-programs.js';
+import { groupWords, shellWord, type WordPiece } from './bash-words.js';
 
 const MAX_DEPTH = 500;
 const MAX_SCRIPT_DEPTH = 64;
@@ -35,6 +37,8 @@ export class CommandCollector {
 
   /** Reads a whole tree of `source`, with the scripts of its backquoted commands by offset. */
   read(root: Node, backquotes: ReadonlyMap<number, string>): void {
+    const odd = DISAGREEING_CHARACTERS.exec(this.source);
+    if (odd) throw new ReadError(`the control or blank character U+${odd[0].charCodeAt(0).toString(16).padStart(4, '0')} at offset ${odd.index}, which tree-sitter-bash and Bash may read differently`);
     this.backquotes = new Map(backquotes);
     this.uncovered = uncoveredText(root, this.source);
     this.visit(root);
@@ -45,7 +49,12 @@ export class CommandCollector {
 
   private visit(node: Node, depth = 0): void {
     if (depth > MAX_DEPTH) throw new ReadError(`it nests more than ${MAX_DEPTH} levels deep`);
+    if (node.childCount === 0) checkLeaf(node, this.source);
+    const arithmetic = arithmeticText(node, this.source);
+    if (arithmetic !== undefined && !isConstantArithmetic(arithmetic)) this.unknownCommand(node, 'arithmetic on values known only when the command runs');
     switch (node.type) {
+      case 'expansion':
+        return this.expansion(node);
       case 'command':
       case 'declaration_command':
       case 'unset_command':
@@ -203,7 +212,7 @@ export class CommandCollector {
    * the whole command unreadable, as Bash would fail on it) or the string of `bash -c`/`eval`
    * (skipped when unreadable: the outer command still stands for it).
    */
-  private script(script: string, required: boolean): void {
+  private script(script: string, required: boolean): boolean {
     if (this.scriptDepth >= MAX_SCRIPT_DEPTH) throw new ReadError('scripts nest too deeply');
     const inner = new CommandCollector(script, this.parser, this.scriptDepth + 1);
     let result: ReturnType<typeof withBashTree>;
@@ -211,20 +220,58 @@ export class CommandCollector {
       result = withBashTree(this.parser, script, (root, backquotes) => inner.read(root, backquotes));
     } catch (error) {
       if (required || !(error instanceof ReadError)) throw error;
-      return;
+      return false;
     }
     if (!result.ok && required) throw new BashSyntaxError(`in a backquoted command: ${result.error}`);
-    if (!result.ok) return;
+    if (!result.ok) return false;
     this.commands.push(...inner.commands);
     this.redirections.push(...inner.redirections);
+    return true;
   }
 
   private push(extent: { start: number; end: number }, argv: readonly ShellWord[], assignments: readonly string[], redirections: readonly OutputRedirection[]): void {
     if (argv.length === 0 && assignments.length === 0 && redirections.length === 0) return;
     this.commands.push({ text: this.source.slice(extent.start, extent.end), words: argv.map((word) => word.value), argv, assignments, redirections });
-    // `bash -c 'cmd'`, `eval cmd…`: the string is read as commands of its own.
-    const script = shellScriptOf(argv);
-    if (script !== undefined) this.script(script, false);
+    // `bash -c 'cmd'`, `eval cmd…`, `sudo sh -c …`, `find -exec sh -c …`: the strings are read as commands of their own.
+    for (const script of programsOf(argv).scripts) {
+      if (!this.script(script.value, false)) this.unknownCommand({ startIndex: extent.start, endIndex: extent.end }, `the script ${JSON.stringify(script.value.slice(0, 40))} cannot be read`);
+    }
+    const evaluated = builtinEvaluation(argv);
+    if (evaluated !== undefined) this.unknownCommand({ startIndex: extent.start, endIndex: extent.end }, evaluated);
+  }
+
+  /**
+   * Records that Bash may run a command hookloop cannot name here (late evaluation of a value as
+   * code, an unreadable script): a command whose program is computed, so that every deny and ask
+   * rule with a specifier matches it and no allow rule does.
+   */
+  private unknownCommand(node: { startIndex: number; endIndex: number }, why: string): void {
+    const text = this.source.slice(node.startIndex, node.endIndex);
+    this.commands.push({ text, words: [text], argv: [{ value: text, source: text, dynamic: true }], assignments: [], redirections: [], unknown: why });
+  }
+
+  /**
+   * `${…}`: tree-sitter-bash lexes the operands of most operators as plain text, so the expansion is
+   * read again here. Its end must be where Bash ends it; the commands inside are found by reading
+   * its text as the body of an unquoted here-document (where Bash expands `$(…)`, `` `…` ``,
+   * `$((…))` and `${…}` as it does in an operand; quotes there are literal, so a quoted `$(…)` is
+   * counted too, which only errs on the safe side).
+   */
+  private expansion(node: Node): void {
+    if (expansionEnd(this.source, node.startIndex) !== node.endIndex) throw new ReadError(`Bash may end the expansion at offset ${node.startIndex} elsewhere than tree-sitter-bash`);
+    const inside = this.source.slice(node.startIndex + 2, node.endIndex - 1);
+    for (const offset of [...this.backquotes.keys()]) if (offset >= node.startIndex && offset < node.endIndex) this.backquotes.delete(offset);
+    this.uncovered = this.uncovered.filter((gap) => gap.start < node.startIndex || gap.start >= node.endIndex);
+    const why = lateEvaluation(inside);
+    if (why !== undefined) this.unknownCommand(node, why);
+    if (!/[$`]/.test(inside)) return;
+    let delimiter = 'HOOKLOOP_EOF';
+    while (inside.includes(delimiter)) delimiter += '_';
+    const before = this.commands.length;
+    this.script(`: <<${delimiter}\n${inside}\n${delimiter}\n`, true);
+    // The first command read is the `:` that carries the here-document.
+    const carrier = this.commands.findIndex((command, index) => index >= before && command.text.startsWith(':'));
+    if (carrier >= 0) this.commands.splice(carrier, 1);
   }
 
   private word(group: readonly WordPiece[]): ShellWord {
@@ -245,6 +292,48 @@ export class CommandCollector {
   private assignmentsOf(node: Node): string[] {
     return (node.type === 'variable_assignment' ? [node] : node.namedChildren.filter((child) => child.type === 'variable_assignment')).map((child) => this.text(child));
   }
+}
+
+/**
+ * A leaf that still holds `$(`, `${`, `$[` (or, unquoted, `<(`/`>(`) is an expansion tree-sitter-bash
+ * did not read as one, where Bash would run it: unreadable.
+ */
+function checkLeaf(node: Node, source: string): void {
+  if (!LEAVES_TO_CHECK.has(node.type)) return;
+  const text = source.slice(node.startIndex, node.endIndex);
+  const unquoted = node.type !== 'string_content' && node.type !== 'heredoc_content';
+  if (/(?<!\\)(?:\\\\)*\$[({[]/.test(text) || (unquoted && /[<>]\(/.test(text))) {
+    throw new ReadError(`tree-sitter-bash read ${JSON.stringify(text.slice(0, 24))} as text where Bash expands it`);
+  }
+}
+
+const LEAVES_TO_CHECK = new Set(['word', 'regex', 'extglob_pattern', 'string_content', 'heredoc_content', 'number', 'special_variable_name', 'test_operator']);
+
+/** The text Bash evaluates as arithmetic in `node`, if it is `$((…))`, `$[…]`, `((…))`, a C-style `for` header or an array subscript. */
+function arithmeticText(node: Node, source: string): string | undefined {
+  const text = (from: Node | null | undefined, to: Node | null | undefined = from): string => (from && to ? source.slice(from.startIndex, to.endIndex) : '');
+  switch (node.type) {
+    case 'arithmetic_expansion':
+      return text(node).replace(/^\$\(\(|\)\)$|^\$\[|\]$/g, '');
+    case 'compound_statement':
+      return node.firstChild?.type === '((' ? text(node).slice(2, -2) : undefined;
+    case 'c_style_for_statement': {
+      const body = node.childForFieldName('body');
+      return source.slice(node.startIndex, body?.startIndex ?? node.endIndex).replace(/^for\s*\(\(|\)\)\s*;?\s*$/g, '');
+    }
+    case 'subscript':
+      return text(node.childForFieldName('index'));
+    case 'test_command':
+      return node.firstChild?.type === '[[' ? testArithmetic(text(node).slice(2, -2)) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** `[[ … ]]`: with `-eq`, `-lt` … or `-v`, the text Bash may evaluate as arithmetic (the test's words, operators left out). */
+function testArithmetic(inside: string): string | undefined {
+  if (!/(^|\s)-(eq|ne|lt|le|gt|ge|v|R)(\s|$)/.test(inside)) return undefined;
+  return inside.replace(/(^|\s)(-[a-zA-Z]+|&&|\|\||!|==?|!=|[<>()])(?=\s|$)/g, ' ');
 }
 
 function bySource(a: Node, b: Node): number {

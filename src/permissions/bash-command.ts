@@ -37,6 +37,12 @@ export interface SimpleCommand {
   readonly assignments: readonly string[];
   /** This command's own output redirections. */
   readonly redirections: readonly OutputRedirection[];
+  /**
+   * Set on a stand-in for code Bash may run that no word spells (a value evaluated as arithmetic,
+   * `${!x}`, `${x@P}`, an unreadable `bash -c` script): why. Its one word is dynamic, so it is
+   * treated as a computed program name.
+   */
+  readonly unknown?: string;
 }
 
 /**

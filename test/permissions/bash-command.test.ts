@@ -20,7 +20,8 @@ describe('parseBashCommand', () => {
     expect(await commands('echo $(rm -f x)')).toEqual([['rm', '-f', 'x'], ['echo', '$(rm -f x)']]);
     expect(await commands('echo `touch y` "$(id)"')).toEqual([['touch', 'y'], ['id'], ['echo', '`touch y`', '$(id)']]);
     expect(await commands('diff <(ls a) >(tee b)')).toEqual([['ls', 'a'], ['tee', 'b'], ['diff', '<(ls a)', '>(tee b)']]);
-    expect(await commands('echo ${x:-$(date)} $((1 + $(seq 1)))')).toEqual([['date'], ['seq', '1'], ['echo', '${x:-$(date)}', '$((1 + $(seq 1)))']]);
+    // The output of `$(seq 1)` is evaluated as arithmetic (it could name `a[$(cmd)]`): a stand-in with a computed program comes first.
+    expect(await commands('echo ${x:-$(date)} $((1 + $(seq 1)))')).toEqual([['date'], ['$((1 + $(seq 1)))'], ['seq', '1'], ['echo', '${x:-$(date)}', '$((1 + $(seq 1)))']]);
   });
 
   it('does not look inside single quotes or quoted here-documents, but does inside unquoted ones', async () => {
