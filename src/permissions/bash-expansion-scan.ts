@@ -8,6 +8,7 @@
  * Control characters (other than tab and newline) and Unicode blanks: tree-sitter-bash may read
  * them as blanks or line ends (`\r#…` as a comment) where Bash reads them as word characters.
  */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
 export const DISAGREEING_CHARACTERS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
 /**

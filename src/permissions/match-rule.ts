@@ -3,7 +3,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import type { ToolKind } from '../tools/define-tool.js';
 import { realpathLoose } from '../tools/workspace.js';
-import { parseBashCommand, type SimpleCommand } from './bash-command.js';
+import { bashCommandIsKnown, matchBashSpecifier, matchCommandPattern } from './match-bash.js';
 import { parseRule, type PermissionRule } from './rule.js';
 
 /**
@@ -11,9 +11,12 @@ import { parseRule, type PermissionRule } from './rule.js';
  * - `any`: the rule matches when it matches one part. Deny and ask rules and hook `if` conditions
  *   use it (`Bash(git *)` matches `echo hi && git --version`; `Bash(rm *)` matches `echo $(rm x)`).
  * - `all`: every part must match. Allow rules use it, so `Bash(safe:*)` does not allow `safe && other`.
- * An unparsable Bash command matches every `any` rule and no `all` rule with a specifier.
+ * An unparsable Bash command, or one that runs a program that cannot be named before it runs
+ * (`$r x`, `${!x}`, arithmetic on variables), matches every `any` rule and no `all` rule, not even `Bash`.
  */
 export type MatchFlavour = 'any' | 'all';
+
+export { matchBashSpecifier, matchCommandPattern };
 
 /** Optional facts about the call; each has a default for Claude Code's built-in tools. */
 export interface MatchOptions {
@@ -46,9 +49,8 @@ const BUILTIN_KINDS: Readonly<Record<string, ToolKind>> = {
  * tool; `mcp__server` and `mcp__server__*` cover every tool of that server. Specifiers:
  * - Bash: `npm test` (exact), `git:*` (the word prefix `git`, alone or followed by arguments),
  *   `git commit *` (`*` matches any text; a single trailing ` *` also matches nothing, so
- *   `Bash(git *)` matches `git`). Compared with each simple command (see `parseBashCommand`),
- *   written with or without quotes; leading `timeout`/`time`/`nice`/`nohup` are looked through,
- *   and for `any` also `env`, `sudo`, `command`, `builtin`, `exec`, `xargs` and `NAME=value` prefixes.
+ *   `Bash(git *)` matches `git`). Compared with each program each simple command runs, written
+ *   with or without quotes, through wrappers, `find -exec` and `xargs` (see `matchBashSpecifier`).
  * - Read/Edit/Write/Glob/Grep…: gitignore-style paths via picomatch: `//abs/path` absolute, `~/x`
  *   under the home directory, `/x` under `projectDir`, `./x` or `x/y` under `cwd` or `projectDir`,
  *   and a pattern without `/` matches a file or directory name anywhere (`*.md`). A pattern that
@@ -65,8 +67,13 @@ export async function matchesRule(rule: PermissionRule | string, toolName: strin
   const kind = options.kind ?? BUILTIN_KINDS[toolName] ?? 'other';
   if (!toolNameMatches(parsed.toolName, toolName, kind)) return false;
   const specifier = parsed.specifier;
-  if (specifier === undefined) return true;
   const flavour = options.flavour ?? 'any';
+  if (specifier === undefined) {
+    // A bare `Bash` allow rule covers what hookloop can read, not what it cannot: only a person or bypassPermissions runs that.
+    if (kind !== 'bash' || flavour === 'any') return true;
+    const command = (input as { command?: unknown } | null)?.command;
+    return typeof command === 'string' && bashCommandIsKnown(command);
+  }
   const fields = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
 
   if (kind === 'bash') {
@@ -118,81 +125,6 @@ export function toolNameMatches(ruleTool: string, toolName: string, kind: ToolKi
     if (ruleTool.split('__').length === 2) return toolName.startsWith(`${ruleTool}__`);
   }
   return false;
-}
-
-/** Matches a Bash specifier against a whole command line (see `matchesRule`). */
-export async function matchBashSpecifier(specifier: string, command: string, flavour: MatchFlavour): Promise<boolean> {
-  // An exact rule written for the whole line (`Bash(a && b > out.txt)`, an approver's "always") covers exactly that line.
-  if (isExact(specifier) && matchCommandPattern(specifier, command)) return true;
-  const parsed = await parseBashCommand(command);
-  if (!parsed.ok) return flavour === 'any';
-  if (parsed.commands.length === 0) return matchCommandPattern(specifier, command);
-  const matches = (simple: SimpleCommand): boolean => commandTexts(simple, flavour).some((text) => matchCommandPattern(specifier, text));
-  return flavour === 'any' ? parsed.commands.some(matches) : parsed.commands.every(matches);
-}
-
-/**
- * Matches one command text against a Bash specifier: `prefix:*` (word prefix), a pattern with
- * unescaped `*` (wildcard; `\*` is a literal star), or exact text. Runs of blanks count as one space.
- */
-export function matchCommandPattern(specifier: string, text: string): boolean {
-  const pattern = collapseBlanks(specifier);
-  const command = collapseBlanks(text);
-  if (pattern.endsWith(':*') && !hasUnescapedStar(pattern.slice(0, -2))) {
-    const prefix = unescapeStars(pattern.slice(0, -2));
-    return command === prefix || command.startsWith(`${prefix} `);
-  }
-  if (!hasUnescapedStar(pattern)) return command === unescapeStars(pattern);
-  const pieces = splitOnUnescapedStars(pattern).map((piece) => escapeRegExp(unescapeStars(piece)));
-  // `git *` (one star, at the end, after a space) also matches the bare `git`.
-  const optionalTail = pieces.length === 2 && pieces[1] === '' && (pieces[0] ?? '').endsWith(' ');
-  const source = optionalTail ? `${(pieces[0] ?? '').slice(0, -1)}(?: .*)?` : pieces.join('.*');
-  return new RegExp(`^${source}$`, 's').test(command);
-}
-
-const HARMLESS_WRAPPERS = new Set(['timeout', 'time', 'nice', 'nohup']);
-const WRAPPERS = new Set([...HARMLESS_WRAPPERS, 'env', 'sudo', 'command', 'builtin', 'exec', 'xargs']);
-
-/** The texts a simple command is compared as: its words unquoted and as written, without wrappers. */
-function commandTexts(simple: SimpleCommand, flavour: MatchFlavour): string[] {
-  // The command as written, assignments and redirections included.
-  const texts = new Set<string>([simple.text.replace(/\\\n/g, ' ')]);
-  const forms = [simple.argv.map((word) => word.value), simple.argv.map((word) => word.source)];
-  for (const words of forms) {
-    const prefix = simple.assignments.length > 0 ? `${simple.assignments.join(' ')} ` : '';
-    // An allow rule must name the assignments (`FOO=1 npm test`); deny and ask rules see through them.
-    texts.add(prefix + words.join(' '));
-    if (flavour === 'any' || prefix === '') texts.add(words.join(' '));
-    if (prefix !== '' && flavour === 'all') continue;
-    let rest: readonly string[] = words;
-    for (let unwrapped = stripWrapper(rest, flavour); unwrapped !== undefined; unwrapped = stripWrapper(rest, flavour)) {
-      rest = unwrapped;
-      texts.add(rest.join(' '));
-    }
-  }
-  return [...texts];
-}
-
-/** The words after a leading wrapper program and its options, or undefined when there is none. */
-function stripWrapper(words: readonly string[], flavour: MatchFlavour): readonly string[] | undefined {
-  const program = words[0];
-  if (program === undefined || !(flavour === 'any' ? WRAPPERS : HARMLESS_WRAPPERS).has(program)) return undefined;
-  let index = 1;
-  const takesValue = new Set(['-n', '-s', '-k', '-u', '-g', '-I', '-L', '-n1', '--signal', '--kill-after', '--adjustment', '--user', '--group']);
-  while (index < words.length) {
-    const word = words[index] as string;
-    if (word === '--') {
-      index += 1;
-      break;
-    }
-    if (word.startsWith('-')) index += takesValue.has(word) ? 2 : 1;
-    else if (program === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) index += 1;
-    else break;
-  }
-  // `timeout` takes a duration before the command.
-  if (program === 'timeout' && index < words.length) index += 1;
-  const rest = words.slice(index);
-  return rest.length > 0 ? rest : undefined;
 }
 
 /** Anchoring of a path pattern: the directories it is relative to, or a name matched anywhere. */
@@ -250,39 +182,3 @@ function defaultFilePaths(toolName: string, fields: Record<string, unknown>, cwd
   return toolName === 'Glob' || toolName === 'Grep' ? [cwd] : [];
 }
 
-function isExact(specifier: string): boolean {
-  return !hasUnescapedStar(specifier);
-}
-
-function collapseBlanks(text: string): string {
-  return text.trim().replace(/[ \t]+/g, ' ');
-}
-
-function hasUnescapedStar(text: string): boolean {
-  return splitOnUnescapedStars(text).length > 1;
-}
-
-function splitOnUnescapedStars(text: string): string[] {
-  const pieces: string[] = [];
-  let current = '';
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index] as string;
-    if (char === '\\' && index + 1 < text.length) {
-      current += char + (text[index + 1] as string);
-      index += 1;
-    } else if (char === '*') {
-      pieces.push(current);
-      current = '';
-    } else current += char;
-  }
-  pieces.push(current);
-  return pieces;
-}
-
-function unescapeStars(text: string): string {
-  return text.replace(/\\\*/g, '*');
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
