@@ -2,17 +2,27 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Workspace } from '../tools/workspace.js';
 import { parseBashCommand, type ShellWord, type SimpleCommand } from './bash-command.js';
+import { programName, programsOf } from './bash-programs.js';
+import { protectedRemovals as removalsOf } from './bash-removals.js';
+import { writesOfRun } from './bash-writes.js';
 
 /** Where a path a command writes lies: in the workspace, outside it, or not knowable before it runs. */
 export type PathPlace = 'inside' | 'outside' | 'unknown';
 
 /** What needs approval in a command, first found first. */
 export interface BashWrite {
-  /** `redirect`: an output redirection; `filesystem`: mkdir, touch, rm, rmdir, mv or cp; `program`: anything else not known to be read-only. */
+  /**
+   * `redirect`: an output redirection; `filesystem`: a path written by rm, rmdir, unlink, mkdir,
+   * touch, truncate, tee, cp, mv, ln, install, `sed -i`, `dd of=` or `find -fprint…` (also behind
+   * wrappers, `xargs` and `find -exec`); `program`: anything else not known to be read-only, or more
+   * than a plain file edit. A command has one `filesystem` entry per written path.
+   */
   readonly kind: 'redirect' | 'filesystem' | 'program';
-  /** The absolute path (redirect, filesystem) when known, else the word as written. */
+  /** The absolute path (redirect, filesystem); absent when the shell decides it at run time (`place: 'unknown'`). */
   readonly path?: string;
   readonly place?: PathPlace;
+  /** True when anything below `path` may be written too (`cp -r`, `mv`, `rm -r`). */
+  readonly tree?: boolean;
   /** The model-facing explanation, e.g. `Output redirection to '/ws/out.txt' needs approval. …`. */
   readonly message: string;
 }
@@ -24,9 +34,11 @@ export interface BashWrite {
  * - `reason`: why it is not read-only (the first `writes` message), Claude Code's wording where the
  *   reference's is known; undefined when read-only.
  * - `editsInsideWorkspace`: everything that is not read-only is a file edit (output redirection or
- *   mkdir/touch/rm/rmdir/mv/cp) on known paths inside the workspace: what acceptEdits allows.
- * - `protectedRemovals`: paths that `rm`/`rmdir` would remove and no hook may approve: `/`, the home
- *   directory, a workspace root or a directory above one.
+ *   a `filesystem` write, see `BashWrite`) whose every option is known, on known paths inside the
+ *   workspace: what acceptEdits allows.
+ * - `protectedRemovals`: what rm/rmdir/unlink/mv/`find -delete` (also behind wrappers) would remove
+ *   and no hook or mode may approve: `/`, the home directory, a workspace root, a directory above
+ *   one, or an operand that may be one of them (see `protectedRemovals` in bash-removals.ts).
  * - `parsed`: false when the command is not valid Bash (it is then never read-only).
  */
 export interface BashClassification {
@@ -50,7 +62,6 @@ export const READ_ONLY_PROGRAMS: ReadonlySet<string> = new Set([
   'unexpand', 'uptime', 'wc', 'whereis', 'which', 'whoami',
 ]);
 
-const FILESYSTEM_PROGRAMS = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp']);
 const DISCARD_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/2']);
 // Variables that change which program runs or what it executes: an assignment to one is never read-only.
 const RISKY_VARIABLE = /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|CDPATH|GIT_\w+|\w*PAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|NODE_OPTIONS|PYTHON\w*|PERL5\w*|RUBY\w*)(\[|\+?=)/;
@@ -67,10 +78,9 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
   }
   const homeDir = context.homeDir ?? os.homedir();
   const changesDirectory = parsed.commands.some((simple) => ['cd', 'pushd', 'popd'].includes(simple.words[0] ?? ''));
-  const locate = (word: ShellWord): { path: string; place: PathPlace } => {
+  const locate = (word: ShellWord): { path?: string; place: PathPlace } => {
     const resolved = resolveWord(word, context.cwd, homeDir);
-    if (resolved === undefined) return { path: word.value, place: 'unknown' };
-    if (changesDirectory && !path.isAbsolute(word.value)) return { path: resolved, place: 'unknown' };
+    if (resolved === undefined || (changesDirectory && !path.isAbsolute(word.value))) return { place: 'unknown' };
     return { path: resolved, place: context.workspace.contains(resolved) ? 'inside' : 'outside' };
   };
   const where = (place: PathPlace): string => describePlace(place, context.workspace);
@@ -80,22 +90,27 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
   for (const redirection of parsed.redirections) {
     if (!redirection.dynamic && DISCARD_TARGETS.has(redirection.target)) continue;
     const target = locate({ value: redirection.target, source: redirection.target, dynamic: redirection.dynamic });
-    writes.push({ kind: 'redirect', ...target, message: `Output redirection to '${target.path}' needs approval. ${where(target.place)}` });
+    writes.push({ kind: 'redirect', ...target, message: `Output redirection to '${target.path ?? redirection.target}' needs approval. ${where(target.place)}` });
   }
+  const removalContext = { cwd: context.cwd, homeDir, workspace: context.workspace, changesDirectory };
   for (const simple of parsed.commands) {
+    const programs = programsOf(simple.argv);
+    // Removals are judged behind every wrapper, whatever else the command is.
+    for (const run of programs.runs) protectedRemovals.push(...removalsOf(run, removalContext));
     const argv = unwrap(simple.argv);
-    const program = argv[0]?.dynamic ? undefined : argv[0]?.value;
     if (isReadOnly(simple, argv)) continue;
-    if (program !== undefined && FILESYSTEM_PROGRAMS.has(program) && simple.assignments.length === 0) {
-      const targets = pathArguments(program, argv.slice(1)).map(locate);
-      const shown = targets.find((target) => target.place !== 'inside') ?? targets[0];
-      const place = shown?.place ?? 'inside';
-      const message = shown ? `${program} in '${shown.path}' needs approval. ${where(place)}` : `${program} needs approval. ${where(place)}`;
-      writes.push({ kind: 'filesystem', ...(shown ? { path: shown.path } : {}), place, message });
-      if (program === 'rm' || program === 'rmdir') protectedRemovals.push(...removalsOfProtected(argv.slice(1), context.cwd, homeDir, context.workspace));
-      continue;
-    }
-    writes.push({ kind: 'program', message: GENERIC_BASH_REASON });
+    const { files, plain } = fileWrites(simple, programs.runs, programs.unknown === undefined);
+    const located = files.map((file) => {
+      const at = file.word === undefined ? { place: 'unknown' as const } : locate(file.word);
+      const full = at.path !== undefined && file.child !== undefined ? path.join(at.path, file.child) : at.path;
+      const place = full !== undefined && at.place !== 'unknown' ? (context.workspace.contains(full) ? 'inside' : 'outside') : at.place;
+      const shown = full ?? file.word?.source;
+      const message = shown !== undefined ? `${file.program} in '${shown}' needs approval. ${where(place)}` : `${file.program} needs approval. ${where(place)}`;
+      return { kind: 'filesystem' as const, ...(full !== undefined ? { path: full } : {}), place, ...(file.tree ? { tree: true } : {}), message };
+    });
+    // The first path shown is one that leaves the workspace, if any.
+    writes.push(...located.filter((write) => write.place !== 'inside'), ...located.filter((write) => write.place === 'inside'));
+    if (!plain) writes.push({ kind: 'program', message: GENERIC_BASH_REASON });
   }
   const editsInsideWorkspace = writes.every((write) => write.kind !== 'program' && write.place === 'inside');
   return { parsed: true, readOnly: writes.length === 0, ...(writes[0] ? { reason: writes[0].message } : {}), writes, editsInsideWorkspace, protectedRemovals };
@@ -109,6 +124,26 @@ function describePlace(place: PathPlace, workspace: Workspace): string {
   }
   if (place === 'outside') return `The path is outside the working directories for this session (${roots}).`;
   return 'hookloop cannot tell before the command runs which path this is.';
+}
+
+/**
+ * The paths the runs of one simple command write, and whether the command is nothing but plain
+ * file edits (every run a known writer or a transparent wrapper, no assignments, no unknown program).
+ */
+function fileWrites(simple: SimpleCommand, runs: ReturnType<typeof programsOf>['runs'], known: boolean): { files: { program: string; word: ShellWord | undefined; child?: string; tree?: boolean }[]; plain: boolean } {
+  const files: { program: string; word: ShellWord | undefined; child?: string; tree?: boolean }[] = [];
+  let plain = known && simple.unknown === undefined && simple.assignments.length === 0 && runs.length > 0;
+  runs.forEach((run, index) => {
+    const found = writesOfRun(run);
+    const program = run.argv[0] ? programName(run.argv[0]) : '';
+    if (found === undefined) {
+      if (!(run.transparent && index < runs.length - 1)) plain = false;
+      return;
+    }
+    if (found.notPlain !== undefined) plain = false;
+    for (const written of found.written) files.push({ program, ...written });
+  });
+  return { files, plain };
 }
 
 /** The absolute path a word names, or undefined when the shell decides it at run time. */
@@ -202,45 +237,4 @@ function isReadOnlyGit(args: readonly string[]): boolean {
     default:
       return GIT_READ_ONLY.has(subcommand);
   }
-}
-
-/** The path operands of mkdir/touch/rm/rmdir/mv/cp (option values that are not paths skipped). */
-function pathArguments(program: string, args: readonly ShellWord[]): ShellWord[] {
-  const valueOptions: Record<string, readonly string[]> = { mkdir: ['-m', '--mode'], touch: ['-d', '-t', '-r', '--date', '--reference'], mv: ['-S', '--suffix'], cp: ['-S', '--suffix'] };
-  const paths: ShellWord[] = [];
-  let options = true;
-  for (let index = 0; index < args.length; index += 1) {
-    const word = args[index] as ShellWord;
-    if (options && word.value === '--') options = false;
-    else if (options && (word.value === '-t' || word.value === '--target-directory')) {
-      const target = args[index + 1];
-      if (target) paths.push(target);
-      index += 1;
-    } else if (options && word.value.startsWith('--target-directory=')) {
-      paths.push({ ...word, value: word.value.slice('--target-directory='.length), source: word.source.slice('--target-directory='.length) });
-    } else if (options && word.value.startsWith('-') && word.value !== '-') {
-      if (valueOptions[program]?.includes(word.value)) index += 1;
-    } else paths.push(word);
-  }
-  return paths;
-}
-
-/** The operands of rm/rmdir that are `/`, the home directory, a workspace root or above one (globs: their fixed prefix). */
-function removalsOfProtected(args: readonly ShellWord[], cwd: string, homeDir: string, workspace: Workspace): string[] {
-  const protectedPaths = new Set(['/', path.resolve(homeDir), ...workspace.roots, workspace.projectDir]);
-  const found: string[] = [];
-  for (const word of args) {
-    if (word.value.startsWith('-') && word.value !== '-') continue;
-    let target: string | undefined;
-    if (/^(\$HOME|\$\{HOME\})(\/\*?)?\/?$/.test(word.value)) target = homeDir;
-    else if (/^~(\/[^$`]*)?$/.test(word.source)) target = path.join(homeDir, word.source.slice(1));
-    else if (!word.value.includes('$') && !word.value.includes('`')) target = path.resolve(cwd, word.value);
-    if (target === undefined) continue;
-    // `dir/*` removes what `dir` holds: judge it by `dir`.
-    const fixed = target.split('/').findIndex((part) => /[*?[]/.test(part));
-    const base = fixed < 0 ? target : target.split('/').slice(0, fixed).join('/') || '/';
-    const hit = [...protectedPaths].some((protectedPath) => base === protectedPath || protectedPath.startsWith(base.endsWith('/') ? base : `${base}/`));
-    if (hit) found.push(base);
-  }
-  return found;
 }

@@ -45,7 +45,6 @@ describe('classifyBashCommand', () => {
     'git branch -D old',
     'git -c core.pager=evil log',
     'git diff --output=x.patch',
-    'find . -delete',
     'find . -exec rm {} ;',
     'sort -o out.txt in.txt',
     'env FOO=1 node x.js',
@@ -55,11 +54,17 @@ describe('classifyBashCommand', () => {
     './ls',
     '$CMD arg',
     'date -s 2020-01-01',
-    'sed -i s/a/b/ x',
   ])('%s needs approval', async (command) => {
     const result = await classify(command);
     expect(result.readOnly).toBe(false);
     expect(result.reason).toBe(GENERIC_BASH_REASON);
+  });
+
+  // These now name the path they write (sed -i edits x; find -delete removes .), so the reason is specific.
+  it.each(['sed -i s/a/b/ x', 'find . -delete'])('%s needs approval and names what it writes', async (command) => {
+    const result = await classify(command);
+    expect(result.readOnly).toBe(false);
+    expect(result.reason).toMatch(/^(sed|rm) in '.*' needs approval/);
   });
 
   it('explains an output redirection as Claude Code does (trace permission-request-print-mode)', async () => {
