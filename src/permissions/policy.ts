@@ -4,6 +4,7 @@ import { ConfigError } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { Workspace } from '../tools/workspace.js';
 import { classifyBashCommand, GENERIC_BASH_REASON, type BashClassification } from './bash-read-only.js';
+import { bashCommandIsKnown } from './match-bash.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
 import { formatRule, parseRule, type PermissionRule } from './rule.js';
 import { PERMISSION_MODES, type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict } from './types.js';
@@ -106,7 +107,8 @@ export class PermissionPolicy {
     const boundary = await this.boundary(call);
     if (boundary) return boundary;
 
-    if (query.hookDecision === 'allow') return { behavior: 'allow', source: 'hook' };
+    // A hook may not allow a Bash command hookloop cannot read or whose programs it cannot name: only a person or bypassPermissions may.
+    if (query.hookDecision === 'allow' && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook' };
     if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || askMessage(call), source: 'hook', hookMayDecide: false };
 
     const allowed = await this.firstMatch('allow', call, 'all');

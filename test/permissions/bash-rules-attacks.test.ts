@@ -53,10 +53,13 @@ const gitStatusRules = { allow: ['Bash(git status:*)'], deny: ['Bash(rm:*)'] };
 const gitRepo = (dir: string): void => void execFileSync('git', ['init', '-q'], { cwd: dir });
 
 describe('the parser never disagrees with bash silently (item 2)', () => {
-  const operators = [':-', '-', ':=', '=', ':+', '+', ':?', '?', '#', '##', '%', '%%', '/', '//', '^', ',', '@Q'];
-  it.each(operators)('git status --short ${x%s`touch X; rm -f V`} runs neither touch nor rm', async (operator) => {
-    const op = operator === '/' || operator === '//' ? `${operator}a/` : operator;
-    const { dir } = await runBash(`git status --short \${x${op}\`touch X; rm -f V\`}`, { rules: gitStatusRules });
+  // Operators that expand their word when the variable is unset use `x`; the others `HOME`, which is set.
+  const forms = [
+    '${x:-WORD}', '${x-WORD}', '${x:=WORD}', '${x=WORD}', '${x:?WORD}', '${x?WORD}', '${HOME:+WORD}', '${HOME+WORD}', '${HOME#WORD}', '${HOME##WORD}',
+    '${HOME%WORD}', '${HOME%%WORD}', '${HOME/WORD}', '${HOME//WORD}', '${HOME/a/WORD}', '${HOME^WORD}', '${HOME,WORD}', '${HOME:0:WORD}', '"${HOME:+WORD}"',
+  ];
+  it.each(forms)('git status --short %s (WORD a backquoted touch X; rm -f V) runs neither', async (form) => {
+    const { dir } = await runBash(`git status --short ${form.replace('WORD', '`touch X; rm -f V; echo 1`')}`, { rules: gitStatusRules, prepare: gitRepo });
     expect(fs.existsSync(path.join(dir, 'V'))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'X'))).toBe(false);
   });
@@ -76,6 +79,14 @@ describe('the parser never disagrees with bash silently (item 2)', () => {
   it('an unreadable command is allowed neither by a bare Bash rule, nor acceptEdits, nor a hook-free mode', async () => {
     for (const setup of [{ rules: { allow: ['Bash'] } }, { mode: 'acceptEdits' as const }, { mode: 'dontAsk' as const }]) {
       const { dir, isError } = await runBash('touch X\r', setup);
+      expect(isError).toBe(true);
+      expect(fs.existsSync(path.join(dir, 'X'))).toBe(false);
+    }
+  });
+
+  it('nor by a PreToolUse hook allow; a computed program name neither', async () => {
+    for (const command of ['touch X\r', 'r=touch; $r X']) {
+      const { dir, isError } = await runBash(command, { hookAllows: true });
       expect(isError).toBe(true);
       expect(fs.existsSync(path.join(dir, 'X'))).toBe(false);
     }
@@ -122,7 +133,7 @@ describe('deny rules see the real program (item 7)', () => {
     'xargs -I R rm R', 'env --chd=. rm -f V', 'timeout --sig=KILL 5 rm -f V', 'nice --frobnicate rm -f V', 'eval "$cmd"', 'bash -c "$cmd"', 'echo rm -f V | bash',
   ];
   it.each(bypasses)('%s is denied by Bash(rm:*) even with allow Bash', async (command) => {
-    const { dir, isError } = await runBash(`echo V > list; ${command}`, { rules: { allow: ['Bash'], deny: ['Bash(rm:*)'] } });
+    const { dir, isError } = await runBash(`echo V > list; ${command}`, { rules: { allow: ['Bash'], deny: ['Bash(rm:*)'] }, prepare: (project) => fs.copyFileSync('/bin/rm', path.join(project, 'rm')) });
     expect(isError).toBe(true);
     expect(fs.existsSync(path.join(dir, 'V'))).toBe(true);
   });
