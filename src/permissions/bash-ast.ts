@@ -4,7 +4,7 @@ import type { OutputRedirection, ShellWord, SimpleCommand } from './bash-command
 import { withBashTree } from './bash-parser.js';
 import { BashSyntaxError, ReadError } from './bash-read-error.js';
 import { headOfHeredoc, outputRedirection, redirectHeadEnd, REDIRECTS } from './bash-redirections.js';
-import { isMissingNameAfterAssignment, keywordWords, readTestCommand, RESERVED, testCommandPieces, trailingRedirectOwner, uncoveredText } from './bash-tree-quirks.js';
+import { arithmeticText, checkLeaf, isMissingNameAfterAssignment, keywordWords, readTestCommand, RESERVED, testCommandPieces, trailingRedirectOwner, uncoveredText } from './bash-tree-quirks.js';
 import { builtinEvaluation, DISAGREEING_CHARACTERS, expansionEnd, isConstantArithmetic, lateEvaluation } from './bash-expansion-scan.js';
 import { programsOf } from './bash-programs.js';
 import { groupWords, shellWord, type WordPiece } from './bash-words.js';
@@ -292,48 +292,6 @@ export class CommandCollector {
   private assignmentsOf(node: Node): string[] {
     return (node.type === 'variable_assignment' ? [node] : node.namedChildren.filter((child) => child.type === 'variable_assignment')).map((child) => this.text(child));
   }
-}
-
-/**
- * A leaf that still holds `$(`, `${`, `$[` (or, unquoted, `<(`/`>(`) is an expansion tree-sitter-bash
- * did not read as one, where Bash would run it: unreadable.
- */
-function checkLeaf(node: Node, source: string): void {
-  if (!LEAVES_TO_CHECK.has(node.type)) return;
-  const text = source.slice(node.startIndex, node.endIndex);
-  const unquoted = node.type !== 'string_content' && node.type !== 'heredoc_content';
-  if (/(?<!\\)(?:\\\\)*\$[({[]/.test(text) || (unquoted && /[<>]\(/.test(text))) {
-    throw new ReadError(`tree-sitter-bash read ${JSON.stringify(text.slice(0, 24))} as text where Bash expands it`);
-  }
-}
-
-const LEAVES_TO_CHECK = new Set(['word', 'regex', 'extglob_pattern', 'string_content', 'heredoc_content', 'number', 'special_variable_name', 'test_operator']);
-
-/** The text Bash evaluates as arithmetic in `node`, if it is `$((…))`, `$[…]`, `((…))`, a C-style `for` header or an array subscript. */
-function arithmeticText(node: Node, source: string): string | undefined {
-  const text = (from: Node | null | undefined, to: Node | null | undefined = from): string => (from && to ? source.slice(from.startIndex, to.endIndex) : '');
-  switch (node.type) {
-    case 'arithmetic_expansion':
-      return text(node).replace(/^\$\(\(|\)\)$|^\$\[|\]$/g, '');
-    case 'compound_statement':
-      return node.firstChild?.type === '((' ? text(node).slice(2, -2) : undefined;
-    case 'c_style_for_statement': {
-      const body = node.childForFieldName('body');
-      return source.slice(node.startIndex, body?.startIndex ?? node.endIndex).replace(/^for\s*\(\(|\)\)\s*;?\s*$/g, '');
-    }
-    case 'subscript':
-      return text(node.childForFieldName('index'));
-    case 'test_command':
-      return node.firstChild?.type === '[[' ? testArithmetic(text(node).slice(2, -2)) : undefined;
-    default:
-      return undefined;
-  }
-}
-
-/** `[[ … ]]`: with `-eq`, `-lt` … or `-v`, the text Bash may evaluate as arithmetic (the test's words, operators left out). */
-function testArithmetic(inside: string): string | undefined {
-  if (!/(^|\s)-(eq|ne|lt|le|gt|ge|v|R)(\s|$)/.test(inside)) return undefined;
-  return inside.replace(/(^|\s)(-[a-zA-Z]+|&&|\|\||!|==?|!=|[<>()])(?=\s|$)/g, ' ');
 }
 
 function bySource(a: Node, b: Node): number {

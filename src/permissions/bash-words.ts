@@ -10,25 +10,6 @@ const UNQUOTED = new Set(['word', 'number', 'variable_name', 'test_operator', 'r
  */
 export type WordPiece = { readonly start: number; readonly end: number } & ({ readonly node: Node } | { readonly text: string });
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
-
-/**
- * The script a command runs from a string, if it is known before it runs: that of `bash -c 'cmd'`
- * (also `sh`, `zsh`, `dash`, `ksh`, and a path to them) or of `eval cmd…` (its words joined).
- */
-export function shellScriptOf(argv: readonly ShellWord[]): string | undefined {
-  const program = argv[0]?.value;
-  let script: ShellWord | undefined;
-  if (program === 'eval') {
-    const rest = argv.slice(1);
-    script = rest.length > 0 ? { value: rest.map((word) => word.value).join(' '), source: '', dynamic: rest.some((word) => word.dynamic) } : undefined;
-  } else if (program !== undefined && SHELLS.has(program.replace(/^.*\//, ''))) {
-    const flag = argv.findIndex((word, index) => index > 0 && /^-[a-z]*c[a-z]*$/.test(word.value));
-    script = flag > 0 ? argv[flag + 1] : undefined;
-  }
-  return script?.dynamic === false ? script.value : undefined;
-}
-
 /**
  * The pieces of a node that may be part of a word (`source` is the whole command). A concatenation
  * is taken apart (tree-sitter-bash sometimes joins what Bash reads as separate words: the caller
