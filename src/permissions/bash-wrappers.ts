@@ -29,8 +29,7 @@ const f = 'flag' as const;
 const v = 'value' as const;
 const o = 'optional' as const;
 
-/** The wrappers hookloop looks through, by program name (a path's basename). */
-export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+const KNOWN_WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   env: {
     options: {
       stopAtOperand: true,
@@ -119,6 +118,18 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     script: ['-c', '--command', '--session-command'],
     defaultProgram: 'shell',
   },
+};
+
+// Programs that run the program named after them, whose own options hookloop does not read: any
+// option makes the program they run unknown; without options the next word is the program.
+const OPAQUE_WRAPPERS = ['parallel', 'strace', 'ltrace', 'valgrind', 'numactl', 'fakeroot', 'pkexec', 'runuser', 'nsenter', 'firejail', 'proxychains', 'proxychains4', 'torsocks', 'systemd-run', 'caffeinate', 'catchsegv', 'cgexec', 'sandbox-exec', 'unshare', 'prlimit', 'faketime'];
+
+/** The wrappers hookloop looks through, by program name (a path's basename). */
+export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+  ...Object.fromEntries(OPAQUE_WRAPPERS.map((name): [string, WrapperSpec] => [name, { options: { stopAtOperand: true } }])),
+  taskset: { options: { stopAtOperand: true }, operandsBefore: 1 },
+  chrt: { options: { stopAtOperand: true }, operandsBefore: 1 },
+  ...KNOWN_WRAPPERS,
 };
 
 /** Shells whose `-c STRING` is a script, and which read a script from standard input when given none. */
