@@ -142,11 +142,12 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramFlags>> = {
   cmp: { short: 'bls', shortValue: 'in', long: '--print-bytes --verbose --quiet --silent', longValue: '--ignore-initial --bytes' },
   comm: { short: '123iz', long: '--check-order --nocheck-order --total --zero-terminated', longValue: '--output-delimiter' },
   sort: {
-    // Never -o/--output, -T/--temporary-directory, --compress-program, --random-source, --files0-from.
+    // Never -o/--output, -T/--temporary-directory, --compress-program, --random-source, --files0-from,
+    // nor -S/--buffer-size (a small buffer spills into temporary files).
     short: 'bdfgiMhnRrVcCmsuz',
-    shortValue: 'ktS',
+    shortValue: 'kt',
     long: '--ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --merge --stable --unique --zero-terminated --debug',
-    longValue: '--key --field-separator --buffer-size --parallel --sort',
+    longValue: '--key --field-separator --parallel --sort',
     longOptional: '--check',
   },
   // `uniq IN OUT` writes OUT: one operand at most.
@@ -158,7 +159,7 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramFlags>> = {
   expand: { short: 'i', shortValue: 't', long: '--initial', longValue: '--tabs' },
   unexpand: { short: 'a', shortValue: 't', long: '--all --first-only', longValue: '--tabs' },
   paste: { short: 'sz', shortValue: 'd', long: '--serial --zero-terminated', longValue: '--delimiters' },
-  tac: { short: 'br', shortValue: 's', long: '--before --regex', longValue: '--separator' },
+  // Not tac: it copies a piped input into a temporary file.
   rev: {},
   column: { short: 'tnexLJ', shortValue: 'scoNRHWdl', long: '--table --fillrows --json --keep-empty-lines --table-noextreme --table-noheadings', longValue: '--separator --output-separator --columns --table-columns --table-right --table-hide --table-wrap --table-name --table-order' },
   od: { short: 'bcdfiloxsv', shortValue: 'AjNtSw', long: '--output-duplicates --traditional', longValue: '--address-radix --skip-bytes --read-bytes --format --strings', longOptional: '--width' },
@@ -195,7 +196,7 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramFlags>> = {
   uptime: { short: 'ps', long: '--pretty --since' },
   arch: { operands: none },
   tty: { short: 's', long: '--silent --quiet' },
-  locale: { short: 'akmcv', long: '--all-locales --charmaps --category-name --keyword-name --verbose' },
+  locale: { short: 'akcv', long: '--all-locales --category-name --keyword-name --verbose' }, // never -m: it starts gzip
   which: { short: 'a' },
   whereis: { short: 'bmsul' },
   ps: { short: 'AaedfFHjlLMTwxy', shortValue: 'opuUgGtCqN', longValue: '--sort --format --pid --ppid --user --group --cols --columns --width --rows', long: '--forest --no-headers --headers', operands: (operands) => operands.every((operand) => /^[a-zA-Z]+$/.test(operand) || /^\d+$/.test(operand)) },
