@@ -201,7 +201,8 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramFlags>> = {
   whereis: { short: 'bmsul' },
   ps: { short: 'AaedfFHjlLMTwxy', shortValue: 'opuUgGtCqN', longValue: '--sort --format --pid --ppid --user --group --cols --columns --width --rows', long: '--forest --no-headers --headers', operands: (operands) => operands.every((operand) => /^[a-zA-Z]+$/.test(operand) || /^\d+$/.test(operand)) },
   tree: { short: 'adfilhsDCFnNpugQrtvxJ', shortValue: 'LPI', long: '--noreport --dirsfirst --gitignore --du --prune --matchdirs --ignore-case --inodes --device --si', longValue: '--charset --sort --filelimit --timefmt' },
-  file: { short: 'bchiklLNnprsSzZ0', long: '--brief --mime --mime-type --mime-encoding --keep-going --list --dereference --no-dereference --no-pad --no-buffer --preserve-date --raw --special-files --no-sandbox --uncompress --uncompress-noreport --print0 --extension --apple', longValue: '--separator --parameter' },
+  // Never -p/--preserve-date (sets access times back), -C (compiles a magic file), -z/-Z (may start decompressors).
+  file: { short: 'bchiklLNnrsS0', long: '--brief --mime --mime-type --mime-encoding --keep-going --list --dereference --no-dereference --no-pad --no-buffer --raw --special-files --print0 --extension --apple', longValue: '--separator --parameter' },
   // The names of variables that hold no credentials; `printenv` of anything else (or of everything) asks.
   printenv: { operands: (operands) => operands.length > 0 && operands.every((operand) => PUBLIC_VARIABLES.has(operand)) },
   // Bash builtins: options only before the first operand.

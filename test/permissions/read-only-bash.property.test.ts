@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifyBashCommand } from '../../src/permissions/bash-read-only.js';
-import { READ_ONLY_PROGRAMS } from '../../src/permissions/read-only-programs.js';
+import { READ_ONLY_GIT, READ_ONLY_PROGRAMS } from '../../src/permissions/read-only-programs.js';
 import { Workspace } from '../../src/tools/workspace.js';
-import { bashCommandLine } from '../support/bash-command-arbitrary.js';
-import { BwrapProbe, bwrapUnavailable, readOnlyFixture, type ProbeResult } from '../support/bwrap-probe.js';
+import { bashCommandLine, externalPrograms, HOSTILE_FLAGS } from '../support/bash-command-arbitrary.js';
+import { BwrapProbe, bwrapUnavailable, readOnlyFixture } from '../support/bwrap-probe.js';
 
 // Property (issue 14, "Done when"): every command the classifier calls read-only, run for real
 // with bash in a read-only bubblewrap sandbox, neither writes nor starts a program outside the
@@ -14,7 +14,6 @@ import { BwrapProbe, bwrapUnavailable, readOnlyFixture, type ProbeResult } from 
 
 const RUNS = Number(process.env['HOOKLOOP_BASH_FUZZ_RUNS'] ?? 400);
 const SEED = Number(process.env['HOOKLOOP_BASH_FUZZ_SEED'] ?? Date.now() % 2 ** 31);
-const BATCH = 150;
 const unavailable = bwrapUnavailable();
 if (unavailable) console.warn(`read-only Bash property skipped: ${unavailable}`);
 
@@ -36,6 +35,21 @@ describe.skipIf(unavailable !== undefined)('read-only Bash, run in a read-only b
     expect(readOnly?.output).toContain('file:1:foo');
   }, 60_000);
 
+  it('every program of the list with every flag that writes or executes: what is read-only stays so when run', async () => {
+    probe ??= new BwrapProbe(ALLOWED, readOnlyFixture);
+    const workspace = new Workspace(probe.caseDir);
+    const programs = [...externalPrograms(new Set(probe.bound)).map(([name]) => name), ...Object.keys(READ_ONLY_GIT).map((sub) => `git ${sub}`)];
+    // A value-taking flag gets `pwn` as its value; `--long=value` spellings carry their own.
+    const commands = programs.flatMap((program) => HOSTILE_FLAGS.map((flag) => (flag.startsWith('--') && !flag.includes('=') ? `${program} ${flag}=pwn f` : `${program} ${flag} pwn f`)));
+    const readOnly: string[] = [];
+    for (const command of commands) {
+      if ((await classifyBashCommand(command, { cwd: probe.caseDir, workspace, homeDir: '/tmp/home' })).readOnly) readOnly.push(command);
+    }
+    const results = await probe.runAll(readOnly);
+    const violations = results.filter((result) => result.writes.length > 0 || result.forbiddenPrograms.length > 0);
+    expect(violations.map(({ command, writes, forbiddenPrograms }) => ({ command, writes, forbiddenPrograms }))).toEqual([]);
+  }, 300_000);
+
   it(`no command classified read-only writes or starts another program (${RUNS} generated, seed ${SEED})`, async () => {
     probe ??= new BwrapProbe(ALLOWED, readOnlyFixture);
     const workspace = new Workspace(probe.caseDir);
@@ -45,8 +59,7 @@ describe.skipIf(unavailable !== undefined)('read-only Bash, run in a read-only b
     for (const command of commands) {
       if ((await classifyBashCommand(command, { cwd: probe.caseDir, workspace, homeDir: '/tmp/home' })).readOnly) readOnly.push(command);
     }
-    const results: ProbeResult[] = [];
-    for (let start = 0; start < readOnly.length; start += BATCH) results.push(...(await probe.run(readOnly.slice(start, start + BATCH))));
+    const results = await probe.runAll(readOnly);
     console.info(`read-only Bash property: ${readOnly.length} of ${RUNS} generated commands were read-only and ran in the sandbox (seed ${SEED})`);
     const violations = results.filter((result) => result.writes.length > 0 || result.forbiddenPrograms.length > 0);
     expect(violations.map(({ command, writes, forbiddenPrograms, output }) => ({ command, writes, forbiddenPrograms, output: output.slice(0, 300) })), `seed ${SEED}`).toEqual([]);

@@ -16,7 +16,7 @@ const VALUES = ['1', '5', '0', '+%Y', 'foo', 'x', '%h %s', 'HEAD', 'HEAD~1', 'al
 const EVALUATED = [`a[$(${PAYLOAD})]`, `$(${PAYLOAD})`, `\`${PAYLOAD}\``, 'a[`touch pwn`]', '$((1))', '${x}'];
 
 /** Flags that write, execute or are spelled wrongly, tried on every program. */
-const HOSTILE_FLAGS = [
+export const HOSTILE_FLAGS = [
   '-o', '--output', '--output=pwn', '--o=pwn', '--outp=pwn', '--compress-program=sh', '--compress-prog=sh', '-T', '--temporary-directory=.', '-exec', '-execdir', '-ok', '-delete',
   '-fprint', '-fprintf', '-fls', '-S', "-S'touch pwn'", '--split-string=touch pwn', '-v', '--to-command=sh', '--date=now', '--set=now', '--pre=./pwn.sh', '--pre', '-O',
   '--open-files-in-pager=touch pwn', '--open=touch pwn', '--ext-diff', '-c', 'core.pager=touch pwn', '-C', '--git-dir=.', '--exec-path=.', '-p', '--paginate', '-i', '--in-place',
@@ -68,14 +68,14 @@ const operand = fc.oneof(
 function programCommand(name: string, spec: ProgramFlags): fc.Arbitrary<string> {
   const { valid, mutated } = spellings(spec);
   const flag = fc.oneof(
-    { weight: 12, arbitrary: valid.length > 0 ? fc.constantFrom(...valid) : fc.constant('--') },
-    { weight: 1, arbitrary: mutated.length > 0 ? fc.constantFrom(...mutated) : fc.constant('--x') },
-    { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_FLAGS) },
+    { weight: 10, arbitrary: valid.length > 0 ? fc.constantFrom(...valid) : fc.constant('--') },
+    { weight: 2, arbitrary: mutated.length > 0 ? fc.constantFrom(...mutated) : fc.constant('--x') },
+    { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_FLAGS) },
   );
   return fc.array(fc.oneof({ weight: 3, arbitrary: flag }, { weight: 2, arbitrary: operand }), { maxLength: 3 }).map((args) => [name, ...args].join(' '));
 }
 
-const externalPrograms = (usable: ReadonlySet<string>) => Object.entries(READ_ONLY_PROGRAMS).filter(([name]) => usable.has(name) || !/^[a-z]/.test(name) || ['echo', 'printf', 'pwd', 'cd', 'true', 'false', 'test', 'type'].includes(name));
+export const externalPrograms = (usable: ReadonlySet<string>) => Object.entries(READ_ONLY_PROGRAMS).filter(([name]) => usable.has(name) || !/^[a-z]/.test(name) || ['echo', 'printf', 'pwd', 'cd', 'true', 'false', 'test', 'type'].includes(name));
 
 /** A simple command: an allowlisted program (with git subcommands), or another one, maybe wrapped. */
 function simpleCommand(usable: ReadonlySet<string>): fc.Arbitrary<string> {
@@ -125,5 +125,16 @@ const hostileCompound = (inner: string) =>
 export function bashCommandLine(usable: ReadonlySet<string>): fc.Arbitrary<string> {
   const command = simpleCommand(usable).chain(compound);
   const joiner = fc.oneof({ weight: 10, arbitrary: fc.constantFrom(' | ', ' && ', ' || ', '; ', '\n', ' |& ') }, { weight: 1, arbitrary: fc.constantFrom(' & ', ' ;; ', ' | ', '&&\n') });
-  return fc.tuple(command, fc.array(fc.tuple(joiner, command), { maxLength: 2 })).map(([first, rest]) => first + rest.map(([join, next]) => join + next).join(''));
+  const line = fc.tuple(command, fc.array(fc.tuple(joiner, command), { maxLength: 2 })).map(([first, rest]) => first + rest.map(([join, next]) => join + next).join(''));
+  return fc.oneof({ weight: 3, arbitrary: line }, { weight: 1, arbitrary: focused(usable) });
+}
+
+/** One allowlisted program with one near-miss or hostile flag among plain words: where a gap in the flag table would show. */
+function focused(usable: ReadonlySet<string>): fc.Arbitrary<string> {
+  const programs = [...externalPrograms(usable).map(([name, spec]) => [name, spec] as const), ...Object.entries(READ_ONLY_GIT).map(([sub, spec]) => [`git ${sub}`, spec] as const)];
+  return fc.constantFrom(...programs).chain(([name, spec]) => {
+    const { valid, mutated } = spellings(spec);
+    const plain = fc.constantFrom(...valid, 'f', 'file', 'pwn', 'out.txt', '.', 'sh', 'HEAD');
+    return fc.tuple(fc.array(plain, { maxLength: 2 }), fc.constantFrom(...mutated, ...HOSTILE_FLAGS), fc.array(plain, { maxLength: 2 })).map(([before, odd, after]) => [name, ...before, odd, ...after].join(' '));
+  });
 }
