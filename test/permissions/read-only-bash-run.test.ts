@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { callbackApprover } from '../../src/permissions/approvers.js';
 import type { ApprovalRequest, PermissionMode } from '../../src/permissions/types.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
+import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
 // Everyday read-only commands run without any rule in default mode; each attack on the
@@ -131,5 +132,16 @@ describe('read-only Bash commands', () => {
     });
     expect(asked).toHaveLength(1);
     expect(fs.statSync(path.join(dir, 'out')).isDirectory()).toBe(true);
+  }, 60_000);
+
+  it('the CLI fires PermissionRequest for mkdir -p in default mode, and a logging hook sees it', () => {
+    const dir = project();
+    writeJson(dir, 'turns.json', [[toolUse('toolu_1', 'Bash', { command: 'mkdir -p out' })], [text('done')]]);
+    writeJson(dir, 'settings.json', { hooks: { PermissionRequest: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'cat >> "$CLAUDE_PROJECT_DIR/requests.log"; echo >> "$CLAUDE_PROJECT_DIR/requests.log"' }] }] } });
+    const run = runCli(['-p', 'make out', '--settings', 'settings.json', '--model-script', 'turns.json', '--output-format', 'json'], dir);
+    expect(run.status).toBe(0);
+    const requests = fs.readFileSync(path.join(dir, 'requests.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { tool_input: unknown; permission_mode: string });
+    expect(requests).toMatchObject([{ tool_input: { command: 'mkdir -p out' }, permission_mode: 'default' }]);
+    expect(fs.existsSync(path.join(dir, 'out'))).toBe(false);
   }, 60_000);
 });
