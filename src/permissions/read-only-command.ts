@@ -127,6 +127,8 @@ function isReadOnlyGit(args: readonly string[], cwd: string | undefined): boolea
   if (subcommand === undefined || !Object.hasOwn(READ_ONLY_GIT, subcommand)) return false;
   if (cwd !== undefined && inBareRepository(cwd)) return false;
   const rest = args.slice(index + 1);
+  // `%G?`, `%GS` … in a format verify signatures, which starts gpg.
+  if (rest.some((arg) => arg.includes('%G'))) return false;
   const operands = operandsOf(READ_ONLY_GIT[subcommand] as ProgramFlags, rest);
   if (operands === undefined) return false;
   const listing = rest.includes('--list') || rest.some((arg) => /^-[a-z]*l[a-z]*$/.test(arg));
@@ -225,9 +227,4 @@ function flagWords(spec: ProgramFlags, arg: string): 1 | 2 | undefined {
     return index + 1 < arg.length ? 1 : 2; // the value is the rest of the word, or the next word
   }
   return 1;
-}
-
-/** The programs and git subcommands that can be read-only (for docs and tests). */
-export function readOnlyProgramNames(): { programs: string[]; gitSubcommands: string[]; wrappers: string[] } {
-  return { programs: Object.keys(READ_ONLY_PROGRAMS), gitSubcommands: Object.keys(READ_ONLY_GIT), wrappers: ['timeout', 'nice', 'command'] };
 }

@@ -54,7 +54,7 @@ const GIT_DIFF_OUTPUT = {
 const GIT_LOG: ProgramFlags = {
   short: GIT_DIFF_OUTPUT.short + 'igm',
   shortValue: GIT_DIFF_OUTPUT.shortValue + 'nSGL',
-  long: `${GIT_DIFF_OUTPUT.long} --oneline --all --graph --no-decorate --abbrev-commit --no-abbrev-commit --reverse --first-parent --merges --no-merges --follow --relative-date --topo-order --date-order --author-date-order --left-right --cherry-pick --cherry-mark --ancestry-path --simplify-by-decoration --source --walk-reflogs --full-history --boundary --parents --children --cc --regexp-ignore-case --all-match --invert-grep --fixed-strings --extended-regexp --basic-regexp --perl-regexp --no-walk --do-walk --use-mailmap --no-mailmap --show-signature --no-notes --show-linear-break --dense --sparse --remove-empty --show-pulls --full-diff --log-size --expand-tabs --no-expand-tabs --combined-all-paths --mailmap --tags --branches --remotes`,
+  long: `${GIT_DIFF_OUTPUT.long} --oneline --all --graph --no-decorate --abbrev-commit --no-abbrev-commit --reverse --first-parent --merges --no-merges --follow --relative-date --topo-order --date-order --author-date-order --left-right --cherry-pick --cherry-mark --ancestry-path --simplify-by-decoration --source --walk-reflogs --full-history --boundary --parents --children --cc --regexp-ignore-case --all-match --invert-grep --fixed-strings --extended-regexp --basic-regexp --perl-regexp --no-walk --do-walk --use-mailmap --no-mailmap --no-notes --show-linear-break --dense --sparse --remove-empty --show-pulls --full-diff --log-size --expand-tabs --no-expand-tabs --combined-all-paths --mailmap --tags --branches --remotes`,
   longValue: `${GIT_DIFF_OUTPUT.longValue} --max-count --skip --since --until --after --before --author --committer --grep --format --date --min-parents --max-parents --since-as-filter --exclude --glob`,
   longOptional: `${GIT_DIFF_OUTPUT.longOptional} --pretty --decorate --notes`,
   numeric: true,
@@ -199,7 +199,7 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramFlags>> = {
   locale: { short: 'akcv', long: '--all-locales --category-name --keyword-name --verbose' }, // never -m: it starts gzip
   which: { short: 'a' },
   whereis: { short: 'bmsul' },
-  ps: { short: 'AaedfFHjlLMTwxy', shortValue: 'opuUgGtCqN', longValue: '--sort --format --pid --ppid --user --group --cols --columns --width --rows', long: '--forest --no-headers --headers', operands: (operands) => operands.every((operand) => /^[a-zA-Z]+$/.test(operand) || /^\d+$/.test(operand)) },
+  ps: { short: 'AaedfFHjlLMTwxy', shortValue: 'opuUgGtCqN', longValue: '--sort --format --pid --ppid --user --group --cols --columns --width --rows', long: '--forest --no-headers --headers', operands: (operands) => operands.every((operand) => /^[a-df-zA-Z]+$/.test(operand) || /^\d+$/.test(operand)) }, // BSD `e` prints other processes' environments
   tree: { short: 'adfilhsDCFnNpugQrtvxJ', shortValue: 'LPI', long: '--noreport --dirsfirst --gitignore --du --prune --matchdirs --ignore-case --inodes --device --si', longValue: '--charset --sort --filelimit --timefmt' },
   // Never -p/--preserve-date (sets access times back), -C (compiles a magic file), -z/-Z (may start decompressors).
   file: { short: 'bchiklLNnrsS0', long: '--brief --mime --mime-type --mime-encoding --keep-going --list --dereference --no-dereference --no-pad --no-buffer --raw --special-files --print0 --extension --apple', longValue: '--separator --parameter' },
