@@ -75,6 +75,8 @@ describe('the read-only rule', () => {
     ['git with -C', 'git -C .. status'],
     ['git after cd', 'cd .. && git status'],
     ['git branch creating a branch', 'git branch x'],
+    ['a git format that verifies signatures (starts gpg)', 'git log --format=%G?'],
+    ['ps showing the environments of processes', 'ps e'],
   ])('%s is not read-only: %s', async (_, command) => {
     expect(await readOnly(command)).toBe(false);
   });
