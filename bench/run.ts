@@ -2,7 +2,7 @@
  * `npm run bench`: runs every benchmark row, prints the table (hookloop against its floor measured
  * in the same run) and writes bench/results.json with the machine it ran on.
  *
- * `node dist/bench/run.js [row…]` runs only the given rows (1–6); HOOKLOOP_BENCH_QUICK=1 takes
+ * `node dist/bench/run.js [row…]` runs only the given rows (1–7); HOOKLOOP_BENCH_QUICK=1 takes
  * fewer samples (for trying things out, not for the README); `--print` prints the table of the last
  * bench/results.json without running anything (for the README).
  */
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cliStartupRows } from './cli-startup.js';
 import { commandHookRows } from './command-hooks.js';
+import { bashReadOnlyFuzzRows } from './bash-read-only-fuzz.js';
 import { fuzzRows } from './fuzz.js';
 import { growthRows } from './growth.js';
 import { loopOverheadRows } from './loop-overhead.js';
@@ -30,6 +31,7 @@ const sections: { id: string; title: string; run: () => Promise<BenchRow[]> }[] 
   { id: '4', title: 'scale', run: () => scaleRows() },
   { id: '5', title: 'growth', run: () => growthRows(samples) },
   { id: '6', title: 'fault injection, 10,000 runs', run: () => fuzzRows(quick ? 1000 : 10_000) },
+  { id: '7', title: 'read-only Bash in a bubblewrap sandbox, 5,000 commands', run: () => bashReadOnlyFuzzRows(quick ? 1000 : 5000) },
 ];
 
 function machine() {

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Workspace } from '../tools/workspace.js';
 import { parseBashCommand, type ShellWord, type SimpleCommand } from './bash-command.js';
+import { isReadOnlyCommandLine, isReadOnlySimpleCommandText, literalCommandCount } from './read-only-command.js';
 import { programName, programsOf } from './bash-programs.js';
 import { protectedRemovals as removalsOf } from './bash-removals.js';
 import { writesOfRun } from './bash-writes.js';
@@ -29,8 +30,8 @@ export interface BashWrite {
 
 /**
  * The permission-relevant facts about one Bash command.
- * - `readOnly`: every simple command is a known read-only program (see `READ_ONLY_PROGRAMS`) and
- *   nothing is written but `/dev/null`: it runs without approval in default and plan modes.
+ * - `readOnly`: the command is proven read-only by `isReadOnlyCommandLine` (literal words, allowlisted
+ *   programs and flags, output only to `/dev/null`): it runs without approval in default and plan modes.
  * - `reason`: why it is not read-only (the first `writes` message), Claude Code's wording where the
  *   reference's is known; undefined when read-only.
  * - `editsInsideWorkspace`: everything that is not read-only is a file edit (output redirection or
@@ -53,19 +54,7 @@ export interface BashClassification {
 /** The Claude Code text for a call that needs approval and has no more specific reason. */
 export const GENERIC_BASH_REASON = "Claude requested permissions to use Bash, but you haven't granted it yet.";
 
-/** Programs that only read, whatever their arguments (others are checked per argument below). */
-export const READ_ONLY_PROGRAMS: ReadonlySet<string> = new Set([
-  ':', 'arch', 'b2sum', 'base32', 'base64', 'basename', 'cat', 'cd', 'cksum', 'cmp', 'column', 'comm', 'cut', 'df', 'diff', 'dirname',
-  'du', 'echo', 'egrep', 'expand', 'false', 'fgrep', 'fold', 'free', 'grep', 'groups', 'head', 'hexdump', 'id', 'jq', 'locale',
-  'ls', 'md5sum', 'nl', 'nproc', 'od', 'paste', 'printf', 'ps', 'pwd', 'readlink', 'realpath', 'rev', 'seq', 'sha1sum', 'sha224sum',
-  'sha256sum', 'sha384sum', 'sha512sum', 'sleep', 'stat', 'strings', 'tac', 'tail', 'test', '[', 'tr', 'true', 'tty', 'type', 'uname',
-  'unexpand', 'uptime', 'wc', 'whereis', 'which', 'whoami',
-]);
-
 const DISCARD_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/2']);
-// Variables that change which program runs or what it executes: an assignment to one is never read-only.
-const RISKY_VARIABLE = /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|CDPATH|GIT_\w+|\w*PAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|NODE_OPTIONS|PYTHON\w*|PERL5\w*|RUBY\w*)(\[|\+?=)/;
-
 /**
  * Classifies a Bash command for the permission policy (see `BashClassification`). Relative paths
  * resolve against `cwd`; after a `cd`/`pushd`/`popd` in the same command the paths it writes are
@@ -87,6 +76,8 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
 
   const writes: BashWrite[] = [];
   const protectedRemovals: string[] = [];
+  // Read-only is decided by read-only-command.ts alone (fail closed: proven, or it asks).
+  const lineReadOnly = isReadOnlyCommandLine(command, context.cwd);
   for (const redirection of parsed.redirections) {
     if (!redirection.dynamic && DISCARD_TARGETS.has(redirection.target)) continue;
     const target = locate({ value: redirection.target, source: redirection.target, dynamic: redirection.dynamic });
@@ -97,8 +88,7 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
     const programs = programsOf(simple.argv);
     // Removals are judged behind every wrapper, whatever else the command is.
     for (const run of programs.runs) protectedRemovals.push(...removalsOf(run, removalContext));
-    const argv = unwrap(simple.argv);
-    if (isReadOnly(simple, argv)) continue;
+    if (lineReadOnly || isReadOnlySimpleCommandText(simple.text, context.cwd)) continue;
     const { files, plain } = fileWrites(simple, programs.runs, programs.unknown === undefined);
     const located = files.map((file) => {
       const at = file.word === undefined ? { place: 'unknown' as const } : locate(file.word);
@@ -112,8 +102,11 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
     writes.push(...located.filter((write) => write.place !== 'inside'), ...located.filter((write) => write.place === 'inside'));
     if (!plain) writes.push({ kind: 'program', message: GENERIC_BASH_REASON });
   }
+  // What the literal reader cannot read (or reads differently from tree-sitter-bash) may hide a
+  // command neither sees, e.g. `(( x ))`: it is never read-only and never a mere file edit.
+  if (!lineReadOnly && (writes.length === 0 || literalCommandCount(command) !== parsed.commands.length)) writes.push({ kind: 'program', message: GENERIC_BASH_REASON });
   const editsInsideWorkspace = writes.every((write) => write.kind !== 'program' && write.place === 'inside');
-  return { parsed: true, readOnly: writes.length === 0, ...(writes[0] ? { reason: writes[0].message } : {}), writes, editsInsideWorkspace, protectedRemovals };
+  return { parsed: true, readOnly: lineReadOnly && writes.length === 0, ...(writes[0] ? { reason: writes[0].message } : {}), writes, editsInsideWorkspace, protectedRemovals };
 }
 
 function describePlace(place: PathPlace, workspace: Workspace): string {
@@ -151,90 +144,4 @@ function resolveWord(word: ShellWord, cwd: string, homeDir: string): string | un
   if (/^~(\/[^$`*?[{]*)?$/.test(word.source)) return path.join(homeDir, word.source.slice(1));
   if (word.dynamic) return undefined;
   return path.resolve(cwd, word.value);
-}
-
-/** The words after leading `time`, `nice`, `nohup`, `timeout` wrappers (which only run the rest). */
-function unwrap(argv: readonly ShellWord[]): readonly ShellWord[] {
-  let rest = argv;
-  for (;;) {
-    const program = rest[0]?.value;
-    if (program !== 'time' && program !== 'nice' && program !== 'nohup' && program !== 'timeout') return rest;
-    let index = 1;
-    while (index < rest.length && rest[index]?.value.startsWith('-')) index += rest[index]?.value === '-n' || rest[index]?.value === '-s' || rest[index]?.value === '-k' ? 2 : 1;
-    if (program === 'timeout') index += 1;
-    if (index >= rest.length) return rest;
-    rest = rest.slice(index);
-  }
-}
-
-function isReadOnly(simple: SimpleCommand, argv: readonly ShellWord[]): boolean {
-  if (simple.assignments.some((assignment) => RISKY_VARIABLE.test(assignment))) return false;
-  const first = argv[0];
-  if (first === undefined) return true; // only assignments or redirections: the redirections are checked on their own
-  if (first.dynamic || first.value.includes('/')) return false;
-  const args = argv.slice(1).map((word) => word.value);
-  const positional = args.filter((arg) => !arg.startsWith('-'));
-  switch (first.value) {
-    case 'find':
-      return !args.some((arg) => ['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'].includes(arg));
-    case 'sort':
-      return !args.some((arg) => arg === '-o' || arg.startsWith('--output') || /^-[a-zA-Z]*o/.test(arg));
-    case 'uniq':
-    case 'xxd':
-      return positional.length <= 1 && !args.includes('-r');
-    case 'date':
-      return !args.some((arg) => arg === '-s' || arg.startsWith('--set')) && positional.every((arg) => arg.startsWith('+'));
-    case 'hostname':
-    case 'env':
-    case 'printenv':
-      return first.value === 'printenv' || positional.length === 0;
-    case 'rg':
-      return !args.some((arg) => arg === '--pre' || arg.startsWith('--pre='));
-    case 'tree':
-      return !args.includes('-o');
-    case 'file':
-      return !args.includes('-C'); // `file -C` compiles a magic file into the current directory
-    case 'command':
-      return args[0] === '-v' || args[0] === '-V';
-    case 'git':
-      return isReadOnlyGit(args);
-    default:
-      return READ_ONLY_PROGRAMS.has(first.value);
-  }
-}
-
-const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'rev-parse', 'describe', 'blame', 'ls-files', 'ls-tree', 'shortlog', 'cat-file', 'grep', 'rev-list', 'merge-base', 'name-rev', 'count-objects', 'version', 'whatchanged']);
-
-function isReadOnlyGit(args: readonly string[]): boolean {
-  let index = 0;
-  // Global options; `-c` is refused: a config value can name a program (pager, alias, diff driver).
-  while (index < args.length && (args[index] as string).startsWith('-')) {
-    const option = args[index] as string;
-    if (option === '-c' || option.startsWith('--config-env') || option.startsWith('--exec-path')) return false;
-    index += option === '-C' || option === '--git-dir' || option === '--work-tree' || option === '--namespace' ? 2 : 1;
-  }
-  const subcommand = args[index];
-  const rest = args.slice(index + 1);
-  // Options that write a file or run a program: `--output=x`, external diff drivers, `git grep -O` (opens a pager).
-  if (rest.some((arg) => arg.startsWith('--output') || arg === '--ext-diff' || arg === '-O' || arg.startsWith('--open-files-in-pager'))) return false;
-  const positional = rest.filter((arg) => !arg.startsWith('-'));
-  const listing = rest.includes('--list') || rest.includes('-l');
-  switch (subcommand) {
-    case undefined:
-      return false;
-    case 'branch':
-      return !rest.some((arg) => /^(-[dDmMcCfu]|--(delete|move|copy|force|set-upstream-to|unset-upstream|edit-description|track))/.test(arg)) && (positional.length === 0 || listing);
-    case 'tag':
-      return !rest.some((arg) => /^(-[adsfmFu]|--(delete|annotate|sign|force|message|file))/.test(arg)) && (positional.length === 0 || listing);
-    case 'remote':
-      return positional.length === 0 || ['show', 'get-url'].includes(positional[0] as string);
-    case 'stash':
-      return ['list', 'show'].includes(positional[0] ?? '');
-    case 'config':
-      return rest.some((arg) => ['--get', '--get-all', '--get-regexp', '--list', '-l'].includes(arg));
-    case 'reflog':
-      return positional.length === 0 || positional[0] === 'show';
-    default:
-      return GIT_READ_ONLY.has(subcommand);
-  }
 }

@@ -19,7 +19,7 @@ describe('classifyBashCommand', () => {
     'cat a.txt && head -n 3 b.txt; pwd',
     'git status',
     'git log --oneline -5 && git diff HEAD~1',
-    'git -C sub --no-pager show HEAD',
+    'git --no-pager show HEAD',
     'git branch',
     'git branch -a --list "feat*"',
     'find . -name "*.ts" -type f',
@@ -27,11 +27,11 @@ describe('classifyBashCommand', () => {
     'rg foo src',
     'sort a.txt | uniq -c',
     'date +%Y',
-    'env',
     'timeout 5 ls',
     'cd src && ls',
-    '[[ -f x ]] && echo yes',
-    'x=1; echo $x',
+    "grep -n 'end$' notes.txt",
+    'LC_ALL=C sort -k2 -n a.txt',
+    'git log --oneline -5 HEAD~3',
   ])('%s is read-only', async (command) => {
     const result = await classify(command);
     expect(result.readOnly).toBe(true);
@@ -54,6 +54,13 @@ describe('classifyBashCommand', () => {
     './ls',
     '$CMD arg',
     'date -s 2020-01-01',
+    // Not provable from the text alone (fail closed): expansions, [[ ]], the environment, git elsewhere.
+    'x=1; echo $x',
+    '[[ -f x ]] && echo yes',
+    'env',
+    'printenv',
+    'git -C sub --no-pager show HEAD',
+    'cd sub && git status',
   ])('%s needs approval', async (command) => {
     const result = await classify(command);
     expect(result.readOnly).toBe(false);
