@@ -141,9 +141,9 @@ describe('paths', () => {
   });
 
   it('declares the absolute path for the workspace boundary', () => {
-    expect(Read.filePaths?.({ file_path: '/x/y' })).toEqual(['/x/y']);
-    expect(Write.filePaths?.({ file_path: '/x/y', content: '' })).toEqual(['/x/y']);
-    expect(Edit.filePaths?.({ file_path: '/x/y', old_string: 'a', new_string: 'b' })).toEqual(['/x/y']);
+    expect(Read.filePaths?.({ file_path: '/x/y' }, { cwd: dir })).toEqual(['/x/y']);
+    expect(Write.filePaths?.({ file_path: '/x/y', content: '' }, { cwd: dir })).toEqual(['/x/y']);
+    expect(Edit.filePaths?.({ file_path: '/x/y', old_string: 'a', new_string: 'b' }, { cwd: dir })).toEqual(['/x/y']);
   });
 });
 
