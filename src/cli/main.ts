@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { ConfigError, describeError, HookloopError } from '../errors.js';
-import { loadHookSetup, watchedSettingsFiles, type HookSetup, type HookSetupOptions } from '../hooks/plugins/hook-setup.js';
+import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runAgent, type RunOptions } from '../loop/run-agent.js';
 import { toAnthropicMessages } from '../model/anthropic-wire.js';
@@ -12,6 +11,7 @@ import { ProviderRequestError } from '../model/provider-errors.js';
 import { matchesCondition } from '../permissions/index.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
 import { builtinTools } from '../tools/builtin/index.js';
+import { configurationFiles } from './configuration-files.js';
 import { runDemo } from './demo.js';
 import { runHooksCommand } from './hooks-command/run-hooks-command.js';
 import { SessionHookEngine } from './hooks-command/session-engine.js';
@@ -137,7 +137,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
         mode: resolvePermissionMode(options.permissionMode, settings.defaultMode, warn),
         additionalDirectories: [...settings.additionalDirectories, ...options.addDirs],
       },
-      configurationFiles: configurationFiles(setup, setupOptions, projectDir),
+      configurationFiles: configurationFiles(setup, setupOptions),
       approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       sessionId,
@@ -158,13 +158,6 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     await sessionHooks.close();
     process.off('SIGINT', onInterrupt);
   }
-}
-
-/** Every file and folder this run's hooks and permissions come from: protected from the model's writes. */
-function configurationFiles(setup: HookSetup, setupOptions: HookSetupOptions, projectDir: string): string[] {
-  const settingsFiles = setup.settings.files.filter((file) => path.isAbsolute(file));
-  const pluginDirs = (setupOptions.pluginDirs ?? []).map((dir) => path.resolve(projectDir, dir));
-  return [...settingsFiles, ...watchedSettingsFiles(setupOptions, projectDir).map((watched) => watched.file), ...pluginDirs, ...setup.plugins.map((plugin) => plugin.root)];
 }
 
 /** How the run's output reaches stdout: streamed text (text), nothing until the end (json), or one JSON line per event (stream-json). */

@@ -41,6 +41,27 @@ describe('hookloop -p protects the configuration it was started with', () => {
     expect(fs.existsSync(path.join(dir, 'PWNED'))).toBe(false);
   });
 
+  it('the script a command hook runs cannot be rewritten by the model (a guard it could edit would be no guard)', () => {
+    const dir = tempProject({ 'scripts/guard.sh': '#!/bin/sh\nexit 0\n', 'tools/check.py': 'print(1)\n' });
+    fs.chmodSync(path.join(dir, 'scripts/guard.sh'), 0o755);
+    writeJson(dir, 'hooks.json', {
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/scripts/guard.sh' }] }],
+        PostToolUse: [{ hooks: [{ type: 'command', command: 'python3 tools/check.py || true' }] }],
+      },
+    });
+    writeJson(dir, 'turns.json', [
+      [{ type: 'tool_use', id: 't1', name: 'Write', input: { file_path: 'scripts/guard.sh', content: '#!/bin/sh\ntouch PWNED\n' } }],
+      [{ type: 'tool_use', id: 't2', name: 'Edit', input: { file_path: 'tools/check.py', old_string: 'print(1)', new_string: 'import os; os.system("touch PWNED")' } }],
+      [{ type: 'text', text: 'done' }],
+    ]);
+    const run = runCli(['-p', 'go', '--settings', 'hooks.json', '--permission-mode', 'bypassPermissions', '--model-script', 'turns.json', '--output-format', 'json'], dir);
+    expect(run.status, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as { permission_denials: unknown[] }).permission_denials).toHaveLength(2);
+    expect(fs.readFileSync(path.join(dir, 'scripts/guard.sh'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+    expect(fs.readFileSync(path.join(dir, 'tools/check.py'), 'utf8')).toBe('print(1)\n');
+  });
+
   it('ordinary writes in the same run still go through in acceptEdits', () => {
     const dir = project();
     writeJson(dir, 'turns.json', [[{ type: 'tool_use', id: 't1', name: 'Write', input: { file_path: 'src/ok.txt', content: 'fine' } }], [{ type: 'text', text: 'done' }]]);
