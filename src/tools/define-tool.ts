@@ -51,7 +51,8 @@ export type ToolKind = 'read' | 'edit' | 'bash' | 'other';
  * - `normalizeInput` makes the input canonical before any hook sees it (absolute file paths,
  *   defaults such as Edit's `replace_all: false`). It must not touch the filesystem.
  * - `validateInput` runs in prepare, before hooks: a returned string is a validation error
- *   (wrapped as `<tool_use_error>…</tool_use_error>`, no hooks fire), e.g. Edit's missing old_string.
+ *   (wrapped as `<tool_use_error>…</tool_use_error>`, no hooks fire), e.g. Edit's old_string equal
+ *   to new_string. It must not depend on what is on disk (that is `validateContent`'s job).
  * - `handler` performs the side effect exactly once; it throws `ToolFailure` for a failed run.
  * - `render` turns the (possibly hook-rewritten) output into the text the model sees.
  * - `outputSchema`, when given, checks a PostToolUse `updatedToolOutput` before it replaces the output.
