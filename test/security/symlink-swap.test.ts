@@ -30,7 +30,7 @@ describe('a symlink swapped in between the permission and the write cannot redir
       fs.symlinkSync(canary, path.join(dir, 'target.txt'));
     });
     expect(result.isError).toBe(true);
-    expect(result.content).toContain('nothing was written');
+    expect(result.content).toContain('nothing was done');
     expect(fs.readFileSync(canary, 'utf8')).toBe('canary\n');
   });
 
@@ -66,5 +66,27 @@ describe('a symlink swapped in between the permission and the write cannot redir
     const write = await swapDuringApproval(dir, ['Write', { file_path: 'new/file.txt', content: 'hello' }], () => undefined);
     expect(write.isError).toBe(false);
     expect(fs.readFileSync(path.join(dir, 'new/file.txt'), 'utf8')).toBe('hello');
+  });
+});
+
+describe('Read reads the file whose read was allowed', () => {
+  it('a file swapped for a link to a secret outside the workspace is not read', async () => {
+    const dir = tempProject({ 'notes.txt': 'public\n' });
+    const secret = path.join(tempProject({ 'id_rsa': 'PRIVATE-KEY\n' }), 'id_rsa');
+    // An ask rule makes the approver (our swapper) run between the decision and the read.
+    const { result } = await scriptedRun([[toolUse('t1', 'Read', { file_path: 'notes.txt' })], [text('done')]], {
+      projectDir: dir,
+      tools: builtinTools(),
+      transcript: false,
+      permissions: { rules: { ask: ['Read(./notes.txt)'] } },
+      approver: callbackApprover(() => {
+        fs.rmSync(path.join(dir, 'notes.txt'));
+        fs.symlinkSync(secret, path.join(dir, 'notes.txt'));
+        return 'allow';
+      }),
+    });
+    const read = toolResults(result.messages)[0]!;
+    expect(read.isError).toBe(true);
+    expect(read.content).not.toContain('PRIVATE-KEY');
   });
 });

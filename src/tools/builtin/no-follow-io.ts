@@ -24,7 +24,7 @@ export function approvedDestination(absolutePath: string, context: Pick<ToolCont
   const destination = realpathLoose(absolutePath);
   const approved = context.approvedPaths;
   if (approved !== undefined && !approved.includes(destination)) {
-    throw new ToolFailure(`${absolutePath} now leads to ${destination}, not to the file this call was allowed to change (${approved.join(', ') || 'none'}); nothing was written.`);
+    throw new ToolFailure(`${absolutePath} now leads to ${destination}, not to the file this call was allowed to use (${approved.join(', ') || 'none'}); nothing was done.`);
   }
   return destination;
 }
