@@ -49,8 +49,10 @@ export async function readNoFollow(file: string): Promise<string> {
  * directory is checked to still be where it was, and the file is renamed over the destination.
  *
  * - `targetPath` is resolved to its real path first (a symlink, dangling or not, is followed: the
- *   file it points to is written, the link stays a link); with `expected`, that real path must be
- *   `expected` (see {@link approvedDestination}).
+ *   file it points to is written, the link stays a link); the file tools pass the path
+ *   {@link approvedDestination} checked.
+ * - If the destination's directory resolves elsewhere by the time of the rename, nothing is written
+ *   (an error with code `ESTALE`).
  * - Missing parent directories are created.
  * - An existing file's permission bits are kept (the temp file is chmod-ed before the rename).
  * - On failure the temp file is removed and the original error (`EACCES`, `ENOSPC`, …) rethrown.
