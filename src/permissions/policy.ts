@@ -5,7 +5,7 @@ import type { AnyTool } from '../tools/define-tool.js';
 import { isSameOrInside, realpathLoose, type Workspace } from '../tools/workspace.js';
 import { classifyBashCommand, GENERIC_BASH_REASON, type BashClassification } from './bash-read-only.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
-import { ProtectedPaths, type ProtectedHit } from './protected-paths.js';
+import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
 import { formatRule, parseRule, type PermissionRule } from './rule.js';
 import { PERMISSION_MODES, type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict } from './types.js';
 
@@ -184,7 +184,7 @@ export class PermissionPolicy {
       };
     }
     const written = await this.protectedWrite(call);
-    if (written !== undefined) return protectedVerdict(written);
+    if (written !== undefined) return protectedWriteVerdict(written);
     return undefined;
   }
 
@@ -337,30 +337,4 @@ function planMessage(call: Call): string {
   if (call.command !== undefined) return `Cannot run \`${call.command}\` while in plan mode: only read-only commands run in plan mode.`;
   if (file !== undefined && call.tool.kind === 'edit') return `Cannot write to ${file} while in plan mode.`;
   return `Cannot use ${call.tool.name} while in plan mode.`;
-}
-
-/** The ask for a protected write: only a person may approve it, in every mode. */
-function protectedVerdict(written: ProtectedHit | { readonly unknown: string }): PermissionVerdict {
-  if ('unknown' in written) {
-    return {
-      behavior: 'ask',
-      message: `Writing to '${written.unknown}' needs approval: hookloop cannot tell before the command runs which file this is, and it could be hookloop's own configuration or git's, which no rule, mode or hook can approve.`,
-      source: 'protected configuration',
-      hookMayDecide: false,
-    };
-  }
-  if (written.kind === 'git') {
-    return {
-      behavior: 'ask',
-      message: `Writing to '${written.path}' needs approval: git reads it (config, hooks, attributes) and it could make later read-only git commands such as git status run code, which no rule, mode or hook can approve.`,
-      source: 'git configuration',
-      hookMayDecide: false,
-    };
-  }
-  return {
-    behavior: 'ask',
-    message: `Writing to '${written.path}' needs approval: it holds hookloop configuration (hooks, permissions, plugins), which settings hot reload would apply during this session, and no rule, mode or hook can approve that.`,
-    source: 'hook configuration',
-    hookMayDecide: false,
-  };
 }
