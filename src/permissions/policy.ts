@@ -40,8 +40,10 @@ interface Call {
 /**
  * Decides one tool call: allow, deny, or ask a human. The order (spec §11, DESIGN invariant 2):
  * 1. deny rules → deny; 2. ask rules → ask; 3. hard boundaries → ask that no hook may decide: a
- * `read`/`edit` tool on a path outside the workspace (except in bypassPermissions), and `rm` of `/`,
- * the home directory or a workspace root (in every mode); 4. plan mode → deny whatever is not
+ * `read`/`edit` tool on a path outside the workspace (except in bypassPermissions), `rm` of `/`,
+ * the home directory or a workspace root, and a write that reaches hookloop's configuration or
+ * git's code-running files by real path, or whose destination cannot be known (`ProtectedPaths`;
+ * these three in every mode, and only a person may approve them); 4. plan mode → deny whatever is not
  * read-only; 5. the PreToolUse hooks' decision: `allow` → allow, `ask` → ask with the hook's reason
  * (no PermissionRequest, as the reference); 6. allow rules → allow; 7. the mode: bypassPermissions
  * allows; read tools, read-only tools and read-only Bash are allowed; acceptEdits allows edit tools
