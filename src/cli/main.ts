@@ -11,6 +11,7 @@ import { ProviderRequestError } from '../model/provider-errors.js';
 import { matchesCondition } from '../permissions/index.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
 import { builtinTools } from '../tools/builtin/index.js';
+import { configurationFiles } from './configuration-files.js';
 import { runDemo } from './demo.js';
 import { runHooksCommand } from './hooks-command/run-hooks-command.js';
 import { SessionHookEngine } from './hooks-command/session-engine.js';
@@ -136,6 +137,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
         mode: resolvePermissionMode(options.permissionMode, settings.defaultMode, warn),
         additionalDirectories: [...settings.additionalDirectories, ...options.addDirs],
       },
+      configurationFiles: configurationFiles(setup, setupOptions),
       approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       sessionId,

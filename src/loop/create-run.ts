@@ -43,7 +43,7 @@ export function createRun(options: RunOptions): RunContext {
     messages: [...(resume?.messages ?? [])],
     hooks: options.hooks ?? new HookEngine(),
     tools: options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []),
-    policy: new PermissionPolicy({ rules, mode, workspace, projectDir }),
+    policy: new PermissionPolicy({ rules, mode, workspace, projectDir, configurationFiles: configurationFiles(options) }),
     approver: options.approver ?? headlessApprover,
     workspace,
     signal,
@@ -56,6 +56,12 @@ export function createRun(options: RunOptions): RunContext {
     services: { model: options.model, runSubagent: (request) => runSubagent(run, request) },
   };
   return run;
+}
+
+/** What the policy protects besides its fixed locations: the run's own list and every config folder it may use. */
+function configurationFiles(options: RunOptions): string[] {
+  const folders = [options.configDir, process.env['HOOKLOOP_HOME'], process.env['CLAUDE_CONFIG_DIR']].filter((folder): folder is string => folder !== undefined && folder !== '');
+  return [...(options.configurationFiles ?? []), resolveConfigDir(options.configDir), ...folders.map((folder) => path.resolve(folder))];
 }
 
 /**

@@ -31,6 +31,14 @@ export interface RunOptions {
   readonly tools?: ToolRegistry | readonly AnyTool[];
   readonly hooks?: HookEngine;
   readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[] };
+  /**
+   * Files and directories the run's configuration was read from — settings files (`--settings`
+   * ones included), plugin directories, MCP configs: no rule, mode or hook lets the model write
+   * them, only a person. Always protected besides: the project's `.claude/` and `.mcp.json`,
+   * `~/.claude/`, `~/.claude.json`, the config folder (`configDir`, `$HOOKLOOP_HOME`,
+   * `$CLAUDE_CONFIG_DIR`), and git's files (`.git/`, `.gitattributes`, …). Compared by real path.
+   */
+  readonly configurationFiles?: readonly string[];
   /** Decides calls the policy asks about; default: the headless approver, which denies. */
   readonly approver?: Approver;
   readonly system?: string;

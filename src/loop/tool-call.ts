@@ -1,11 +1,11 @@
-import { mergePermissionRequest, mergePostToolUse, mergePreToolUse, mergeCommon } from '../hooks/merge.js';
+import { mergePostToolUse, mergePreToolUse, mergeCommon } from '../hooks/merge.js';
 import { describeError } from '../errors.js';
 import { toolResultMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
-import { ToolFailure, type AnyTool } from '../tools/define-tool.js';
-import { ruleForCall } from '../permissions/policy.js';
-import type { PermissionVerdict } from '../permissions/types.js';
+import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
+import { toolUseError } from '../tools/tool-registry.js';
+import { checkInput, decidePermission } from './decide-permission.js';
 import { contextLabel, DEFERRED_BATCH_SKIPPED, postToolUseBlock, preToolUseError } from './hook-text.js';
-import { notifyApproval, permissionDenied } from './permission-events.js';
+import { permissionDenied } from './permission-events.js';
 import { fireHook, toolContext, type RunContext } from './run-context.js';
 
 /** One call's way through the pipeline, as the batch needs it. */
@@ -28,8 +28,8 @@ type Input = Readonly<Record<string, unknown>>;
 
 /**
  * Runs one tool call through the fixed pipeline: prepare → PreToolUse → permission policy →
- * PermissionRequest → (Notification) approver → PermissionDenied → handler (exactly once) →
- * PostToolUse / PostToolUseFailure. With `deferring` (an earlier call of the batch was deferred)
+ * PermissionRequest → (Notification) approver → PermissionDenied → content checks
+ * (`Tool.validateContent`) → handler (exactly once) → PostToolUse / PostToolUseFailure. With `deferring` (an earlier call of the batch was deferred)
  * the call stops after PreToolUse: a hook may defer it too, but it never runs.
  * Never throws: every path ends in one paired result.
  */
@@ -49,110 +49,55 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
   }
   if (options.deferring) return finish(run, call, toolResultMessage(call.id, tool.name, DEFERRED_BATCH_SKIPPED, true), contexts);
 
-  let input = prepared.input;
-  if (pre.updatedInput) {
-    const rewritten = rewrite(run, tool, pre.updatedInput);
-    if (!rewritten.ok) return refuse(run, call, prepared.input, preToolUseError(tool.name, rewritten.error), contexts, stop);
-    input = rewritten.input;
-    run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse' });
-  }
+  const hook = { decision: pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined, reason: pre.reason };
+  const checked = await checkInput(run, tool, prepared.input, hook, pre.updatedInput);
+  if (!checked.ok) return refuse(run, call, prepared.input, preToolUseError(tool.name, checked.error), contexts, stop);
+  if (pre.updatedInput) run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse' });
 
-  const hookDecision = pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined;
-  const permitted = await decidePermission(run, call, tool, input, hookDecision, pre.reason);
+  const permitted = await decidePermission(run, call, tool, checked, hook);
   if (permitted.kind === 'denied') {
-    const notes = permitted.byHook ? [] : await permissionDenied(run, call, tool.name, input, permitted.message);
-    return { ...refuse(run, call, input, permitted.message, contexts, permitted.interrupt ? 'aborted_tools' : stop), ...(notes.length > 0 ? { notes } : {}) };
+    const notes = permitted.byHook ? [] : await permissionDenied(run, call, tool.name, checked.input, permitted.message);
+    return { ...refuse(run, call, checked.input, permitted.message, contexts, permitted.interrupt ? 'aborted_tools' : stop), ...(notes.length > 0 ? { notes } : {}) };
   }
-  input = permitted.input;
+  const input = permitted.input;
 
-  const executed = await execute(run, call, tool, input);
+  // Checks that read the files come only now, so a refused call learns nothing about them.
+  const context = callContext(run, tool, input, permitted.realPaths);
+  const invalid = await validateContent(tool, input, context);
+  if (invalid !== undefined) return finish(run, call, toolResultMessage(call.id, tool.name, toolUseError(invalid), true), contexts, stop);
+
+  const executed = await execute(run, call, tool, input, context);
   contexts.push(...executed.contexts);
   return finish(run, call, executed.result, contexts, executed.stop ?? stop, true, executed.output);
 }
 
-/** Re-validates a hook's rewrite against the tool's own schema; the call id and tool stay as they were (identity lock). */
-function rewrite(run: RunContext, tool: AnyTool, updated: Record<string, unknown>): { ok: true; input: Input } | { ok: false; error: string } {
-  const checked = run.tools.check(tool, updated, run.state);
-  return checked.ok ? checked : { ok: false, error: `updatedInput rejected: ${checked.error}` };
-}
-
-/** `byHook`: a PermissionRequest hook refused (no PermissionDenied then: the hook already knows). */
-type Permission = { kind: 'allowed'; input: Input } | { kind: 'denied'; message: string; interrupt?: boolean; byHook?: boolean };
-
 /**
- * The policy decides first (deny > ask > hook allow > allow rules / mode). An `ask` goes to
- * PermissionRequest hooks (unless the reason is a hard boundary or the ask came from a PreToolUse
- * hook, which the reference sends straight to the user), then to the approver. The input approved
- * is the input that runs: a PermissionRequest rewrite is re-validated and frozen before it is used.
+ * The handler's context for this call: the run's, plus the real paths the permission was decided
+ * for (file tools write there or nowhere) and the policy's search filter (Grep and Glob show only
+ * files this call may read).
  */
-async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, hookDecision: 'allow' | 'ask' | undefined, hookReason: string | undefined): Promise<Permission> {
-  const verdict: PermissionVerdict = await run.policy.evaluate({ tool, input, cwd: run.state.cwd, hookDecision, ...(hookReason !== undefined ? { hookReason } : {}) });
-  run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: verdict.behavior, source: verdict.source });
-  if (verdict.behavior === 'allow') return { kind: 'allowed', input };
-  if (verdict.behavior === 'deny') return { kind: 'denied', message: verdict.message };
-
-  // The reference fires PermissionRequest for every ask except one a PreToolUse hook raised;
-  // past a hard boundary (workspace, plan mode) only a deny from it counts.
-  if (hookDecision !== 'ask') {
-    const request = mergePermissionRequest(
-      await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}) }, tool.name),
-    );
-    if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, byHook: true, ...(request.interrupt ? { interrupt: true } : {}) };
-    if (request.behavior === 'allow' && !verdict.hookMayDecide) {
-      run.emit({ type: 'warning', text: `PermissionRequest hook allowed ${tool.name}, but ${verdict.source} does not let hooks approve it; the allow was ignored` });
-    } else if (request.behavior === 'allow') {
-      let approved = input;
-      if (request.updatedInput) {
-        const rewritten = rewrite(run, tool, request.updatedInput);
-        if (!rewritten.ok) return { kind: 'denied', message: `PermissionRequest hook: ${rewritten.error}`, byHook: true };
-        approved = rewritten.input;
-      }
-      applyUpdatedPermissions(run, request.updatedPermissions);
-      run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: 'allow', source: 'PermissionRequest hook' });
-      return { kind: 'allowed', input: approved };
-    }
-  }
-
-  if (verdict.humanMayDecide === false) return { kind: 'denied', message: verdict.message };
-  let answer: Awaited<ReturnType<RunContext['approver']['approve']>>;
-  if (run.approver.awaitsHuman === true) await notifyApproval(run, tool.name);
-  try {
-    answer = await run.approver.approve({ toolName: tool.name, input, message: verdict.message, signal: run.signal });
-  } catch {
-    answer = 'deny';
-  }
-  run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: answer === 'deny' ? 'deny' : 'allow', source: 'approver' });
-  if (answer === 'deny') return { kind: 'denied', message: verdict.message };
-  if (answer === 'always') run.policy.addSessionRule('allow', ruleForCall(tool, input));
-  return { kind: 'allowed', input };
+function callContext(run: RunContext, tool: AnyTool, input: Input, realPaths: readonly string[]): ToolContext {
+  const base = { ...toolContext(run), approvedPaths: realPaths };
+  if (tool.kind !== 'read') return base;
+  return { ...base, mayRead: run.policy.searchFilter({ tool, input, cwd: base.cwd }) };
 }
 
-/** `updatedPermissions` entries of type `addRules` become session rules; others are reported and ignored. */
-function applyUpdatedPermissions(run: RunContext, updates: readonly unknown[]): void {
-  for (const update of updates) {
-    const entry = update as { type?: string; rules?: { toolName?: string; ruleContent?: string }[]; behavior?: 'allow' | 'deny' | 'ask' };
-    if (entry.type === 'addRules' && Array.isArray(entry.rules)) {
-      for (const rule of entry.rules) {
-        if (typeof rule.toolName !== 'string') continue;
-        const text = rule.ruleContent ? `${rule.toolName}(${rule.ruleContent})` : rule.toolName;
-        try {
-          run.policy.addSessionRule(entry.behavior ?? 'allow', text);
-        } catch (error) {
-          run.emit({ type: 'warning', text: `PermissionRequest hook: updatedPermissions rule ignored: ${describeError(error)}` });
-        }
-      }
-    } else {
-      run.emit({ type: 'warning', text: `PermissionRequest hook: updatedPermissions entry of type ${JSON.stringify(entry.type)} is not supported and was ignored` });
-    }
+/** The tool's content checks (see `Tool.validateContent`); a throw is reported like a returned problem. */
+async function validateContent(tool: AnyTool, input: Input, context: ToolContext): Promise<string | undefined> {
+  if (!tool.validateContent) return undefined;
+  try {
+    return await tool.validateContent(input, context);
+  } catch (error) {
+    return `Error: ${describeError(error)}`;
   }
 }
 
 /** Runs the handler exactly once, then PostToolUse (success) or PostToolUseFailure (failure). */
-async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: Input): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped'; output?: unknown }> {
+async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, context: ToolContext): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped'; output?: unknown }> {
   const started = performance.now();
   let output: unknown;
   try {
-    output = await tool.handler(input, toolContext(run));
+    output = await tool.handler(input, context);
   } catch (error) {
     const message = error instanceof ToolFailure ? error.message : `Error: ${describeError(error)}`;
     const failure = mergeCommon(

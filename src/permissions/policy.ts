@@ -2,10 +2,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import type { Workspace } from '../tools/workspace.js';
+import { isSameOrInside, realpathLoose, type Workspace } from '../tools/workspace.js';
 import { classifyBashCommand, GENERIC_BASH_REASON, type BashClassification } from './bash-read-only.js';
 import { bashCommandIsKnown } from './match-bash.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
+import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
 import { formatRule, parseRule, type PermissionRule } from './rule.js';
 import { PERMISSION_MODES, type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict } from './types.js';
 
@@ -18,6 +19,11 @@ export interface PermissionPolicyOptions {
   readonly projectDir: string;
   /** For `~/` rule patterns and `~` in commands; default `os.homedir()`. */
   readonly homeDir?: string;
+  /**
+   * Files and directories hookloop's configuration came from (settings files, the config folder,
+   * plugin directories): protected from writes as the fixed locations are (see `ProtectedPaths`).
+   */
+  readonly configurationFiles?: readonly string[];
 }
 
 type Behavior = 'allow' | 'ask' | 'deny';
@@ -35,8 +41,10 @@ interface Call {
 /**
  * Decides one tool call: allow, deny, or ask a human. The order (spec §11, DESIGN invariant 2):
  * 1. deny rules → deny; 2. ask rules → ask; 3. hard boundaries → ask that no hook may decide: a
- * `read`/`edit` tool on a path outside the workspace (except in bypassPermissions), and `rm` of `/`,
- * the home directory or a workspace root (in every mode); 4. plan mode → deny whatever is not
+ * `read`/`edit` tool on a path outside the workspace (except in bypassPermissions), `rm` of `/`,
+ * the home directory or a workspace root, and a write that reaches hookloop's configuration or
+ * git's code-running files by real path, or whose destination cannot be known (`ProtectedPaths`;
+ * these three in every mode, and only a person may approve them); 4. plan mode → deny whatever is not
  * read-only; 5. the PreToolUse hooks' decision: `allow` → allow, `ask` → ask with the hook's reason
  * (no PermissionRequest, as the reference); 6. allow rules → allow; 7. the mode: bypassPermissions
  * allows; read tools, read-only tools and read-only Bash are allowed; acceptEdits allows edit tools
@@ -51,6 +59,7 @@ export class PermissionPolicy {
   private readonly workspace: Workspace;
   private readonly projectDir: string;
   private readonly homeDir: string;
+  private readonly protectedPaths: ProtectedPaths;
 
   /** @throws ConfigError for a malformed rule (naming `permissions.<list>[i]`) or an unknown mode. */
   constructor(options: PermissionPolicyOptions) {
@@ -58,6 +67,7 @@ export class PermissionPolicy {
     this.workspace = options.workspace;
     this.projectDir = path.resolve(options.projectDir);
     this.homeDir = options.homeDir ?? os.homedir();
+    this.protectedPaths = new ProtectedPaths({ projectDir: this.projectDir, homeDir: this.homeDir, roots: this.workspace.roots, files: options.configurationFiles ?? [] });
     this.lists = {
       allow: options.rules.allow.map((rule, index) => parseRule(rule, `permissions.allow[${index}]`)),
       ask: options.rules.ask.map((rule, index) => parseRule(rule, `permissions.ask[${index}]`)),
@@ -123,21 +133,27 @@ export class PermissionPolicy {
     let paths: readonly string[] = [];
     if (tool.kind === 'read' || tool.kind === 'edit') {
       try {
-        paths = (tool.filePaths?.(query.input) ?? defaultPaths(fields, tool.name, query.cwd)).map((file) => path.resolve(query.cwd, file));
+        paths = (tool.filePaths?.(query.input, { cwd: query.cwd }) ?? defaultPaths(fields, tool.name, query.cwd)).map((file) => path.resolve(query.cwd, file));
       } catch {
         paths = defaultPaths(fields, tool.name, query.cwd); // a tool's filePaths that throws falls back to the usual input fields
       }
+      // A read tool that names no path reads where it stands (Grep and Glob without `path`).
+      if (paths.length === 0 && tool.kind === 'read') paths = [path.resolve(query.cwd)];
     }
     const command = tool.kind === 'bash' && typeof fields['command'] === 'string' ? fields['command'] : undefined;
     return { query, tool, paths, command };
   }
 
   private async firstMatch(behavior: Behavior, call: Call, flavour: MatchFlavour): Promise<PermissionRule | undefined> {
-    const options = { flavour, kind: call.tool.kind, filePaths: call.paths, homeDir: this.homeDir };
     for (const rule of this.lists[behavior]) {
-      if (await matchesRule(rule, call.tool.name, call.query.input, call.query.cwd, this.projectDir, options)) return rule;
+      if (await this.matches(rule, call, flavour)) return rule;
     }
     return undefined;
+  }
+
+  private matches(rule: PermissionRule, call: Call, flavour: MatchFlavour): Promise<boolean> {
+    const options = { flavour, kind: call.tool.kind, filePaths: call.paths, homeDir: this.homeDir };
+    return matchesRule(rule, call.tool.name, call.query.input, call.query.cwd, this.projectDir, options);
   }
 
   private async classify(call: Call): Promise<BashClassification | undefined> {
@@ -162,15 +178,6 @@ export class PermissionPolicy {
         };
       }
     }
-    const hookConfig = await this.hookConfigurationWrite(call);
-    if (hookConfig !== undefined) {
-      return {
-        behavior: 'ask',
-        message: `Writing to '${hookConfig}' needs approval: it holds hook configuration, which settings hot reload would apply during this session, and no rule, mode or hook can approve that.`,
-        source: 'hook configuration',
-        hookMayDecide: false,
-      };
-    }
     const removal = (await this.classify(call))?.protectedRemovals[0];
     if (removal !== undefined) {
       return {
@@ -180,20 +187,65 @@ export class PermissionPolicy {
         hookMayDecide: false,
       };
     }
+    const written = await this.protectedWrite(call);
+    if (written !== undefined) return protectedWriteVerdict(written);
     return undefined;
   }
 
   /**
-   * A write to hook configuration (`.claude/` of the project, `~/.claude/settings*.json`): a model
-   * that could edit it would choose its own hooks, since settings are reloaded mid-session. Claude
-   * Code also asks before such writes, even with a matching allow rule.
+   * A write that reaches a protected path (`ProtectedPaths`: hookloop's configuration, git's), by
+   * real path, from a file tool or any path of the Bash classification's `writes`; or a Bash write
+   * whose destination cannot be known before the command runs, which could be one of them.
    */
-  private async hookConfigurationWrite(call: Call): Promise<string | undefined> {
-    const protectedPath = (file: string) =>
-      isInside(file, path.join(this.projectDir, '.claude')) || /^settings(\.local)?\.json$/.test(path.basename(file)) && isInside(file, path.join(this.homeDir, '.claude'));
-    if (call.tool.kind === 'edit') return call.paths.find(protectedPath);
-    const writes = (await this.classify(call))?.writes ?? [];
-    return writes.map((write) => write.path).find((file): file is string => file !== undefined && path.isAbsolute(file) && protectedPath(file));
+  private async protectedWrite(call: Call): Promise<ProtectedHit | { readonly unknown: string } | undefined> {
+    if (call.tool.kind === 'edit') {
+      for (const file of call.paths) {
+        const hit = this.protectedPaths.hit(file, { replacesDirectories: false });
+        if (hit) return hit;
+      }
+      return undefined;
+    }
+    for (const write of (await this.classify(call))?.writes ?? []) {
+      // An unknown program is the mode's business (and the sandbox's); its writes are not listed.
+      if (write.kind === 'program' && write.path === undefined) continue;
+      if (write.place === 'unknown' || write.path === undefined || !path.isAbsolute(write.path)) return { unknown: write.path ?? call.command ?? '' };
+      const hit = this.protectedPaths.hit(write.path, { replacesDirectories: true });
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+
+  /**
+   * For search tools (Grep, Glob): whether a file they found may be searched and shown. Checked per
+   * file before it is read: its real path is in the workspace or under a path this call was
+   * allowed to search (the boundary checked it, or a person approved it; any path in
+   * bypassPermissions), and no deny or ask rule covers reading it. Denied files therefore never
+   * show up as a match, a count or an error. Never throws.
+   */
+  searchFilter(query: PermissionQuery): (file: string) => Promise<boolean> {
+    const call = this.describe(query);
+    const roots = call.paths.map(realpathLoose);
+    const anywhere = this.currentMode === 'bypassPermissions';
+    // Rules without a specifier are about the call, which got past them; an ask rule that covers the
+    // call's own paths was approved with it. Every other deny or ask rule hides the files it covers.
+    const fileRules = (async () => {
+      const rules = [...this.lists.deny];
+      for (const rule of this.lists.ask) if (!(await this.matches(rule, call, 'any'))) rules.push(rule);
+      return rules.filter((rule) => rule.specifier !== undefined);
+    })();
+    return async (file) => {
+      const real = realpathLoose(file);
+      if (!anywhere && !this.workspace.contains(real) && !roots.some((root) => isSameOrInside(real, root))) return false;
+      const options = { flavour: 'any' as const, kind: 'read' as const, filePaths: [path.resolve(file)], homeDir: this.homeDir };
+      for (const rule of await fileRules) {
+        try {
+          if (await matchesRule(rule, call.tool.name, {}, query.cwd, this.projectDir, options)) return false;
+        } catch {
+          return false;
+        }
+      }
+      return true;
+    };
   }
 
   private async readOnly(call: Call): Promise<boolean> {
@@ -289,9 +341,4 @@ function planMessage(call: Call): string {
   if (call.command !== undefined) return `Cannot run \`${call.command}\` while in plan mode: only read-only commands run in plan mode.`;
   if (file !== undefined && call.tool.kind === 'edit') return `Cannot write to ${file} while in plan mode.`;
   return `Cannot use ${call.tool.name} while in plan mode.`;
-}
-
-function isInside(file: string, directory: string): boolean {
-  const relative = path.relative(directory, path.resolve(file));
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

@@ -13,6 +13,18 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   readonly env: Readonly<Record<string, string>>;
   setCwd(directory: string): void;
+  /**
+   * Whether this call may search and show `absolutePath` (see `PermissionPolicy.searchFilter`):
+   * search tools (Grep, Glob) ask it for every file they find, before reading it. Absent when a
+   * handler runs outside the loop: then only files inside the workspace are searched.
+   */
+  readonly mayRead?: (absolutePath: string) => Promise<boolean>;
+  /**
+   * The real paths (symlinks resolved) of the files the call names, as they were when its permission
+   * was decided. A file tool writes to exactly these: when a path leads elsewhere by the time it
+   * writes (a symlink swapped in meanwhile), it refuses. Absent when a handler runs outside the loop.
+   */
+  readonly approvedPaths?: readonly string[];
 }
 
 /**
@@ -39,11 +51,18 @@ export type ToolKind = 'read' | 'edit' | 'bash' | 'other';
  * - `normalizeInput` makes the input canonical before any hook sees it (absolute file paths,
  *   defaults such as Edit's `replace_all: false`). It must not touch the filesystem.
  * - `validateInput` runs in prepare, before hooks: a returned string is a validation error
- *   (wrapped as `<tool_use_error>…</tool_use_error>`, no hooks fire), e.g. Edit's missing old_string.
+ *   (wrapped as `<tool_use_error>…</tool_use_error>`, no hooks fire), e.g. Edit's old_string equal
+ *   to new_string. It must not depend on what is on disk (that is `validateContent`'s job).
  * - `handler` performs the side effect exactly once; it throws `ToolFailure` for a failed run.
  * - `render` turns the (possibly hook-rewritten) output into the text the model sees.
  * - `outputSchema`, when given, checks a PostToolUse `updatedToolOutput` before it replaces the output.
- * - `filePaths` lists the absolute paths the call reads or writes, for the workspace boundary and path rules.
+ * - `filePaths` lists the absolute paths the call reads or writes, for the workspace boundary and path
+ *   rules (`context.cwd`: the session's cwd, for a tool that reads where it stands). A `read` tool
+ *   that lists none is taken to read the cwd.
+ * - `validateContent`, when given, runs after the permission decision (policy, hooks, approver) and
+ *   before the handler: the checks that depend on what is on disk (does the file exist, does Edit's
+ *   old_string occur), so a call that is refused never learns anything about a file. A returned
+ *   string is a validation error like `validateInput`'s (`<tool_use_error>`, no PostToolUse hooks).
  */
 export interface Tool<I = unknown, O = unknown> {
   readonly name: string;
@@ -54,10 +73,11 @@ export interface Tool<I = unknown, O = unknown> {
   readonly readOnly: boolean;
   normalizeInput?(input: I, context: Pick<ToolContext, 'cwd' | 'projectDir'>): I;
   validateInput?(input: I, context: ToolContext): Promise<string | undefined>;
+  validateContent?(input: I, context: ToolContext): Promise<string | undefined>;
   handler(input: I, context: ToolContext): Promise<O>;
   render(output: O, input: I): string;
   readonly outputSchema?: z.ZodType<O>;
-  filePaths?(input: I): readonly string[];
+  filePaths?(input: I, context: Pick<ToolContext, 'cwd'>): readonly string[];
 }
 
 /** A tool of any input/output types, as the registry stores it. */
@@ -84,7 +104,8 @@ export function defineTool<S extends z.ZodType, O>(definition: {
   outputSchema?: z.ZodType<O>;
   normalizeInput?: (input: z.infer<S>, context: Pick<ToolContext, 'cwd' | 'projectDir'>) => z.infer<S>;
   validateInput?: (input: z.infer<S>, context: ToolContext) => Promise<string | undefined>;
-  filePaths?: (input: z.infer<S>) => readonly string[];
+  validateContent?: (input: z.infer<S>, context: ToolContext) => Promise<string | undefined>;
+  filePaths?: (input: z.infer<S>, context: Pick<ToolContext, 'cwd'>) => readonly string[];
 }): Tool<z.infer<S>, O> {
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(definition.name)) {
     throw new TypeError(`defineTool: name "${definition.name}" must be 1-128 letters, digits, _ or -`);

@@ -3,8 +3,8 @@ import path from 'node:path';
 
 /**
  * The directories file tools may touch: the project directory plus every `--add-dir`.
- * Paths are compared after resolving symlinks (of the longest existing prefix, so a path to a
- * file that does not exist yet still resolves through a symlinked parent).
+ * Paths are compared by real path (see {@link realpathLoose}): a symlinked alias of a root, a link
+ * inside a root that points out of it, and a dangling link are all judged by where they lead.
  */
 export class Workspace {
   readonly projectDir: string;
@@ -19,23 +19,72 @@ export class Workspace {
   /** True when `absolutePath` (symlinks resolved) is inside one of the roots. */
   contains(absolutePath: string): boolean {
     const real = realpathLoose(absolutePath);
-    return this.roots.some((root) => real === root || real.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
+    return this.roots.some((root) => isSameOrInside(real, root));
   }
 }
 
-/** realpath of the longest existing prefix, with the missing tail appended; never throws. */
+/** True when `file` is `directory` or below it (both absolute and normalized; compared as text). */
+export function isSameOrInside(file: string, directory: string): boolean {
+  if (file === directory) return true;
+  return file.startsWith(directory.endsWith(path.sep) ? directory : directory + path.sep);
+}
+
+/** Symlinks followed before giving up, as the kernel's ELOOP limit. */
+const MAX_LINKS = 40;
+
+/**
+ * Where `target` really leads, as the kernel would resolve it for a write: every symlink on the
+ * way is followed, a dangling one included (its target is where a write through it would create
+ * the file), `..` is applied after the link before it is resolved (as the kernel does), and the
+ * part that does not exist yet is appended as written. Relative paths resolve against the process
+ * cwd. Never throws; on a symlink loop the path is returned normalized (a write through it fails
+ * with ELOOP anyway).
+ */
 export function realpathLoose(target: string): string {
-  const absolute = path.resolve(target);
-  let existing = absolute;
-  const tail: string[] = [];
-  for (;;) {
-    try {
-      return path.join(fs.realpathSync(existing), ...tail);
-    } catch {
-      const parent = path.dirname(existing);
-      if (parent === existing) return absolute;
-      tail.unshift(path.basename(existing));
-      existing = parent;
-    }
+  const absolute = path.isAbsolute(target) ? target : path.join(process.cwd(), target);
+  try {
+    return fs.realpathSync.native(absolute); // the common case: everything exists
+  } catch {
+    return walkLinks(absolute);
   }
+}
+
+function walkLinks(absolute: string): string {
+  const pending = splitPath(absolute);
+  let resolved = path.parse(absolute).root;
+  let links = 0;
+  while (pending.length > 0) {
+    const part = pending.shift()!;
+    if (part === '.' || part === '') continue;
+    if (part === '..') {
+      resolved = path.dirname(resolved);
+      continue;
+    }
+    const candidate = path.join(resolved, part);
+    let stats: fs.Stats;
+    try {
+      stats = fs.lstatSync(candidate);
+    } catch {
+      // Nothing more exists: the rest is what a write would create, resolved as written.
+      return path.join(candidate, ...pending);
+    }
+    if (!stats.isSymbolicLink()) {
+      resolved = candidate;
+      continue;
+    }
+    if (++links > MAX_LINKS) return path.resolve(absolute);
+    let link: string;
+    try {
+      link = fs.readlinkSync(candidate);
+    } catch {
+      return path.join(candidate, ...pending);
+    }
+    if (path.isAbsolute(link)) resolved = path.parse(link).root;
+    pending.unshift(...splitPath(link));
+  }
+  return resolved;
+}
+
+function splitPath(text: string): string[] {
+  return text.split(path.sep).filter((part) => part !== '');
 }

@@ -26,11 +26,11 @@ function contextFor(cwd = dir): ToolContext {
 
 type Call = { input: Record<string, unknown>; validationError?: string; output?: unknown; text?: string };
 
-/** Runs one call as the loop does: schema → normalizeInput → validateInput → handler → render. */
+/** Runs one call as the loop does: schema → normalizeInput → validateInput → (permission) → validateContent → handler → render. */
 async function call(tool: AnyTool, raw: Record<string, unknown>, context = contextFor()): Promise<Call> {
   const parsed = tool.inputSchema.parse(raw) as Record<string, unknown>;
   const input = tool.normalizeInput ? (tool.normalizeInput(parsed, context) as Record<string, unknown>) : parsed;
-  const validationError = tool.validateInput ? await tool.validateInput(input, context) : undefined;
+  const validationError = (tool.validateInput ? await tool.validateInput(input, context) : undefined) ?? (tool.validateContent ? await tool.validateContent(input, context) : undefined);
   if (validationError !== undefined) return { input, validationError };
   const output: unknown = await tool.handler(input, context);
   return { input, output, text: tool.render(output, input) };
@@ -141,9 +141,9 @@ describe('paths', () => {
   });
 
   it('declares the absolute path for the workspace boundary', () => {
-    expect(Read.filePaths?.({ file_path: '/x/y' })).toEqual(['/x/y']);
-    expect(Write.filePaths?.({ file_path: '/x/y', content: '' })).toEqual(['/x/y']);
-    expect(Edit.filePaths?.({ file_path: '/x/y', old_string: 'a', new_string: 'b' })).toEqual(['/x/y']);
+    expect(Read.filePaths?.({ file_path: '/x/y' }, { cwd: dir })).toEqual(['/x/y']);
+    expect(Write.filePaths?.({ file_path: '/x/y', content: '' }, { cwd: dir })).toEqual(['/x/y']);
+    expect(Edit.filePaths?.({ file_path: '/x/y', old_string: 'a', new_string: 'b' }, { cwd: dir })).toEqual(['/x/y']);
   });
 });
 
@@ -227,7 +227,7 @@ describe('Write', () => {
   });
 });
 
-describe('Edit validation (before hooks, shown as <tool_use_error>)', () => {
+describe('Edit validation (after the permission decision, shown as <tool_use_error>)', () => {
   beforeEach(() => {
     fs.writeFileSync(file('notes.txt'), 'alpha\nbeta\nalpha\n');
   });

@@ -30,11 +30,11 @@ function writeFiles(files: Record<string, string>): void {
   });
 }
 
-/** Runs one call as the loop does: schema → normalizeInput → validateInput → handler → render. */
+/** Runs one call as the loop does: schema → normalizeInput → validateInput → (permission) → validateContent → handler → render. */
 async function call(tool: AnyTool, raw: Record<string, unknown>, context = contextFor()) {
   const parsed = tool.inputSchema.parse(raw) as Record<string, unknown>;
   const input = tool.normalizeInput ? (tool.normalizeInput(parsed, context) as Record<string, unknown>) : parsed;
-  const validationError = tool.validateInput ? await tool.validateInput(input, context) : undefined;
+  const validationError = (tool.validateInput ? await tool.validateInput(input, context) : undefined) ?? (tool.validateContent ? await tool.validateContent(input, context) : undefined);
   if (validationError !== undefined) return { input, validationError, output: undefined as unknown, text: undefined };
   const output: unknown = await tool.handler(input, context);
   return { input, validationError, output, text: tool.render(output, input) };
@@ -127,7 +127,7 @@ describe('Glob', () => {
     const result = await call(Glob, { pattern: '**/*.txt', path: 'tree' });
     expect(result.input).toStrictEqual({ pattern: '**/*.txt', path: path.join(dir, 'tree') });
     expect(result.text).toBe('tree/older.txt\ntree/newer.txt\ntree/sub/deep.txt');
-    expect(Glob.filePaths?.(result.input as { pattern: string; path: string })).toEqual([path.join(dir, 'tree')]);
+    expect(Glob.filePaths?.(result.input as { pattern: string; path: string }, { cwd: dir })).toEqual([path.join(dir, 'tree')]);
   });
 
   it('refuses a path that is missing or not a directory', async () => {
@@ -190,7 +190,7 @@ describe('Grep', () => {
     await expect(call(Grep, { pattern: 'x', type: 'no-such-type' })).rejects.toThrow('unrecognized file type: no-such-type');
   });
 
-  it('refuses a path that does not exist before any hook runs', async () => {
+  it('refuses a path that does not exist (after the permission decision)', async () => {
     expect((await call(Grep, { pattern: 'x', path: 'missing' })).validationError).toBe(
       `Path does not exist: ${path.join(dir, 'missing')}. Note: your current working directory is ${dir}.`,
     );

@@ -1,8 +1,8 @@
-import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, ToolFailure } from '../define-tool.js';
 import { cwdNote, displayPath, errorMessage, isErrno, resolveToolPath } from './read.js';
 import { computeStructuredPatch, patchHunkSchema } from './structured-patch.js';
+import { approvedDestination, readNoFollow } from './no-follow-io.js';
 import { FILE_STATE_NOTE, writeOrFail } from './write.js';
 
 const editInput = z.strictObject({
@@ -33,10 +33,12 @@ export type EditOutput = z.infer<typeof editOutputSchema>;
  *
  * Input `{file_path, old_string, new_string, replace_all?}`; `normalizeInput` makes `file_path`
  * absolute and adds `replace_all: false` when omitted (hooks see it, as in Claude Code).
- * `validateInput` (before any hook; the loop wraps the text in `<tool_use_error>`) refuses, with
- * Claude Code's wording: old_string equal to new_string, a missing file, a directory,
+ * `validateInput` (before any hook) refuses old_string equal to new_string; `validateContent` (after
+ * the permission decision, so a refused call learns nothing about the file; the loop wraps the text
+ * in `<tool_use_error>`) refuses, with Claude Code's wording: a missing file, a directory,
  * `String to replace not found in file.\nString: <old_string>`, and an ambiguous old_string without
- * replace_all (`Found N matches of the string to replace, but replace_all is false. …`).
+ * replace_all (`Found N matches of the string to replace, but replace_all is false. …`). Claude Code
+ * runs these checks before its hooks, so there PreToolUse does not fire for such a call.
  * An empty old_string creates a missing file (or fills an empty one).
  *
  * Files with CRLF line endings are matched and reported with LF and written back with CRLF, so the
@@ -62,17 +64,22 @@ export const Edit = defineTool({
     replace_all: input.replace_all ?? false,
   }),
   filePaths: (input) => [input.file_path],
-  validateInput: async (input, context) => {
-    const plan = planEdit(input, await loadFile(resolveToolPath(input.file_path, context.cwd)), context.cwd);
+  // Only what the input alone shows is checked before the permission decision: whether the file
+  // exists and what it holds is told only to a call that was allowed (the model could otherwise
+  // probe a file it may not read, one old_string at a time).
+  validateInput: async (input) => (input.old_string === input.new_string ? SAME_STRINGS : undefined),
+  validateContent: async (input, context) => {
+    const plan = planEdit(input, await loadFile(approvedDestination(resolveToolPath(input.file_path, context.cwd), context)), context.cwd);
     return 'error' in plan ? plan.error : undefined;
   },
   handler: async (input, context): Promise<EditOutput> => {
     const absolutePath = resolveToolPath(input.file_path, context.cwd);
-    const file = await loadFile(absolutePath);
+    const destination = approvedDestination(absolutePath, context);
+    const file = await loadFile(destination);
     const plan = planEdit(input, file, context.cwd);
     if ('error' in plan) throw new ToolFailure(plan.error);
     const onDisk = file.kind === 'text' && file.crlf ? plan.updated.replaceAll('\n', '\r\n') : plan.updated;
-    await writeOrFail(absolutePath, onDisk);
+    await writeOrFail(destination, onDisk);
     return {
       filePath: displayPath(absolutePath, context.cwd),
       oldString: input.old_string,
@@ -89,6 +96,8 @@ export const Edit = defineTool({
       : `The file ${output.filePath} has been updated successfully.${FILE_STATE_NOTE}`,
 });
 
+const SAME_STRINGS = 'No changes to make: old_string and new_string are exactly the same.';
+
 /** What is at the path: nothing, a directory, an unreadable entry, or text (LF-normalized, with its line-ending style). */
 type LoadedFile =
   | { kind: 'missing' }
@@ -98,7 +107,7 @@ type LoadedFile =
 
 async function loadFile(absolutePath: string): Promise<LoadedFile> {
   try {
-    const raw = await fs.readFile(absolutePath, 'utf8');
+    const raw = await readNoFollow(absolutePath);
     const crlf = usesCrlf(raw);
     return { kind: 'text', content: crlf ? raw.replaceAll('\r\n', '\n') : raw, crlf };
   } catch (error) {
@@ -119,7 +128,7 @@ function usesCrlf(text: string): boolean {
 function planEdit(input: EditInput, file: LoadedFile, cwd: string): { error: string } | { original: string; updated: string } {
   const { old_string: oldString, new_string: newString } = input;
   const replaceAll = input.replace_all ?? false;
-  if (oldString === newString) return { error: 'No changes to make: old_string and new_string are exactly the same.' };
+  if (oldString === newString) return { error: SAME_STRINGS };
   switch (file.kind) {
     case 'missing':
       return oldString === '' ? { original: '', updated: newString } : { error: `File does not exist. ${cwdNote(cwd)}` };

@@ -1,8 +1,10 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import picomatch from 'picomatch';
 import { glob as findFiles } from 'tinyglobby';
 import { z } from 'zod';
-import { defineTool, ToolFailure } from '../define-tool.js';
+import { defineTool, ToolFailure, type ToolContext } from '../define-tool.js';
 import { cwdNote, displayPath, errorMessage, resolveToolPath } from './read.js';
 
 /** Glob returns at most this many paths (Claude Code's limit); `truncated` says when more matched. */
@@ -40,8 +42,11 @@ export type GlobOutput = z.infer<typeof globOutputSchema>;
  *
  * `tool_response`: `{filenames (relative to the cwd when inside it), durationMs, numFiles,
  * truncated, totalMatches, countIsComplete: true}`. Render: one path per line, `No files found`
- * when empty, plus a note when truncated. `validateInput` refuses a `path` that does not exist
- * or is not a directory; `normalizeInput` makes a given `path` absolute.
+ * when empty, plus a note when truncated. `validateContent` (after the permission decision)
+ * refuses a `path` that does not exist or is not a directory; `normalizeInput` makes a given
+ * `path` absolute. Only files the call may read are listed (`ToolContext.mayRead`: inside the
+ * workspace or the approved search path, not covered by a deny or ask rule); the others are left
+ * out of the names and the counts alike.
  */
 export const Glob = defineTool({
   name: 'Glob',
@@ -56,8 +61,14 @@ export const Glob = defineTool({
   kind: 'read',
   readOnly: true,
   normalizeInput: (input, { cwd }) => (input.path === undefined ? input : { ...input, path: resolveToolPath(input.path, cwd) }),
-  filePaths: (input) => (input.path === undefined ? [] : [input.path]),
-  validateInput: async (input, context) => (input.path === undefined ? undefined : checkSearchDirectory(input.path, context.cwd)),
+  // The directory searched, and the fixed start of the pattern when it leaves it (`/etc/host*`,
+  // `../x/*`): the workspace boundary and Read rules judge both before anything is listed.
+  filePaths: (input, { cwd }) => {
+    const directory = input.path ?? cwd;
+    const base = picomatch.scan(input.pattern).base;
+    return base === '' ? [directory] : [directory, path.resolve(directory, base)];
+  },
+  validateContent: async (input, context) => (input.path === undefined ? undefined : checkSearchDirectory(input.path, context.cwd)),
   handler: async (input, context): Promise<GlobOutput> => {
     const started = performance.now();
     const directory = resolveToolPath(input.path ?? '.', context.cwd);
@@ -75,7 +86,7 @@ export const Glob = defineTool({
     } catch (error) {
       throw new ToolFailure(`Glob failed: ${errorMessage(error)}`);
     }
-    const sorted = await sortByModificationTime(matches, 'oldest-first');
+    const sorted = await sortByModificationTime(await readableOnly(matches, context), 'oldest-first');
     const kept = sorted.slice(0, GLOB_MAX_RESULTS);
     return {
       filenames: kept.map((file) => displayPath(file, context.cwd)),
@@ -93,6 +104,16 @@ export const Glob = defineTool({
     return lines.join('\n');
   },
 });
+
+/**
+ * The files of `files` (absolute) that this call may show, in order: `context.mayRead` decides;
+ * without it (a handler run outside the loop), files whose real path is in the workspace.
+ */
+export async function readableOnly(files: readonly string[], context: ToolContext): Promise<string[]> {
+  const mayRead = context.mayRead ?? (async (file: string) => context.workspace.contains(file));
+  const verdicts = await Promise.all(files.map((file) => mayRead(file)));
+  return files.filter((_, index) => verdicts[index] === true);
+}
 
 /** Validation text for a search directory that is missing or not a directory (Claude Code wording); undefined when fine. */
 export async function checkSearchDirectory(absolutePath: string, cwd: string): Promise<string | undefined> {

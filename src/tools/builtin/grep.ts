@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, ToolFailure, type ToolContext } from '../define-tool.js';
-import { compareText, sortByModificationTime } from './glob.js';
+import { compareText, readableOnly, sortByModificationTime } from './glob.js';
 import { cwdNote, displayPath, errorMessage, looksBinary, resolveToolPath } from './read.js';
 import { listFiles } from './grep-files.js';
 
@@ -78,6 +78,9 @@ export type GrepOutput = z.infer<typeof grepOutputSchema>;
  * `node_modules` skipped unless named, binary files (NUL in the first 8 KB) and files over 20 MB
  * skipped; `glob` filters like ripgrep's `--glob` (a pattern without `/` matches the file name at
  * any depth; `!` excludes), `type` by ripgrep file type. Paths are shown relative to the cwd.
+ * Only files the call may read are searched (`ToolContext.mayRead`: inside the workspace or the
+ * approved search path, not covered by a deny or ask rule): the others are never opened. Whether
+ * `path` exists is checked after the permission decision (`validateContent`).
  *
  * Modes (shapes in {@link grepOutputSchema}):
  * - `files_with_matches` (default): files sorted newest first (ties by path); render
@@ -103,8 +106,8 @@ export const Grep = defineTool({
   kind: 'read',
   readOnly: true,
   normalizeInput: (input, { cwd }) => (input.path === undefined ? input : { ...input, path: resolveToolPath(input.path, cwd) }),
-  filePaths: (input) => (input.path === undefined ? [] : [input.path]),
-  validateInput: async (input, context) => {
+  filePaths: (input, { cwd }) => [input.path ?? cwd],
+  validateContent: async (input, context) => {
     if (input.path === undefined) return undefined;
     const exists = await fs.stat(resolveToolPath(input.path, context.cwd)).then(
       () => true,
@@ -119,7 +122,10 @@ export const Grep = defineTool({
 async function runGrep(input: GrepInput, context: ToolContext): Promise<GrepOutput> {
   const regex = compilePattern(input.pattern, { ignoreCase: input['-i'] === true, multiline: input.multiline === true });
   const target = resolveToolPath(input.path ?? '.', context.cwd);
-  const { files, singleFile } = await listFiles(target, input, context.signal);
+  const listed = await listFiles(target, input, context.signal);
+  // Files the call may not read are dropped before any is opened: no match, count or error shows them.
+  const files = await readableOnly(listed.files, context);
+  const singleFile = listed.singleFile;
   const mode = input.output_mode ?? 'files_with_matches';
   const before = input['-B'] ?? input['-C'] ?? input.context ?? 0;
   const after = input['-A'] ?? input['-C'] ?? input.context ?? 0;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolFailure } from '../define-tool.js';
+import { approvedDestination } from './no-follow-io.js';
 
 /**
  * Resolves a path the model wrote against the session cwd: `~` and `~/…` expand to the home
@@ -106,7 +107,8 @@ export const Read = defineTool({
   filePaths: (input) => [input.file_path],
   handler: async (input, context): Promise<ReadOutput> => {
     const absolutePath = resolveToolPath(input.file_path, context.cwd);
-    const text = await readTextFile(absolutePath, context.cwd, input.offset === undefined && input.limit === undefined);
+    // The file whose read was allowed, not one a symlink swapped in since leads to.
+    const text = await readTextFile(approvedDestination(absolutePath, context), context.cwd, input.offset === undefined && input.limit === undefined);
     const lines = text.split('\n');
     const startLine = input.offset === undefined || input.offset === 0 ? 1 : input.offset;
     const selected = lines.slice(startLine - 1, startLine - 1 + (input.limit ?? DEFAULT_READ_LIMIT));

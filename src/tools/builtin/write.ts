@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolFailure } from '../define-tool.js';
+import { approvedDestination, readNoFollow, writeFileAtomic } from './no-follow-io.js';
 import { displayPath, errorMessage, isErrno, resolveToolPath } from './read.js';
 import { computeStructuredPatch, patchHunkSchema } from './structured-patch.js';
 
@@ -34,7 +32,8 @@ export type WriteOutput = z.infer<typeof writeOutputSchema>;
  * `tool_response` for a new file: `{type:"create", filePath, content, structuredPatch: [],
  * originalFile: null, userModified: false}`; for an existing one `type:"update"`, the previous text
  * in `originalFile` and its diff in `structuredPatch` (see {@link computeStructuredPatch}).
- * `filePath` is {@link displayPath}. The write is atomic ({@link writeFileAtomic}).
+ * `filePath` is {@link displayPath}. The write is atomic and goes to the real path the permission
+ * was decided for, never through a symlink swapped in since ({@link writeFileAtomic}).
  * Throws ToolFailure when the path is a directory or the filesystem refuses the write.
  */
 export const Write = defineTool({
@@ -53,8 +52,9 @@ export const Write = defineTool({
   filePaths: (input) => [input.file_path],
   handler: async (input, context): Promise<WriteOutput> => {
     const absolutePath = resolveToolPath(input.file_path, context.cwd);
-    const originalFile = await readExisting(absolutePath);
-    await writeOrFail(absolutePath, input.content);
+    const destination = approvedDestination(absolutePath, context);
+    const originalFile = await readExisting(destination);
+    await writeOrFail(destination, input.content);
     const filePath = displayPath(absolutePath, context.cwd);
     if (originalFile === null) {
       return { type: 'create', filePath, content: input.content, structuredPatch: [], originalFile: null, userModified: false };
@@ -77,7 +77,7 @@ export const Write = defineTool({
 /** The file's current text, or `null` when it does not exist. Throws ToolFailure for a directory or I/O error. */
 async function readExisting(absolutePath: string): Promise<string | null> {
   try {
-    return await fs.readFile(absolutePath, 'utf8');
+    return await readNoFollow(absolutePath);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return null;
     if (isErrno(error, 'EISDIR')) throw new ToolFailure(`EISDIR: illegal operation on a directory, write '${absolutePath}'`);
@@ -94,38 +94,4 @@ export async function writeOrFail(absolutePath: string, content: string): Promis
   }
 }
 
-/**
- * Writes `content` (UTF-8) to `targetPath` so that a crash never leaves a half-written file:
- * the bytes go to a temporary file in the same directory (`.<name>.<pid>.<random>.tmp`), are
- * fsynced, then renamed over the target (rename is atomic within a filesystem).
- *
- * - Missing parent directories are created.
- * - A symlink target is followed: the file it points to is replaced, the link stays a link.
- * - An existing file's permission bits are kept (the temp file is chmod-ed before the rename).
- * - On failure the temp file is removed and the original error (`EACCES`, `ENOSPC`, …) rethrown.
- */
-export async function writeFileAtomic(targetPath: string, content: string): Promise<void> {
-  const destination = await fs.realpath(targetPath).catch(() => targetPath);
-  const directory = path.dirname(destination);
-  await fs.mkdir(directory, { recursive: true });
-  const existingMode = await fs.stat(destination).then(
-    (stats) => stats.mode & 0o7777,
-    () => undefined,
-  );
-  const temporary = path.join(directory, `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    const handle = await fs.open(temporary, 'wx', existingMode ?? 0o666);
-    try {
-      await handle.writeFile(content, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    // open()'s mode is filtered by the umask; an existing file's exact bits are restored explicitly.
-    if (existingMode !== undefined) await fs.chmod(temporary, existingMode);
-    await fs.rename(temporary, destination);
-  } catch (error) {
-    await fs.rm(temporary, { force: true });
-    throw error;
-  }
-}
+export { writeFileAtomic } from './no-follow-io.js';

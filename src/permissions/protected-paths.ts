@@ -1,0 +1,135 @@
+import path from 'node:path';
+import { isSameOrInside, realpathLoose } from '../tools/workspace.js';
+import type { PermissionVerdict } from './types.js';
+
+/**
+ * The paths no rule, mode or hook may let the model write, only a person (DESIGN invariant 9).
+ *
+ * - `configuration`: where hookloop reads hooks, permissions, plugins, MCP servers, subagents,
+ *   skills and commands from — the `.claude/` of the project and of every workspace root, `.mcp.json`, the user's `~/.claude/`
+ *   and `~/.claude.json`, and every file or directory the run names in `RunOptions.configurationFiles`
+ *   (the config folder, `--settings` files, `--plugin-dir` directories). A model that could write
+ *   them would choose its own hooks (hot reload applies them mid-session) or its own allow rules.
+ * - `git`: files that make later read-only git commands run code: anything in a `.git` directory
+ *   or named `.git` (config: `core.fsmonitor`, `core.pager`, diff and filter drivers; hooks; a
+ *   `.git` file pointing at another git directory), `.gitattributes`, `.gitmodules`, `.gitconfig`,
+ *   and the user's `~/.config/git/` (`$XDG_CONFIG_HOME/git/`).
+ *
+ * Matching is by real path: the written path and every protected entry are resolved with
+ * {@link realpathLoose} (symlinks, dangling links and symlinked aliases of the workspace followed),
+ * and each is also compared as written (normalized), so a link that replaces a protected entry
+ * later is caught too. A write to a directory that holds a protected entry (`cp -r x .`,
+ * `mv .claude y`) counts as a write to the entry, except for the file tools, which cannot replace
+ * a directory.
+ */
+export interface ProtectedPathsOptions {
+  readonly projectDir: string;
+  readonly homeDir: string;
+  /** The workspace roots (`--add-dir`): each one's `.claude/` is configuration, its `.git` an entry for the directory rule above. */
+  readonly roots?: readonly string[];
+  /** More files or directories to protect (absolute, or relative to `projectDir`). */
+  readonly files?: readonly string[];
+}
+
+/** A protected path a write reaches: the entry's path as shown to the user, and which kind it is. */
+export interface ProtectedHit {
+  readonly path: string;
+  readonly kind: 'configuration' | 'git';
+}
+
+const GIT_FILES = new Set(['.gitattributes', '.gitmodules', '.gitconfig']);
+
+/** See {@link ProtectedPathsOptions}. Built once per run; entries are resolved on every check (a link may appear later). */
+export class ProtectedPaths {
+  private readonly configuration: readonly string[];
+  private readonly gitDirectories: readonly string[];
+  private readonly gitConfiguration: readonly string[];
+
+  constructor(options: ProtectedPathsOptions) {
+    const projectDir = path.resolve(options.projectDir);
+    const roots = [projectDir, ...(options.roots ?? [])];
+    this.configuration = [
+      ...roots.map((root) => path.join(root, '.claude')),
+      path.join(projectDir, '.mcp.json'),
+      path.join(options.homeDir, '.claude'),
+      path.join(options.homeDir, '.claude.json'),
+      ...(options.files ?? []).map((file) => path.resolve(projectDir, file)),
+    ];
+    this.gitDirectories = roots.map((root) => path.join(root, '.git'));
+    this.gitConfiguration = [path.join(options.homeDir, '.config', 'git'), ...(process.env['XDG_CONFIG_HOME'] ? [path.join(process.env['XDG_CONFIG_HOME'], 'git')] : [])];
+  }
+
+  /**
+   * The protected entry that writing `file` (absolute) would change, or undefined. `replacesDirectories`:
+   * the writer can replace or fill a whole directory (Bash `cp -r`, `mv`, `rm`), so writing an
+   * ancestor of an entry counts.
+   */
+  hit(file: string, options: { readonly replacesDirectories: boolean }): ProtectedHit | undefined {
+    const written = candidates(file);
+    for (const entry of this.configuration) {
+      const entries = candidates(entry);
+      if (written.some((candidate) => entries.some((protectedPath) => touches(candidate, protectedPath, options.replacesDirectories)))) return { path: entry, kind: 'configuration' };
+    }
+    for (const candidate of written) {
+      const parts = candidate.split(path.sep);
+      const gitAt = parts.indexOf('.git');
+      if (gitAt >= 0) return { path: parts.slice(0, gitAt + 1).join(path.sep), kind: 'git' };
+      if (GIT_FILES.has(path.basename(candidate))) return { path: candidate, kind: 'git' };
+    }
+    for (const entry of this.gitConfiguration) {
+      const entries = candidates(entry);
+      if (written.some((candidate) => entries.some((gitConfig) => touches(candidate, gitConfig, options.replacesDirectories)))) return { path: entry, kind: 'git' };
+    }
+    if (options.replacesDirectories) {
+      for (const entry of this.gitDirectories) {
+        const entries = candidates(entry);
+        if (written.some((candidate) => entries.some((gitDir) => isSameOrInside(gitDir, candidate)))) return { path: entry, kind: 'git' };
+      }
+    }
+    return undefined;
+  }
+}
+
+/**
+ * The path as written (normalized) and where it really leads. The real path is resolved from the
+ * path as given: `link/../x` is where the kernel goes (the link's parent), not `x` beside the link.
+ */
+function candidates(file: string): string[] {
+  const lexical = path.resolve(file);
+  const real = realpathLoose(path.isAbsolute(file) ? file : lexical);
+  return real === lexical ? [lexical] : [lexical, real];
+}
+
+function touches(written: string, entry: string, replacesDirectories: boolean): boolean {
+  return isSameOrInside(written, entry) || (replacesDirectories && isSameOrInside(entry, written));
+}
+
+/**
+ * The policy's answer to a write that reaches a protected path (or may, when its destination is
+ * `unknown` before the command runs): ask, with `hookMayDecide: false`, so only a person decides, in
+ * every mode.
+ */
+export function protectedWriteVerdict(written: ProtectedHit | { readonly unknown: string }): PermissionVerdict {
+  if ('unknown' in written) {
+    return {
+      behavior: 'ask',
+      message: `Writing to '${written.unknown}' needs approval: hookloop cannot tell before the command runs which file this is, and it could be hookloop's own configuration or git's, which no rule, mode or hook can approve.`,
+      source: 'protected configuration',
+      hookMayDecide: false,
+    };
+  }
+  if (written.kind === 'git') {
+    return {
+      behavior: 'ask',
+      message: `Writing to '${written.path}' needs approval: git reads it (config, hooks, attributes) and it could make later read-only git commands such as git status run code, which no rule, mode or hook can approve.`,
+      source: 'git configuration',
+      hookMayDecide: false,
+    };
+  }
+  return {
+    behavior: 'ask',
+    message: `Writing to '${written.path}' needs approval: it holds hookloop configuration (hooks, permissions, plugins), which settings hot reload would apply during this session, and no rule, mode or hook can approve that.`,
+    source: 'hook configuration',
+    hookMayDecide: false,
+  };
+}
