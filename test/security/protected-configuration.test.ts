@@ -157,9 +157,7 @@ describe('hookloop configuration cannot be written by the model', () => {
 });
 
 describe('every operand of a Bash writer is checked', () => {
-  // Needs the complete `writes` list of bash-read-only.ts (sec-rules, issue 14 item 3): today only the
-  // first operand of cp/mv is listed. Flip to it() once that lands: it must then pass.
-  it.fails('cp evil.json .claude/settings.json in acceptEdits is refused', async () => {
+  it('cp evil.json .claude/settings.json in acceptEdits is refused', async () => {
     const dir = tempProject({ 'evil.json': EVIL, '.claude/keep': '' });
     const result = await attempt(dir, 'Bash', { command: 'cp evil.json .claude/settings.json' }, 'acceptEdits', { allow: [] });
     expect(result.isError).toBe(true);
