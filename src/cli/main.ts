@@ -116,7 +116,6 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     interactive,
     abort: () => controller.abort(),
     notify: (text) => io.stderr.write(`${text}\n`),
-    endInput: () => (io.stdin as NodeJS.ReadableStream & { push?: (chunk: null) => void }).push?.(null),
   });
   const sessionId = sessionFlags.resume?.sessionId ?? options.sessionId ?? randomUUID();
   const output = outputObservers(interactive ? 'text' : options.outputFormat, io, sessionId);

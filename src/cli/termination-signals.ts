@@ -10,7 +10,8 @@ import { killTrackedProcessGroups } from '../tools/builtin/process-groups.js';
  * once (after SIGKILL to every tool process group still alive).
  *
  * In an interactive session Ctrl-C interrupts only the current turn (interactive.ts listens for it),
- * so SIGINT is not taken here; SIGTERM and SIGHUP end the session.
+ * so SIGINT is not taken here; SIGTERM and SIGHUP end the session (the prompt loop watches the same
+ * abort signal: it stops reading, and SessionEnd says `abort`).
  */
 
 /** The signals that end a run; SIGINT only outside interactive sessions. */
@@ -24,8 +25,6 @@ export interface TerminationOptions {
   readonly abort: () => void;
   /** One notice line on stderr. */
   readonly notify: (text: string) => void;
-  /** Called after abort in interactive sessions, to stop reading prompts (the input is ended). */
-  readonly endInput?: () => void;
 }
 
 /** The installed handlers: which signal arrived first (undefined: none), and how to remove them. */
@@ -59,7 +58,6 @@ export function watchTerminationSignals(options: TerminationOptions): Terminatio
       const again = signal === 'SIGINT' ? 'press Ctrl-C again' : `send ${signal} again`;
       options.notify(`hookloop: ${signal === 'SIGINT' ? 'interrupted' : `received ${signal}`}; finishing the current step (${again} to quit now)`);
       options.abort();
-      options.endInput?.();
     };
     handlers.set(signal, handler);
     process.on(signal, handler);

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -119,5 +119,56 @@ describe('a termination signal ends the run like Ctrl-C', () => {
     } finally {
       for (const group of groups) if (groupMembers(group).length > 0) process.kill(-group, 'SIGKILL');
     }
+  });
+});
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+describe.skipIf(!hasScript)('a termination signal in an interactive session (on a pseudo-terminal)', () => {
+  /** Starts interactive hookloop under `script`; returns the screen, a waiter, and the exit. */
+  function startInteractive(dir: string, turns: unknown) {
+    const home = path.join(dir, '.test-home');
+    fs.mkdirSync(home, { recursive: true });
+    writeJson(dir, 'turns.json', turns);
+    writeJson(dir, 'settings.json', { hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR/session-end.json"' }] }] } });
+    const command = `echo $$ > hookloop.pid; exec '${process.execPath}' '${CLI}' --model-script turns.json --settings settings.json --allowedTools Bash`;
+    const terminal = spawn('script', ['-qfec', command, '/dev/null'], { cwd: dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let screen = '';
+    terminal.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => terminal.on('exit', (code) => resolve(code)));
+    return { terminal, exited, screen: () => screen, waitForScreen: (needle: string) => waitFor(() => screen.includes(needle), JSON.stringify(needle)) };
+  }
+
+  it('SIGTERM during a turn kills the tool, ends the session with SessionEnd reason abort, exit 143', async () => {
+    const dir = tempProject();
+    const session = startInteractive(dir, [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo $$ > tool.pid; sleep 30; touch CANARY' } }], [{ type: 'text', text: 'not reached' }]]);
+    try {
+      await session.waitForScreen('> ');
+      session.terminal.stdin.write('run it\r');
+      await waitFor(() => fs.existsSync(path.join(dir, 'tool.pid')), 'the tool to start');
+      process.kill(readPid(path.join(dir, 'hookloop.pid')), 'SIGTERM');
+      expect(await session.exited, session.screen()).toBe(143);
+    } finally {
+      session.terminal.kill('SIGKILL');
+    }
+    const toolGroup = readPid(path.join(dir, 'tool.pid'));
+    await waitFor(() => groupMembers(toolGroup).length === 0, 'the tool process group to end');
+    expect(fs.existsSync(path.join(dir, 'CANARY'))).toBe(false);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'session-end.json'), 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'abort' });
+    const [file] = fs.readdirSync(projectSessionsDir(path.join(dir, '.test-home', '.claude'), dir));
+    expectConsistentTranscript(path.join(projectSessionsDir(path.join(dir, '.test-home', '.claude'), dir), file!));
+  });
+
+  it('SIGHUP at the prompt ends the session (SessionEnd fires), exit 129', async () => {
+    const dir = tempProject();
+    const session = startInteractive(dir, [[{ type: 'text', text: 'never asked' }]]);
+    try {
+      await session.waitForScreen('> ');
+      process.kill(readPid(path.join(dir, 'hookloop.pid')), 'SIGHUP');
+      expect(await session.exited, session.screen()).toBe(129);
+    } finally {
+      session.terminal.kill('SIGKILL');
+    }
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'session-end.json'), 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'abort' });
   });
 });
