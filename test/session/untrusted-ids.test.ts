@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { addContext } from '../../src/hooks/builders.js';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
 import { userMessage } from '../../src/messages/messages.js';
 import { latestTranscript } from '../../src/session/paths.js';
+import { safePathPart } from '../../src/session/path-part.js';
 import { loadSession } from '../../src/session/resume.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { runCli, writeJson } from '../support/cli.js';
@@ -31,6 +33,15 @@ describe('session ids must be UUIDs', () => {
       expect(run.stderr).toBe(`hookloop: ${flag}: ${JSON.stringify(id)} is not a session id (expected a UUID like 0f8fad5b-d9cb-469f-a165-70867728950e)\n`);
     }
     expect(filesUnder(root).filter((file) => file.endsWith('.jsonl'))).toEqual([]);
+  });
+
+  it('hooks test --session-id with a path-like id exits 2 and creates no CLAUDE_ENV_FILE folder outside', () => {
+    const dir = tempProject();
+    writeJson(dir, 'settings.json', { hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo "export A=1" >> "$CLAUDE_ENV_FILE"' }] }] } });
+    const run = runCli(['hooks', 'test', 'SessionStart', '--session-id', '../../../../escaped-env', '--settings', 'settings.json'], dir);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^hookloop: --session-id: "\.\.\/\.\.\/\.\.\/\.\.\/escaped-env" is not a session id \(expected a UUID/);
+    expect(filesUnder(dir).filter((file) => file.includes('escaped-env'))).toEqual([]);
   });
 
   it('a UUID --session-id names the transcript, and --resume with it goes on', () => {
@@ -138,5 +149,23 @@ describe('a tool-use id repeated in one message', () => {
       ['t_duplicate3', true],
     ]);
     expect(fs.existsSync(path.join(projectDir, 'canary'))).toBe(false);
+  });
+});
+
+describe('safePathPart, the one rule for ids in paths', () => {
+  it('any string becomes one entry inside the folder it is joined to; distinct ids stay distinct; plain ids are unchanged', () => {
+    const folder = '/base/session/tool-results';
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 400 }), fc.string({ unit: 'binary', maxLength: 400 }), (first, second) => {
+        for (const id of [first, second]) {
+          const part = safePathPart(id);
+          expect(path.dirname(path.join(folder, part))).toBe(folder);
+          expect(part).toMatch(/^[A-Za-z0-9_-]{1,100}$/);
+        }
+        if (first !== second) expect(safePathPart(first)).not.toBe(safePathPart(second));
+      }),
+    );
+    for (const id of ['toolu_01ABCdef', 'call_abc-123', '0f8fad5b-d9cb-469f-a165-70867728950e']) expect(safePathPart(id)).toBe(id);
+    for (const id of ['..', '.', '', '../../escape', 'a/b', 'a\\b', 'a\u0000b']) expect(safePathPart(id)).toMatch(/^[A-Za-z0-9_]*-[0-9a-f]{16}$/);
   });
 });
