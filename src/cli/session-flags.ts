@@ -18,8 +18,9 @@ type Env = Readonly<Record<string, string | undefined>>;
  * in this project first, then in any), `HOOKLOOP_HOME` / `CLAUDE_CONFIG_DIR` (the session folder,
  * default `<homeDir>/.claude`) and `HOOKLOOP_CONTEXT_WINDOW` (tokens; auto-compaction thresholds
  * follow it, see CompactionOptions).
- * @throws ConfigError when there is no session to continue, an id is not a UUID or is unknown, both
- *   flags are given, or the window is not a whole number.
+ * @throws ConfigError when there is no session to continue, an id is not a UUID or is unknown,
+ *   `--session-id` comes with `--continue`/`--resume`, both of those are given, or the window is not
+ *   a whole number.
  */
 export function readSessionFlags(flags: { readonly continue: boolean; readonly resume: string | undefined; readonly sessionId?: string | undefined }, place: { readonly projectDir: string; readonly homeDir: string; readonly env: Env }): SessionFlags {
   // The id names the transcript file and the session's folders: anything but a UUID is refused before a path is built from it.
@@ -31,6 +32,10 @@ export function readSessionFlags(flags: { readonly continue: boolean; readonly r
     const tokens = Number(window);
     if (!Number.isInteger(tokens) || tokens < 10_000) throw new ConfigError(`HOOKLOOP_CONTEXT_WINDOW: expected a whole number of tokens ≥ 10000, got "${window}"`, { field: 'HOOKLOOP_CONTEXT_WINDOW' });
     compaction = { contextWindow: tokens };
+  }
+  // As in Claude Code: a resumed session keeps its own id, so a second id would be silently ignored.
+  if (flags.sessionId !== undefined && (flags.continue || flags.resume !== undefined)) {
+    throw new ConfigError(`--session-id cannot be combined with ${flags.continue ? '--continue' : '--resume'}: a continued session keeps its own id`, { field: '--session-id' });
   }
   if (flags.continue && flags.resume !== undefined) throw new ConfigError('--continue and --resume cannot be combined: --continue takes the latest session, --resume ID a given one', { field: '--resume' });
   let transcript: string | undefined;

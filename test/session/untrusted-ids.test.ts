@@ -53,6 +53,8 @@ describe('session ids must be UUIDs', () => {
     expect(path.basename(latestTranscript(path.join(dir, '.test-home', '.claude'), dir)!)).toBe(`${id}.jsonl`);
     const again = runCli(['--resume', id, '-p', 'again', '--model-script', 'turns.json', '--output-format', 'json'], dir);
     expect(again.status, again.stderr).toBe(0);
+    const both = runCli(['--resume', id, '--session-id', id, '-p', 'again', '--model-script', 'turns.json'], dir);
+    expect([both.status, both.stderr]).toEqual([2, 'hookloop: --session-id cannot be combined with --resume: a continued session keeps its own id\n']);
   });
 
   it('the library refuses a sessionId that is not a UUID with a ConfigError, before writing', async () => {
