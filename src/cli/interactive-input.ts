@@ -24,21 +24,26 @@ export class PromptReader {
     private readonly output: NodeJS.WritableStream,
   ) {}
 
-  /** Shows `prompt` and resolves with the next line (without its newline). Never rejects. */
-  read(prompt: string): Promise<PromptAnswer> {
+  /**
+   * Shows `prompt` and resolves with the next line (without its newline). Never rejects.
+   * `signal` aborted (the session is ending: SIGTERM, SIGHUP) resolves END_OF_INPUT at once.
+   */
+  read(prompt: string, signal?: AbortSignal): Promise<PromptAnswer> {
     const carried = this.carried.shift();
     if (carried !== undefined) {
       if (this.input.isTTY === true) this.output.write(`${prompt}${carried}\n`);
       return Promise.resolve(carried);
     }
-    if (this.ended || (this.input as { readableEnded?: boolean }).readableEnded) return Promise.resolve(END_OF_INPUT);
+    if (this.ended || signal?.aborted === true || (this.input as { readableEnded?: boolean }).readableEnded) return Promise.resolve(END_OF_INPUT);
     return new Promise((resolve) => {
       const terminal = this.input.isTTY === true;
       const lines = createInterface({ input: this.input, output: this.output, terminal, history: [...this.history], historySize: 1000 });
       let answered = false;
+      const onAbort = () => finish(END_OF_INPUT);
       const finish = (answer: PromptAnswer) => {
         if (answered) return;
         answered = true;
+        signal?.removeEventListener('abort', onAbort);
         if (typeof answer === 'string' && answer.trim() !== '') this.history.unshift(answer);
         lines.close();
         resolve(answer);
@@ -53,6 +58,7 @@ export class PromptReader {
         this.ended = true;
         finish(END_OF_INPUT);
       });
+      signal?.addEventListener('abort', onAbort, { once: true });
       lines.setPrompt(prompt);
       lines.prompt();
     });

@@ -27,6 +27,8 @@ export interface InteractiveOptions {
   readonly firstPrompt?: string;
   /** True when `result` was already streamed to `output` as it arrived (see textStreamPrinter). */
   readonly alreadyPrinted?: (result: string) => boolean;
+  /** The session's own signal (SIGTERM, SIGHUP): aborted, the running turn ends, no prompt is read, SessionEnd says `abort`. */
+  readonly signal?: AbortSignal;
 }
 
 const HELP = 'Commands: /compact [instructions] (summarize the conversation to free context), /exit (leave), /help. Ctrl-C interrupts a turn; Ctrl-D leaves.';
@@ -46,8 +48,12 @@ export async function runInteractive(options: InteractiveOptions, io: Interactiv
   let interruptedAtPrompt = false;
   try {
     for (;;) {
-      const answer = pending ?? (await reader.read('> '));
+      const answer = pending ?? (await reader.read('> ', options.signal));
       pending = undefined;
+      if (sessionEnding(options)) {
+        reason = 'abort';
+        break;
+      }
       if (answer === END_OF_INPUT) break;
       if (answer === INTERRUPTED) {
         if (interruptedAtPrompt) break;
@@ -62,6 +68,10 @@ export async function runInteractive(options: InteractiveOptions, io: Interactiv
       if (line === '/help') note(HELP);
       else if (line === '/compact' || line.startsWith('/compact ')) await compact(session, line.slice('/compact'.length).trim(), io, note);
       else printResult(await interruptible(io, (signal) => session.send(answer, { signal })), options, io, note);
+      if (sessionEnding(options)) {
+        reason = 'abort';
+        break;
+      }
     }
   } catch (error) {
     reason = 'other';
@@ -72,13 +82,18 @@ export async function runInteractive(options: InteractiveOptions, io: Interactiv
   return 0;
 }
 
+/** True once the session's own signal is aborted (a function, so each check reads it anew). */
+function sessionEnding(options: InteractiveOptions): boolean {
+  return options.signal?.aborted === true;
+}
+
 /**
  * Starts a session with `options` (SessionStart fires) and runs the prompt loop on `io`, `firstPrompt` first.
  * @throws ConfigError for invalid permission rules.
  */
 export async function runInteractiveSession(options: RunOptions, firstPrompt: string | undefined, io: InteractiveIo, alreadyPrinted?: (result: string) => boolean): Promise<number> {
   const session = await startSession(options);
-  return runInteractive({ session, ...(firstPrompt !== undefined ? { firstPrompt } : {}), ...(alreadyPrinted ? { alreadyPrinted } : {}) }, io);
+  return runInteractive({ session, ...(firstPrompt !== undefined ? { firstPrompt } : {}), ...(alreadyPrinted ? { alreadyPrinted } : {}), ...(options.signal ? { signal: options.signal } : {}) }, io);
 }
 
 /** Runs `task` with a signal that Ctrl-C (SIGINT) aborts; the handler is there only while it runs. */

@@ -24,6 +24,7 @@ import { exitCodeOf, resultJson } from './result-json.js';
 import { readSessionFlags } from './session-flags.js';
 import { createModel, describeSelection, selectModel } from './select-model.js';
 import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
+import { watchTerminationSignals } from './termination-signals.js';
 
 /** The streams and facts of the process the CLI runs in; tests pass their own. */
 export interface CliIo {
@@ -44,7 +45,8 @@ export const NO_MODEL_MESSAGE =
 
 /**
  * The `hookloop` command. Returns the exit code: 0 success, 1 a run that ended in error,
- * 2 bad input (flags, settings, files: one line on stderr naming the file and field), 130 interrupted.
+ * 2 bad input (flags, settings, files: one line on stderr naming the file and field), 128 + the
+ * signal's number when SIGINT (130), SIGTERM (143) or SIGHUP (129) ended the run (see termination-signals.ts).
  * Never throws and never prints a stack trace.
  */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
@@ -110,12 +112,12 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   });
 
   const controller = new AbortController();
-  const onInterrupt = () => {
-    if (controller.signal.aborted) process.exit(130);
-    io.stderr.write('hookloop: interrupted; finishing the current step (press Ctrl-C again to quit now)\n');
-    controller.abort();
-  };
-  if (!interactive) process.on('SIGINT', onInterrupt); // interactive mode: Ctrl-C interrupts the turn, not the session
+  // SIGINT, SIGTERM and SIGHUP end a run alike: abort, pair every call, kill tool processes, SessionEnd, exit 128+n.
+  const termination = watchTerminationSignals({
+    interactive,
+    abort: () => controller.abort(),
+    notify: (text) => io.stderr.write(`${text}\n`),
+  });
   const sessionId = sessionFlags.resume?.sessionId ?? options.sessionId ?? randomUUID();
   const output = outputObservers(interactive ? 'text' : options.outputFormat, io, sessionId);
   if (options.outputFormat === 'stream-json') {
@@ -147,16 +149,16 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };
-    if (interactive || prompt === undefined) return await runInteractiveSession(runOptions, prompt, { input: io.stdin, output: io.stdout, notices: io.stderr }, output.alreadyPrinted);
+    if (interactive || prompt === undefined) return termination.exitCode(await runInteractiveSession(runOptions, prompt, { input: io.stdin, output: io.stdout, notices: io.stderr }, output.alreadyPrinted));
     const result = await runAgent(prompt, runOptions);
     if (options.recordRequests) writeRequestLog(options.recordRequests, requests);
     if (result.terminalReason === 'api_error') io.stderr.write(`hookloop: model request failed: ${failures.at(-1) ?? result.result}\n`);
     if (options.outputFormat === 'json' || options.outputFormat === 'stream-json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
     else if (result.result && !output.alreadyPrinted(result.result)) io.stdout.write(`${result.result}\n`);
-    return exitCodeOf(result);
+    return termination.exitCode(exitCodeOf(result));
   } finally {
     await sessionHooks.close();
-    process.off('SIGINT', onInterrupt);
+    termination.dispose();
   }
 }
 

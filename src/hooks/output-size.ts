@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { safePathPart } from '../session/path-part.js';
 import type { HandlerOutcome } from './handler.js';
 
 /**
@@ -38,8 +39,9 @@ export function persistedOutputMessage(text: string, file: string): string {
 
 function persistContext(text: string, input: Readonly<Record<string, unknown>>): string {
   const transcript = typeof input['transcript_path'] === 'string' ? input['transcript_path'] : undefined;
-  const event = typeof input['hook_event_name'] === 'string' ? input['hook_event_name'] : 'Hook';
-  const toolUseId = typeof input['tool_use_id'] === 'string' ? `${input['tool_use_id']}-` : '';
+  const event = typeof input['hook_event_name'] === 'string' ? safePathPart(input['hook_event_name']) : 'Hook';
+  // The model chose the tool-use id: it becomes a file name only through safePathPart.
+  const toolUseId = typeof input['tool_use_id'] === 'string' ? `${safePathPart(input['tool_use_id'])}-` : '';
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
   if (transcript !== undefined) {
     const dir = path.join(path.dirname(transcript), path.basename(transcript, '.jsonl'), 'tool-results');

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { safePathPart } from '../session/path-part.js';
 
 /**
  * `CLAUDE_ENV_FILE` (spec §3 SessionStart, §10): each SessionStart command hook gets its own file
@@ -9,9 +10,9 @@ import path from 'node:path';
  * (conformance session-start-outputs). Paths and names are Claude Code's.
  */
 
-/** `<homeDir>/.claude/session-env/<sessionId>`: where a session's env files live. */
+/** `<homeDir>/.claude/session-env/<sessionId>`: where a session's env files live (the id made a safe name, see safePathPart). */
 export function sessionEnvDir(homeDir: string, sessionId: string): string {
-  return path.join(homeDir, '.claude', 'session-env', sessionId);
+  return path.join(homeDir, '.claude', 'session-env', safePathPart(sessionId));
 }
 
 /**

@@ -5,6 +5,7 @@ import { HookEngine } from '../hooks/hook-engine.js';
 import { headlessApprover } from '../permissions/approvers.js';
 import { PermissionPolicy } from '../permissions/policy.js';
 import { resolveConfigDir, transcriptPathFor } from '../session/paths.js';
+import { requireSessionId } from '../session/session-id.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
@@ -18,11 +19,12 @@ import { runSubagent } from './subagent.js';
  * Builds the context a session's phases share. A resumed session keeps its id, transcript and
  * conversation; the transcript writer (unless `transcript: false`) is the first observer, so each
  * message is on disk before the next hook runs.
- * @throws ConfigError for invalid permission rules in `options.permissions`.
+ * @throws ConfigError for invalid permission rules in `options.permissions`, or a `sessionId` that is not a UUID.
  */
 export function createRun(options: RunOptions): RunContext {
   const projectDir = path.resolve(options.projectDir);
   const resume = options.resume;
+  if (options.sessionId !== undefined) requireSessionId(options.sessionId, 'sessionId');
   const sessionId = resume?.sessionId ?? options.sessionId ?? randomUUID();
   const transcriptPath = options.transcriptPath ?? resume?.transcriptPath ?? defaultTranscriptPath(projectDir, sessionId, options.configDir);
   const workspace = new Workspace(projectDir, options.permissions?.additionalDirectories ?? []);

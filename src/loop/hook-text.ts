@@ -84,3 +84,11 @@ export function permissionPromptNotice(toolName: string): string {
 
 /** The error result of a call that never ran because the run was aborted. */
 export const INTERRUPTED_RESULT = 'Interrupted by user: the run was aborted before this tool call finished';
+
+/**
+ * The error result of a call whose tool-use id repeated an earlier call's id in the same message
+ * (hookloop extension: the id it got instead is unique, see distinctCallIds).
+ */
+export function duplicateToolUseIdResult(originalId: string): string {
+  return `The call did not run: its tool use id ${JSON.stringify(originalId)} repeats the id of an earlier call in the same message. Tool use ids must be unique; call the tool again if you still need it.`;
+}

@@ -15,6 +15,7 @@ import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
 import { createRun } from './create-run.js';
+import { distinctCallIds, type DistinctCalls } from './distinct-call-ids.js';
 import { contextLabel, promptBlockedResult, queuedPromptNotice, stopBlockingError, stopContext, stopFeedback, successLabel } from './hook-text.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
@@ -46,6 +47,7 @@ export interface RunOptions {
   readonly maxTurns?: number;
   /** How many extra turns Stop hooks may force (default 8, as Claude Code). */
   readonly maxStopContinuations?: number;
+  /** The session id, a UUID (default: a new random one). @throws ConfigError (from runAgent/startSession) when it is not a UUID. */
   readonly sessionId?: string;
   /**
    * The folder that plays Claude Code's `~/.claude` (transcripts go to its `projects/`); default
@@ -99,7 +101,7 @@ const DEFAULT_STOP_CONTINUATIONS = 8;
  * SessionStart → UserPromptSubmit → (model → tool batch → PostToolBatch)* → Stop → SessionEnd.
  * Never throws for model, tool or hook failures: they end the run with a `terminalReason`
  * (`api_error`, `aborted`, …) and every tool call paired; SessionEnd always fires.
- * @throws ConfigError for invalid permission rules in `options.permissions`.
+ * @throws ConfigError for invalid permission rules in `options.permissions`, or a `sessionId` that is not a UUID.
  */
 export async function runAgent(prompt: string, options: RunOptions): Promise<RunResult> {
   const session = await startSession(options);
@@ -138,7 +140,7 @@ export interface AgentSession {
 /**
  * Starts a session: SessionStart (`startup`, or `resume` with `options.resume`), its env files and
  * outputs; their context goes to the model with the first prompt.
- * @throws ConfigError for invalid permission rules in `options.permissions`.
+ * @throws ConfigError for invalid permission rules in `options.permissions`, or a `sessionId` that is not a UUID.
  */
 export async function startSession(options: RunOptions): Promise<AgentSession> {
   const run = createRun(options);
@@ -270,6 +272,7 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
     if ((await compactBeforeTurn(run, options, totals)) === 'blocking_limit') return { result: PROMPT_TOO_LONG, isError: true, terminalReason: 'blocking_limit', stopReason: 'stop_sequence' };
     deliverBackground(run);
     let assistant: AssistantMessage;
+    let repeated: DistinctCalls['repeated'];
     try {
       run.emit({ type: 'model_request', turn });
       const response = await options.model.complete({
@@ -279,7 +282,7 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
         signal: run.signal,
         onStream: (event) => run.emit({ type: 'model_stream', turn, event }),
       });
-      assistant = response.message;
+      ({ message: assistant, repeated } = distinctCallIds(response.message));
       tallyUsage(totals, response.model ?? options.model.name, response.usage);
       run.state.model = response.model ?? options.model.name;
       run.state.contextTokens = contextTokensOf(response.usage);
@@ -292,7 +295,7 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
     lastText = assistant.text;
 
     if (assistant.toolCalls.length > 0) {
-      const batch = await runToolBatch(run, assistant);
+      const batch = await runToolBatch(run, assistant, undefined, repeated);
       if (batch.kind === 'continue') {
         if (pending !== undefined) await deliverQueuedPrompt(run, pending, true);
         pending = undefined;

@@ -7,7 +7,9 @@ import type { ModelVerdict } from '../hooks/transports/model-verdict.js';
 import { systemMessage, userMessage, type AssistantMessage } from '../messages/messages.js';
 import { headlessApprover } from '../permissions/approvers.js';
 import { PermissionPolicy } from '../permissions/policy.js';
+import { safePathPart } from '../session/path-part.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
+import { distinctCallIds, type DistinctCalls } from './distinct-call-ids.js';
 import { contextLabel, stopBlockingError, stopFeedback, STRUCTURED_OUTPUT_ENFORCE } from './hook-text.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunEvent } from './run-events.js';
@@ -49,14 +51,15 @@ export async function runSubagent(parent: RunContext, request: SubagentRequest):
   for (let turn = 1; turn <= MAX_SUBAGENT_TURNS; turn++) {
     if (request.signal.aborted) return { kind: 'failed', error: 'aborted' };
     let assistant: AssistantMessage;
+    let repeated: DistinctCalls['repeated'];
     try {
-      assistant = (await run.model.complete({ system: AGENT_HOOK_SYSTEM, messages: [...run.messages], tools: run.tools.specs(), signal: request.signal })).message;
+      ({ message: assistant, repeated } = distinctCallIds((await run.model.complete({ system: AGENT_HOOK_SYSTEM, messages: [...run.messages], tools: run.tools.specs(), signal: request.signal })).message));
     } catch (error) {
       return { kind: 'failed', error: `subagent model request failed: ${describeError(error)}` };
     }
     appendMessage(run, assistant);
     if (assistant.toolCalls.length > 0) {
-      const batch = await runToolBatch(run, assistant, () => answer.verdict !== undefined);
+      const batch = await runToolBatch(run, assistant, () => answer.verdict !== undefined, repeated);
       if (batch.kind !== 'continue' && answer.verdict === undefined) return { kind: 'failed', error: `the subagent's run ended (${batch.kind}) before it gave a verdict` };
       if (answer.verdict === undefined) continue;
     }
@@ -117,5 +120,5 @@ function appendFeedback(run: RunContext, blocks: ReturnType<typeof mergeBlocking
 
 /** Claude Code's place for a subagent transcript: `<transcript dir>/<session>/subagents/agent-<id>.jsonl`. */
 function agentTranscriptPath(transcriptPath: string, agentId: string): string {
-  return path.join(path.dirname(transcriptPath), path.basename(transcriptPath, '.jsonl'), 'subagents', `agent-${agentId}.jsonl`);
+  return path.join(path.dirname(transcriptPath), path.basename(transcriptPath, '.jsonl'), 'subagents', `agent-${safePathPart(agentId)}.jsonl`);
 }

@@ -1,6 +1,6 @@
 import { mergeBlocking } from '../hooks/merge.js';
 import { systemMessage, toolResultMessage, userMessage, type AssistantMessage } from '../messages/messages.js';
-import { contextLabel, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, SUBAGENT_ANSWERED } from './hook-text.js';
+import { contextLabel, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, SUBAGENT_ANSWERED } from './hook-text.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import { runToolCall, type CallOutcome } from './tool-call.js';
 
@@ -20,8 +20,16 @@ export type BatchEnd =
  * them runs): the run reports the last call a hook deferred, as the reference does
  * (pre-json-defer-batch). `finished` (an agent hook's subagent: it gave its verdict) ends the batch
  * after the current call, without PostToolBatch.
+ *
+ * A call in `repeated` (renamed by distinctCallIds: its id repeated an earlier call's) never runs
+ * and fires no hooks: it is paired with an error result saying the id was a duplicate.
  */
-export async function runToolBatch(run: RunContext, assistant: AssistantMessage, finished: () => boolean = () => false): Promise<BatchEnd> {
+export async function runToolBatch(
+  run: RunContext,
+  assistant: AssistantMessage,
+  finished: () => boolean = () => false,
+  repeated: ReadonlyMap<string, string> = new Map(),
+): Promise<BatchEnd> {
   const outcomes: CallOutcome[] = [];
   let end: BatchEnd = { kind: 'continue' };
   let answered = false;
@@ -29,6 +37,11 @@ export async function runToolBatch(run: RunContext, assistant: AssistantMessage,
     if ((end.kind !== 'continue' && end.kind !== 'tool_deferred') || answered || run.signal.aborted) {
       const content = answered ? SUBAGENT_ANSWERED : run.signal.aborted && end.kind === 'continue' ? INTERRUPTED_RESULT : HOOK_STOPPED_CONTINUATION;
       appendMessage(run, toolResultMessage(call.id, call.name, content, true));
+      continue;
+    }
+    const repeatedId = repeated.get(call.id);
+    if (repeatedId !== undefined) {
+      appendMessage(run, toolResultMessage(call.id, call.name, duplicateToolUseIdResult(repeatedId), true));
       continue;
     }
     const outcome = await runToolCall(run, call, { deferring: end.kind === 'tool_deferred' });

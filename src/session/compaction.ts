@@ -10,6 +10,7 @@ import { systemMessage, userMessage, type Message } from '../messages/messages.j
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { tallyUsage, type UsageTally } from '../model/usage.js';
 import { continuationMessage, extractSummary, summaryRequest } from './compaction-prompt.js';
+import { safePathPart } from './path-part.js';
 
 /**
  * Compaction: the conversation is summarized by the session's own model and the summary replaces
@@ -141,7 +142,7 @@ export async function compactConversation(
 async function summarizerStop(run: RunContext, answer: string): Promise<void> {
   const agentId = `a${randomBytes(8).toString('hex')}`;
   const transcript = run.state.transcriptPath;
-  const agentTranscript = path.join(path.dirname(transcript), path.basename(transcript, '.jsonl'), 'subagents', `agent-${agentId}.jsonl`);
+  const agentTranscript = path.join(path.dirname(transcript), path.basename(transcript, '.jsonl'), 'subagents', `agent-${safePathPart(agentId)}.jsonl`);
   const fields = { agent_id: agentId, agent_type: '', stop_hook_active: false, agent_transcript_path: agentTranscript, last_assistant_message: answer, background_tasks: [], session_crons: [] };
   await fireHook(run, 'SubagentStop', fields, '');
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { safePathPart } from './path-part.js';
 
 /**
  * Where sessions live, as Claude Code lays them out (transcript format notes §1): a config folder
@@ -43,9 +44,12 @@ export function projectSessionsDir(configDir: string, projectDir: string): strin
   return path.join(configDir, 'projects', projectSlug(projectDir));
 }
 
-/** `<configDir>/projects/<slug>/<sessionId>.jsonl`: a session's transcript. */
+/**
+ * `<configDir>/projects/<slug>/<sessionId>.jsonl`: a session's transcript. The id goes through
+ * `safePathPart`, so even an id that skipped validation names a file inside the project folder.
+ */
 export function transcriptPathFor(configDir: string, projectDir: string, sessionId: string): string {
-  return path.join(projectSessionsDir(configDir, projectDir), `${sessionId}.jsonl`);
+  return path.join(projectSessionsDir(configDir, projectDir), `${safePathPart(sessionId)}.jsonl`);
 }
 
 /** The transcript of the most recently written session of `projectDir`, or undefined when it has none. */
@@ -81,7 +85,7 @@ export function findTranscript(configDir: string, projectDir: string, sessionId:
     return undefined; // no projects folder: nothing was ever written
   }
   for (const folder of folders) {
-    const candidate = path.join(projects, folder, `${sessionId}.jsonl`);
+    const candidate = path.join(projects, folder, `${safePathPart(sessionId)}.jsonl`);
     if (fs.existsSync(candidate)) return candidate;
   }
   return undefined;

@@ -6,6 +6,7 @@ import { HOOK_EVENT_NAMES, isHookEventName, REFERENCE_ONLY_EVENTS, TOOL_EVENTS, 
 import { hookEventSchemas, type HookPayload } from '../../hooks/event-schemas.js';
 import { defaultTranscriptPath } from '../../loop/run-agent.js';
 import { SessionState } from '../../loop/session-state.js';
+import { requireSessionId } from '../../session/session-id.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import { builtinTools } from '../../tools/builtin/index.js';
 import type { HooksTestOptions } from './parse-hooks-args.js';
@@ -56,7 +57,7 @@ export async function buildTestPayload(options: HooksTestOptions, projectDir: st
   }
   const override = options.payload === undefined ? undefined : await readPayload(options.payload, event, stdin);
   const notes: string[] = [];
-  const sessionId = options.sessionId ?? randomUUID();
+  const sessionId = options.sessionId !== undefined ? requireSessionId(options.sessionId, '--session-id') : randomUUID();
   const state = new SessionState({ sessionId, transcriptPath: defaultTranscriptPath(projectDir, sessionId), projectDir, cwd: projectDir, mode: options.permissionMode ?? 'default' });
   if (event !== 'SessionStart') state.promptId = randomUUID();
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolFailure, type ToolContext } from '../define-tool.js';
 import { realpathLoose } from '../workspace.js';
+import { trackProcessGroup, untrackProcessGroup } from './process-groups.js';
 import { isErrno } from './read.js';
 
 /** `timeout` used when the model gives none (ms), as in Claude Code. */
@@ -133,6 +134,7 @@ async function runInForeground(input: BashInput, context: ToolContext): Promise<
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  trackProcessGroup(child.pid);
   const stdout = new CappedOutput();
   const stderr = new CappedOutput();
   child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -213,6 +215,8 @@ function waitForExit(child: ChildProcess, timeoutMs: number, signal: AbortSignal
     });
     child.once('exit', (code, exitSignal) => {
       cleanUp();
+      // A killed group stays tracked until its SIGKILL (a child may outlive the shell's SIGTERM).
+      if (reason === 'exit') untrackProcessGroup(child.pid);
       const exitCode = code ?? 128 + (exitSignal === null ? 0 : (os.constants.signals[exitSignal] ?? 0));
       const settle = () => {
         clearTimeout(drainTimer);
@@ -261,6 +265,8 @@ function startInBackground(input: BashInput, context: ToolContext): BashOutput {
       stdio: ['ignore', descriptor, descriptor],
     });
     child.once('error', (error) => fs.appendFileSync(outputPath, `hookloop: failed to start /bin/bash: ${error.message}\n`));
+    trackProcessGroup(child.pid);
+    child.once('exit', () => untrackProcessGroup(child.pid));
     child.unref();
   } finally {
     fs.closeSync(descriptor);
@@ -305,7 +311,10 @@ class CappedOutput {
 /** SIGTERM to the whole group now, SIGKILL to whatever is left after {@link KILL_GRACE_MS}. */
 function killProcessGroup(groupId: number): void {
   signalProcessGroup(groupId, 'SIGTERM');
-  setTimeout(() => signalProcessGroup(groupId, 'SIGKILL'), KILL_GRACE_MS).unref();
+  setTimeout(() => {
+    signalProcessGroup(groupId, 'SIGKILL');
+    untrackProcessGroup(groupId);
+  }, KILL_GRACE_MS).unref();
 }
 
 function signalProcessGroup(groupId: number, signal: NodeJS.Signals): void {

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,8 +87,9 @@ export type ReadOutput = z.infer<typeof readOutputSchema>;
  * numLines, startLine, totalLines}}` where `content` is the selected lines joined with `\n`.
  *
  * Errors (ToolFailure, so PostToolUseFailure fires): missing file
- * (`File does not exist. Note: your current working directory is <cwd>.`), a directory, a binary
- * file, a whole-file read over 256 KB, or a slice over ~25,000 tokens.
+ * (`File does not exist. Note: your current working directory is <cwd>.`), a directory, anything
+ * else that is not a regular file (a FIFO, a socket, a device: reading one could block forever or
+ * never end), a binary file, a whole-file read over 256 KB, or a slice over ~25,000 tokens.
  * An empty file and an offset past the end are not errors: the model gets a `<system-reminder>`.
  */
 export const Read = defineTool({
@@ -151,37 +153,68 @@ function renderRead(output: ReadOutput): string {
     .join('\n');
 }
 
-/** Reads a UTF-8 text file, turning the ways it can fail into model-readable ToolFailures. */
+/**
+ * Reads a UTF-8 text file, turning the ways it can fail into model-readable ToolFailures.
+ *
+ * Only a regular file is read: a FIFO, a socket or a device could block forever (opening a FIFO
+ * for reading waits for a writer) or never end (`/dev/zero`). It is checked twice: by stat before
+ * opening (a device is never even opened), and on the open descriptor (fstat), the open being
+ * non-blocking — so a FIFO swapped in between cannot make Read wait either. The content is then read
+ * through that descriptor.
+ */
 async function readTextFile(absolutePath: string, cwd: string, wholeFile: boolean): Promise<string> {
-  let stats;
+  let handle: fs.FileHandle;
   try {
-    stats = await fs.stat(absolutePath);
+    const before = await fs.stat(absolutePath);
+    if (!before.isFile() && !before.isDirectory()) throw new ToolFailure(notRegularFile(absolutePath, fileKind(before)));
+    handle = await fs.open(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
+    if (error instanceof ToolFailure) throw error;
     if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) {
       throw new ToolFailure(`File does not exist. ${cwdNote(cwd)}`);
     }
+    if (isErrno(error, 'ENXIO')) throw new ToolFailure(notRegularFile(absolutePath, 'a socket'));
     throw new ToolFailure(errorMessage(error));
   }
-  if (stats.isDirectory()) throw new ToolFailure(`EISDIR: illegal operation on a directory, read '${absolutePath}'`);
-  if (wholeFile && stats.size > MAX_WHOLE_FILE_BYTES) {
-    throw new ToolFailure(
-      `File content (${Math.round(stats.size / 1024)}KB) exceeds maximum allowed size (256KB). ` +
-        'Please use offset and limit parameters to read specific portions of the file, or use the Grep tool to search for specific content.',
-    );
-  }
-  let buffer: Buffer;
   try {
-    buffer = await fs.readFile(absolutePath);
-  } catch (error) {
-    throw new ToolFailure(errorMessage(error));
+    const stats = await handle.stat();
+    if (stats.isDirectory()) throw new ToolFailure(`EISDIR: illegal operation on a directory, read '${absolutePath}'`);
+    if (!stats.isFile()) throw new ToolFailure(notRegularFile(absolutePath, fileKind(stats)));
+    if (wholeFile && stats.size > MAX_WHOLE_FILE_BYTES) {
+      throw new ToolFailure(
+        `File content (${Math.round(stats.size / 1024)}KB) exceeds maximum allowed size (256KB). ` +
+          'Please use offset and limit parameters to read specific portions of the file, or use the Grep tool to search for specific content.',
+      );
+    }
+    let buffer: Buffer;
+    try {
+      buffer = await handle.readFile();
+    } catch (error) {
+      throw new ToolFailure(errorMessage(error));
+    }
+    if (looksBinary(buffer)) {
+      const extension = path.extname(absolutePath) || '(no extension)';
+      throw new ToolFailure(
+        `This tool cannot read binary files. The file appears to be a binary ${extension} file. Please use appropriate tools for binary file analysis.`,
+      );
+    }
+    return buffer.toString('utf8');
+  } finally {
+    await handle.close();
   }
-  if (looksBinary(buffer)) {
-    const extension = path.extname(absolutePath) || '(no extension)';
-    throw new ToolFailure(
-      `This tool cannot read binary files. The file appears to be a binary ${extension} file. Please use appropriate tools for binary file analysis.`,
-    );
-  }
-  return buffer.toString('utf8');
+}
+
+/** The error text for a path that is not a regular file (hookloop's wording; Claude Code has none). */
+function notRegularFile(absolutePath: string, kind: string): string {
+  return `Cannot read '${absolutePath}': it is ${kind}, not a regular file. Read only reads regular files.`;
+}
+
+function fileKind(stats: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+  if (stats.isFIFO()) return 'a named pipe (FIFO)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'a special file';
 }
 
 /** A NUL byte in the first 8 KB marks a binary file (the heuristic git and ripgrep use). */

@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { builtinTools } from '../../src/tools/builtin/index.js';
+import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
+
+// Issue 14 item 12: Read of a FIFO in the workspace hung the run forever. Read reads regular files
+// only; anything else is a tool error result, and no kind of file can make it wait.
+
+async function readAll(projectDir: string, paths: readonly string[], mode: 'default' | 'bypassPermissions' = 'default') {
+  const { result } = await scriptedRun([[...paths.map((file, index) => toolUse(`toolu_${index}`, 'Read', { file_path: file }))], [text('done')]], {
+    projectDir,
+    tools: builtinTools(),
+    permissions: { mode },
+    transcript: false,
+  });
+  expect(result.terminalReason).toBe('completed');
+  return toolResults(result.messages).map((message) => ({ isError: message.isError, content: message.content }));
+}
+
+describe('Read of what is not a regular file', () => {
+  it('refuses a FIFO (no writer, so opening it would block forever) with a clear error result', async () => {
+    const projectDir = tempProject();
+    execFileSync('mkfifo', [path.join(projectDir, 'pipe')]);
+    fs.symlinkSync('pipe', path.join(projectDir, 'link-to-pipe'));
+    expect(await readAll(projectDir, ['pipe', 'link-to-pipe'])).toEqual([
+      { isError: true, content: `Cannot read '${projectDir}/pipe': it is a named pipe (FIFO), not a regular file. Read only reads regular files.` },
+      { isError: true, content: `Cannot read '${projectDir}/link-to-pipe': it is a named pipe (FIFO), not a regular file. Read only reads regular files.` },
+    ]);
+  });
+
+  it('refuses a socket and a character device', async () => {
+    const projectDir = tempProject();
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(projectDir, 'sock'), resolve));
+    try {
+      const results = await readAll(projectDir, ['sock', '/dev/zero'], 'bypassPermissions');
+      expect(results).toEqual([
+        { isError: true, content: expect.stringContaining("it is a socket, not a regular file") },
+        { isError: true, content: expect.stringContaining("'/dev/zero': it is a character device, not a regular file") },
+      ]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('still reads a regular file, also through a symlink', async () => {
+    const projectDir = tempProject({ 'notes.txt': 'alpha\nbeta' });
+    fs.symlinkSync('notes.txt', path.join(projectDir, 'link.txt'));
+    expect(await readAll(projectDir, ['notes.txt', 'link.txt'])).toEqual([
+      { isError: false, content: '1\talpha\n2\tbeta' },
+      { isError: false, content: '1\talpha\n2\tbeta' },
+    ]);
+  });
+});
