@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { ConfigError, describeError, HookloopError } from '../errors.js';
 import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
+import { cliSandboxOptions } from './sandbox-options.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runAgent, type RunOptions } from '../loop/run-agent.js';
 import { toAnthropicMessages } from '../model/anthropic-wire.js';
@@ -142,6 +143,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       signal: controller.signal,
       observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose), ...output.observers, ...(interactive ? [interactiveActivity((line) => io.stderr.write(`${line}\n`), (line) => io.stdout.write(`${line}\n`))] : [])],
       configDir: sessionFlags.configDir,
+      ...(settings.sandbox !== undefined ? { sandbox: cliSandboxOptions(settings.sandbox, setup, setupOptions) } : {}),
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };

@@ -4,6 +4,8 @@ import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { headlessApprover } from '../permissions/approvers.js';
 import { PermissionPolicy } from '../permissions/policy.js';
+import { startRunSandbox, type RunSandbox, type SandboxStart } from '../sandbox/run-sandbox.js';
+import { deniedEnvVars } from '../sandbox/runtime-config.js';
 import { resolveConfigDir, transcriptPathFor } from '../session/paths.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
@@ -18,9 +20,10 @@ import { runSubagent } from './subagent.js';
  * Builds the context a session's phases share. A resumed session keeps its id, transcript and
  * conversation; the transcript writer (unless `transcript: false`) is the first observer, so each
  * message is on disk before the next hook runs.
+ * `sandbox` is the run's started OS sandbox (see startRunSandboxFor), if any.
  * @throws ConfigError for invalid permission rules in `options.permissions`.
  */
-export function createRun(options: RunOptions): RunContext {
+export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext {
   const projectDir = path.resolve(options.projectDir);
   const resume = options.resume;
   const sessionId = resume?.sessionId ?? options.sessionId ?? randomUUID();
@@ -43,11 +46,13 @@ export function createRun(options: RunOptions): RunContext {
     messages: [...(resume?.messages ?? [])],
     hooks: options.hooks ?? new HookEngine(),
     tools: options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []),
-    policy: new PermissionPolicy({ rules, mode, workspace, projectDir }),
+    policy: new PermissionPolicy({ rules, mode, workspace, projectDir, ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input) } : {}) }),
     approver: options.approver ?? headlessApprover,
     workspace,
     signal,
     env: { ...options.env },
+    withheldEnv: deniedEnvVars(options.sandbox),
+    ...(sandbox ? { sandbox } : {}),
     emit,
     permissionDenials: [],
     model: options.model,
@@ -56,6 +61,20 @@ export function createRun(options: RunOptions): RunContext {
     services: { model: options.model, runSubagent: (request) => runSubagent(run, request) },
   };
   return run;
+}
+
+/**
+ * Starts the OS sandbox `options.sandbox` asks for, over the run's workspace roots (the project
+ * directory and the additional directories). See startRunSandbox for warnings and errors.
+ */
+export function startRunSandboxFor(options: RunOptions): Promise<SandboxStart> {
+  const projectDir = path.resolve(options.projectDir);
+  const roots = [projectDir, ...(options.permissions?.additionalDirectories ?? []).map((directory) => path.resolve(projectDir, directory))];
+  return startRunSandbox(options.sandbox, { projectDir, roots });
+}
+
+function isBashInput(input: unknown): input is { command: string; dangerouslyDisableSandbox?: boolean } {
+  return typeof input === 'object' && input !== null && typeof (input as { command?: unknown }).command === 'string';
 }
 
 /**

@@ -1,0 +1,97 @@
+import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { ConfigError } from '../errors.js';
+
+/**
+ * The sandbox runtime is one per process (`SandboxManager` is a module singleton: one set of
+ * network proxies, one configuration). Runs share it here: the first run initializes it, the last
+ * one to leave resets it. The filesystem policy is given per call, so runs with different
+ * workspaces can share it; the network policy cannot, so concurrent runs must agree on it.
+ */
+
+let holders = 0;
+let activeNetwork: string | undefined;
+let activeConfig: SandboxRuntimeConfig | undefined;
+let starting: Promise<void> | undefined;
+
+/** Why the runtime cannot run here: the runtime's own findings, one line (`bubblewrap (bwrap) not installed, socat not installed`). */
+export class SandboxUnavailable extends Error {
+  constructor(readonly reasons: readonly string[]) {
+    super(reasons.join(', '));
+    this.name = 'SandboxUnavailable';
+  }
+}
+
+/**
+ * Joins the process's sandbox runtime, starting it with `config` when no run holds it.
+ * Resolves to the release function (call it once; the last release resets the runtime).
+ * @throws SandboxUnavailable when the platform or a dependency is missing (bubblewrap, socat, ripgrep).
+ * @throws ConfigError when a run holding the runtime has another network policy.
+ */
+export async function acquireRuntime(config: SandboxRuntimeConfig): Promise<() => Promise<void>> {
+  if (!SandboxManager.isSupportedPlatform()) throw new SandboxUnavailable(['this platform is not supported (Linux with bubblewrap, or macOS)']);
+  const network = JSON.stringify(config.network);
+  if (holders > 0 && network !== activeNetwork) {
+    throw new ConfigError('sandbox.network differs from the network settings of another sandboxed run in this process; runs in one process share one network proxy', { field: 'sandbox.network' });
+  }
+  holders += 1;
+  try {
+    if (holders === 1) {
+      activeNetwork = network;
+      activeConfig = config;
+    }
+    await ensureInitialized();
+  } catch (error) {
+    holders -= 1;
+    if (holders === 0) await resetRuntime();
+    throw error;
+  }
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    holders -= 1;
+    if (holders === 0) await resetRuntime();
+  };
+}
+
+/**
+ * Starts the runtime if it is not running: at first use, and again after the runtime reset
+ * itself (it does so on SIGINT and SIGTERM). A wrap without a running runtime would leave the
+ * network open, so every wrap goes through here first.
+ * @throws SandboxUnavailable as acquireRuntime.
+ */
+export async function ensureInitialized(): Promise<void> {
+  while (starting !== undefined) await starting;
+  if (SandboxManager.isSandboxingEnabled()) return;
+  if (activeConfig === undefined) throw new SandboxUnavailable(['the sandbox runtime was released']);
+  const config = activeConfig;
+  starting = (async () => {
+    try {
+      await SandboxManager.initialize(config);
+    } catch (error) {
+      // initialize keeps its configuration even when its dependency check fails: clear it, so
+      // that nothing later mistakes a runtime that never started for a running one.
+      await SandboxManager.reset().catch(() => undefined);
+      throw unavailableFrom(error);
+    }
+  })();
+  try {
+    await starting;
+  } finally {
+    starting = undefined;
+  }
+}
+
+async function resetRuntime(): Promise<void> {
+  activeNetwork = undefined;
+  activeConfig = undefined;
+  await SandboxManager.reset().catch(() => undefined);
+}
+
+const DEPENDENCY_PREFIX = 'Sandbox dependencies not available: ';
+
+function unavailableFrom(error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.startsWith(DEPENDENCY_PREFIX)) return new SandboxUnavailable(message.slice(DEPENDENCY_PREFIX.length).split(', '));
+  return new SandboxUnavailable([message]);
+}
