@@ -62,7 +62,7 @@ export async function acquireRuntime(config: SandboxRuntimeConfig): Promise<() =
  */
 export async function ensureInitialized(): Promise<void> {
   while (starting !== undefined) await starting;
-  if (SandboxManager.isSandboxingEnabled()) return;
+  if (isRunning()) return;
   if (activeConfig === undefined) throw new SandboxUnavailable(['the sandbox runtime was released']);
   const config = activeConfig;
   starting = (async () => {
@@ -80,6 +80,15 @@ export async function ensureInitialized(): Promise<void> {
   } finally {
     starting = undefined;
   }
+}
+
+/**
+ * True while the runtime's proxies are up. Not `isSandboxingEnabled()`: the runtime keeps its
+ * configuration through `reset()`, so that stays true after a reset (its own on SIGINT included),
+ * while the proxies, which we always configure (`network.allowedDomains` is always given), are gone.
+ */
+function isRunning(): boolean {
+  return SandboxManager.getProxyPort() !== undefined;
 }
 
 async function resetRuntime(): Promise<void> {
