@@ -70,7 +70,8 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
 export function startRunSandboxFor(options: RunOptions): Promise<SandboxStart> {
   const projectDir = path.resolve(options.projectDir);
   const roots = [projectDir, ...(options.permissions?.additionalDirectories ?? []).map((directory) => path.resolve(projectDir, directory))];
-  return startRunSandbox(options.sandbox, { projectDir, roots });
+  const rules = { deny: options.permissions?.rules?.deny ?? [], ask: options.permissions?.rules?.ask ?? [] };
+  return startRunSandbox(options.sandbox, { projectDir, roots, rules });
 }
 
 function isBashInput(input: unknown): input is { command: string; dangerouslyDisableSandbox?: boolean } {

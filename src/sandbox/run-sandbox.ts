@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
 import { ConfigError } from '../errors.js';
+import type { PermissionRules } from '../permissions/types.js';
 import type { BashSandbox, SandboxedCallInput } from './bash-sandbox.js';
+import { rulePaths } from './rule-paths.js';
 import { callConfig, defaultProtectedPaths, runtimeConfig, type SandboxPlaces } from './runtime-config.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 import { acquireRuntime, ensureInitialized, SandboxUnavailable } from './shared-runtime.js';
@@ -16,10 +18,12 @@ import { acquireRuntime, ensureInitialized, SandboxUnavailable } from './shared-
  */
 export type SandboxOptions = SandboxSettings & { readonly protectedPaths?: readonly string[] };
 
-/** Where a run's sandbox lives: its workspace roots. */
+/** Where a run's sandbox lives (its workspace roots) and the permission rules it carries in (see rule-paths.ts). */
 export interface RunSandboxPlaces {
   readonly projectDir: string;
   readonly roots: readonly string[];
+  readonly rules?: Pick<PermissionRules, 'deny' | 'ask'>;
+  readonly homeDir?: string;
 }
 
 /** What starting a run's sandbox gave: the sandbox (absent when disabled or unavailable) and a warning to show. */
@@ -41,12 +45,17 @@ const LINUX_PACKAGES = 'bubblewrap, socat and ripgrep';
  */
 export async function startRunSandbox(options: SandboxOptions | undefined, places: RunSandboxPlaces): Promise<SandboxStart> {
   if (options?.enabled !== true) return {};
+  const homeDir = places.homeDir ?? os.homedir();
+  const fromRules = rulePaths(places.rules ?? { deny: [], ask: [] }, { projectDir: places.projectDir, roots: places.roots, homeDir });
   const scratchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-sandbox-'));
   const sandboxPlaces: SandboxPlaces = {
     projectDir: places.projectDir,
     roots: places.roots,
     scratchDir,
-    protectedPaths: options.protectedPaths ?? defaultProtectedPaths(places.projectDir),
+    protectedPaths: options.protectedPaths ?? defaultProtectedPaths(places.projectDir, homeDir),
+    ruleDenyRead: fromRules.denyRead,
+    ruleDenyWrite: fromRules.denyWrite,
+    homeDir,
   };
   let release: () => Promise<void>;
   try {
@@ -60,7 +69,11 @@ export async function startRunSandbox(options: SandboxOptions | undefined, place
     return { warning: `${what}${install}; Bash commands run unsandboxed` };
   }
   ensureRuntimeTempDir();
-  return { sandbox: new RunSandbox(options, sandboxPlaces, release) };
+  const autoAllow = options.autoAllowBashIfSandboxed !== false && fromRules.unenforceable.length === 0;
+  const sandbox = new RunSandbox(options, sandboxPlaces, release, autoAllow);
+  if (options.autoAllowBashIfSandboxed === false || autoAllow) return { sandbox };
+  const listed = fromRules.unenforceable.map((rule) => JSON.stringify(rule)).join(', ');
+  return { sandbox, warning: `sandbox: autoAllowBashIfSandboxed is off for this session: the sandbox cannot enforce the permission rule(s) ${listed} (a whole tool, or a write pattern with wildcards); Bash commands ask as without the sandbox` };
 }
 
 /**
@@ -76,15 +89,19 @@ export class RunSandbox implements BashSandbox {
     private readonly settings: SandboxSettings,
     private readonly places: SandboxPlaces,
     private readonly release: () => Promise<void>,
+    private readonly autoAllow: boolean,
   ) {}
 
   get scratchDir(): string {
     return this.places.scratchDir;
   }
 
-  /** True when `autoAllowBashIfSandboxed` (default true) lets this call run without approval. */
+  /**
+   * True when `autoAllowBashIfSandboxed` (default true) lets this call run without approval: it
+   * runs sandboxed, and every Read/Edit deny or ask rule could be carried into the sandbox.
+   */
   autoAllows(input: SandboxedCallInput): boolean {
-    return this.settings.autoAllowBashIfSandboxed !== false && this.runsSandboxed(input);
+    return this.autoAllow && this.runsSandboxed(input);
   }
 
   runsSandboxed(input: SandboxedCallInput): boolean {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
@@ -12,7 +13,35 @@ export interface SandboxPlaces {
   readonly scratchDir: string;
   /** hookloop's own configuration: stays read-only inside the sandbox even under a root. */
   readonly protectedPaths: readonly string[];
+  /** What Read and Edit deny/ask rules keep from the sandbox (see rule-paths.ts). */
+  readonly ruleDenyRead?: readonly string[];
+  readonly ruleDenyWrite?: readonly string[];
   readonly homeDir?: string;
+}
+
+/** Files that make later commands run code (shell and git startup files, MCP servers), kept read-only at every root, as the runtime keeps them in the process cwd. */
+const DANGEROUS_FILES = ['.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.ripgreprc', '.mcp.json'];
+const DANGEROUS_FOLDERS = ['.vscode', '.idea', '.claude/commands', '.claude/agents'];
+
+/**
+ * The runtime protects `.git/hooks`, `.git/config` and shell/editor startup files only under the
+ * process's cwd, which for the library need not be the project. The same paths at every
+ * workspace root; `.git/*` only when `.git` is a folder (a blocker at a missing `.git` would stop `git init`).
+ */
+export function rootDenyWritePaths(roots: readonly string[]): string[] {
+  return roots.flatMap((root) => {
+    const paths = [...DANGEROUS_FILES, ...DANGEROUS_FOLDERS].map((name) => path.join(root, name));
+    if (isDirectory(path.join(root, '.git'))) paths.push(path.join(root, '.git', 'hooks'), path.join(root, '.git', 'config'));
+    return paths;
+  });
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -56,8 +85,8 @@ export function callConfig(settings: SandboxSettings, places: SandboxPlaces): Pa
   return {
     filesystem: {
       allowWrite: [...places.roots, places.scratchDir, ...(filesystem.allowWrite ?? []).map(resolve)],
-      denyWrite: [...places.protectedPaths, ...(filesystem.denyWrite ?? []).map(resolve)],
-      denyRead: (filesystem.denyRead ?? []).map(resolve),
+      denyWrite: [...places.protectedPaths, ...rootDenyWritePaths(places.roots), ...(places.ruleDenyWrite ?? []), ...(filesystem.denyWrite ?? []).map(resolve)],
+      denyRead: [...(places.ruleDenyRead ?? []), ...(filesystem.denyRead ?? []).map(resolve)],
       ...(filesystem.allowRead !== undefined ? { allowRead: filesystem.allowRead.map(resolve) } : {}),
     },
     ...(settings.credentials !== undefined ? { credentials: settings.credentials as SandboxRuntimeConfig['credentials'] } : {}),

@@ -75,6 +75,27 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
     expect(fs.existsSync(path.join(off.project, 'not-made'))).toBe(false);
   });
 
+  it('carries Read and Edit deny rules into the sandbox; a rule it cannot enforce turns auto-allow off with one warning', async () => {
+    const where = sandboxProject({ sandbox: { enabled: true }, permissions: { deny: ['Read(./secrets/**)', 'Edit(./generated/**)'] } });
+    fs.mkdirSync(path.join(where.project, 'secrets'));
+    fs.writeFileSync(path.join(where.project, 'secrets', 'key.txt'), 'TOP-SECRET');
+    fs.mkdirSync(path.join(where.project, 'generated'));
+    const run = await runScripted(where, [
+      bashTurn('read', { command: 'd=secrets; cat "$d/key.txt"; echo " exit=$?"' }),
+      bashTurn('write', { command: 'd=generated; echo x > "$d/out.txt"; echo " exit=$?"' }),
+      bashTurn('other', { command: 'd=src; mkdir "$d" && echo made' }),
+    ]);
+    expect(run.results['read']).not.toContain('TOP-SECRET');
+    expect(run.results['read']).toMatch(/exit=1/);
+    expect(fs.existsSync(path.join(where.project, 'generated', 'out.txt'))).toBe(false);
+    expect(run.results['other']).toBe('made');
+
+    const globbed = sandboxProject({ sandbox: { enabled: true }, permissions: { deny: ['Edit(**/*.lock)'] } });
+    const asked = await runScripted(globbed, [bashTurn('mkdir', { command: 'mkdir not-auto' })]);
+    expect(asked.stderr.split('\n').filter((line) => line.includes('Edit(**/*.lock)'))).toHaveLength(1);
+    expect(asked.json?.permission_denials.map((denial) => denial.tool_use_id)).toEqual(['mkdir']);
+  });
+
   it('with allowUnsandboxedCommands false, dangerouslyDisableSandbox is ignored: the command stays confined', async () => {
     const where = sandboxProject({ sandbox: { enabled: true, allowUnsandboxedCommands: false } });
     const canary = path.join(where.outside, 'canary');
