@@ -36,6 +36,27 @@ describe.skipIf(!canSandbox)('RunOptions.sandbox (library)', () => {
     }
   });
 
+  it('runs background shells in the sandbox too', async () => {
+    const where = sandboxProject({});
+    const result = await runAgent('go', {
+      model: new ScriptedModel([
+        [{ type: 'tool_use', id: 'bg', name: 'Bash', input: { command: `touch ${where.outside}/bg-canary; touch bg-inside; echo finished > bg-done`, run_in_background: true } }],
+        // The session ends (and its sandbox with it) after the last turn: wait for the background shell first.
+        [{ type: 'tool_use', id: 'wait', name: 'Bash', input: { command: 'for i in $(seq 300); do [ -s bg-done ] && break; sleep 0.1; done' } }],
+        [{ type: 'text', text: 'done' }],
+      ]),
+      projectDir: where.project,
+      tools: builtinTools(),
+      permissions: { mode: 'bypassPermissions' },
+      sandbox: { enabled: true },
+      transcript: false,
+    });
+    expect(result.isError).toBe(false);
+    expect(fs.readFileSync(path.join(where.project, 'bg-done'), 'utf8')).toBe('finished\n');
+    expect(fs.existsSync(path.join(where.project, 'bg-inside'))).toBe(true);
+    expect(fs.existsSync(path.join(where.outside, 'bg-canary'))).toBe(false);
+  });
+
   it('failIfUnavailable: runAgent rejects with a ConfigError naming bubblewrap', async () => {
     const where = sandboxProject({});
     const run = runAgent('go', { model: bashScript(), projectDir: where.project, sandbox: { enabled: true, failIfUnavailable: true, bwrapPath: '/nonexistent/bwrap' }, transcript: false });
