@@ -66,9 +66,12 @@ export async function ensureInitialized(): Promise<void> {
   if (activeConfig === undefined) throw new SandboxUnavailable(['the sandbox runtime was released']);
   const config = activeConfig;
   starting = (async () => {
+    const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
     try {
       await SandboxManager.initialize(config);
+      dropRuntimeSignalListeners(signalListeners);
     } catch (error) {
+      dropRuntimeSignalListeners(signalListeners);
       // initialize keeps its configuration even when its dependency check fails: clear it, so
       // that nothing later mistakes a runtime that never started for a running one.
       await SandboxManager.reset().catch(() => undefined);
@@ -89,6 +92,21 @@ export async function ensureInitialized(): Promise<void> {
  */
 function isRunning(): boolean {
   return SandboxManager.getProxyPort() !== undefined;
+}
+
+/**
+ * The runtime's first initialize adds SIGINT and SIGTERM listeners that reset it. A listener
+ * takes away Node's default exit on SIGTERM, so a hookloop process would survive its first
+ * SIGTERM, and a reset under a running session would leave later commands without their network
+ * proxy. Signals are the embedding program's to handle (the CLI ends the run, and SessionEnd
+ * releases the runtime); the runtime's `exit` listener stays for a process that just exits.
+ */
+function dropRuntimeSignalListeners(before: Record<'SIGINT' | 'SIGTERM', readonly unknown[]>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) {
+      if (!before[signal].includes(listener)) process.removeListener(signal, listener);
+    }
+  }
 }
 
 async function resetRuntime(): Promise<void> {

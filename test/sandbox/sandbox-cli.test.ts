@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI } from '../support/cli.js';
 import { bashTurn, canSandbox, runScripted, sandboxProject } from './support.js';
 
 // The OS sandbox (sandbox.enabled) through the built CLI, with a scripted model and real dirs.
@@ -123,6 +125,23 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('SIGTERM still ends a CLI run with the sandbox on (the runtime does not keep the process alive)', async () => {
+    const where = sandboxProject({ sandbox: { enabled: true } });
+    const script = path.join(where.root, 'script.json');
+    fs.writeFileSync(script, JSON.stringify([bashTurn('long', { command: 'touch started; sleep 30; touch late' }), [{ type: 'text', text: 'done' }]]));
+    const child = spawn(process.execPath, [CLI, '-p', 'go', '--model-script', script], {
+      cwd: where.project,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: where.home },
+      stdio: 'ignore',
+    });
+    const ended = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    const started = path.join(where.project, 'started');
+    while (!fs.existsSync(started)) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill('SIGTERM');
+    await ended;
+    expect(fs.existsSync(path.join(where.project, 'late'))).toBe(false);
   });
 
   it('failIfUnavailable turns a missing bubblewrap into an error; without it, one warning naming the package and no auto-allow', async () => {
