@@ -119,6 +119,7 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
       const closed = sandboxProject({ sandbox: { enabled: true } });
       const blocked = await runScripted(closed, [bashTurn('net', { command: fetch })]);
       expect(blocked.results['net']).not.toMatch(/pong/);
+      expect(blocked.results['net']).toMatch(/blocked by network allowlist/);
       const open = sandboxProject({ sandbox: { enabled: true, network: { allowedDomains: [`127.0.0.1:${port}`] } } });
       const allowed = await runScripted(open, [bashTurn('net', { command: fetch })]);
       expect(allowed.results['net']).toMatch(/^pong exit=0/);
