@@ -40,3 +40,5 @@ export type { RetryOptions } from './model/retry.js';
 export type { SystemMessageSetting } from './model/system-messages.js';
 export { PRICE_TABLE, PRICES_READ_ON, costUsd, priceOf, totalCostUsd, type ModelPrice } from './model/pricing.js';
 export { AbortError, ConfigError, HookContractError, HookloopError, MaxTurnsError, ProviderError } from './errors.js';
+export type { SandboxOptions } from './sandbox/run-sandbox.js';
+export type { SandboxSettings } from './sandbox/sandbox-settings.js';

@@ -21,6 +21,7 @@ import { lifecycleLog } from './lifecycle-log.js';
 import { resolvePermissionMode } from './permission-mode.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
 import { exitCodeOf, resultJson } from './result-json.js';
+import { cliSandboxOptions } from './sandbox-options.js';
 import { readSessionFlags } from './session-flags.js';
 import { createModel, describeSelection, selectModel } from './select-model.js';
 import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
@@ -146,6 +147,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       signal: controller.signal,
       observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose), ...output.observers, ...(interactive ? [interactiveActivity((line) => io.stderr.write(`${line}\n`), (line) => io.stdout.write(`${line}\n`))] : [])],
       configDir: sessionFlags.configDir,
+      ...(settings.sandbox !== undefined ? { sandbox: cliSandboxOptions(settings.sandbox, setup, setupOptions) } : {}),
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };

@@ -4,6 +4,8 @@ import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { headlessApprover } from '../permissions/approvers.js';
 import { PermissionPolicy } from '../permissions/policy.js';
+import { startRunSandbox, type RunSandbox, type SandboxStart } from '../sandbox/run-sandbox.js';
+import { deniedEnvVars } from '../sandbox/runtime-config.js';
 import { resolveConfigDir, transcriptPathFor } from '../session/paths.js';
 import { requireSessionId } from '../session/session-id.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
@@ -19,9 +21,10 @@ import { runSubagent } from './subagent.js';
  * Builds the context a session's phases share. A resumed session keeps its id, transcript and
  * conversation; the transcript writer (unless `transcript: false`) is the first observer, so each
  * message is on disk before the next hook runs.
+ * `sandbox` is the run's started OS sandbox (see startRunSandboxFor), if any.
  * @throws ConfigError for invalid permission rules in `options.permissions`, or a `sessionId` that is not a UUID.
  */
-export function createRun(options: RunOptions): RunContext {
+export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext {
   const projectDir = path.resolve(options.projectDir);
   const resume = options.resume;
   if (options.sessionId !== undefined) requireSessionId(options.sessionId, 'sessionId');
@@ -45,11 +48,13 @@ export function createRun(options: RunOptions): RunContext {
     messages: [...(resume?.messages ?? [])],
     hooks: options.hooks ?? new HookEngine(),
     tools: options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []),
-    policy: new PermissionPolicy({ rules, mode, workspace, projectDir, configurationFiles: configurationFiles(options) }),
+    policy: new PermissionPolicy({ rules, mode, workspace, projectDir, configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input) } : {}) }),
     approver: options.approver ?? headlessApprover,
     workspace,
     signal,
     env: { ...options.env },
+    withheldEnv: deniedEnvVars(options.sandbox),
+    ...(sandbox ? { sandbox } : {}),
     emit,
     permissionDenials: [],
     model: options.model,
@@ -64,6 +69,21 @@ export function createRun(options: RunOptions): RunContext {
 function configurationFiles(options: RunOptions): string[] {
   const folders = [options.configDir, process.env['HOOKLOOP_HOME'], process.env['CLAUDE_CONFIG_DIR']].filter((folder): folder is string => folder !== undefined && folder !== '');
   return [...(options.configurationFiles ?? []), resolveConfigDir(options.configDir), ...folders.map((folder) => path.resolve(folder))];
+}
+
+/**
+ * Starts the OS sandbox `options.sandbox` asks for, over the run's workspace roots (the project
+ * directory and the additional directories). See startRunSandbox for warnings and errors.
+ */
+export function startRunSandboxFor(options: RunOptions): Promise<SandboxStart> {
+  const projectDir = path.resolve(options.projectDir);
+  const roots = [projectDir, ...(options.permissions?.additionalDirectories ?? []).map((directory) => path.resolve(projectDir, directory))];
+  const rules = { deny: options.permissions?.rules?.deny ?? [], ask: options.permissions?.rules?.ask ?? [] };
+  return startRunSandbox(options.sandbox, { projectDir, roots, rules });
+}
+
+function isBashInput(input: unknown): input is { command: string; dangerouslyDisableSandbox?: boolean } {
+  return typeof input === 'object' && input !== null && typeof (input as { command?: unknown }).command === 'string';
 }
 
 /**

@@ -10,11 +10,12 @@ import type { ModelClient, Usage } from '../model/model-client.js';
 import { emptyTally, tallyUsage, type UsageTally } from '../model/usage.js';
 import type { Approver, PermissionMode, PermissionRules } from '../permissions/types.js';
 import { compactBeforeTurn, compactConversation, contextTokensOf, PROMPT_TOO_LONG, type CompactionOptions, type CompactionOutcome } from '../session/compaction.js';
+import type { SandboxOptions } from '../sandbox/run-sandbox.js';
 import type { ResumedSession } from '../session/resume.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
-import { createRun } from './create-run.js';
+import { createRun, startRunSandboxFor } from './create-run.js';
 import { distinctCallIds, type DistinctCalls } from './distinct-call-ids.js';
 import { contextLabel, promptBlockedResult, queuedPromptNotice, stopBlockingError, stopContext, stopFeedback, successLabel } from './hook-text.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
@@ -64,8 +65,13 @@ export interface RunOptions {
   readonly compaction?: CompactionOptions | false;
   readonly signal?: AbortSignal;
   readonly observers?: readonly RunObserver[];
-  /** Extra environment for tool processes. */
+  /** Extra environment for tool processes (kept even for provider credentials, which Bash does not inherit from `process.env`). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Claude Code's OS sandbox for Bash: the `sandbox` settings (`enabled`, `autoAllowBashIfSandboxed`,
+   * `filesystem`, `network`, …) plus `protectedPaths` (see SandboxOptions). Off by default.
+   */
+  readonly sandbox?: SandboxOptions;
 }
 
 /** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one. */
@@ -139,11 +145,21 @@ export interface AgentSession {
 
 /**
  * Starts a session: SessionStart (`startup`, or `resume` with `options.resume`), its env files and
- * outputs; their context goes to the model with the first prompt.
- * @throws ConfigError for invalid permission rules in `options.permissions`, or a `sessionId` that is not a UUID.
+ * outputs; their context goes to the model with the first prompt. With `options.sandbox.enabled`
+ * the OS sandbox starts first (a warning when it cannot, unless `failIfUnavailable`).
+ * @throws ConfigError for invalid permission rules in `options.permissions`, a `sessionId` that
+ *   is not a UUID, or a sandbox that cannot start with `failIfUnavailable`.
  */
 export async function startSession(options: RunOptions): Promise<AgentSession> {
-  const run = createRun(options);
+  const sandbox = await startRunSandboxFor(options);
+  let run: RunContext;
+  try {
+    run = createRun(options, sandbox.sandbox);
+  } catch (error) {
+    await sandbox.sandbox?.close();
+    throw error;
+  }
+  if (sandbox.warning !== undefined) run.emit({ type: 'warning', text: sandbox.warning });
   for (const text of options.resume?.warnings ?? []) run.emit({ type: 'warning', text: `resume: ${text}` });
   let opening: SessionOpening | undefined = await beginSession(run, options.resume ? 'resume' : 'startup');
   let queue: Promise<unknown> = Promise.resolve();
@@ -182,6 +198,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         await fireHook(run, 'SessionEnd', { reason }).catch(() => []);
         // Background hooks still running are killed at exit, as the reference kills them (async-hook).
         await run.background.stop();
+        await run.sandbox?.close();
       }),
   };
 }

@@ -7,6 +7,7 @@ import type { HandlerOutcome } from '../hooks/handler.js';
 import type { Message } from '../messages/messages.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
+import type { RunSandbox } from '../sandbox/run-sandbox.js';
 import type { Approver } from '../permissions/types.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -26,6 +27,10 @@ export interface RunContext {
   readonly signal: AbortSignal;
   /** Extra environment of tool processes: `RunOptions.env` plus what SessionStart env files (`CLAUDE_ENV_FILE`) export. */
   readonly env: Record<string, string>;
+  /** Variable names kept out of tool processes (`sandbox.credentials.envVars` with `mode: "deny"`). */
+  readonly withheldEnv: readonly string[];
+  /** The run's OS sandbox for Bash, when `sandbox.enabled` and it could start; closed by SessionEnd. */
+  readonly sandbox?: RunSandbox;
   readonly emit: (event: RunEvent) => void;
   readonly permissionDenials: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
   /** The session's model client: the loop's turns, prompt hooks and agent-hook subagents all use it. */
@@ -100,7 +105,7 @@ export async function fireHook<E extends HookEventName>(
   return result.outcomes;
 }
 
-/** The ToolContext a handler gets: the session's cwd, extra env, and a setter for `cd`. */
+/** The ToolContext a handler gets: the session's cwd and id, extra env, the sandbox, and a setter for `cd`. */
 export function toolContext(run: RunContext): ToolContext {
   return {
     cwd: run.state.cwd,
@@ -108,6 +113,9 @@ export function toolContext(run: RunContext): ToolContext {
     workspace: run.workspace,
     signal: run.signal,
     env: run.env,
+    sessionId: run.state.sessionId,
+    withheldEnv: run.withheldEnv,
+    ...(run.sandbox ? { sandbox: run.sandbox } : {}),
     setCwd: (directory) => {
       run.state.cwd = directory;
     },

@@ -24,6 +24,11 @@ export interface PermissionPolicyOptions {
    * plugin directories): protected from writes as the fixed locations are (see `ProtectedPaths`).
    */
   readonly configurationFiles?: readonly string[];
+  /**
+   * True for a Bash call that runs in the OS sandbox with `autoAllowBashIfSandboxed` on: the mode
+   * step allows it without approval (after deny and ask rules, plan mode and the boundaries).
+   */
+  readonly sandboxAutoAllows?: (input: unknown) => boolean;
 }
 
 type Behavior = 'allow' | 'ask' | 'deny';
@@ -47,7 +52,8 @@ interface Call {
  * these three in every mode, and only a person may approve them); 4. plan mode → deny whatever is not
  * read-only; 5. the PreToolUse hooks' decision: `allow` → allow, `ask` → ask with the hook's reason
  * (no PermissionRequest, as the reference); 6. allow rules → allow; 7. the mode: bypassPermissions
- * allows; read tools, read-only tools and read-only Bash are allowed; acceptEdits allows edit tools
+ * allows; read tools, read-only tools and read-only Bash are allowed; Bash that runs in the OS
+ * sandbox is allowed with `autoAllowBashIfSandboxed`; acceptEdits allows edit tools
  * and Bash file edits inside the workspace; dontAsk denies; otherwise ask.
  * Deny and ask rules match when they match any part of a call; allow rules must match all of it
  * (see `matchesRule`). A hook `allow` therefore never beats a deny or ask rule, the workspace
@@ -60,6 +66,7 @@ export class PermissionPolicy {
   private readonly projectDir: string;
   private readonly homeDir: string;
   private readonly protectedPaths: ProtectedPaths;
+  private readonly sandboxAutoAllows: ((input: unknown) => boolean) | undefined;
 
   /** @throws ConfigError for a malformed rule (naming `permissions.<list>[i]`) or an unknown mode. */
   constructor(options: PermissionPolicyOptions) {
@@ -68,6 +75,7 @@ export class PermissionPolicy {
     this.projectDir = path.resolve(options.projectDir);
     this.homeDir = options.homeDir ?? os.homedir();
     this.protectedPaths = new ProtectedPaths({ projectDir: this.projectDir, homeDir: this.homeDir, roots: this.workspace.roots, files: options.configurationFiles ?? [] });
+    this.sandboxAutoAllows = options.sandboxAutoAllows;
     this.lists = {
       allow: options.rules.allow.map((rule, index) => parseRule(rule, `permissions.allow[${index}]`)),
       ask: options.rules.ask.map((rule, index) => parseRule(rule, `permissions.ask[${index}]`)),
@@ -266,6 +274,7 @@ export class PermissionPolicy {
     if (mode === 'bypassPermissions') return { behavior: 'allow', source: 'mode bypassPermissions' };
     const bash = await this.classify(call);
     if (bash ? bash.readOnly : tool.kind === 'read' || tool.readOnly) return { behavior: 'allow', source: 'read-only' };
+    if (tool.kind === 'bash' && this.sandboxAutoAllows?.(call.query.input) === true) return { behavior: 'allow', source: 'sandbox' };
     if (mode === 'acceptEdits' && (bash ? bash.editsInsideWorkspace : tool.kind === 'edit')) return { behavior: 'allow', source: 'mode acceptEdits' };
     if (mode === 'dontAsk') {
       return {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { BashSandbox } from '../sandbox/bash-sandbox.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -12,6 +13,12 @@ export interface ToolContext {
   readonly workspace: Workspace;
   readonly signal: AbortSignal;
   readonly env: Readonly<Record<string, string>>;
+  /** The session id, for `CLAUDE_CODE_SESSION_ID` in tool processes. */
+  readonly sessionId?: string;
+  /** Variable names never passed to tool processes (`sandbox.credentials.envVars` with `mode: "deny"`). */
+  readonly withheldEnv?: readonly string[];
+  /** The run's OS sandbox for Bash, when `sandbox.enabled` and it could start. */
+  readonly sandbox?: BashSandbox;
   setCwd(directory: string): void;
   /**
    * Whether this call may search and show `absolutePath` (see `PermissionPolicy.searchFilter`):

@@ -5,6 +5,7 @@ import { ConfigError } from '../../errors.js';
 import type { PermissionMode, PermissionRules } from '../../permissions/types.js';
 import { HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from '../event-names.js';
 import { compileMatcher } from '../matcher.js';
+import { mergeSandboxSettings, type SandboxSettings } from '../../sandbox/sandbox-settings.js';
 import { settingsFileSchema, type HandlerConfig, type SettingsFile } from './settings-schema.js';
 
 /**
@@ -44,6 +45,7 @@ export interface LoadedHandler {
  *   disabled the hooks of `--settings`).
  * - `hookConcurrency`: per-event limits on concurrent handlers (hookloop's key); the last file that
  *   sets an event's limit wins. Unknown events are left out with a warning.
+ * - `sandbox`: the `sandbox` keys merged (later scalars win, lists concatenated; see mergeSandboxSettings).
  * - `warnings`: one line each, to print; `files`: the sources actually read, in order.
  */
 export interface LoadedSettings {
@@ -53,6 +55,7 @@ export interface LoadedSettings {
   readonly additionalDirectories: readonly string[];
   readonly disableAllHooks: boolean;
   readonly hookConcurrency: Readonly<Partial<Record<HookEventName, number>>>;
+  readonly sandbox?: SandboxSettings;
   readonly warnings: readonly string[];
   readonly files: readonly string[];
 }
@@ -91,12 +94,14 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   let defaultMode: PermissionMode | undefined;
   let disableAllHooks = false;
   const hookConcurrency: Partial<Record<HookEventName, number>> = {};
+  let sandbox: SandboxSettings | undefined;
 
   for (const { source, text } of readSources(options)) {
     const { settings, warnings: fileWarnings } = parseSettingsText(text, source.file);
     files.push(source.file);
     warnings.push(...fileWarnings);
     if (settings.disableAllHooks === true) disableAllHooks = true;
+    sandbox = mergeSandboxSettings(sandbox, settings.sandbox);
     const permissions = settings.permissions;
     rules.allow.push(...(permissions?.allow ?? []));
     rules.ask.push(...(permissions?.ask ?? []));
@@ -121,6 +126,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     additionalDirectories,
     disableAllHooks,
     hookConcurrency,
+    ...(sandbox === undefined ? {} : { sandbox }),
     warnings,
     files,
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PERMISSION_MODES } from '../../permissions/types.js';
+import { sandboxSettingsSchema } from '../../sandbox/sandbox-settings.js';
 
 /**
  * Zod schemas for the parts of Claude Code settings files hookloop reads (spec §12): `hooks`,
@@ -143,6 +144,7 @@ export const settingsFileSchema = z.looseObject(
     disableAllHooks: flag.optional(),
     permissions: permissionsSchema.optional(),
     hookConcurrency: hookConcurrencySchema.optional(),
+    sandbox: sandboxSettingsSchema.optional(),
   },
   { error: 'a JSON object' },
 );

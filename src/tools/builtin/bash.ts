@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { defineTool, ToolFailure, type ToolContext } from '../define-tool.js';
 import { realpathLoose } from '../workspace.js';
 import { trackProcessGroup, untrackProcessGroup } from './process-groups.js';
+import { bashEnvironment } from './bash-environment.js';
+import { isSilentCommand } from './bash-silent-commands.js';
 import { isErrno } from './read.js';
 
 /** `timeout` used when the model gives none (ms), as in Claude Code. */
@@ -30,9 +32,15 @@ const bashInput = z.strictObject({
     .boolean()
     .optional()
     .describe('Set to true to run this command in the background; its output goes to a file you can read later'),
+  dangerouslyDisableSandbox: z
+    .boolean()
+    .optional()
+    .describe('Set to true to run this command outside the sandbox (when sandboxing is on); it then needs approval like any unsandboxed command'),
 });
 
 type BashInput = z.infer<typeof bashInput>;
+
+export { isSilentCommand };
 
 /**
  * Bash's `tool_response` (Claude Code shape): `{stdout, stderr, interrupted, isImage,
@@ -73,8 +81,11 @@ export class BashInterruptedFailure extends ToolFailure {
  * `Bash`: runs `command` with `/bin/bash -c` in the session cwd and returns its output.
  *
  * Contract:
- * - Environment: `process.env` plus `context.env`; stdin is `/dev/null`; the shell leads its own
- *   process group, which is killed (SIGTERM, then SIGKILL after 500 ms) on timeout or abort.
+ * - Environment: see bashEnvironment (provider credentials withheld, the session's `CLAUDE_*`
+ *   variables added); stdin is `/dev/null`; the shell leads its own process group, which is killed
+ *   (SIGTERM, then SIGKILL after 500 ms) on timeout or abort.
+ * - Sandbox: with `context.sandbox`, a call it covers runs inside the OS sandbox (writes reach the
+ *   workspace and the session's temp dir only); `dangerouslyDisableSandbox` asks to leave it.
  * - stderr is merged into stdout in the order written (`2>&1`), as Claude Code 2.x does: its
  *   `tool_response.stderr` is empty for ordinary commands. `stderr` carries hookloop's own notes
  *   (`Shell cwd was reset to …`). One trailing newline is stripped; each stream is capped at
@@ -127,10 +138,11 @@ export function backgroundOutputPath(taskId: string): string {
 async function runInForeground(input: BashInput, context: ToolContext): Promise<BashOutput> {
   const timeoutMs = input.timeout !== undefined && input.timeout > 0 ? Math.min(input.timeout, BASH_MAX_TIMEOUT_MS) : BASH_DEFAULT_TIMEOUT_MS;
   const startDirectory = fs.existsSync(context.cwd) ? context.cwd : context.projectDir;
-  const cwdFile = path.join(os.tmpdir(), `hookloop-cwd-${randomUUID()}`);
-  const child = spawn('/bin/bash', ['-c', wrapCommand(input.command, cwdFile)], {
+  const cwdFile = path.join(context.sandbox?.scratchDir ?? os.tmpdir(), `hookloop-cwd-${randomUUID()}`);
+  const script = wrapCommand(input.command, cwdFile);
+  const child = spawn('/bin/bash', ['-c', (await sandboxed(script, input, context)) ?? script], {
     cwd: startDirectory,
-    env: { ...process.env, ...context.env },
+    env: bashEnvironment(process.env, context),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -253,14 +265,15 @@ function followCd(cwdFile: string, startDirectory: string, context: ToolContext)
 }
 
 /** Starts the command detached, output (stdout and stderr) to {@link backgroundOutputPath}, and returns at once. */
-function startInBackground(input: BashInput, context: ToolContext): BashOutput {
+async function startInBackground(input: BashInput, context: ToolContext): Promise<BashOutput> {
   const taskId = `b${randomBytes(5).toString('hex')}`;
   const outputPath = backgroundOutputPath(taskId);
+  const script = (await sandboxed(input.command, input, context)) ?? input.command;
   const descriptor = fs.openSync(outputPath, 'w');
   try {
-    const child = spawn('/bin/bash', ['-c', input.command], {
+    const child = spawn('/bin/bash', ['-c', script], {
       cwd: fs.existsSync(context.cwd) ? context.cwd : context.projectDir,
-      env: { ...process.env, ...context.env },
+      env: bashEnvironment(process.env, context),
       detached: true,
       stdio: ['ignore', descriptor, descriptor],
     });
@@ -272,6 +285,16 @@ function startInBackground(input: BashInput, context: ToolContext): BashOutput {
     fs.closeSync(descriptor);
   }
   return { stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false, backgroundTaskId: taskId };
+}
+
+/** The sandbox's wrapping of `script` when the call runs sandboxed; a wrap that fails fails the call, unrun. */
+async function sandboxed(script: string, input: BashInput, context: ToolContext): Promise<string | undefined> {
+  if (context.sandbox === undefined) return undefined;
+  try {
+    return await context.sandbox.wrap(script, input);
+  } catch (error) {
+    throw new ToolFailure(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /**
@@ -333,58 +356,4 @@ export function formatDuration(milliseconds: number): string {
   const minutes = Math.floor(milliseconds / 60_000);
   const seconds = Math.round((milliseconds % 60_000) / 1000);
   return `${minutes}m ${seconds}s`;
-}
-
-/** Commands that print nothing when they succeed (Claude Code's list behind `noOutputExpected`). */
-const SILENT_COMMANDS = new Set(['mv', 'cp', 'rm', 'mkdir', 'rmdir', 'chmod', 'chown', 'chgrp', 'touch', 'ln', 'cd', 'export', 'unset', 'wait']);
-
-/**
- * True when every simple command of `command` (split on `;`, `&&`, `||`, `|`, `&` and newlines
- * outside quotes) starts with a silent command such as `touch` or `mkdir`: the `noOutputExpected`
- * flag (trace permission-request-hook-allow: `mkdir dir-a` → true; `echo one > one.txt` → false).
- */
-export function isSilentCommand(command: string): boolean {
-  const names = splitSimpleCommands(command)
-    .map(commandName)
-    .filter((name) => name !== '');
-  return names.length > 0 && names.every((name) => SILENT_COMMANDS.has(name));
-}
-
-function splitSimpleCommands(command: string): string[] {
-  const segments: string[] = [];
-  let current = '';
-  let quote: '"' | "'" | undefined;
-  for (let index = 0; index < command.length; index += 1) {
-    const character = command[index] ?? '';
-    if (quote !== undefined) {
-      if (character === '\\' && quote === '"') {
-        current += character + (command[index + 1] ?? '');
-        index += 1;
-        continue;
-      }
-      if (character === quote) quote = undefined;
-      current += character;
-      continue;
-    }
-    if (character === '\\') {
-      current += character + (command[index + 1] ?? '');
-      index += 1;
-    } else if (character === '"' || character === "'") {
-      quote = character;
-      current += character;
-    } else if (';|\n'.includes(character) || (character === '&' && !'<>'.includes(command[index - 1] ?? '') && command[index + 1] !== '>')) {
-      segments.push(current);
-      current = '';
-    } else {
-      current += character;
-    }
-  }
-  segments.push(current);
-  return segments;
-}
-
-/** The first word of a simple command, after `NAME=value` assignments and opening `(`/`{`. */
-function commandName(simpleCommand: string): string {
-  const words = simpleCommand.trim().replace(/^[({]\s*/, '').split(/\s+/);
-  return words.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) ?? '';
 }
