@@ -8,7 +8,6 @@ import { runAgent, type RunOptions } from '../loop/run-agent.js';
 import { toAnthropicMessages } from '../model/anthropic-wire.js';
 import type { ModelClient, ModelRequest } from '../model/model-client.js';
 import { ProviderRequestError } from '../model/provider-errors.js';
-import { matchesCondition } from '../permissions/index.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { runDemo } from './demo.js';
@@ -93,7 +92,6 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const model = observedModel(provider, options.recordRequests ? requests : undefined, failures);
 
   const hooks = new SessionHookEngine({
-    conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir),
     concurrency: settings.hookConcurrency,
   });
   // Settings and plugin handlers, hot reload of the settings files (ConfigChange), and `hooks record`'s recorder.

@@ -10,6 +10,7 @@ import type { HookServices } from './hook-services.js';
 import { capContext } from './output-size.js';
 import { compileMatcher, matcherMatches } from './matcher.js';
 import { GATE_EVENTS, runCallback, type HookCallback } from './transports/callback.js';
+import { matchesCondition } from '../permissions/match-rule.js';
 
 /** Options of an in-process hook. `timeout` is in seconds (default 600, as Claude Code's command hooks). */
 export interface CallbackOptions {
@@ -25,8 +26,11 @@ export interface CallbackOptions {
 /** Undoes a registration. Calling it twice is harmless. */
 export type Unregister = () => void;
 
-/** Decides whether an `if` condition (a permission rule) matches a tool call. */
-export type ConditionMatcher = (rule: string, toolName: string, toolInput: unknown) => Promise<boolean> | boolean;
+/**
+ * Decides whether an `if` condition (a permission rule) matches a tool call. `cwd` is the event's
+ * `cwd`, `projectDir` the dispatch's (see `DispatchOptions.projectDir`).
+ */
+export type ConditionMatcher = (rule: string, toolName: string, toolInput: unknown, cwd: string, projectDir: string) => Promise<boolean> | boolean;
 
 /** What one dispatch needs besides the payload. */
 export interface DispatchOptions {
@@ -43,6 +47,11 @@ export interface DispatchOptions {
    * `onOutcome` hears from them.
    */
   readonly background?: BackgroundHooks;
+  /**
+   * The project folder relative permission-rule paths in `if` conditions start from (`Edit(./src/**)`);
+   * default: the event's `cwd`.
+   */
+  readonly projectDir?: string;
 }
 
 /** Per-event limits on how many handlers of one event run at once (missing = no limit). */
@@ -82,7 +91,9 @@ export class HookEngine {
   private readonly watch = new FailureWatch();
 
   /**
-   * `conditionMatches` decides `if` conditions; `concurrency` caps how many external handlers of an
+   * `conditionMatches` decides `if` conditions; by default the engine evaluates them itself with
+   * the permission-rule matcher (`matchesCondition`, the same the CLI uses), so in-process and
+   * settings hooks with `if` run only for the calls they match; `concurrency` caps how many external handlers of an
    * event run at once (per dispatch; for background handlers, per run): the rest wait for a slot,
    * still started in settings order, answers still merged in settings order.
    */
@@ -160,7 +171,7 @@ export class HookEngine {
     const candidates = this.byEvent.get(event);
     if (candidates === undefined || candidates.length === 0) return NO_HANDLERS;
     const signal = options.signal ?? new AbortController().signal;
-    const selected = await this.select(event, candidates, input, options.matchValue);
+    const selected = await this.select(event, candidates, input, options.matchValue, options.projectDir);
     if (selected.length === 0) return NO_HANDLERS;
 
     const outcomes: HandlerOutcome[] = [];
@@ -218,15 +229,17 @@ export class HookEngine {
     return this.watch.observe(event, handler.id, capContext(outcome, input));
   }
 
-  private async select(event: HookEventName, candidates: readonly RegisteredHandler[], input: unknown, matchValue: string | undefined): Promise<RegisteredHandler[]> {
+  private async select(event: HookEventName, candidates: readonly RegisteredHandler[], input: unknown, matchValue: string | undefined, projectDir: string | undefined): Promise<RegisteredHandler[]> {
     const selected: RegisteredHandler[] = [];
-    const tool = input as { tool_name?: string; tool_input?: unknown };
+    const tool = input as { tool_name?: string; tool_input?: unknown; cwd?: string };
+    const cwd = tool.cwd ?? process.cwd();
+    const matches = this.conditionMatches ?? matchesCondition;
     for (const handler of candidates) {
       if (matchValue !== undefined && !matcherMatches(handler.matcher, matchValue)) continue;
       if (handler.condition !== undefined) {
         // Claude Code evaluates `if` on tool events only; on other events a handler with `if` never runs.
         if (!TOOL_EVENTS.has(event) || tool.tool_name === undefined) continue;
-        if (this.conditionMatches && !(await this.conditionMatches(handler.condition, tool.tool_name, tool.tool_input))) continue;
+        if (!(await matches(handler.condition, tool.tool_name, tool.tool_input, cwd, projectDir ?? cwd))) continue;
       }
       selected.push(handler);
     }

@@ -48,6 +48,7 @@ export function createRun(options: RunOptions): RunContext {
     workspace,
     signal,
     env: { ...options.env },
+    configDir: resolveConfigDir(options.configDir),
     emit,
     permissionDenials: [],
     model: options.model,

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import { describeError, ProviderError } from '../errors.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
@@ -189,7 +188,7 @@ interface SessionOpening {
 async function beginSession(run: RunContext, source: 'startup' | 'resume'): Promise<SessionOpening> {
   const start = mergeSessionStart(await fireHook(run, 'SessionStart', { source }, source));
   const warn = (text: string) => run.emit({ type: 'warning', text });
-  Object.assign(run.env, await readSessionEnv(os.homedir(), run.state.sessionId, { ...process.env, ...run.env }, warn));
+  Object.assign(run.env, await readSessionEnv(run.configDir, run.state.sessionId, { ...process.env, ...run.env }, warn));
   run.state.sessionTitle = start.sessionTitle;
   return {
     context: [...start.plainTexts.map((text) => successLabel('SessionStart', source, text)), ...start.contexts.map((text) => contextLabel('SessionStart', undefined, text))],
