@@ -132,6 +132,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
           deny: [...settings.permissions.deny, ...options.disallowedTools],
         },
         mode: resolvePermissionMode(options.permissionMode, settings.defaultMode, warn),
+        autoMode: options.permissionMode === 'auto',
         additionalDirectories: [...settings.additionalDirectories, ...options.addDirs],
       },
       approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,

@@ -45,6 +45,7 @@ export function createRun(options: RunOptions): RunContext {
     tools: options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []),
     policy: new PermissionPolicy({ rules, mode, workspace, projectDir }),
     approver: options.approver ?? headlessApprover,
+    autoMode: options.permissions?.autoMode === true,
     workspace,
     signal,
     env: { ...options.env },

@@ -29,7 +29,13 @@ export interface RunOptions {
   /** Tools offered to the model; default: none. Pass `builtinTools()` for Bash, Read, Write, Edit, Glob, Grep. */
   readonly tools?: ToolRegistry | readonly AnyTool[];
   readonly hooks?: HookEngine;
-  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[] };
+  /**
+   * The permission policy. `autoMode`: hookloop's stand-in for Claude Code's `auto` mode (whose
+   * classifier approves or refuses what would need approval): run with `mode: "dontAsk"` and the
+   * refusals of that mode are the classifier's — they fire PermissionDenied, which fires nowhere
+   * else, as in Claude Code.
+   */
+  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[]; readonly autoMode?: boolean };
   /** Decides calls the policy asks about; default: the headless approver, which denies. */
   readonly approver?: Approver;
   readonly system?: string;

@@ -22,6 +22,8 @@ export interface RunContext {
   readonly tools: ToolRegistry;
   readonly policy: PermissionPolicy;
   readonly approver: Approver;
+  /** `--permission-mode auto` (see `RunOptions.permissions.autoMode`): the mode's refusals fire PermissionDenied. */
+  readonly autoMode: boolean;
   readonly workspace: Workspace;
   readonly signal: AbortSignal;
   /** Extra environment of tool processes: `RunOptions.env` plus what SessionStart env files (`CLAUDE_ENV_FILE`) export. */

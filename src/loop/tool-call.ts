@@ -28,7 +28,7 @@ type Input = Readonly<Record<string, unknown>>;
 
 /**
  * Runs one tool call through the fixed pipeline: prepare → PreToolUse → permission policy →
- * PermissionRequest → (Notification) approver → PermissionDenied → handler (exactly once) →
+ * PermissionRequest → (Notification) approver → PermissionDenied (auto mode's refusals only) → handler (exactly once) →
  * PostToolUse / PostToolUseFailure. With `deferring` (an earlier call of the batch was deferred)
  * the call stops after PreToolUse: a hook may defer it too, but it never runs.
  * Never throws: every path ends in one paired result.
@@ -60,7 +60,7 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
   const hookDecision = pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined;
   const permitted = await decidePermission(run, call, tool, input, hookDecision, pre.reason);
   if (permitted.kind === 'denied') {
-    const notes = permitted.byHook ? [] : await permissionDenied(run, call, tool.name, input, permitted.message);
+    const notes = permitted.byClassifier ? await permissionDenied(run, call, tool.name, input, permitted.message) : [];
     return { ...refuse(run, call, input, permitted.message, contexts, permitted.interrupt ? 'aborted_tools' : stop), ...(notes.length > 0 ? { notes } : {}) };
   }
   input = permitted.input;
@@ -76,8 +76,12 @@ function rewrite(run: RunContext, tool: AnyTool, updated: Record<string, unknown
   return checked.ok ? checked : { ok: false, error: `updatedInput rejected: ${checked.error}` };
 }
 
-/** `byHook`: a PermissionRequest hook refused (no PermissionDenied then: the hook already knows). */
-type Permission = { kind: 'allowed'; input: Input } | { kind: 'denied'; message: string; interrupt?: boolean; byHook?: boolean };
+/**
+ * `byClassifier`: refused by auto mode's stand-in for Claude Code's classifier (the dontAsk refusal
+ * of a run in `autoMode`), the only refusal that fires PermissionDenied, as in Claude Code (spec §3
+ * PermissionDenied: not for rule, hook, PermissionRequest or dontAsk denials).
+ */
+type Permission = { kind: 'allowed'; input: Input } | { kind: 'denied'; message: string; interrupt?: boolean; byClassifier?: boolean };
 
 /**
  * The policy decides first (deny > ask > hook allow > allow rules / mode). An `ask` goes to
@@ -89,7 +93,7 @@ async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, 
   const verdict: PermissionVerdict = await run.policy.evaluate({ tool, input, cwd: run.state.cwd, hookDecision, ...(hookReason !== undefined ? { hookReason } : {}) });
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: verdict.behavior, source: verdict.source });
   if (verdict.behavior === 'allow') return { kind: 'allowed', input };
-  if (verdict.behavior === 'deny') return { kind: 'denied', message: verdict.message };
+  if (verdict.behavior === 'deny') return { kind: 'denied', message: verdict.message, ...(run.autoMode && verdict.source === 'mode dontAsk' ? { byClassifier: true } : {}) };
 
   // The reference fires PermissionRequest for every ask except one a PreToolUse hook raised;
   // past a hard boundary (workspace, plan mode) only a deny from it counts.
@@ -97,14 +101,14 @@ async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, 
     const request = mergePermissionRequest(
       await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}) }, tool.name),
     );
-    if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, byHook: true, ...(request.interrupt ? { interrupt: true } : {}) };
+    if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, ...(request.interrupt ? { interrupt: true } : {}) };
     if (request.behavior === 'allow' && !verdict.hookMayDecide) {
       run.emit({ type: 'warning', text: `PermissionRequest hook allowed ${tool.name}, but ${verdict.source} does not let hooks approve it; the allow was ignored` });
     } else if (request.behavior === 'allow') {
       let approved = input;
       if (request.updatedInput) {
         const rewritten = rewrite(run, tool, request.updatedInput);
-        if (!rewritten.ok) return { kind: 'denied', message: `PermissionRequest hook: ${rewritten.error}`, byHook: true };
+        if (!rewritten.ok) return { kind: 'denied', message: `PermissionRequest hook: ${rewritten.error}` };
         approved = rewritten.input;
       }
       applyUpdatedPermissions(run, request.updatedPermissions);
