@@ -268,10 +268,12 @@ function endsChain(event: HookEventName, outcome: HandlerOutcome): boolean {
 }
 
 function applyRewrite(event: HookEventName, input: Record<string, unknown>, outcome: HandlerOutcome): Record<string, unknown> {
-  const specific = outcome.output['hookSpecificOutput'] as { updatedInput?: unknown; updatedToolOutput?: unknown } | undefined;
+  const specific = outcome.output['hookSpecificOutput'] as { updatedInput?: unknown; updatedToolOutput?: unknown; updatedMCPToolOutput?: unknown } | undefined;
   if (event === 'PreToolUse' && specific?.updatedInput !== undefined) return deepFreeze({ ...input, tool_input: detach(specific.updatedInput) });
-  if (event === 'PostToolUse' && specific?.updatedToolOutput !== undefined) {
-    return deepFreeze({ ...input, tool_response: detach(specific.updatedToolOutput) });
+  if (event === 'PostToolUse') {
+    const isMcp = typeof input['tool_name'] === 'string' && input['tool_name'].startsWith('mcp__');
+    const replaced = isMcp ? (specific?.updatedMCPToolOutput ?? specific?.updatedToolOutput) : specific?.updatedToolOutput;
+    if (replaced !== undefined) return deepFreeze({ ...input, tool_response: detach(replaced) });
   }
   return input;
 }

@@ -6,6 +6,7 @@ import { ruleForCall } from '../permissions/policy.js';
 import type { PermissionVerdict } from '../permissions/types.js';
 import { contextLabel, DEFERRED_BATCH_SKIPPED, postToolUseBlock, preToolUseError } from './hook-text.js';
 import { notifyApproval, permissionDenied } from './permission-events.js';
+import { checkReplacedOutput, replacementFor, withAbsolutePaths } from './replaced-output.js';
 import { fireHook, toolContext, type RunContext } from './run-context.js';
 
 /** One call's way through the pipeline, as the batch needs it. */
@@ -63,9 +64,11 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
     const notes = permitted.byClassifier ? await permissionDenied(run, call, tool.name, input, permitted.message) : [];
     return { ...refuse(run, call, input, permitted.message, contexts, permitted.interrupt ? 'aborted_tools' : stop), ...(notes.length > 0 ? { notes } : {}) };
   }
+  // A rewrite the model never wrote (PreToolUse or PermissionRequest `updatedInput`): paths show absolute.
+  const rewritten = pre.updatedInput !== undefined || permitted.input !== input;
   input = permitted.input;
 
-  const executed = await execute(run, call, tool, input);
+  const executed = await execute(run, call, tool, input, rewritten);
   contexts.push(...executed.contexts);
   return finish(run, call, executed.result, contexts, executed.stop ?? stop, true, executed.output);
 }
@@ -152,11 +155,13 @@ function applyUpdatedPermissions(run: RunContext, updates: readonly unknown[]): 
 }
 
 /** Runs the handler exactly once, then PostToolUse (success) or PostToolUseFailure (failure). */
-async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: Input): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped'; output?: unknown }> {
+async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, rewritten: boolean): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped'; output?: unknown }> {
   const started = performance.now();
+  const cwd = run.state.cwd;
   let output: unknown;
   try {
     output = await tool.handler(input, toolContext(run));
+    if (rewritten) output = withAbsolutePaths(output, cwd);
   } catch (error) {
     const message = error instanceof ToolFailure ? error.message : `Error: ${describeError(error)}`;
     const failure = mergeCommon(
@@ -172,8 +177,9 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
     await fireHook(run, 'PostToolUse', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_response: output, tool_use_id: call.id, duration_ms: Math.round(performance.now() - started) }, tool.name),
   );
   const contexts = post.contexts.map((text) => contextLabel('PostToolUse', tool.name, text));
-  if (post.updatedToolOutput) {
-    const replaced = checkToolOutput(tool, post.updatedToolOutput.value);
+  const replacement = replacementFor(tool, post);
+  if (replacement) {
+    const replaced = checkReplacedOutput(tool, replacement.value, output);
     if (replaced.ok) {
       output = replaced.value;
       run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PostToolUse' });
@@ -187,15 +193,6 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
     content = `Error: the tool output could not be rendered: ${describeError(error)}`;
   }
   return { result: toolResultMessage(call.id, tool.name, content, false), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), output };
-}
-
-/** An `updatedToolOutput` must match the tool's output shape when the tool declares one (a plain string for Bash is refused, as in the reference). */
-function checkToolOutput(tool: AnyTool, value: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
-  // A string (most tool outputs) is immutable: cloning it would copy every byte for nothing.
-  if (!tool.outputSchema) return { ok: true, value: typeof value === 'object' && value !== null ? structuredClone(value) : value };
-  const parsed = tool.outputSchema.safeParse(value);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, error: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ') };
 }
 
 /**
