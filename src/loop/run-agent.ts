@@ -312,8 +312,11 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
     const wantsMore = stop.blocks.length > 0 || stop.contexts.length > 0;
     // The cap bounds hook-forced turns: past it the hooks still run, but their block is overridden.
     if (!wantsMore || stop.stop || continuations >= (options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS)) {
-      if (wantsMore && !stop.stop) run.emit({ type: 'warning', text: `Stop hooks asked for more than ${continuations} continuations; the limit ends the run` });
-      else if (!stop.stop && continuations < (options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS) && (await wokenByBackground(run))) {
+      if (wantsMore && !stop.stop) {
+        run.emit({ type: 'warning', text: `Stop hooks asked for more than ${continuations} continuations; the limit ends the run` });
+        // Claude Code reports an empty `result` when its cap overrides a Stop block (stop-block-forever).
+        return { result: '', isError: false, terminalReason: 'completed', stopReason: lastStopReason };
+      } else if (!stop.stop && continuations < (options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS) && (await wokenByBackground(run))) {
         continuations++;
         continue;
       }

@@ -128,3 +128,22 @@ describe('CLAUDE_ENV_FILE (item 11)', () => {
     expect(fs.existsSync(path.join(dir, '.test-home', '.claude', 'session-env'))).toBe(false);
   });
 });
+
+describe("the model's words (item 7)", () => {
+  it('a call that fails the tool schema reads as Claude Code words it', () => {
+    const turns = [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { timeout: 'soon' } }], [{ type: 'text', text: 'done' }]];
+    const dir = tempProject();
+    writeJson(dir, 'settings.json', {});
+    writeJson(dir, 'turns.json', turns);
+    runCli(['-p', 'go', '--settings', 'settings.json', '--model-script', 'turns.json', '--record-requests', 'requests.jsonl'], dir);
+    const sent = fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8');
+    expect(sent).toContain('InputValidationError: Bash failed due to the following issues:\\nThe required parameter `command` is missing\\nThe parameter `timeout` type is expected as `number` but provided as `string`');
+  });
+
+  it('when the Stop cap overrides a block, result is empty, as in Claude Code', () => {
+    const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: `cat > /dev/null; echo '{"decision":"block","reason":"again"}'` }] }] } };
+    const turns = Array.from({ length: 9 }, (_, index) => [{ type: 'text', text: `turn ${index}` }]);
+    const { json } = run(settings, turns);
+    expect(json).toMatchObject({ result: '', terminal_reason: 'completed', is_error: false });
+  });
+});
