@@ -54,6 +54,25 @@ export interface DispatchOptions {
   readonly projectDir?: string;
 }
 
+/**
+ * The fixed points of a run at which the configuration may change (hot reload, issue 15 item 10):
+ * `before-prompt` (before UserPromptSubmit), `before-tool` (a call passed PreToolUse and the
+ * permission check and is about to run), `after-tool` (its handler returned or threw, before
+ * PostToolUse), `before-stop` (the model ended its turn, before Stop hooks). A change is applied at
+ * a boundary, never while an event is being dispatched. `after-tool` exists so that a change made
+ * while a tool process ran can be told apart from one made between tools.
+ */
+export type PhaseBoundary = 'before-prompt' | 'before-tool' | 'after-tool' | 'before-stop';
+
+/** What the loop tells a boundary listener: the tool call at `before-tool` / `after-tool`. */
+export interface BoundaryInfo {
+  readonly toolName?: string;
+  readonly toolUseId?: string;
+}
+
+/** Runs at a phase boundary; the run waits for it. Must not throw (an error is ignored). */
+export type BoundaryListener = (phase: PhaseBoundary, info: BoundaryInfo) => Promise<void> | void;
+
 /** Per-event limits on how many handlers of one event run at once (missing = no limit). */
 export type ConcurrencyLimits = Partial<Record<HookEventName, number>>;
 
@@ -89,6 +108,7 @@ export class HookEngine {
   private readonly conditionMatches: ConditionMatcher | undefined;
   private concurrency: ConcurrencyLimits;
   private readonly watch = new FailureWatch();
+  private readonly boundaryListeners = new Set<BoundaryListener>();
 
   /**
    * `conditionMatches` decides `if` conditions; by default the engine evaluates them itself with
@@ -134,6 +154,29 @@ export class HookEngine {
       background: false,
       run: (input, signal) => runCallback(event, callback, origin, input as HookInput<E>, { signal, timeoutMs }),
     });
+  }
+
+  /**
+   * Attaches `listener` to the run's phase boundaries (see `PhaseBoundary`); returns a function that
+   * detaches it. The CLI's hot reload applies settings changes there.
+   */
+  onBoundary(listener: BoundaryListener): Unregister {
+    this.boundaryListeners.add(listener);
+    return () => this.boundaryListeners.delete(listener);
+  }
+
+  /**
+   * Called by the loop at each phase boundary; resolves when every listener is done, one after
+   * another in attach order. Never rejects.
+   */
+  async boundary(phase: PhaseBoundary, info: BoundaryInfo = {}): Promise<void> {
+    for (const listener of [...this.boundaryListeners]) {
+      try {
+        await listener(phase, info);
+      } catch {
+        // A boundary listener reports its own problems; the run goes on.
+      }
+    }
   }
 
   /** Adds an already-built handler (external transports use this). Returns its unregister function. */

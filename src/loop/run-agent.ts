@@ -221,6 +221,7 @@ async function submitFirstPrompt(run: RunContext, prompt: string, opening: Sessi
 /** UserPromptSubmit for `prompt`: the block reason, or the labelled context paragraphs (additionalContext, then plain stdout). */
 async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; context: string[] }> {
   const title = run.state.sessionTitle;
+  await run.hooks.boundary('before-prompt');
   const submitted = await fireHook(run, 'UserPromptSubmit', { prompt, ...(title !== undefined ? { session_title: title } : {}) });
   const submit = mergeBlocking(submitted, 'UserPromptSubmit');
   if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n'), context: [] };
@@ -305,6 +306,7 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
       continue;
     }
 
+    await run.hooks.boundary('before-stop');
     const stop = mergeBlocking(
       await fireHook(run, 'Stop', { stop_hook_active: continuations > 0, last_assistant_message: assistant.text, background_tasks: [], session_crons: [] }),
       'Stop',

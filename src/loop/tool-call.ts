@@ -159,10 +159,12 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
   const started = performance.now();
   const cwd = run.state.cwd;
   let output: unknown;
+  await run.hooks.boundary('before-tool', { toolName: tool.name, toolUseId: call.id });
   try {
     output = await tool.handler(input, toolContext(run));
     if (rewritten) output = withAbsolutePaths(output, cwd);
   } catch (error) {
+    await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
     const message = error instanceof ToolFailure ? error.message : `Error: ${describeError(error)}`;
     const failure = mergeCommon(
       await fireHook(run, 'PostToolUseFailure', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_use_id: call.id, error: message, is_interrupt: run.signal.aborted, duration_ms: Math.round(performance.now() - started) }, tool.name),
@@ -173,6 +175,7 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
       ...(failure.stop ? { stop: 'hook_stopped' as const } : {}),
     };
   }
+  await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
   const post = mergePostToolUse(
     await fireHook(run, 'PostToolUse', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_response: output, tool_use_id: call.id, duration_ms: Math.round(performance.now() - started) }, tool.name),
   );
