@@ -20,6 +20,7 @@ export { hookEventSchemas, permissionDecisionSchema, type HookEvents, type HookI
 export { HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from './hooks/event-names.js';
 export { addContext, allow, ask, block, deny, replaceOutput, rewriteInput, stopRun, type ContextEvent } from './hooks/builders.js';
 export { checkHookOutput, type OutputCheck } from './hooks/validate-output.js';
+export { readExternalOutput, type ExternalOutputRead } from './hooks/read-external-output.js';
 export type { HandlerOutcome, HandlerOrigin, RegisteredHandler } from './hooks/handler.js';
 export { loadSettings, parseSettingsText, type LoadedSettings, type LoadedHandler, type LoadSettingsOptions } from './hooks/settings/load-settings.js';
 export { registerSettingsHandlers } from './hooks/transports/settings-handlers.js';

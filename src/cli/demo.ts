@@ -7,7 +7,6 @@ import { loadSettings } from '../hooks/settings/load-settings.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runAgent } from '../loop/run-agent.js';
 import { ScriptedModel } from '../model/scripted-model.js';
-import { matchesCondition } from '../permissions/index.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { registerDemoHooks } from './demo-hooks.js';
 import { lifecycleLog } from './lifecycle-log.js';
@@ -34,7 +33,7 @@ export async function runDemo(options: { keep: boolean; write: (line: string) =>
   write('');
 
   const settings = loadSettings({ projectDir, homeDir: path.join(projectDir, '.hookloop', 'home') });
-  const hooks = new HookEngine({ conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir) });
+  const hooks = new HookEngine();
   registerSettingsHandlers(hooks, settings.handlers, projectDir);
   const tally = registerDemoHooks(hooks, { auditLog });
 

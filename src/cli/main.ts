@@ -8,7 +8,6 @@ import { runAgent, type RunOptions } from '../loop/run-agent.js';
 import { toAnthropicMessages } from '../model/anthropic-wire.js';
 import type { ModelClient, ModelRequest } from '../model/model-client.js';
 import { ProviderRequestError } from '../model/provider-errors.js';
-import { matchesCondition } from '../permissions/index.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { configurationFiles } from './configuration-files.js';
@@ -97,7 +96,6 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const model = observedModel(provider, options.recordRequests ? requests : undefined, failures);
 
   const hooks = new SessionHookEngine({
-    conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir),
     concurrency: settings.hookConcurrency,
   });
   // Settings and plugin handlers, hot reload of the settings files (ConfigChange), and `hooks record`'s recorder.
@@ -138,6 +136,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
           deny: [...settings.permissions.deny, ...options.disallowedTools],
         },
         mode: resolvePermissionMode(options.permissionMode, settings.defaultMode, warn),
+        autoMode: options.permissionMode === 'auto',
         additionalDirectories: [...settings.additionalDirectories, ...options.addDirs],
       },
       configurationFiles: configurationFiles(setup, setupOptions),

@@ -251,7 +251,8 @@ export const hookEventSchemas = {
     output: z.strictObject({
       ...commonOutput,
       ...blockDecision,
-      hookSpecificOutput: specific('PostToolUse', { ...contextOnly, updatedToolOutput: z.unknown().optional() }),
+      // `updatedMCPToolOutput`: Claude Code's field for an MCP tool's output (`updatedToolOutput` works there too).
+      hookSpecificOutput: specific('PostToolUse', { ...contextOnly, updatedToolOutput: z.unknown().optional(), updatedMCPToolOutput: z.unknown().optional() }),
     }),
   },
   PostToolUseFailure: {

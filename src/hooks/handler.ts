@@ -31,6 +31,12 @@ export interface HandlerOutcome {
   readonly blockMessage?: string;
   readonly error?: string;
   readonly failClosed: boolean;
+  /**
+   * Something the user should know about an external hook's answer that did not stop it from
+   * counting, e.g. `ignored unknown fields decision.reason` (see `readExternalOutput`). Shown once
+   * per answer as a run warning naming the hook.
+   */
+  readonly warning?: string;
   readonly durationMs: number;
   /** The transport's answer before interpretation, for tooling (`hookloop hooks test`); absent for callbacks. */
   readonly raw?: RawAnswer;

@@ -10,6 +10,7 @@ import type { HookServices } from './hook-services.js';
 import { capContext } from './output-size.js';
 import { compileMatcher, matcherMatches } from './matcher.js';
 import { GATE_EVENTS, runCallback, type HookCallback } from './transports/callback.js';
+import { matchesCondition } from '../permissions/match-rule.js';
 
 /** Options of an in-process hook. `timeout` is in seconds (default 600, as Claude Code's command hooks). */
 export interface CallbackOptions {
@@ -25,8 +26,11 @@ export interface CallbackOptions {
 /** Undoes a registration. Calling it twice is harmless. */
 export type Unregister = () => void;
 
-/** Decides whether an `if` condition (a permission rule) matches a tool call. */
-export type ConditionMatcher = (rule: string, toolName: string, toolInput: unknown) => Promise<boolean> | boolean;
+/**
+ * Decides whether an `if` condition (a permission rule) matches a tool call. `cwd` is the event's
+ * `cwd`, `projectDir` the dispatch's (see `DispatchOptions.projectDir`).
+ */
+export type ConditionMatcher = (rule: string, toolName: string, toolInput: unknown, cwd: string, projectDir: string) => Promise<boolean> | boolean;
 
 /** What one dispatch needs besides the payload. */
 export interface DispatchOptions {
@@ -43,7 +47,31 @@ export interface DispatchOptions {
    * `onOutcome` hears from them.
    */
   readonly background?: BackgroundHooks;
+  /**
+   * The project folder relative permission-rule paths in `if` conditions start from (`Edit(./src/**)`);
+   * default: the event's `cwd`.
+   */
+  readonly projectDir?: string;
 }
+
+/**
+ * The fixed points of a run at which the configuration may change (hot reload, issue 15 item 10):
+ * `before-prompt` (before UserPromptSubmit), `before-tool` (a call passed PreToolUse and the
+ * permission check and is about to run), `after-tool` (its handler returned or threw, before
+ * PostToolUse), `before-stop` (the model ended its turn, before Stop hooks). A change is applied at
+ * a boundary, never while an event is being dispatched. `after-tool` exists so that a change made
+ * while a tool process ran can be told apart from one made between tools.
+ */
+export type PhaseBoundary = 'before-prompt' | 'before-tool' | 'after-tool' | 'before-stop';
+
+/** What the loop tells a boundary listener: the tool call at `before-tool` / `after-tool`. */
+export interface BoundaryInfo {
+  readonly toolName?: string;
+  readonly toolUseId?: string;
+}
+
+/** Runs at a phase boundary; the run waits for it. Must not throw (an error is ignored). */
+export type BoundaryListener = (phase: PhaseBoundary, info: BoundaryInfo) => Promise<void> | void;
 
 /** Per-event limits on how many handlers of one event run at once (missing = no limit). */
 export type ConcurrencyLimits = Partial<Record<HookEventName, number>>;
@@ -80,9 +108,12 @@ export class HookEngine {
   private readonly conditionMatches: ConditionMatcher | undefined;
   private concurrency: ConcurrencyLimits;
   private readonly watch = new FailureWatch();
+  private readonly boundaryListeners = new Set<BoundaryListener>();
 
   /**
-   * `conditionMatches` decides `if` conditions; `concurrency` caps how many external handlers of an
+   * `conditionMatches` decides `if` conditions; by default the engine evaluates them itself with
+   * the permission-rule matcher (`matchesCondition`, the same the CLI uses), so in-process and
+   * settings hooks with `if` run only for the calls they match; `concurrency` caps how many external handlers of an
    * event run at once (per dispatch; for background handlers, per run): the rest wait for a slot,
    * still started in settings order, answers still merged in settings order.
    */
@@ -125,6 +156,29 @@ export class HookEngine {
     });
   }
 
+  /**
+   * Attaches `listener` to the run's phase boundaries (see `PhaseBoundary`); returns a function that
+   * detaches it. The CLI's hot reload applies settings changes there.
+   */
+  onBoundary(listener: BoundaryListener): Unregister {
+    this.boundaryListeners.add(listener);
+    return () => this.boundaryListeners.delete(listener);
+  }
+
+  /**
+   * Called by the loop at each phase boundary; resolves when every listener is done, one after
+   * another in attach order. Never rejects.
+   */
+  async boundary(phase: PhaseBoundary, info: BoundaryInfo = {}): Promise<void> {
+    for (const listener of [...this.boundaryListeners]) {
+      try {
+        await listener(phase, info);
+      } catch {
+        // A boundary listener reports its own problems; the run goes on.
+      }
+    }
+  }
+
   /** Adds an already-built handler (external transports use this). Returns its unregister function. */
   add(handler: RegisteredHandler): Unregister {
     this.handlers.push(handler);
@@ -160,7 +214,7 @@ export class HookEngine {
     const candidates = this.byEvent.get(event);
     if (candidates === undefined || candidates.length === 0) return NO_HANDLERS;
     const signal = options.signal ?? new AbortController().signal;
-    const selected = await this.select(event, candidates, input, options.matchValue);
+    const selected = await this.select(event, candidates, input, options.matchValue, options.projectDir);
     if (selected.length === 0) return NO_HANDLERS;
 
     const outcomes: HandlerOutcome[] = [];
@@ -218,15 +272,17 @@ export class HookEngine {
     return this.watch.observe(event, handler.id, capContext(outcome, input));
   }
 
-  private async select(event: HookEventName, candidates: readonly RegisteredHandler[], input: unknown, matchValue: string | undefined): Promise<RegisteredHandler[]> {
+  private async select(event: HookEventName, candidates: readonly RegisteredHandler[], input: unknown, matchValue: string | undefined, projectDir: string | undefined): Promise<RegisteredHandler[]> {
     const selected: RegisteredHandler[] = [];
-    const tool = input as { tool_name?: string; tool_input?: unknown };
+    const tool = input as { tool_name?: string; tool_input?: unknown; cwd?: string };
+    const cwd = tool.cwd ?? process.cwd();
+    const matches = this.conditionMatches ?? matchesCondition;
     for (const handler of candidates) {
       if (matchValue !== undefined && !matcherMatches(handler.matcher, matchValue)) continue;
       if (handler.condition !== undefined) {
         // Claude Code evaluates `if` on tool events only; on other events a handler with `if` never runs.
         if (!TOOL_EVENTS.has(event) || tool.tool_name === undefined) continue;
-        if (this.conditionMatches && !(await this.conditionMatches(handler.condition, tool.tool_name, tool.tool_input))) continue;
+        if (!(await matches(handler.condition, tool.tool_name, tool.tool_input, cwd, projectDir ?? cwd))) continue;
       }
       selected.push(handler);
     }
@@ -255,10 +311,12 @@ function endsChain(event: HookEventName, outcome: HandlerOutcome): boolean {
 }
 
 function applyRewrite(event: HookEventName, input: Record<string, unknown>, outcome: HandlerOutcome): Record<string, unknown> {
-  const specific = outcome.output['hookSpecificOutput'] as { updatedInput?: unknown; updatedToolOutput?: unknown } | undefined;
+  const specific = outcome.output['hookSpecificOutput'] as { updatedInput?: unknown; updatedToolOutput?: unknown; updatedMCPToolOutput?: unknown } | undefined;
   if (event === 'PreToolUse' && specific?.updatedInput !== undefined) return deepFreeze({ ...input, tool_input: detach(specific.updatedInput) });
-  if (event === 'PostToolUse' && specific?.updatedToolOutput !== undefined) {
-    return deepFreeze({ ...input, tool_response: detach(specific.updatedToolOutput) });
+  if (event === 'PostToolUse') {
+    const isMcp = typeof input['tool_name'] === 'string' && input['tool_name'].startsWith('mcp__');
+    const replaced = isMcp ? (specific?.updatedMCPToolOutput ?? specific?.updatedToolOutput) : specific?.updatedToolOutput;
+    if (replaced !== undefined) return deepFreeze({ ...input, tool_response: detach(replaced) });
   }
   return input;
 }

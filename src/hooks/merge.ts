@@ -93,11 +93,18 @@ export function mergePreToolUse(outcomes: readonly HandlerOutcome[]): PreToolUse
   return { ...mergeCommon(outcomes), ...(decision ? { decision } : {}), ...(reason !== undefined ? { reason } : {}), ...(updatedInput ? { updatedInput } : {}) };
 }
 
-/** `[<cmd>]: failed; blocking because onFailure is "block"\n<error>`, Claude Code's text for a fail-closed hook. */
+/**
+ * `[<cmd>]: failed; blocking because onFailure is "block"\n<stderr>`, Claude Code's text for a
+ * fail-closed hook (`…: timed out; …` after a timeout); for a hook that did not exit with a code
+ * (a failed start, an HTTP error, a callback that threw) the detail is hookloop's `error` text.
+ */
 export function failClosedMessage(outcome: HandlerOutcome, _event: string): string {
   const why = outcome.origin.transport === 'callback' ? 'in-process gate hooks fail closed' : 'onFailure is "block"';
   const what = outcome.status === 'timeout' ? 'timed out' : 'failed';
-  return `[${outcome.origin.text}]: ${what}; blocking because ${why}${outcome.error ? `\n${outcome.error}` : ''}`;
+  // A command that exited with a code: Claude Code puts its stderr there as it is, without our `exit code N:` prefix.
+  const exited = outcome.raw?.exitCode !== undefined && outcome.raw.exitCode !== null && outcome.status === 'failed';
+  const detail = exited ? (outcome.raw?.stderr ?? '') : (outcome.error ?? '');
+  return `[${outcome.origin.text}]: ${what}; blocking because ${why}${detail ? `\n${detail}` : ''}`;
 }
 
 /** PermissionRequest: deny (from any hook, or a fail-closed failure) beats allow; among allows the last `updatedInput` wins. */
@@ -180,18 +187,24 @@ export function mergeBlocking(outcomes: readonly HandlerOutcome[], event: string
   return { ...mergeCommon(outcomes), blocks };
 }
 
-/** PostToolUse adds output rewriting to the blocking reduction: the last `updatedToolOutput` in merge order wins. */
+/**
+ * PostToolUse adds output rewriting to the blocking reduction: the last `updatedToolOutput` in merge
+ * order wins, and separately the last `updatedMCPToolOutput` (the loop uses it for MCP tools).
+ */
 export interface PostToolUseMerge extends BlockingMerge {
   readonly updatedToolOutput?: { readonly value: unknown };
+  readonly updatedMCPToolOutput?: { readonly value: unknown };
 }
 
 export function mergePostToolUse(outcomes: readonly HandlerOutcome[]): PostToolUseMerge {
   let updated: { value: unknown } | undefined;
+  let updatedMcp: { value: unknown } | undefined;
   for (const outcome of outcomes) {
     const specific = specificOf(outcome);
-    if (specific && 'updatedToolOutput' in specific && specific['updatedToolOutput'] !== undefined) updated = { value: specific['updatedToolOutput'] };
+    if (specific?.['updatedToolOutput'] !== undefined) updated = { value: specific['updatedToolOutput'] };
+    if (specific?.['updatedMCPToolOutput'] !== undefined) updatedMcp = { value: specific['updatedMCPToolOutput'] };
   }
-  return { ...mergeBlocking(outcomes, 'PostToolUse'), ...(updated ? { updatedToolOutput: updated } : {}) };
+  return { ...mergeBlocking(outcomes, 'PostToolUse'), ...(updated ? { updatedToolOutput: updated } : {}), ...(updatedMcp ? { updatedMCPToolOutput: updatedMcp } : {}) };
 }
 
 /** SessionStart adds the first `initialUserMessage` and the last `sessionTitle`. */

@@ -5,14 +5,15 @@ import { safePathPart } from '../session/path-part.js';
 
 /**
  * `CLAUDE_ENV_FILE` (spec §3 SessionStart, §10): each SessionStart command hook gets its own file
- * under `~/.claude/session-env/<session>/`, where it may append `export NAME=value` lines; the
+ * under `<config dir>/session-env/<session>/` (the config dir is `~/.claude`, or `$HOOKLOOP_HOME` /
+ * `$CLAUDE_CONFIG_DIR` / the run's `configDir` when set, like the transcripts), where it may append `export NAME=value` lines; the
  * variables they set are then part of the environment of later Bash tool calls
  * (conformance session-start-outputs). Paths and names are Claude Code's.
  */
 
-/** `<homeDir>/.claude/session-env/<sessionId>`: where a session's env files live (the id made a safe name, see safePathPart). */
-export function sessionEnvDir(homeDir: string, sessionId: string): string {
-  return path.join(homeDir, '.claude', 'session-env', safePathPart(sessionId));
+/** `<configDir>/session-env/<sessionId>`: where a session's env files live (`configDir` plays `~/.claude`, see session/paths.ts; the id made a safe name, see safePathPart). */
+export function sessionEnvDir(configDir: string, sessionId: string): string {
+  return path.join(configDir, 'session-env', safePathPart(sessionId));
 }
 
 /**
@@ -20,8 +21,8 @@ export function sessionEnvDir(homeDir: string, sessionId: string): string {
  * `<dir>/sessionstart-hook-0.sh`. Creates the folder so that `>> "$CLAUDE_ENV_FILE"` works;
  * the file itself is left for the hook to create.
  */
-export function prepareSessionEnvFile(homeDir: string, sessionId: string, event: string, index: number): string {
-  const dir = sessionEnvDir(homeDir, sessionId);
+export function prepareSessionEnvFile(configDir: string, sessionId: string, event: string, index: number): string {
+  const dir = sessionEnvDir(configDir, sessionId);
   fs.mkdirSync(dir, { recursive: true });
   return path.join(dir, `${event.toLowerCase()}-hook-${index}.sh`);
 }
@@ -32,8 +33,8 @@ export function prepareSessionEnvFile(homeDir: string, sessionId: string, event:
  * back. No files → `{}`. When sourcing fails, the failure is reported through `warn` and `{}` is
  * returned. Never throws.
  */
-export async function readSessionEnv(homeDir: string, sessionId: string, base: NodeJS.ProcessEnv, warn: (text: string) => void): Promise<Record<string, string>> {
-  const dir = sessionEnvDir(homeDir, sessionId);
+export async function readSessionEnv(configDir: string, sessionId: string, base: NodeJS.ProcessEnv, warn: (text: string) => void): Promise<Record<string, string>> {
+  const dir = sessionEnvDir(configDir, sessionId);
   let files: string[];
   try {
     files = fs

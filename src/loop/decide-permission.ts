@@ -54,8 +54,12 @@ function namedPaths(tool: AnyTool, input: Input, cwd: string): string[] {
   }
 }
 
-/** `byHook`: a PermissionRequest hook refused (no PermissionDenied then: the hook already knows). */
-export type Permission = { kind: 'allowed'; input: Input; realPaths: readonly string[] } | { kind: 'denied'; message: string; interrupt?: boolean; byHook?: boolean };
+/**
+ * `byHook`: a PermissionRequest hook refused. `byClassifier`: refused by auto mode's stand-in for
+ * Claude Code's classifier (the dontAsk refusal of a run in `autoMode`), the only refusal that fires
+ * PermissionDenied, as in Claude Code (not for rule, hook, PermissionRequest or dontAsk denials).
+ */
+export type Permission = { kind: 'allowed'; input: Input; realPaths: readonly string[] } | { kind: 'denied'; message: string; interrupt?: boolean; byHook?: boolean; byClassifier?: boolean };
 
 /**
  * Turns the policy's verdict on `input` into allowed or denied. An `ask` goes to PermissionRequest
@@ -70,7 +74,7 @@ export async function decidePermission(run: RunContext, call: ToolCall, tool: An
   const { input, verdict, realPaths } = checked;
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: verdict.behavior, source: verdict.source });
   if (verdict.behavior === 'allow') return { kind: 'allowed', input, realPaths };
-  if (verdict.behavior === 'deny') return { kind: 'denied', message: verdict.message };
+  if (verdict.behavior === 'deny') return { kind: 'denied', message: verdict.message, ...(run.autoMode && verdict.source === 'mode dontAsk' ? { byClassifier: true } : {}) };
 
   // The reference fires PermissionRequest for every ask except one a PreToolUse hook raised;
   // past a hard boundary (workspace, plan mode) only a deny from it counts.

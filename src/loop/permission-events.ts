@@ -9,12 +9,11 @@ import { fireHook, type RunContext } from './run-context.js';
  *   waits for a person (`Approver.awaitsHuman`, the TTY prompt) is asked, so a hook can call the
  *   user back to the terminal. Headless runs have nobody to notify and fire none, as the reference
  *   fires none in `-p`.
- * - PermissionDenied fires whenever the permission policy (deny rule, dontAsk, plan mode, a hard
- *   boundary) or the approver refuses a call, with `reason` = the error text the model gets. The
- *   reference fires it only for its auto-mode classifier's denials; hookloop has no classifier and
- *   fires it for every refusal that no hook made (a hook that refused already knows). A hook's
- *   `retry: true` adds `The PermissionDenied hook indicated you may retry this tool call.` as user
- *   text after the results.
+ * - PermissionDenied fires only where Claude Code fires it: when its auto-mode classifier refuses a
+ *   call. hookloop's stand-in is `--permission-mode auto` (`RunOptions.permissions.autoMode`: dontAsk
+ *   whose refusals play the classifier's); deny rules, plan mode, boundaries, plain dontAsk, hooks
+ *   and approvals nobody gave fire none. A hook's `retry: true` adds `The PermissionDenied hook
+ *   indicated you may retry this tool call.` as user text after the results.
  */
 
 /** Fires Notification for a pending approval of `toolName`. */

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import { describeError, ProviderError } from '../errors.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
@@ -32,7 +31,13 @@ export interface RunOptions {
   /** Tools offered to the model; default: none. Pass `builtinTools()` for Bash, Read, Write, Edit, Glob, Grep. */
   readonly tools?: ToolRegistry | readonly AnyTool[];
   readonly hooks?: HookEngine;
-  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[] };
+  /**
+   * The permission policy. `autoMode`: hookloop's stand-in for Claude Code's `auto` mode (whose
+   * classifier approves or refuses what would need approval): run with `mode: "dontAsk"` and the
+   * refusals of that mode are the classifier's — they fire PermissionDenied, which fires nowhere
+   * else, as in Claude Code.
+   */
+  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[]; readonly autoMode?: boolean };
   /**
    * Files and directories the run's configuration was read from — settings files (`--settings`
    * ones included), plugin directories, MCP configs: no rule, mode or hook lets the model write
@@ -216,7 +221,7 @@ interface SessionOpening {
 async function beginSession(run: RunContext, source: 'startup' | 'resume'): Promise<SessionOpening> {
   const start = mergeSessionStart(await fireHook(run, 'SessionStart', { source }, source));
   const warn = (text: string) => run.emit({ type: 'warning', text });
-  Object.assign(run.env, await readSessionEnv(os.homedir(), run.state.sessionId, { ...process.env, ...run.env }, warn));
+  Object.assign(run.env, await readSessionEnv(run.configDir, run.state.sessionId, { ...process.env, ...run.env }, warn));
   run.state.sessionTitle = start.sessionTitle;
   return {
     context: [...start.plainTexts.map((text) => successLabel('SessionStart', source, text)), ...start.contexts.map((text) => contextLabel('SessionStart', undefined, text))],
@@ -243,6 +248,7 @@ async function submitFirstPrompt(run: RunContext, prompt: string, opening: Sessi
 /** UserPromptSubmit for `prompt`: the block reason, or the labelled context paragraphs (additionalContext, then plain stdout). */
 async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; context: string[] }> {
   const title = run.state.sessionTitle;
+  await run.hooks.boundary('before-prompt');
   const submitted = await fireHook(run, 'UserPromptSubmit', { prompt, ...(title !== undefined ? { session_title: title } : {}) });
   const submit = mergeBlocking(submitted, 'UserPromptSubmit');
   if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n'), context: [] };
@@ -328,6 +334,7 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
       continue;
     }
 
+    await run.hooks.boundary('before-stop');
     const stop = mergeBlocking(
       await fireHook(run, 'Stop', { stop_hook_active: continuations > 0, last_assistant_message: assistant.text, background_tasks: [], session_crons: [] }),
       'Stop',
@@ -335,8 +342,11 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
     const wantsMore = stop.blocks.length > 0 || stop.contexts.length > 0;
     // The cap bounds hook-forced turns: past it the hooks still run, but their block is overridden.
     if (!wantsMore || stop.stop || continuations >= (options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS)) {
-      if (wantsMore && !stop.stop) run.emit({ type: 'warning', text: `Stop hooks asked for more than ${continuations} continuations; the limit ends the run` });
-      else if (!stop.stop && continuations < (options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS) && (await wokenByBackground(run))) {
+      if (wantsMore && !stop.stop) {
+        run.emit({ type: 'warning', text: `Stop hooks asked for more than ${continuations} continuations; the limit ends the run` });
+        // Claude Code reports an empty `result` when its cap overrides a Stop block (stop-block-forever).
+        return { result: '', isError: false, terminalReason: 'completed', stopReason: lastStopReason };
+      } else if (!stop.stop && continuations < (options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS) && (await wokenByBackground(run))) {
         continuations++;
         continue;
       }

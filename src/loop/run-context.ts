@@ -23,6 +23,8 @@ export interface RunContext {
   readonly tools: ToolRegistry;
   readonly policy: PermissionPolicy;
   readonly approver: Approver;
+  /** `--permission-mode auto` (see `RunOptions.permissions.autoMode`): the mode's refusals fire PermissionDenied. */
+  readonly autoMode: boolean;
   readonly workspace: Workspace;
   readonly signal: AbortSignal;
   /** Extra environment of tool processes: `RunOptions.env` plus what SessionStart env files (`CLAUDE_ENV_FILE`) export. */
@@ -31,6 +33,8 @@ export interface RunContext {
   readonly withheldEnv: readonly string[];
   /** The run's OS sandbox for Bash, when `sandbox.enabled` and it could start; closed by SessionEnd. */
   readonly sandbox?: RunSandbox;
+  /** The folder that plays Claude Code's `~/.claude` for this run (transcripts, `session-env/`); see session/paths.ts. */
+  readonly configDir: string;
   readonly emit: (event: RunEvent) => void;
   readonly permissionDenials: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
   /** The session's model client: the loop's turns, prompt hooks and agent-hook subagents all use it. */
@@ -93,9 +97,11 @@ export async function fireHook<E extends HookEventName>(
     signal: ENDING_EVENTS.has(event) ? NEVER_ABORTED : run.signal,
     services: run.services,
     background: run.background,
+    projectDir: run.state.projectDir,
     ...(matchValue !== undefined ? { matchValue } : {}),
     onOutcome: (outcome) => {
       run.emit({ type: 'hook_outcome', event, matchValue, outcome });
+      if (outcome.warning !== undefined) run.emit({ type: 'warning', text: hookWarningText(event, outcome) });
       const output = outcome.output as { systemMessage?: unknown; continue?: unknown; stopReason?: unknown };
       if (typeof output.systemMessage === 'string') run.emit({ type: 'system_message', text: output.systemMessage });
       // `stopReason` is for the user, like systemMessage; the model and the JSON result never see it.
@@ -103,6 +109,14 @@ export async function fireHook<E extends HookEventName>(
     },
   });
   return result.outcomes;
+}
+
+/**
+ * The one warning about an external hook's answer: `PreToolUse hook [<cmd>] (<file>: hooks.PreToolUse[0].hooks[0]): ignored unknown field decision.reason`.
+ */
+export function hookWarningText(event: HookEventName, outcome: HandlerOutcome): string {
+  const where = outcome.origin.location ? ` (${outcome.origin.location})` : '';
+  return `${event} hook [${outcome.origin.text}]${where}: ${outcome.warning ?? ''}`;
 }
 
 /** The ToolContext a handler gets: the session's cwd and id, extra env, the sandbox, and a setter for `cd`. */

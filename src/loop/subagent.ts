@@ -96,6 +96,8 @@ function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdi
     tools: new ToolRegistry([...readOnly, structuredOutputTool(onAnswer)]),
     policy: new PermissionPolicy({ rules: { allow: [], ask: [], deny: [] }, mode: 'dontAsk', workspace: parent.workspace, projectDir }),
     approver: headlessApprover,
+    // An agent hook's own dontAsk refusals are not a classifier's: no PermissionDenied.
+    autoMode: false,
     signal: request.signal,
     permissionDenials: [],
     emit: (event: RunEvent) => {

@@ -6,6 +6,7 @@ import { toolUseError } from '../tools/tool-registry.js';
 import { checkInput, decidePermission } from './decide-permission.js';
 import { contextLabel, DEFERRED_BATCH_SKIPPED, postToolUseBlock, preToolUseError } from './hook-text.js';
 import { permissionDenied } from './permission-events.js';
+import { checkReplacedOutput, replacementFor, withAbsolutePaths } from './replaced-output.js';
 import { fireHook, toolContext, type RunContext } from './run-context.js';
 
 /** One call's way through the pipeline, as the batch needs it. */
@@ -28,7 +29,7 @@ type Input = Readonly<Record<string, unknown>>;
 
 /**
  * Runs one tool call through the fixed pipeline: prepare → PreToolUse → permission policy →
- * PermissionRequest → (Notification) approver → PermissionDenied → content checks
+ * PermissionRequest → (Notification) approver → PermissionDenied (auto mode's refusals only) → content checks
  * (`Tool.validateContent`) → handler (exactly once) → PostToolUse / PostToolUseFailure. With `deferring` (an earlier call of the batch was deferred)
  * the call stops after PreToolUse: a hook may defer it too, but it never runs.
  * Never throws: every path ends in one paired result.
@@ -56,17 +57,19 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
 
   const permitted = await decidePermission(run, call, tool, checked, hook);
   if (permitted.kind === 'denied') {
-    const notes = permitted.byHook ? [] : await permissionDenied(run, call, tool.name, checked.input, permitted.message);
+    const notes = permitted.byClassifier ? await permissionDenied(run, call, tool.name, checked.input, permitted.message) : [];
     return { ...refuse(run, call, checked.input, permitted.message, contexts, permitted.interrupt ? 'aborted_tools' : stop), ...(notes.length > 0 ? { notes } : {}) };
   }
   const input = permitted.input;
+  // A rewrite the model never wrote (PreToolUse or PermissionRequest `updatedInput`): paths show absolute.
+  const rewritten = pre.updatedInput !== undefined || permitted.input !== prepared.input;
 
   // Checks that read the files come only now, so a refused call learns nothing about them.
   const context = callContext(run, tool, input, permitted.realPaths);
   const invalid = await validateContent(tool, input, context);
   if (invalid !== undefined) return finish(run, call, toolResultMessage(call.id, tool.name, toolUseError(invalid), true), contexts, stop);
 
-  const executed = await execute(run, call, tool, input, context);
+  const executed = await execute(run, call, tool, input, context, rewritten);
   contexts.push(...executed.contexts);
   return finish(run, call, executed.result, contexts, executed.stop ?? stop, true, executed.output);
 }
@@ -93,12 +96,16 @@ async function validateContent(tool: AnyTool, input: Input, context: ToolContext
 }
 
 /** Runs the handler exactly once, then PostToolUse (success) or PostToolUseFailure (failure). */
-async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, context: ToolContext): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped'; output?: unknown }> {
+async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, context: ToolContext, rewritten: boolean): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped'; output?: unknown }> {
   const started = performance.now();
+  const cwd = run.state.cwd;
   let output: unknown;
+  await run.hooks.boundary('before-tool', { toolName: tool.name, toolUseId: call.id });
   try {
     output = await tool.handler(input, context);
+    if (rewritten) output = withAbsolutePaths(output, cwd);
   } catch (error) {
+    await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
     const message = error instanceof ToolFailure ? error.message : `Error: ${describeError(error)}`;
     const failure = mergeCommon(
       await fireHook(run, 'PostToolUseFailure', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_use_id: call.id, error: message, is_interrupt: run.signal.aborted, duration_ms: Math.round(performance.now() - started) }, tool.name),
@@ -109,12 +116,14 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
       ...(failure.stop ? { stop: 'hook_stopped' as const } : {}),
     };
   }
+  await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
   const post = mergePostToolUse(
     await fireHook(run, 'PostToolUse', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_response: output, tool_use_id: call.id, duration_ms: Math.round(performance.now() - started) }, tool.name),
   );
   const contexts = post.contexts.map((text) => contextLabel('PostToolUse', tool.name, text));
-  if (post.updatedToolOutput) {
-    const replaced = checkToolOutput(tool, post.updatedToolOutput.value);
+  const replacement = replacementFor(tool, post);
+  if (replacement) {
+    const replaced = checkReplacedOutput(tool, replacement.value, output);
     if (replaced.ok) {
       output = replaced.value;
       run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PostToolUse' });
@@ -128,15 +137,6 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
     content = `Error: the tool output could not be rendered: ${describeError(error)}`;
   }
   return { result: toolResultMessage(call.id, tool.name, content, false), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), output };
-}
-
-/** An `updatedToolOutput` must match the tool's output shape when the tool declares one (a plain string for Bash is refused, as in the reference). */
-function checkToolOutput(tool: AnyTool, value: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
-  // A string (most tool outputs) is immutable: cloning it would copy every byte for nothing.
-  if (!tool.outputSchema) return { ok: true, value: typeof value === 'object' && value !== null ? structuredClone(value) : value };
-  const parsed = tool.outputSchema.safeParse(value);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, error: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ') };
 }
 
 /**

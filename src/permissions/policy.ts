@@ -279,7 +279,7 @@ export class PermissionPolicy {
     if (mode === 'dontAsk') {
       return {
         behavior: 'deny',
-        message: `Permission to use ${tool.name} has been denied because hookloop is running in don't ask mode. Add an allow rule (permissions.allow) for calls like this one, or use another permission mode.`,
+        message: `Permission to use ${tool.name} has been denied because hookloop is running in don't ask mode. ${DENIAL_WORKAROUND_GUIDANCE}`,
         source: 'mode dontAsk',
       };
     }
@@ -351,3 +351,10 @@ function planMessage(call: Call): string {
   if (file !== undefined && call.tool.kind === 'edit') return `Cannot write to ${file} while in plan mode.`;
   return `Cannot use ${call.tool.name} while in plan mode.`;
 }
+
+/**
+ * What Claude Code appends to a dontAsk refusal (issue 15 item 7: the model reads the same words
+ * under both agents; only the agent's name differs).
+ */
+export const DENIAL_WORKAROUND_GUIDANCE =
+  "IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed.";

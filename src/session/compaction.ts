@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
 import { describeError } from '../errors.js';
 import { mergeBlocking, mergeCommon } from '../hooks/merge.js';
@@ -121,7 +120,7 @@ export async function compactConversation(
   await summarizerStop(run, answer);
 
   const start = await fireHook(run, 'SessionStart', { source: 'compact', model: run.state.model ?? setup.model.name }, 'compact');
-  if (start.length > 0) Object.assign(run.env, await readSessionEnv(os.homedir(), run.state.sessionId, { ...process.env, ...run.env }, (text) => run.emit({ type: 'warning', text })));
+  if (start.length > 0) Object.assign(run.env, await readSessionEnv(run.configDir, run.state.sessionId, { ...process.env, ...run.env }, (text) => run.emit({ type: 'warning', text })));
   const restarted = mergeCommon(start);
   const context = [...restarted.plainTexts.map((text) => successLabel('SessionStart', 'compact', text)), ...restarted.contexts.map((text) => contextLabel('SessionStart', undefined, text))];
   await fireHook(run, 'PostCompact', { trigger, compact_summary: answer }, trigger);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { toolResultMessage, deepFreeze, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
 import type { ToolSpec } from '../model/model-client.js';
 import type { AnyTool, ToolContext } from './define-tool.js';
+import { inputValidationText } from './input-validation-text.js';
 
 /**
  * The outcome of preparing one tool call (lookup, JSON parse, schema validation, the tool's own
@@ -111,8 +112,7 @@ export class ToolRegistry {
   check(tool: AnyTool, input: unknown, context: Pick<ToolContext, 'cwd' | 'projectDir'>): InputCheck {
     const parsed = tool.inputSchema.safeParse(input);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
-      return { ok: false, error: `InputValidationError: ${tool.name} failed due to the following issue${issues.length > 1 ? 's' : ''}:\n${issues.join('\n')}` };
+      return { ok: false, error: inputValidationText(tool.name, parsed.error.issues, input) };
     }
     const normalized = tool.normalizeInput ? tool.normalizeInput(structuredClone(parsed.data), context) : structuredClone(parsed.data);
     return { ok: true, input: deepFreeze(normalized as Record<string, unknown>) };

@@ -45,23 +45,11 @@ function session(initial: Record<string, unknown>) {
     installed: () => engine.list().map((handler) => handler.origin.text),
     start: () => engine.dispatch('SessionStart', { ...base, hook_event_name: 'SessionStart', source: 'startup' }, { matchValue: 'startup' }),
     preToolUse,
+    /** The loop reaching a phase boundary, where changes are applied (or held, after a tool). */
+    boundary: (phase: 'before-tool' | 'after-tool' = 'before-tool') => engine.boundary(phase, { toolName: 'Bash', toolUseId: 'toolu_1' }),
     edit: (hooks: Record<string, unknown> | string) => fs.writeFileSync(path.join(dir, '.claude/settings.local.json'), typeof hooks === 'string' ? hooks : settings(hooks)),
     read: (file: string) => (fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : ''),
   };
-}
-
-/** Polls until `check` passes (the watcher debounces, then a ConfigChange hook process runs). */
-async function eventually(check: () => void | Promise<void>, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 }
 
 describe('hot reload', () => {
@@ -69,16 +57,21 @@ describe('hot reload', () => {
     const run = session({ ConfigChange: [{ hooks: [logTo('config.log')] }], PreToolUse: [{ hooks: [logTo('old.log')] }] });
     await run.start();
     run.edit({ ConfigChange: [{ hooks: [logTo('config.log')] }], PreToolUse: [{ hooks: [logTo('new.log')] }] });
-    await eventually(() => expect(run.read('config.log')).not.toBe(''));
+    await run.preToolUse('ls');
+    expect(run.read('config.log')).toBe(''); // not while an event is dispatched: only at a boundary
+    expect(run.read('old.log')).not.toBe('');
+    fs.rmSync(path.join(run.dir, 'old.log'));
+    await run.boundary();
     expect(JSON.parse(run.read('config.log'))).toEqual({
       session_id: 'session-1',
       transcript_path: '/t.jsonl',
       cwd: run.dir,
+      prompt_id: 'prompt-1',
       hook_event_name: 'ConfigChange',
       source: 'local_settings',
       file_path: path.join(run.dir, '.claude/settings.local.json'),
     });
-    await eventually(() => expect(run.installed().some((text) => text.includes('new.log'))).toBe(true));
+    expect(run.installed().some((text) => text.includes('new.log'))).toBe(true);
     expect(run.installed().some((text) => text.includes('old.log'))).toBe(false);
     await run.preToolUse('ls');
     expect(run.read('new.log')).not.toBe('');
@@ -91,7 +84,8 @@ describe('hot reload', () => {
     await run.start();
     await run.preToolUse('ls');
     run.edit({ ConfigChange: [{ hooks: [logTo('config.log')] }], Stop: [] });
-    await eventually(() => expect(run.read('config.log')).toContain('"prompt_id":"prompt-1"'));
+    await run.boundary();
+    expect(run.read('config.log')).toContain('"prompt_id":"prompt-1"');
   });
 
   it('keeps the previous hooks when the new file is invalid, and says why', async () => {
@@ -99,9 +93,8 @@ describe('hot reload', () => {
     await run.start();
     run.edit('{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true", "timeout": "5"}]}]}}');
     const file = path.join(run.dir, '.claude/settings.local.json');
-    await eventually(() =>
-      expect(run.notices).toEqual([`hookloop: ${file} changed but cannot be used; keeping the previous hooks: ${file}: hooks.PreToolUse[0].hooks[0].timeout: expected a positive number, got "5"`]),
-    );
+    await run.boundary();
+    expect(run.notices).toEqual([`hookloop: ${file} changed but cannot be used; keeping the previous hooks: ${file}: hooks.PreToolUse[0].hooks[0].timeout: expected a positive number, got "5"`]);
     await run.preToolUse('ls');
     expect(run.read('old.log')).not.toBe('');
   });
@@ -112,9 +105,43 @@ describe('hot reload', () => {
     await run.start();
     run.edit({});
     const file = path.join(run.dir, '.claude/settings.local.json');
-    await eventually(() => expect(run.notices).toEqual([`hookloop: a ConfigChange hook blocked the change of ${file}; keeping the previous hooks: settings are frozen`]));
+    await run.boundary();
+    expect(run.notices).toEqual([`hookloop: a ConfigChange hook blocked the change of ${file}; keeping the previous hooks: settings are frozen`]);
     await run.preToolUse('ls');
     expect(run.read('old.log')).not.toBe('');
+  });
+});
+
+describe('a settings change made while a tool ran', () => {
+  it('is held: not applied, with one warning naming the file and the tool, and never applied later', async () => {
+    const run = session({ ConfigChange: [{ hooks: [logTo('config.log')] }], PreToolUse: [{ hooks: [logTo('old.log')] }] });
+    await run.start();
+    await run.boundary('before-tool');
+    run.edit({ PreToolUse: [{ hooks: [logTo('evil.log')] }] }); // what the tool process did
+    await run.boundary('after-tool');
+    await run.boundary('before-tool');
+    await run.preToolUse('ls');
+    expect(run.read('evil.log')).toBe('');
+    expect(run.read('old.log')).not.toBe('');
+    expect(run.read('config.log')).toBe('');
+    const file = path.join(run.dir, '.claude/settings.local.json');
+    expect(run.notices).toEqual([`hookloop: warning: ${file} changed while Bash (toolu_1) ran; not applied: a settings change made by a tool needs a person's approval (start a new session to use it)`]);
+  });
+
+  it('through the CLI: a Bash call that rewrites the local settings does not install its hooks', () => {
+    const dir = tempProject({ '.claude/settings.local.json': '{}\n' });
+    const evil = JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'cat > /dev/null; touch "$CLAUDE_PROJECT_DIR/pwned"' }] }] } });
+    // The test stands in for any way past the write protections: the tool itself is allowed here.
+    fs.writeFileSync(path.join(dir, 'evil.json'), evil);
+    writeJson(dir, 'settings.json', { permissions: { allow: ['Bash'] } });
+    writeJson(dir, 'turns.json', [
+      [{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'cat evil.json > .claude/settings.local.json' } }],
+      [{ type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'true' } }],
+      [{ type: 'text', text: 'done' }],
+    ]);
+    const result = runCli(['-p', 'go', '--settings', 'settings.json', '--model-script', 'turns.json', '--permission-mode', 'bypassPermissions'], dir, { IS_SANDBOX: '1' });
+    expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
+    if (fs.readFileSync(path.join(dir, '.claude/settings.local.json'), 'utf8') !== '{}\n') expect(result.stderr).toContain('changed while Bash (toolu_01) ran; not applied');
   });
 });
 

@@ -52,46 +52,57 @@ describe('Notification', () => {
 describe('PermissionDenied', () => {
   const bashTouch = [[toolUse('toolu_01', 'Bash', { command: 'touch denied.txt' })], [text('done')]];
 
-  it('fires when a deny rule refuses a call, with tool_name, tool_input, tool_use_id and the refusal as reason', async () => {
+  const auto = { mode: 'dontAsk' as const, autoMode: true };
+
+  it('fires when auto mode (the classifier stand-in) refuses a call, with tool_name, tool_input, tool_use_id and the refusal as reason', async () => {
     const dir = tempProject();
     const { hooks } = settingsHooks({ hooks: { PermissionDenied: [{ matcher: 'Bash', hooks: [recorder('denied.jsonl')] }] } }, dir);
-    await compatRun(bashTouch, { projectDir: dir, hooks, permissions: { rules: { deny: ['Bash(touch *)'] } } });
+    const { result } = await compatRun(bashTouch, { projectDir: dir, hooks, permissions: auto });
     expect(recorded(dir, 'denied.jsonl')).toEqual([
       expect.objectContaining({
         hook_event_name: 'PermissionDenied',
-        permission_mode: 'default',
+        permission_mode: 'dontAsk',
         effort: { level: 'medium' },
         tool_name: 'Bash',
         tool_input: { command: 'touch denied.txt' },
         tool_use_id: 'toolu_01',
-        reason: 'Permission to use Bash with command touch denied.txt has been denied.',
+        reason: toolResults(result.messages)[0]!.content,
       }),
     ]);
   });
 
-  it('fires when the headless approver refuses, in dontAsk mode, and in plan mode', async () => {
-    for (const mode of ['default', 'dontAsk', 'plan'] as const) {
+  it('fires nowhere else, as in Claude Code: not for deny rules, the headless approver, plain dontAsk, plan mode or a boundary', async () => {
+    const cases = [
+      { permissions: { rules: { deny: ['Bash(touch *)'] } } },
+      { permissions: { mode: 'default' as const } },
+      { permissions: { mode: 'dontAsk' as const } },
+      { permissions: { mode: 'plan' as const } },
+      { permissions: { mode: 'acceptEdits' as const }, outside: true },
+    ];
+    for (const { permissions, outside } of cases) {
       const hooks = new HookEngine();
-      const reasons: string[] = [];
-      hooks.on('PermissionDenied', ({ reason, permission_mode }) => void reasons.push(`${permission_mode}: ${reason}`));
-      const { result } = await compatRun(bashTouch, { hooks, permissions: { mode } });
-      expect(reasons).toEqual([`${mode}: ${toolResults(result.messages)[0]!.content}`]);
+      let fired = 0;
+      hooks.on('PermissionDenied', () => void fired++);
+      const call = outside ? [[toolUse('toolu_01', 'Write', { file_path: '/tmp/hookloop-outside-never.txt', content: 'x' })], [text('done')]] : bashTouch;
+      const { result } = await compatRun(call, { hooks, permissions });
+      expect(result.permissionDenials).toHaveLength(1);
+      expect(fired).toBe(0);
     }
   });
 
   it('matches on the tool name and evaluates `if` like the other tool events', async () => {
     const dir = tempProject();
     const { hooks } = settingsHooks({ hooks: { PermissionDenied: [{ matcher: 'Bash', hooks: [{ ...recorder('touch.jsonl'), if: 'Bash(touch *)' }] }] } }, dir);
-    await compatRun([[toolUse('toolu_01', 'Bash', { command: 'mkdir d' }), toolUse('toolu_02', 'Bash', { command: 'touch t' })], [text('done')]], { projectDir: dir, hooks });
+    await compatRun([[toolUse('toolu_01', 'Bash', { command: 'mkdir d' }), toolUse('toolu_02', 'Bash', { command: 'touch t' })], [text('done')]], { projectDir: dir, hooks, permissions: auto });
     expect(recorded(dir, 'touch.jsonl').map((payload) => payload['tool_use_id'])).toEqual(['toolu_02']);
   });
 
-  it('does not fire when a hook refused the call (PreToolUse deny, PermissionRequest deny): the hook already knows', async () => {
+  it('does not fire when a hook refused the call (PreToolUse deny, PermissionRequest deny), even in auto mode', async () => {
     let fired = 0;
     const preToolUse = new HookEngine();
     preToolUse.on('PermissionDenied', () => void fired++);
     preToolUse.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } }));
-    const refused = await compatRun(bashTouch, { hooks: preToolUse });
+    const refused = await compatRun(bashTouch, { hooks: preToolUse, permissions: auto });
     expect(toolResults(refused.result.messages)[0]!.content).toBe('PreToolUse:Bash hook error: no');
     const permissionRequest = new HookEngine();
     permissionRequest.on('PermissionDenied', () => void fired++);
@@ -105,7 +116,7 @@ describe('PermissionDenied', () => {
     const dir = tempProject();
     const retry = `echo '{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}'`;
     const { hooks } = settingsHooks({ hooks: { PermissionDenied: [{ matcher: 'Bash', hooks: [{ type: 'command', command: retry }] }] } }, dir);
-    const { model } = await compatRun(bashTouch, { projectDir: dir, hooks, permissions: { mode: 'dontAsk' } });
+    const { model } = await compatRun(bashTouch, { projectDir: dir, hooks, permissions: auto });
     const second = model.requests[1]!.messages;
     const afterResult = second.slice(second.findIndex((message) => message.role === 'tool') + 1);
     expect(afterResult).toEqual([{ role: 'user', content: 'The PermissionDenied hook indicated you may retry this tool call.' }]);

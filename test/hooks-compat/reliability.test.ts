@@ -11,7 +11,8 @@ import { compatRun, settingsHooks, tempProject, text, toolResults, toolUse } fro
 /** A command that fails (exit 1) the first time it runs in a project, and succeeds afterwards. */
 const failOnce = (name: string) => `cat >/dev/null; [ -f "$CLAUDE_PROJECT_DIR/${name}" ] && exit 0; touch "$CLAUDE_PROJECT_DIR/${name}"; echo "${name} broke" >&2; exit 1`;
 const blocking = (command: string) => ({ type: 'command', command, onFailure: 'block' });
-const FAILED = (command: string, stderr: string) => `[${command}]: failed; blocking because onFailure is "block"\nexit code 1: ${stderr}`;
+// Claude Code puts the stderr there as printed (its newline included), without an `exit code 1:` prefix (issue 15 item 7).
+const FAILED = (command: string, stderr: string) => `[${command}]: failed; blocking because onFailure is "block"\n${stderr}\n`;
 
 describe('onFailure "block" works on every event that can block', () => {
   it('UserPromptSubmit: the prompt is refused', async () => {

@@ -195,7 +195,8 @@ describe('modes (spec §11)', () => {
     const subject = policy('dontAsk', { allow: ['Bash(npm test)'] });
     expect(await subject.evaluate(bash('touch x'))).toEqual({
       behavior: 'deny',
-      message: "Permission to use Bash has been denied because hookloop is running in don't ask mode. Add an allow rule (permissions.allow) for calls like this one, or use another permission mode.",
+      // Claude Code's full text, with the agent's name (issue 15 item 7).
+      message: "Permission to use Bash has been denied because hookloop is running in don't ask mode. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed.",
       source: 'mode dontAsk',
     });
     expect(await subject.evaluate(bash('touch x', { hookDecision: 'allow' }))).toEqual({ behavior: 'allow', source: 'hook' });

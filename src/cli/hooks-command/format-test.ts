@@ -33,6 +33,7 @@ function formatAnswer(answer: HandlerAnswer, async: boolean): string[] {
   if (answer.stdout !== undefined) lines.push(...block('stdout', answer.stdout));
   if (answer.stderr !== undefined) lines.push(...block('stderr', answer.stderr));
   lines.push(`read as: ${describeReading(answer)}${async ? ' (async: not part of the merged decision)' : ''}`);
+  if (answer.warning !== undefined) lines.push(`warning: ${answer.warning}`);
   return lines;
 }
 
@@ -42,7 +43,7 @@ function describeReading(answer: HandlerAnswer): string {
       return `blocking error (exit 2): ${(answer.blockMessage ?? '').trimEnd()}${Object.keys(answer.output).length > 0 ? `; JSON kept: ${JSON.stringify(answer.output)}` : ''}`;
     case 'failed':
     case 'timeout':
-      return `${answer.outcome === 'timeout' ? 'timed out' : 'failed'}, ${answer.failClosed ? 'blocking (fails closed)' : 'non-blocking'}: ${answer.error ?? ''}`;
+      return `${answer.outcome === 'timeout' ? 'timed out' : 'failed'}, ${answer.failClosed ? 'blocking (fails closed)' : 'non-blocking'}: ${answer.error ?? ''}${Object.keys(answer.output).length > 0 ? `; its JSON output still counts: ${JSON.stringify(answer.output)}` : ''}`;
     case 'ok':
       if (Object.keys(answer.output).length > 0) return `JSON output ${JSON.stringify(answer.output)}`;
       return answer.plainText !== undefined ? `plain text (context for SessionStart/UserPromptSubmit only): ${JSON.stringify(answer.plainText)}` : 'no opinion';

@@ -3,7 +3,8 @@ import type { HookInput } from '../../hooks/event-schemas.js';
 import type { Unregister } from '../../hooks/hook-engine.js';
 import { mergeBlocking } from '../../hooks/merge.js';
 import type { HookSetup, SetupHandler, WatchedSettingsFile } from '../../hooks/plugins/hook-setup.js';
-import { watchFiles } from '../../hooks/settings/watch-settings.js';
+import fs from 'node:fs';
+import type { BoundaryInfo, PhaseBoundary } from '../../hooks/hook-engine.js';
 import type { SessionHookEngine } from './session-engine.js';
 
 /**
@@ -12,6 +13,18 @@ import type { SessionHookEngine } from './session-engine.js';
  * force before the change) → unless a hook blocked it, the engine's settings and plugin handlers are
  * replaced by the new ones in one synchronous step, so every event sees either the old set or the
  * new one, never a mix.
+ *
+ * One order (issue 15 item 10): changes are looked for only at the run's phase boundaries
+ * (`HookEngine.boundary`: before a prompt, before a tool runs, before Stop), by comparing each
+ * file's content with the last one seen — never by a file watcher racing the loop. A change made by
+ * a hook (say PostToolUse) is applied before the next tool runs, whatever the machine's load.
+ *
+ * Changes made while a tool process ran are held (issue 14, "configuration the model cannot
+ * write"): the contents are compared right before and right after each tool call, and a change in
+ * between — by the tool itself, or a process it started — is not applied: the run keeps its hooks and
+ * says so once (`hookloop: warning: <file> changed while Bash (toolu_01) ran; not applied: …`). A
+ * person applies it by starting a new session. (Interactive sessions hold it too; asking there is
+ * left for later.)
  */
 
 /**
@@ -31,10 +44,9 @@ export interface HotReloadOptions {
   readonly current: { readonly unregister: Unregister; readonly warnings: readonly string[] };
   readonly notify: (line: string) => void;
   readonly verbose?: boolean;
-  readonly debounceMs?: number;
 }
 
-/** A running hot reload. `close` stops watching, cancels a ConfigChange hook still running and waits for it. */
+/** A running hot reload. `close` detaches it from the boundaries, cancels a ConfigChange hook still running and waits for it. */
 export interface HotReload {
   close(): Promise<void>;
 }
@@ -42,8 +54,8 @@ export interface HotReload {
 type SessionFields = Pick<HookInput<'ConfigChange'>, 'session_id' | 'transcript_path' | 'cwd' | 'prompt_id'>;
 
 /**
- * Starts watching (see the file comment). Changes are handled one at a time, in the order they
- * were seen. Contract:
+ * Starts looking for changes at the boundaries (see the file comment). Changes are handled one at a
+ * time, in the order of `files`. Contract:
  * - an invalid file keeps the previous hooks and says why: `hookloop: <file> changed but cannot be
  *   used; keeping the previous hooks: <error>`; no ConfigChange fires for it;
  * - ConfigChange hooks that block (`decision: "block"` or exit 2) keep the previous hooks, except
@@ -103,24 +115,52 @@ export function startHotReload(options: HotReloadOptions): HotReload {
     if (options.verbose) options.notify(`[Config] ${changed.file} changed: hooks reloaded (${setup.handlers.length} handler(s))`);
   };
 
-  const sources = new Map(options.files.map((entry) => [entry.file, entry]));
-  const watch = watchFiles([...sources.keys()], {
-    ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
-    onChange: (file) => {
-      const changed = sources.get(file);
-      if (changed === undefined || stopped.signal.aborted) return;
-      queue = queue.then(() => reload(changed)).catch((error: unknown) => options.notify(`hookloop: reloading hooks after a change of ${file} failed: ${describeError(error)}`));
-    },
-  });
+  // The content each file had when last looked at (applied, refused or held): the next boundary
+  // compares with it.
+  const known = new Map(options.files.map((entry) => [entry.file, readText(entry.file)]));
+  const changedFiles = (): WatchedSettingsFile[] =>
+    options.files.filter((entry) => {
+      const text = readText(entry.file);
+      if (text === known.get(entry.file)) return false;
+      known.set(entry.file, text);
+      return true;
+    });
+
+  const atBoundary = async (phase: PhaseBoundary, info: BoundaryInfo): Promise<void> => {
+    if (stopped.signal.aborted) return;
+    const changed = changedFiles();
+    if (changed.length === 0) return;
+    if (phase === 'after-tool') {
+      const tool = info.toolName === undefined ? 'a tool' : `${info.toolName}${info.toolUseId ? ` (${info.toolUseId})` : ''}`;
+      for (const entry of changed) {
+        options.notify(`hookloop: warning: ${entry.file} changed while ${tool} ran; not applied: a settings change made by a tool needs a person's approval (start a new session to use it)`);
+      }
+      return;
+    }
+    for (const entry of changed) {
+      queue = queue.then(() => reload(entry)).catch((error: unknown) => options.notify(`hookloop: reloading hooks after a change of ${entry.file} failed: ${describeError(error)}`));
+    }
+    await queue;
+  };
+  const detach = options.engine.onBoundary(atBoundary);
 
   return {
     close: async () => {
-      watch.close();
+      detach();
       untap();
       stopped.abort();
       await queue;
     },
   };
+}
+
+/** The file's text; undefined when it cannot be read (missing, a directory, no permission). */
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

@@ -44,6 +44,8 @@ export interface HandlerAnswer {
   readonly plainText?: string;
   readonly blockMessage?: string;
   readonly error?: string;
+  /** What was ignored in a lenient read of the answer (unknown fields), as the run warns it. */
+  readonly warning?: string;
   readonly failClosed: boolean;
 }
 
@@ -176,6 +178,7 @@ function toAnswer(outcome: HandlerOutcome): HandlerAnswer {
     ...(outcome.plainText !== undefined ? { plainText: outcome.plainText } : {}),
     ...(outcome.blockMessage !== undefined ? { blockMessage: outcome.blockMessage } : {}),
     ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+    ...(outcome.warning !== undefined ? { warning: outcome.warning } : {}),
     failClosed: outcome.failClosed,
   };
 }

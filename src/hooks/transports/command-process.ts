@@ -15,7 +15,8 @@ import type { Readable } from 'node:stream';
  * `"$CLAUDE_PROJECT_DIR"/hook.sh arg` is expanded by the shell; `shell` picks another shell
  * (`bash` → `bash -c`, `pwsh`/`powershell` → `-NoProfile -Command`). Exec form (`args` given):
  * `command` is spawned directly with `args` as its argv, no shell, so `$HOME` in an arg stays as
- * written; only `${CLAUDE_PROJECT_DIR}` / `$CLAUDE_PROJECT_DIR` in `command` is substituted.
+ * written; only Claude Code's own variables (`EXEC_FORM_VARIABLES`) are substituted, in `command`
+ * and in `args`.
  */
 export interface CommandSpec {
   readonly command?: string;
@@ -72,14 +73,26 @@ const DEFAULT_DRAIN_MS = 100;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * The program and argv for `spec` (see `CommandSpec`). `projectDir` is substituted for
- * `${CLAUDE_PROJECT_DIR}` / `$CLAUDE_PROJECT_DIR` in an exec-form `command` when given.
+ * The variables Claude Code substitutes in an exec-form hook's `command` and `args` (no shell runs
+ * there to expand them): written `${NAME}` or `$NAME`. Every other `$…` stays as written (`$HOME`
+ * reaches the program literally, as in Claude Code).
  */
-export function commandArgv(spec: CommandSpec, projectDir: string | undefined): { file: string; args: string[] } {
+export const EXEC_FORM_VARIABLES = ['CLAUDE_PROJECT_DIR', 'CLAUDE_PLUGIN_ROOT', 'CLAUDE_PLUGIN_DATA'] as const;
+const EXEC_FORM_REFERENCE = new RegExp(`\\$\\{(${EXEC_FORM_VARIABLES.join('|')})\\}|\\$(${EXEC_FORM_VARIABLES.join('|')})(?![A-Za-z0-9_])`, 'g');
+
+/**
+ * The program and argv for `spec` (see `CommandSpec`). In exec form, `${CLAUDE_PROJECT_DIR}`,
+ * `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` (and their `$NAME` forms) are replaced in
+ * `command` and in every arg with their values from `env`; a value with spaces stays one argv
+ * item (`"${CLAUDE_PROJECT_DIR}/my hooks/guard.sh"` is one path). A name absent from `env` is left
+ * as written.
+ */
+export function commandArgv(spec: CommandSpec, env: Readonly<Record<string, string | undefined>>): { file: string; args: string[] } {
   const command = spec.command ?? '';
   if (spec.args !== undefined) {
-    const file = projectDir === undefined ? command : command.replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g, () => projectDir);
-    return { file, args: [...spec.args] };
+    const expand = (text: string) =>
+      text.replace(EXEC_FORM_REFERENCE, (whole, braced: string | undefined, bare: string | undefined) => env[braced ?? bare ?? ''] ?? whole);
+    return { file: expand(command), args: spec.args.map(expand) };
   }
   const shell = spec.shell ?? '/bin/sh';
   const isPowerShell = /^(pwsh|powershell)(\.exe)?$/i.test(path.basename(shell));
@@ -102,7 +115,7 @@ export function runCommandProcess(spec: CommandSpec, options: CommandProcessOpti
   if (spec.command === undefined || spec.command === '') {
     return Promise.resolve({ ...base, aborted: false, spawnError: 'no command to run', durationMs: 0 });
   }
-  const { file, args } = commandArgv(spec, options.env['CLAUDE_PROJECT_DIR']);
+  const { file, args } = commandArgv(spec, options.env);
   let child: ChildProcess;
   try {
     child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });

@@ -2,7 +2,7 @@ import { describeError } from '../../errors.js';
 import type { HookEventName } from '../event-names.js';
 import type { HandlerOrigin, HandlerOutcome } from '../handler.js';
 import type { HttpHandlerConfig } from '../settings/settings-schema.js';
-import { checkHookOutput } from '../validate-output.js';
+import { readExternalOutput } from '../read-external-output.js';
 import { timeoutSignal } from './deadline.js';
 
 /**
@@ -106,9 +106,9 @@ export function interpretHttpResult(event: HookEventName, origin: HandlerOrigin,
   } catch (error) {
     return { ...base, status: 'failed', output: {}, error: `invalid JSON in the response body: ${describeError(error)}`, failClosed: false };
   }
-  const checked = checkHookOutput(event, value);
-  if (!checked.ok) return { ...base, status: 'failed', output: {}, error: checked.error.message, failClosed: false };
-  return { ...base, status: 'ok', output: checked.output as Record<string, unknown>, failClosed: false };
+  const read = readExternalOutput(event, value);
+  if (!read.ok) return { ...base, status: 'failed', output: {}, error: read.error, failClosed: false };
+  return { ...base, status: 'ok', output: read.output as Record<string, unknown>, failClosed: false, ...(read.warning ? { warning: read.warning } : {}) };
 }
 
 function connectionError(error: unknown): string {

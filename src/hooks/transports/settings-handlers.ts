@@ -1,10 +1,10 @@
-import os from 'node:os';
 import type { HookEventName } from '../event-names.js';
 import type { HookEngine, Unregister } from '../hook-engine.js';
 import type { HandlerOrigin, RegisteredHandler } from '../handler.js';
 import { handlerIdentity } from '../settings/load-settings.js';
 import type { HandlerConfig } from '../settings/settings-schema.js';
 import { prepareSessionEnvFile } from '../session-env.js';
+import { resolveConfigDir } from '../../session/paths.js';
 import { runCommandProcess, hookEnvironment } from './command-process.js';
 import { interpretCommandResult } from './command.js';
 import { handlerWarnings, remoteHandler, remoteLabel, timeoutSecondsFor } from './remote-handlers.js';
@@ -30,10 +30,17 @@ export interface ExternalHandlerEntry {
  *
  * A command hook gets the event JSON on stdin, runs in the event's `cwd` with the Claude Code
  * environment (`CLAUDE_PROJECT_DIR` = `projectDir`, session id and effort taken from the payload;
- * SessionStart hooks also `CLAUDE_ENV_FILE`, see session-env.ts), and is killed with its process
+ * SessionStart hooks also `CLAUDE_ENV_FILE` under `<configDir>/session-env/`, `configDir` defaulting
+ * to `$HOOKLOOP_HOME`, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`; see session-env.ts), and is killed with its process
  * group after its `timeout` (seconds).
  */
-export function registerSettingsHandlers(engine: HookEngine, entries: readonly ExternalHandlerEntry[], projectDir: string): { unregister: Unregister; warnings: string[] } {
+export function registerSettingsHandlers(
+  engine: HookEngine,
+  entries: readonly ExternalHandlerEntry[],
+  projectDir: string,
+  options: { readonly configDir?: string } = {},
+): { unregister: Unregister; warnings: string[] } {
+  const configDir = resolveConfigDir(options.configDir);
   const removers: Unregister[] = [];
   const warnings: string[] = [];
   let sessionStartHooks = 0;
@@ -74,7 +81,7 @@ export function registerSettingsHandlers(engine: HookEngine, entries: readonly E
             sessionId: payload.session_id,
             cwd: payload.cwd,
             ...(payload.effort?.level ? { effort: payload.effort.level } : {}),
-            ...(envFileIndex !== undefined ? { envFile: prepareSessionEnvFile(os.homedir(), payload.session_id, event, envFileIndex) } : {}),
+            ...(envFileIndex !== undefined ? { envFile: prepareSessionEnvFile(configDir, payload.session_id, event, envFileIndex) } : {}),
           }),
           timeoutMs: timeoutSeconds * 1000,
           signal,
