@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../errors.js';
+import { parseRule } from '../permissions/rule.js';
 import { CLI_PERMISSION_MODES, type CliPermissionMode } from './permission-mode.js';
 import { addHooksCommand, type HooksCommandOptions } from './hooks-command/parse-hooks-args.js';
 import { PROVIDER_NAMES, type ProviderName } from './select-model.js';
@@ -109,8 +110,8 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         settings: flags['settings'] as string | undefined,
         outputFormat: flags['outputFormat'] as 'text' | 'json' | 'stream-json',
         permissionMode: flags['permissionMode'] as CliPermissionMode | undefined,
-        allowedTools: splitToolList((flags['allowedTools'] as string[] | undefined) ?? []),
-        disallowedTools: splitToolList((flags['disallowedTools'] as string[] | undefined) ?? []),
+        allowedTools: checkedRules('--allowedTools', flags['allowedTools']),
+        disallowedTools: checkedRules('--disallowedTools', flags['disallowedTools']),
         addDirs: (flags['addDir'] as string[] | undefined) ?? [],
         maxTurns: flags['maxTurns'] as number | undefined,
         modelScript: flags['modelScript'] as string | undefined,
@@ -147,6 +148,13 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
   }
   if (!parsed) return { command: 'info', text: program.helpInformation(), exitCode: 2 };
   return parsed;
+}
+
+/** The rules of a tool-list flag, each checked: a bad one names the flag and its index (`--allowedTools[1]: invalid permission rule …`). */
+function checkedRules(flag: string, values: unknown): string[] {
+  const rules = splitToolList((values as string[] | undefined) ?? []);
+  rules.forEach((rule, index) => parseRule(rule, `${flag}[${index}]`));
+  return rules;
 }
 
 function positiveInteger(flag: string, value: string): number {
