@@ -5,8 +5,7 @@ import { ConfigError, describeError, HookloopError } from '../errors.js';
 import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runAgent, type RunOptions } from '../loop/run-agent.js';
-import { toAnthropicMessages } from '../model/anthropic-wire.js';
-import type { ModelClient, ModelRequest } from '../model/model-client.js';
+import type { ModelClient } from '../model/model-client.js';
 import { ProviderRequestError } from '../model/provider-errors.js';
 import { matchesCondition } from '../permissions/index.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
@@ -19,6 +18,7 @@ import { interactiveActivity, runInteractiveSession } from './interactive.js';
 import { lifecycleLog } from './lifecycle-log.js';
 import { resolvePermissionMode } from './permission-mode.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
+import { openRequestLog, type RequestLog } from './request-log.js';
 import { exitCodeOf, resultJson } from './result-json.js';
 import { readSessionFlags } from './session-flags.js';
 import { createModel, describeSelection, selectModel } from './select-model.js';
@@ -88,9 +88,9 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     onRetry: ({ attempt, delayMs, error }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
   });
   if (options.verbose) io.stderr.write(`[Model] ${describeSelection(selection)}\n`);
-  const requests: ModelRequest[] = [];
   const failures: string[] = [];
-  const model = observedModel(provider, options.recordRequests ? requests : undefined, failures);
+  const requestLog = options.recordRequests !== undefined ? openRequestLog(options.recordRequests) : undefined;
+  const model = observedModel(provider, requestLog, failures);
 
   const hooks = new SessionHookEngine({
     conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir),
@@ -147,13 +147,13 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     };
     if (interactive || prompt === undefined) return await runInteractiveSession(runOptions, prompt, { input: io.stdin, output: io.stdout, notices: io.stderr }, output.alreadyPrinted);
     const result = await runAgent(prompt, runOptions);
-    if (options.recordRequests) writeRequestLog(options.recordRequests, requests);
     if (result.terminalReason === 'api_error') io.stderr.write(`hookloop: model request failed: ${failures.at(-1) ?? result.result}\n`);
     if (options.outputFormat === 'json' || options.outputFormat === 'stream-json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
     else if (result.result && !output.alreadyPrinted(result.result)) io.stdout.write(`${result.result}\n`);
     return exitCodeOf(result);
   } finally {
     await sessionHooks.close();
+    requestLog?.close();
     process.off('SIGINT', onInterrupt);
   }
 }
@@ -171,27 +171,19 @@ function describeModelError(error: unknown): string {
   return error instanceof ProviderRequestError ? error.describe() : describeError(error);
 }
 
-/** The model, with every request it receives kept in `requests` (when given) and each failure described in `failures`, for stderr. */
-function observedModel(model: ModelClient, requests: ModelRequest[] | undefined, failures: string[]): ModelClient {
+/** The model, with every request it receives appended to `requestLog` (when given) and each failure described in `failures`, for stderr. */
+function observedModel(model: ModelClient, requestLog: RequestLog | undefined, failures: string[]): ModelClient {
   return {
     name: model.name,
     complete: (request) => {
-      // The conversation is the loop's live list (ModelRequest): the log needs it as it is now.
-      requests?.push({ ...request, messages: [...request.messages] });
+      // The conversation is the loop's live list (ModelRequest): the log is written now, as it is sent.
+      requestLog?.append(request);
       return model.complete(request).catch((error: unknown) => {
         failures.push(describeModelError(error));
         throw error;
       });
     },
   };
-}
-
-/** Writes the recorded model requests as JSON lines `{system, tools, messages}` (Anthropic wire shape), atomically. */
-function writeRequestLog(file: string, requests: readonly ModelRequest[]): void {
-  const lines = requests.map((request) => JSON.stringify({ system: request.system, tools: request.tools.map((tool) => tool.name), messages: toAnthropicMessages(request.messages) }));
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, lines.map((text) => `${text}\n`).join(''));
-  fs.renameSync(temporary, file);
 }
 
 function processIo(): CliIo {
