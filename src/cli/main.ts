@@ -22,6 +22,7 @@ import { openRequestLog, type RequestLog } from './request-log.js';
 import { exitCodeOf, resultJson } from './result-json.js';
 import { readSessionFlags } from './session-flags.js';
 import { createModel, describeSelection, selectModel } from './select-model.js';
+import { headlessPrompt } from './stdin-prompt.js';
 import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
 
 /** The streams and facts of the process the CLI runs in; tests pass their own. */
@@ -68,10 +69,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 }
 
 async function runPrompt(options: RunCommandOptions, io: CliIo, services: SessionServices = {}): Promise<number> {
-  const prompt = options.prompt;
   // On a terminal without -p: an interactive session (the prompt, if any, is its first).
   const interactive = !options.print && io.stdin.isTTY === true;
-  if (prompt === undefined && !interactive) throw new ConfigError('no prompt: pass one with -p "PROMPT", or start hookloop on a terminal for an interactive session', { field: '-p' });
+  const warn = (text: string) => io.stderr.write(`hookloop: warning: ${text}\n`);
+  // Headless: the argument and whatever is piped on stdin, as in Claude Code.
+  const prompt = interactive ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print, warn });
+  if (prompt === undefined && !interactive) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
   const projectDir = io.cwd;
   const sessionFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
   const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
@@ -82,7 +85,6 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     io.stderr.write(`${NO_MODEL_MESSAGE}\n`);
     return 2;
   }
-  const warn = (text: string) => io.stderr.write(`hookloop: warning: ${text}\n`);
   const provider = await createModel(selection, {
     projectDir,
     onRetry: ({ attempt, delayMs, error }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
