@@ -147,15 +147,21 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };
-    if (interactive || prompt === undefined) return await runInteractiveSession(runOptions, prompt, { input: io.stdin, output: io.stdout, notices: io.stderr }, output.alreadyPrinted);
+    if (interactive || prompt === undefined) {
+      try {
+        return await runInteractiveSession(runOptions, prompt, { input: io.stdin, output: io.stdout, notices: io.stderr }, output.alreadyPrinted);
+      } finally {
+        requestLog?.close();
+      }
+    }
     const result = await runAgent(prompt, runOptions);
+    requestLog?.close();
     if (result.terminalReason === 'api_error') io.stderr.write(`hookloop: model request failed: ${failures.at(-1) ?? result.result}\n`);
     if (options.outputFormat === 'json' || options.outputFormat === 'stream-json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
     else if (result.result && !output.alreadyPrinted(result.result)) io.stdout.write(`${result.result}\n`);
     return exitCodeOf(result);
   } finally {
     await sessionHooks.close();
-    requestLog?.close();
     process.off('SIGINT', onInterrupt);
   }
 }
@@ -178,7 +184,6 @@ function observedModel(model: ModelClient, requestLog: RequestLog | undefined, f
   return {
     name: model.name,
     complete: (request) => {
-      // The conversation is the loop's live list (ModelRequest): the log is written now, as it is sent.
       requestLog?.append(request);
       return model.complete(request).catch((error: unknown) => {
         failures.push(describeModelError(error));
