@@ -2,7 +2,8 @@
  * hookloop: an agent loop whose every extension point is a hook.
  *
  * The library face: `runAgent(prompt, { model, projectDir, tools, hooks, permissions })` runs the
- * fixed pipeline of DESIGN.md; `new HookEngine().on(event, { matcher }, handler)` registers typed
+ * fixed pipeline SessionStart → UserPromptSubmit → (model → tools → PostToolBatch)* → Stop → SessionEnd;
+ * `new HookEngine().on(event, { matcher }, handler)` registers typed
  * in-process hooks; `loadSettings` + `registerSettingsHandlers` run Claude Code `settings.json`
  * hooks unchanged. The scripted model for tests lives in `hookloop/testing`.
  */

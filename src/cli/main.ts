@@ -5,8 +5,7 @@ import { ConfigError, describeError, HookloopError } from '../errors.js';
 import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runAgent, type RunOptions } from '../loop/run-agent.js';
-import { toAnthropicMessages } from '../model/anthropic-wire.js';
-import type { ModelClient, ModelRequest } from '../model/model-client.js';
+import type { ModelClient } from '../model/model-client.js';
 import { ProviderRequestError } from '../model/provider-errors.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
 import { builtinTools } from '../tools/builtin/index.js';
@@ -19,10 +18,12 @@ import { interactiveActivity, runInteractiveSession } from './interactive.js';
 import { lifecycleLog } from './lifecycle-log.js';
 import { resolvePermissionMode } from './permission-mode.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
+import { openRequestLog, type RequestLog } from './request-log.js';
 import { exitCodeOf, resultJson } from './result-json.js';
 import { cliSandboxOptions } from './sandbox-options.js';
 import { readSessionFlags } from './session-flags.js';
 import { createModel, describeSelection, selectModel } from './select-model.js';
+import { headlessPrompt } from './stdin-prompt.js';
 import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
 import { watchTerminationSignals } from './termination-signals.js';
 
@@ -71,10 +72,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 }
 
 async function runPrompt(options: RunCommandOptions, io: CliIo, services: SessionServices = {}): Promise<number> {
-  const prompt = options.prompt;
   // On a terminal without -p: an interactive session (the prompt, if any, is its first).
   const interactive = !options.print && io.stdin.isTTY === true;
-  if (prompt === undefined && !interactive) throw new ConfigError('no prompt: pass one with -p "PROMPT", or start hookloop on a terminal for an interactive session', { field: '-p' });
+  const warn = (text: string) => io.stderr.write(`hookloop: warning: ${text}\n`);
+  // Headless: the argument and whatever is piped on stdin, as in Claude Code.
+  const prompt = interactive ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print, warn });
+  if (prompt === undefined && !interactive) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
   const projectDir = io.cwd;
   const sessionFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
   const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
@@ -85,15 +88,14 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     io.stderr.write(`${NO_MODEL_MESSAGE}\n`);
     return 2;
   }
-  const warn = (text: string) => io.stderr.write(`hookloop: warning: ${text}\n`);
   const provider = await createModel(selection, {
     projectDir,
     onRetry: ({ attempt, delayMs, error }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
   });
   if (options.verbose) io.stderr.write(`[Model] ${describeSelection(selection)}\n`);
-  const requests: ModelRequest[] = [];
   const failures: string[] = [];
-  const model = observedModel(provider, options.recordRequests ? requests : undefined, failures);
+  const requestLog = options.recordRequests !== undefined ? openRequestLog(options.recordRequests) : undefined;
+  const model = observedModel(provider, requestLog, failures);
 
   const hooks = new SessionHookEngine({
     concurrency: settings.hookConcurrency,
@@ -150,9 +152,15 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };
-    if (interactive || prompt === undefined) return termination.exitCode(await runInteractiveSession(runOptions, prompt, { input: io.stdin, output: io.stdout, notices: io.stderr }, output.alreadyPrinted));
+    if (interactive || prompt === undefined) {
+      try {
+        return termination.exitCode(await runInteractiveSession(runOptions, prompt, { input: io.stdin, output: io.stdout, notices: io.stderr }, output.alreadyPrinted));
+      } finally {
+        requestLog?.close();
+      }
+    }
     const result = await runAgent(prompt, runOptions);
-    if (options.recordRequests) writeRequestLog(options.recordRequests, requests);
+    requestLog?.close();
     if (result.terminalReason === 'api_error') io.stderr.write(`hookloop: model request failed: ${failures.at(-1) ?? result.result}\n`);
     if (options.outputFormat === 'json' || options.outputFormat === 'stream-json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
     else if (result.result && !output.alreadyPrinted(result.result)) io.stdout.write(`${result.result}\n`);
@@ -176,27 +184,18 @@ function describeModelError(error: unknown): string {
   return error instanceof ProviderRequestError ? error.describe() : describeError(error);
 }
 
-/** The model, with every request it receives kept in `requests` (when given) and each failure described in `failures`, for stderr. */
-function observedModel(model: ModelClient, requests: ModelRequest[] | undefined, failures: string[]): ModelClient {
+/** The model, with every request it receives appended to `requestLog` (when given) and each failure described in `failures`, for stderr. */
+function observedModel(model: ModelClient, requestLog: RequestLog | undefined, failures: string[]): ModelClient {
   return {
     name: model.name,
     complete: (request) => {
-      // The conversation is the loop's live list (ModelRequest): the log needs it as it is now.
-      requests?.push({ ...request, messages: [...request.messages] });
+      requestLog?.append(request);
       return model.complete(request).catch((error: unknown) => {
         failures.push(describeModelError(error));
         throw error;
       });
     },
   };
-}
-
-/** Writes the recorded model requests as JSON lines `{system, tools, messages}` (Anthropic wire shape), atomically. */
-function writeRequestLog(file: string, requests: readonly ModelRequest[]): void {
-  const lines = requests.map((request) => JSON.stringify({ system: request.system, tools: request.tools.map((tool) => tool.name), messages: toAnthropicMessages(request.messages) }));
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, lines.map((text) => `${text}\n`).join(''));
-  fs.renameSync(temporary, file);
 }
 
 function processIo(): CliIo {

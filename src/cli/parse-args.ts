@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../errors.js';
+import { parseRule } from '../permissions/rule.js';
 import { CLI_PERMISSION_MODES, type CliPermissionMode } from './permission-mode.js';
 import { addHooksCommand, type HooksCommandOptions } from './hooks-command/parse-hooks-args.js';
 import { PROVIDER_NAMES, type ProviderName } from './select-model.js';
@@ -82,8 +83,10 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     // Options of `hookloop` itself come before a subcommand, so `hooks list --settings F` keeps its own.
     .enablePositionalOptions()
     .configureOutput({ writeOut: (text) => (output += text), writeErr: (text) => (output += text) })
-    .argument('[prompt]', 'the prompt (same as -p)')
-    .option('-p, --print [prompt]', 'run one prompt headless and print the answer')
+    .argument('[prompt]', 'the prompt (same as -p); text piped on stdin is added after it')
+    // Extra words are reported by the action, with a hint to quote them.
+    .allowExcessArguments()
+    .option('-p, --print [prompt]', 'run one prompt headless and print the answer (the prompt may come on stdin: echo "…" | hookloop -p)')
     .option('--settings <file-or-json>', 'an extra settings file (or inline JSON) with hooks and permissions')
     .addOption(new Option('--output-format <format>', 'text, json or stream-json').choices(['text', 'json', 'stream-json']).default('text'))
     .addOption(new Option('--permission-mode <mode>', 'permission mode (auto runs as dontAsk: hookloop has no classifier)').choices([...CLI_PERMISSION_MODES]))
@@ -100,8 +103,13 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .option('--verbose', 'print the lifecycle log on stderr', false)
     .option('--plugin-dir <dir>', 'load a Claude Code plugin directory: its hooks/hooks.json joins the settings (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--record-requests <file>', 'append every model request (Anthropic wire shape) to FILE as JSON lines, for conformance checks')
-    .action((prompt: string | undefined, flags: Record<string, unknown>) => {
+    .action((prompt: string | undefined, flags: Record<string, unknown>, command: Command) => {
       const printFlag = flags['print'];
+      // Unquoted words (`-p fix the build`) would otherwise be split into a prompt and dropped words.
+      const words = [...(typeof printFlag === 'string' ? [printFlag] : []), ...command.args];
+      if (words.length > 1) {
+        throw new ConfigError(`unexpected extra argument ${JSON.stringify(words[1])}: the prompt is one argument; quote it, e.g. -p ${JSON.stringify(words.join(' '))}`, { field: 'argv' });
+      }
       parsed = {
         command: 'run',
         prompt: typeof printFlag === 'string' ? printFlag : prompt,
@@ -109,8 +117,8 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         settings: flags['settings'] as string | undefined,
         outputFormat: flags['outputFormat'] as 'text' | 'json' | 'stream-json',
         permissionMode: flags['permissionMode'] as CliPermissionMode | undefined,
-        allowedTools: splitToolList((flags['allowedTools'] as string[] | undefined) ?? []),
-        disallowedTools: splitToolList((flags['disallowedTools'] as string[] | undefined) ?? []),
+        allowedTools: checkedRules('--allowedTools', flags['allowedTools']),
+        disallowedTools: checkedRules('--disallowedTools', flags['disallowedTools']),
         addDirs: (flags['addDir'] as string[] | undefined) ?? [],
         maxTurns: flags['maxTurns'] as number | undefined,
         modelScript: flags['modelScript'] as string | undefined,
@@ -147,6 +155,13 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
   }
   if (!parsed) return { command: 'info', text: program.helpInformation(), exitCode: 2 };
   return parsed;
+}
+
+/** The rules of a tool-list flag, each checked: a bad one names the flag and its index (`--allowedTools[1]: invalid permission rule …`). */
+function checkedRules(flag: string, values: unknown): string[] {
+  const rules = splitToolList((values as string[] | undefined) ?? []);
+  rules.forEach((rule, index) => parseRule(rule, `${flag}[${index}]`));
+  return rules;
 }
 
 function positiveInteger(flag: string, value: string): number {

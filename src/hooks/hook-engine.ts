@@ -89,7 +89,7 @@ const NO_HANDLERS: DispatchResult = Object.freeze({ outcomes: Object.freeze([]),
 /**
  * Holds the hooks of a session and runs them for an event.
  *
- * Contract (DESIGN.md "Ordering and concurrency"):
+ * Contract (ordering and concurrency):
  * - In-process callbacks run one after another in registration order. Each sees the event as
  *   rewritten by the previous ones (PreToolUse `updatedInput` replaces `tool_input`, PostToolUse
  *   `updatedToolOutput` replaces `tool_response`). A refusal at a gate event ends the dispatch (see `endsChain`).

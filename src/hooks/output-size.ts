@@ -16,19 +16,30 @@ export const MAX_CONTEXT_CHARS = 10_000;
 /** How much of a persisted text the preview shows (cut at a line end in its second half). */
 export const PREVIEW_CHARS = 2000;
 
+/** Events whose plain (non-JSON) stdout becomes context for the model, and is capped like `additionalContext`. */
+const PLAIN_CONTEXT_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'UserPromptSubmit']);
+
 /**
- * The outcome with an oversized `additionalContext` replaced by its `<persisted-output>` preview,
- * the full text saved to `<transcript dir>/<session>/tool-results/hook-<tool_use_id>-<Event>-<hash>-additionalContext.txt`
+ * The outcome with an oversized `additionalContext` — or, on SessionStart and UserPromptSubmit, an
+ * oversized plain stdout, which is context there too — replaced by its `<persisted-output>` preview,
+ * the full text saved (mode 0600, like transcripts) to
+ * `<transcript dir>/<session>/tool-results/hook-<tool_use_id>-<Event>-<hash>-<additionalContext|stdout>.txt`
  * (Claude Code's place for it; `<tool_use_id>-` only on tool events). When the file cannot be
  * written the text is cut to the cap with a note saying why. Any other outcome is returned as is.
  * Never throws.
  */
 export function capContext(outcome: HandlerOutcome, input: Readonly<Record<string, unknown>>): HandlerOutcome {
+  let capped = outcome;
   const specific = outcome.output['hookSpecificOutput'] as Record<string, unknown> | undefined;
   const context = specific?.['additionalContext'];
-  if (typeof context !== 'string' || context.length <= MAX_CONTEXT_CHARS) return outcome;
-  const replaced = persistContext(context, input);
-  return { ...outcome, output: { ...outcome.output, hookSpecificOutput: { ...specific, additionalContext: replaced } } };
+  if (typeof context === 'string' && context.length > MAX_CONTEXT_CHARS) {
+    capped = { ...capped, output: { ...capped.output, hookSpecificOutput: { ...specific, additionalContext: persistContext(context, input) } } };
+  }
+  const plain = capped.plainText;
+  if (plain !== undefined && plain.length > MAX_CONTEXT_CHARS && PLAIN_CONTEXT_EVENTS.has(String(input['hook_event_name']))) {
+    capped = { ...capped, plainText: persistContext(plain, input, 'stdout') };
+  }
+  return capped;
 }
 
 /** The `<persisted-output>` text for `text` (exported for tests). */
@@ -37,7 +48,7 @@ export function persistedOutputMessage(text: string, file: string): string {
   return `<persisted-output>\nOutput too large (${formatSize(Buffer.byteLength(text))}). Full output saved to: ${file}\n\nPreview (first ${formatSize(PREVIEW_CHARS)}):\n${preview}${more ? '\n...\n' : '\n'}</persisted-output>`;
 }
 
-function persistContext(text: string, input: Readonly<Record<string, unknown>>): string {
+function persistContext(text: string, input: Readonly<Record<string, unknown>>, field: 'additionalContext' | 'stdout' = 'additionalContext'): string {
   const transcript = typeof input['transcript_path'] === 'string' ? input['transcript_path'] : undefined;
   const event = typeof input['hook_event_name'] === 'string' ? safePathPart(input['hook_event_name']) : 'Hook';
   // The model chose the tool-use id: it becomes a file name only through safePathPart.
@@ -45,16 +56,16 @@ function persistContext(text: string, input: Readonly<Record<string, unknown>>):
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
   if (transcript !== undefined) {
     const dir = path.join(path.dirname(transcript), path.basename(transcript, '.jsonl'), 'tool-results');
-    const file = path.join(dir, `hook-${toolUseId}${event}-${hash}-additionalContext.txt`);
+    const file = path.join(dir, `hook-${toolUseId}${event}-${hash}-${field}.txt`);
     try {
-      fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(file, text);
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(file, text, { mode: 0o600 });
       return persistedOutputMessage(text, file);
     } catch (error) {
-      return `${text.slice(0, MAX_CONTEXT_CHARS)}\n[hookloop: additionalContext cut at ${MAX_CONTEXT_CHARS} characters; saving the rest failed: ${(error as Error).message}]`;
+      return `${text.slice(0, MAX_CONTEXT_CHARS)}\n[hookloop: ${field} cut at ${MAX_CONTEXT_CHARS} characters; saving the rest failed: ${(error as Error).message}]`;
     }
   }
-  return `${text.slice(0, MAX_CONTEXT_CHARS)}\n[hookloop: additionalContext cut at ${MAX_CONTEXT_CHARS} characters]`;
+  return `${text.slice(0, MAX_CONTEXT_CHARS)}\n[hookloop: ${field} cut at ${MAX_CONTEXT_CHARS} characters]`;
 }
 
 function previewOf(text: string): { preview: string; more: boolean } {

@@ -112,14 +112,16 @@ async function askPerson(run: RunContext, call: ToolCall, tool: AnyTool, input: 
   if (verdict.humanMayDecide === false) return { kind: 'denied', message: verdict.message };
   let answer: Awaited<ReturnType<RunContext['approver']['approve']>>;
   if (run.approver.awaitsHuman === true) await notifyApproval(run, tool.name);
+  // The rule `always` adds, shown in the question so the user knows what they allow from now on.
+  const alwaysRule = ruleForCall(tool, input);
   try {
-    answer = await run.approver.approve({ toolName: tool.name, input, message: verdict.message, signal: run.signal });
+    answer = await run.approver.approve({ toolName: tool.name, input, message: verdict.message, signal: run.signal, alwaysRule });
   } catch {
     answer = 'deny';
   }
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: answer === 'deny' ? 'deny' : 'allow', source: 'approver' });
   if (answer === 'deny') return { kind: 'denied', message: verdict.message };
-  if (answer === 'always') run.policy.addSessionRule('allow', ruleForCall(tool, input));
+  if (answer === 'always') run.policy.addSessionRule('allow', alwaysRule);
   return { kind: 'allowed', input, realPaths };
 }
 

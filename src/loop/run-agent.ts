@@ -108,7 +108,7 @@ const DEFAULT_MAX_TURNS = 100;
 const DEFAULT_STOP_CONTINUATIONS = 8;
 
 /**
- * Runs one prompt to completion through the fixed pipeline of DESIGN.md:
+ * Runs one prompt to completion through a fixed pipeline:
  * SessionStart → UserPromptSubmit → (model → tool batch → PostToolBatch)* → Stop → SessionEnd.
  * Never throws for model, tool or hook failures: they end the run with a `terminalReason`
  * (`api_error`, `aborted`, …) and every tool call paired; SessionEnd always fires.

@@ -27,17 +27,22 @@ export function callbackApprover(decide: (request: ApprovalRequest) => ApprovalA
 
 /**
  * Asks on a terminal: writes the tool name, a compact rendering of the input (the Bash command, the
- * file path, or short JSON) and the policy's message to `output`, then `Allow? [y]es / [n]o / [a]lways`
- * and reads one line from `input`. `y`/`yes` → allow, `a`/`always` → always, `n`/`no`/empty → deny;
- * anything else asks again (three times at most, then deny). The end of `input` or an abort of the
- * request's signal → deny. Concurrent requests are asked one after another.
+ * file path, or short JSON) and the policy's message to `output`, then
+ * `Allow? [y]es / [n]o / [a]lways (adds RULE for this session)` and reads one line from `input`.
+ * `y`/`yes` → allow, `a`/`always` → always, `n`/`no`/empty → deny; anything else asks again (three
+ * times at most, then deny). The end of `input` or an abort of the request's signal → deny.
+ * Ctrl-C at the question interrupts the turn, as it does everywhere else in interactive mode: the
+ * terminal is in raw mode while the question reads it, so the key does not raise SIGINT by itself;
+ * `onInterrupt` is called instead (default: emit SIGINT on `process`, which the interactive session
+ * listens to while a turn runs), and the answer is deny. Concurrent requests are asked one after another.
  */
-export function ttyApprover(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }): Approver {
+export function ttyApprover(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; onInterrupt?: () => void }): Approver {
   let previous: Promise<unknown> = Promise.resolve();
+  const onInterrupt = streams.onInterrupt ?? (() => process.emit('SIGINT', 'SIGINT'));
   return {
     awaitsHuman: true,
     approve(request) {
-      const answer = previous.then(() => askOnce(streams, request)).catch((): ApprovalAnswer => 'deny');
+      const answer = previous.then(() => askOnce(streams, request, onInterrupt)).catch((): ApprovalAnswer => 'deny');
       previous = answer;
       return answer;
     },
@@ -45,21 +50,36 @@ export function ttyApprover(streams: { input: NodeJS.ReadableStream; output: Nod
 }
 
 const CLOSED = Symbol('closed');
+const INTERRUPTED = Symbol('interrupted');
 
-async function askOnce(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }, request: ApprovalRequest): Promise<ApprovalAnswer> {
+async function askOnce(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }, request: ApprovalRequest, onInterrupt: () => void): Promise<ApprovalAnswer> {
   if (request.signal.aborted) return 'deny';
   const lines = createInterface({ input: streams.input, output: streams.output });
-  const closed = new Promise<typeof CLOSED>((resolve) => lines.once('close', () => resolve(CLOSED)));
+  const ended = new Promise<typeof CLOSED | typeof INTERRUPTED>((resolve) => {
+    lines.once('close', () => resolve(CLOSED));
+    lines.once('SIGINT', () => resolve(INTERRUPTED));
+  });
+  const always = request.alwaysRule === undefined ? '[a]lways' : `[a]lways (adds ${request.alwaysRule} for this session)`;
   try {
     streams.output.write(`\n${request.toolName}: ${renderInput(request.input)}\n${request.message}\n`);
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const reply = await Promise.race([lines.question('Allow? [y]es / [n]o / [a]lways ', { signal: request.signal }), closed]);
-      if (reply === CLOSED) return 'deny';
+      const reply = await Promise.race([lines.question(`Allow? [y]es / [n]o / ${always} `, { signal: request.signal }), ended]);
+      if (reply === INTERRUPTED) {
+        // The cursor is still after the question: what follows (the refusal, "(interrupted)") starts on its own line.
+        streams.output.write('\n');
+        onInterrupt();
+        return 'deny';
+      }
+      if (reply === CLOSED) {
+        streams.output.write('\n');
+        return 'deny';
+      }
       const answer = parseAnswer(reply);
       if (answer !== undefined) return answer;
     }
     return 'deny';
   } catch {
+    streams.output.write('\n');
     return 'deny'; // the request's signal aborted the question
   } finally {
     lines.close();

@@ -53,6 +53,8 @@ export interface ApprovalRequest {
   readonly input: unknown;
   readonly message: string;
   readonly signal: AbortSignal;
+  /** The session allow rule an `always` answer adds (e.g. `Bash(npm test)`), to show the user. */
+  readonly alwaysRule?: string;
 }
 
 /** `always` allows this call and adds a session allow rule for calls like it. */

@@ -8,7 +8,8 @@ import { gitBranch, hookloopVersion } from './environment-facts.js';
 import type { ResumedSession } from './resume.js';
 
 /**
- * Writes a session's conversation as Claude Code's JSONL transcript (../shared/claude-code-transcript-format.md),
+ * Writes a session's conversation as Claude Code's JSONL transcript (the format Claude Code
+ * 2.1.328 writes under ~/.claude/projects/),
  * so hook scripts that read `transcript_path` find what they find under Claude Code:
  * - one `user` line per prompt (string content) and per tool result (`tool_result` block, `toolUseResult`,
  *   `sourceToolAssistantUUID`); Stop feedback as `isMeta` user lines;

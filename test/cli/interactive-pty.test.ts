@@ -86,4 +86,49 @@ describe.skipIf(!hasScript)('interactive mode on a terminal', () => {
     }
     expect(fs.existsSync(path.join(dir, 'approved.txt'))).toBe(true);
   }, 60_000);
+  it('Ctrl-C at the approval prompt interrupts the turn, the refusal starts on a new line, and [a]lways names the rule it adds', async () => {
+    const dir = tempProject();
+    const home = path.join(dir, '.test-home');
+    fs.mkdirSync(home);
+    writeJson(dir, 'turns.json', [
+      [{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'touch one.txt' } }],
+      [{ type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'touch two.txt' } }],
+      [{ type: 'text', text: 'SECOND-DONE' }],
+    ]);
+    const terminal = spawn('script', ['-qfec', `exec '${process.execPath}' '${CLI}' --model-script turns.json`, '/dev/null'], { cwd: dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let screen = '';
+    terminal.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => terminal.on('exit', (code) => resolve(code)));
+    const waitFor = async (needle: string, from = 0) => {
+      for (let waited = 0; !screen.includes(needle, from); waited += 20) {
+        if (waited > 15_000) throw new Error(`timed out waiting for ${JSON.stringify(needle)}; screen:\n${screen}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return screen.indexOf(needle, from) + needle.length;
+    };
+    try {
+      await waitFor('> ');
+      terminal.stdin.write('first\r');
+      await waitFor('Allow? [y]es / [n]o / [a]lways (adds Bash(touch one.txt) for this session)');
+      terminal.stdin.write('\x03');
+      const interrupted = await waitFor('(interrupted)');
+      await waitFor('> ', interrupted);
+      terminal.stdin.write('second\r');
+      await waitFor('[a]lways (adds Bash(touch two.txt) for this session)', interrupted);
+      terminal.stdin.write('a\r');
+      await waitFor('> ', await waitFor('SECOND-DONE'));
+      terminal.stdin.write('\x04');
+      expect(await exited).toBe(0);
+    } finally {
+      terminal.kill('SIGKILL');
+    }
+    expect(fs.existsSync(path.join(dir, 'one.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'two.txt'))).toBe(true);
+    // Nothing is written after the question on its own line.
+    const questionLines = screen.split(/\r?\n/).filter((line) => line.includes('Allow?'));
+    expect(questionLines.filter((line) => /\(interrupted\)|⎿|denied/.test(line))).toEqual([]);
+    const [file] = fs.readdirSync(projectSessionsDir(path.join(home, '.claude'), dir));
+    const session = loadSession(path.join(projectSessionsDir(path.join(home, '.claude'), dir), file!));
+    expect(pairingViolations(session.messages)).toEqual([]);
+  }, 60_000);
 });

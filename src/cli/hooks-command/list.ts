@@ -2,6 +2,7 @@ import { ConfigError } from '../../errors.js';
 import { HOOK_EVENT_NAMES, isHookEventName } from '../../hooks/event-names.js';
 import { HookEngine } from '../../hooks/hook-engine.js';
 import { compileMatcher } from '../../hooks/matcher.js';
+import { closestName } from '../../hooks/settings/closest-name.js';
 import type { HookSetup } from '../../hooks/plugins/hook-setup.js';
 import { describeHandler, describeSource, locationOf, registerEffective, showMatcher, type EffectiveHandler } from './effective-handlers.js';
 
@@ -34,6 +35,8 @@ export interface HookList {
   readonly files: readonly string[];
   readonly plugins: readonly { name: string; root: string; dataDir: string; hookFiles: readonly string[] }[];
   readonly disableAllHooks: boolean;
+  /** `--event`: the one event listed; undefined = all. */
+  readonly event?: string;
   readonly events: Readonly<Record<string, readonly ListedHandler[]>>;
   readonly warnings: readonly string[];
 }
@@ -43,7 +46,10 @@ export interface HookList {
  * @throws ConfigError for an event name hookloop does not fire.
  */
 export function listHooks(setup: HookSetup, projectDir: string, event?: string): HookList {
-  if (event !== undefined && !isHookEventName(event)) throw new ConfigError(`hooks list --event: unknown event ${JSON.stringify(event)}; expected one of ${HOOK_EVENT_NAMES.join(', ')}`, { field: '--event' });
+  if (event !== undefined && !isHookEventName(event)) {
+    const close = closestName(event, HOOK_EVENT_NAMES);
+    throw new ConfigError(`hooks list --event: unknown event ${JSON.stringify(event)}${close === undefined ? '' : ` (did you mean ${close}?)`}; expected one of ${HOOK_EVENT_NAMES.join(', ')}`, { field: '--event' });
+  }
   const { byEvent: effective, warnings } = registerEffective(new HookEngine(), setup.handlers, projectDir);
   const events: Record<string, ListedHandler[]> = {};
   for (const name of HOOK_EVENT_NAMES) {
@@ -55,6 +61,7 @@ export function listHooks(setup: HookSetup, projectDir: string, event?: string):
     files: setup.settings.files,
     plugins: setup.plugins.map((plugin) => ({ name: plugin.name, root: plugin.root, dataDir: plugin.dataDir, hookFiles: plugin.hookFiles })),
     disableAllHooks: setup.settings.disableAllHooks,
+    ...(event !== undefined ? { event } : {}),
     events,
     warnings: [...setup.warnings, ...warnings],
   };
@@ -100,7 +107,7 @@ export function formatHookList(list: HookList, setup: HookSetup, cwd: string): s
       lines.push(`      from ${entry === undefined ? handler.source.file : describeSource(entry, cwd)} ${handler.location}`);
     }
   }
-  if (Object.keys(list.events).length === 0 && !list.disableAllHooks) lines.push('', 'No hooks configured.');
+  if (Object.keys(list.events).length === 0 && !list.disableAllHooks) lines.push('', list.event === undefined ? 'No hooks configured.' : `No hooks for ${list.event}.`);
   for (const warning of list.warnings) lines.push(`warning: ${warning}`);
   return `${lines.join('\n')}\n`;
 }

@@ -47,8 +47,11 @@ export interface HooksTestOptions extends HookSourcesOptions {
   readonly json: boolean;
 }
 
-/** `hookloop hooks record [-o FILE] -- RUN-ARGS…`: run a session (RUN-ARGS as for `hookloop`) and keep every payload. */
-export interface HooksRecordOptions {
+/**
+ * `hookloop hooks record [-o FILE] [--settings F] [--plugin-dir D] -- RUN-ARGS…`: run a session
+ * (RUN-ARGS as for `hookloop`) and keep every payload. `--settings` and `--plugin-dir` join the run's.
+ */
+export interface HooksRecordOptions extends HookSourcesOptions {
   readonly command: 'hooks';
   readonly action: 'record';
   readonly output: string | undefined;
@@ -116,11 +119,10 @@ export function addHooksCommand(program: Command, done: (options: HooksCommandOp
       }),
     );
 
-  hooks
-    .command('record')
+  withSourceOptions(hooks.command('record'))
     .description('run a session and print every hook payload it produced, one JSON line each: hooks record -- -p PROMPT …')
     .argument('[run-args...]', 'the arguments of the run (after --)')
     .option('-o, --output <file>', 'write the JSON lines to FILE instead of stdout')
     .allowUnknownOption()
-    .action((runArgs: string[], flags: Record<string, unknown>) => done({ command: 'hooks', action: 'record', output: flags['output'] as string | undefined, runArgs }));
+    .action((runArgs: string[], flags: Record<string, unknown>) => done({ command: 'hooks', action: 'record', ...sourceFlags(flags), output: flags['output'] as string | undefined, runArgs }));
 }

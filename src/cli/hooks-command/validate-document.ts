@@ -2,12 +2,18 @@ import fs from 'node:fs';
 import { ConfigError, describeError } from '../../errors.js';
 import { HOOK_EVENT_NAMES, isHookEventName, REFERENCE_ONLY_EVENTS, TOOL_EVENTS } from '../../hooks/event-names.js';
 import { compileMatcher } from '../../hooks/matcher.js';
+import { closestName } from '../../hooks/settings/closest-name.js';
 import { describeValue, formatPath, parseJson, valueAt } from '../../hooks/settings/load-settings.js';
-import { agentHandlerSchema, commandHandlerSchema, httpHandlerSchema, mcpToolHandlerSchema, promptHandlerSchema, settingsFileSchema, type CommandHandlerConfig } from '../../hooks/settings/settings-schema.js';
+import { agentHandlerSchema, commandHandlerSchema, httpHandlerSchema, mcpToolHandlerSchema, promptHandlerSchema, settingsFileSchema, type CommandHandlerConfig, type HandlerConfig } from '../../hooks/settings/settings-schema.js';
+import { handlerWarnings } from '../../hooks/transports/remote-handlers.js';
 import { parseRule } from '../../permissions/rule.js';
 import { checkCommand, type CommandContext } from './check-command.js';
 import { KNOWN_TOOL_NAMES } from './known-tools.js';
 import type { ValidationProblem } from './validate.js';
+import { httpUrlProblem, settingsProblems } from './validate-settings.js';
+
+// The location handlerWarnings prefixes its lines with; validate gives the path separately.
+const RUN_LABEL = 'handler';
 
 /**
  * `hooks validate`'s checks of one settings-format document (a settings file, a plugin's hooks
@@ -63,6 +69,7 @@ export async function validateData(data: unknown, file: string, context: Command
       add('error', [key], `hook events belong under a top-level "hooks" key: {"hooks": {"${key}": [...]}}`);
     }
   }
+  problems.push(...settingsProblems(root, file));
   const hooks = root['hooks'];
   if (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks)) return problems;
   for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {
@@ -124,29 +131,17 @@ async function checkHandler(handler: Record<string, unknown>, event: string, fil
       add('error', 'if', error instanceof ConfigError ? error.message : describeError(error));
     }
   }
+  const url = handler['type'] === 'http' ? httpUrlProblem(handler['url']) : undefined;
+  if (url !== undefined) add('error', 'url', url);
+  // What a run warns about when it registers the handler (e.g. onFailure "block" on an event that cannot block).
+  if (isHookEventName(event) && known !== undefined) {
+    for (const warning of handlerWarnings(event, handler as unknown as HandlerConfig, RUN_LABEL)) {
+      const message = warning.slice(`${RUN_LABEL}: `.length);
+      add('warning', message.startsWith('"model"') ? 'model' : message.startsWith('onFailure') ? 'onFailure' : 'type', message);
+    }
+  }
   if (handler['type'] === 'command' && typeof handler['command'] === 'string' && handler['command'] !== '') {
     for (const problem of await checkCommand(handler as unknown as CommandHandlerConfig, context)) add(problem.severity, 'command', problem.message);
   }
   return problems;
-}
-
-/** The known name nearest to `name` (case ignored), when it is a likely typo: at most two edits away. */
-function closestName(name: string, known: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name: candidate, distance };
-  }
-  return best?.name;
-}
-
-/** Levenshtein distance. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
 }

@@ -10,9 +10,12 @@ import { validateData, validateFile, validateText } from './validate-document.js
  * `hookloop hooks validate`: every problem of settings files, hooks files and plugin directories at
  * once (the loader stops at the first), each with its file and JSON path: schema errors with what
  * was expected and what was found, unknown events, matchers that are not valid regexes, `if` rules
- * that do not parse, command hooks whose program is missing or not executable. Warnings cover what
- * loads but will not do what it seems to: events hookloop does not fire, `if` on an event that
- * never evaluates it, a matcher that differs from a tool name only in case, unknown handler fields.
+ * that do not parse, command hooks whose program is missing or not executable, permission rules a
+ * run would refuse, http hook URLs that are not http(s) URLs. Warnings cover what loads but will
+ * not do what it seems to: events hookloop does not fire, `if` on an event that never evaluates it,
+ * a matcher that differs from a tool name only in case, unknown handler fields, top-level keys that
+ * are not settings keys (with the likely name), and every warning a run prints when it registers a
+ * handler (e.g. `onFailure: "block"` on an event that cannot block).
  */
 
 /** One finding. `path` is the JSON path inside `file` ('' = the whole file). */

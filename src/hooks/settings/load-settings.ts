@@ -6,6 +6,8 @@ import type { PermissionMode, PermissionRules } from '../../permissions/types.js
 import { HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from '../event-names.js';
 import { compileMatcher } from '../matcher.js';
 import { mergeSandboxSettings, type SandboxSettings } from '../../sandbox/sandbox-settings.js';
+import { parseRule } from '../../permissions/rule.js';
+import { closestName } from './closest-name.js';
 import { settingsFileSchema, type HandlerConfig, type SettingsFile } from './settings-schema.js';
 
 /**
@@ -135,7 +137,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
 /**
  * Parses and validates one settings file's text. `fileLabel` starts every message (a path, or
  * `--settings` for inline JSON). An empty (whitespace-only) text is an empty settings object.
- * Checks: JSON syntax, field types, event names, matcher regexes.
+ * Checks: JSON syntax, field types, event names, matcher regexes, permission rules.
  *
  * @throws ConfigError, one line: `<file>: invalid JSON at line L column C: <why>`,
  * `<file>: hooks.PreToolUse[0].hooks[0].timeout: expected a positive number, got "5"`,
@@ -159,6 +161,16 @@ export function parseSettingsText(text: string, fileLabel: string): ParsedSettin
       });
     }
     groups.forEach((group, groupIndex) => compileMatcher(group.matcher, { file: fileLabel, field: `${field}[${groupIndex}].matcher` }));
+  }
+  // A bad rule names this file and its index here, not its place in the merged lists.
+  for (const list of ['allow', 'ask', 'deny'] as const) {
+    settings.permissions?.[list]?.forEach((rule, index) => {
+      try {
+        parseRule(rule, `permissions.${list}[${index}]`);
+      } catch (error) {
+        throw error instanceof ConfigError ? new ConfigError(`${fileLabel}: ${error.message}`, { file: fileLabel, ...(error.field ? { field: error.field } : {}) }) : error;
+      }
+    });
   }
   if (settings.permissions?.defaultMode === 'auto') {
     warnings.push(`${fileLabel}: permissions.defaultMode: hookloop has no "auto" mode (it needs Claude Code's classifier); ignored`);
@@ -293,8 +305,7 @@ export function describeValue(value: unknown): string {
 }
 
 function suggestEvent(name: string): string {
-  const known = [...HOOK_EVENT_NAMES, ...REFERENCE_ONLY_EVENTS];
-  const close = known.find((event) => event.toLowerCase() === name.toLowerCase());
+  const close = closestName(name, [...HOOK_EVENT_NAMES, ...REFERENCE_ONLY_EVENTS]);
   return close === undefined ? '' : ` (did you mean ${close}?)`;
 }
 
