@@ -40,3 +40,8 @@ export type { RetryOptions } from './model/retry.js';
 export type { SystemMessageSetting } from './model/system-messages.js';
 export { PRICE_TABLE, PRICES_READ_ON, costUsd, priceOf, totalCostUsd, type ModelPrice } from './model/pricing.js';
 export { AbortError, ConfigError, HookContractError, HookloopError, MaxTurnsError, ProviderError } from './errors.js';
+export { McpClient, type ElicitationAnswer, type ElicitationRequest, type McpClientOptions, type McpClientState } from './mcp/mcp-client.js';
+export { McpServerSet, serverEntries, type McpServersOption, type McpServerSetOptions } from './mcp/mcp-servers.js';
+export { mcpTool, mcpToolName, normalizeMcpName, contentText, type McpContentBlock } from './mcp/mcp-tools.js';
+export { loadMcpConfig, claudeJsonPath, type LoadedMcpConfig, type McpConfigSources, type SkippedServer } from './mcp/load-mcp-config.js';
+export type { McpServerConfig, McpServerEntry, McpServerSource, StdioServerConfig, RemoteServerConfig } from './mcp/server-config.js';

@@ -36,6 +36,8 @@ const userPromptSubmitInput = z.object({
   prompt: z.string(),
   session_title: z.string().optional(),
 });
+/** The server of an MCP tool (`mcp__server__tool`), on its tool events as Claude Code sends it (mcp-tools-and-matchers). */
+const mcpServerField = { mcp_server: z.object({ name: z.string(), source: z.string() }).optional() };
 const preToolUseInput = z.object({
   ...commonInput,
   ...withMode,
@@ -44,6 +46,7 @@ const preToolUseInput = z.object({
   tool_name: z.string(),
   tool_input: toolInput,
   tool_use_id: z.string(),
+  ...mcpServerField,
 });
 const permissionRequestInput = z.object({
   ...commonInput,
@@ -64,6 +67,7 @@ const postToolUseInput = z.object({
   tool_response: z.unknown(),
   tool_use_id: z.string(),
   duration_ms: z.number(),
+  ...mcpServerField,
 });
 const postToolUseFailureInput = z.object({
   ...commonInput,
@@ -76,6 +80,7 @@ const postToolUseFailureInput = z.object({
   error: z.string(),
   is_interrupt: z.boolean(),
   duration_ms: z.number(),
+  ...mcpServerField,
 });
 const postToolBatchInput = z.object({
   ...commonInput,
@@ -251,7 +256,7 @@ export const hookEventSchemas = {
     output: z.strictObject({
       ...commonOutput,
       ...blockDecision,
-      hookSpecificOutput: specific('PostToolUse', { ...contextOnly, updatedToolOutput: z.unknown().optional() }),
+      hookSpecificOutput: specific('PostToolUse', { ...contextOnly, updatedToolOutput: z.unknown().optional(), updatedMCPToolOutput: z.unknown().optional() }),
     }),
   },
   PostToolUseFailure: {

@@ -180,18 +180,24 @@ export function mergeBlocking(outcomes: readonly HandlerOutcome[], event: string
   return { ...mergeCommon(outcomes), blocks };
 }
 
-/** PostToolUse adds output rewriting to the blocking reduction: the last `updatedToolOutput` in merge order wins. */
+/**
+ * PostToolUse adds output rewriting to the blocking reduction: the last `updatedToolOutput` in merge
+ * order wins; `updatedMCPToolOutput` likewise (it only counts for MCP tools, as in Claude Code).
+ */
 export interface PostToolUseMerge extends BlockingMerge {
   readonly updatedToolOutput?: { readonly value: unknown };
+  readonly updatedMCPToolOutput?: { readonly value: unknown };
 }
 
 export function mergePostToolUse(outcomes: readonly HandlerOutcome[]): PostToolUseMerge {
   let updated: { value: unknown } | undefined;
+  let updatedMcp: { value: unknown } | undefined;
   for (const outcome of outcomes) {
     const specific = specificOf(outcome);
     if (specific && 'updatedToolOutput' in specific && specific['updatedToolOutput'] !== undefined) updated = { value: specific['updatedToolOutput'] };
+    if (specific && 'updatedMCPToolOutput' in specific && specific['updatedMCPToolOutput'] !== undefined) updatedMcp = { value: specific['updatedMCPToolOutput'] };
   }
-  return { ...mergeBlocking(outcomes, 'PostToolUse'), ...(updated ? { updatedToolOutput: updated } : {}) };
+  return { ...mergeBlocking(outcomes, 'PostToolUse'), ...(updated ? { updatedToolOutput: updated } : {}), ...(updatedMcp ? { updatedMCPToolOutput: updatedMcp } : {}) };
 }
 
 /** SessionStart adds the first `initialUserMessage` and the last `sessionTitle`. */

@@ -5,6 +5,8 @@ import type { HookEngine } from '../hooks/hook-engine.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
 import { mergeBlocking, mergeCommon, mergeSessionStart } from '../hooks/merge.js';
 import { readSessionEnv } from '../hooks/session-env.js';
+import type { McpServersOption } from '../mcp/mcp-servers.js';
+import { startSessionMcp } from '../mcp/session-mcp.js';
 import { systemMessage, userMessage, type AssistantMessage, type Message } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { emptyTally, tallyUsage, type UsageTally } from '../model/usage.js';
@@ -56,6 +58,12 @@ export interface RunOptions {
   readonly observers?: readonly RunObserver[];
   /** Extra environment for tool processes. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * MCP servers (Claude Code's `mcpServers` shape, `{ name: { command, args } | { type: "http", url } }`,
+   * or entries from `loadMcpConfig`): connected before SessionStart, their tools offered as
+   * `mcp__<server>__<tool>`, ended with the session (see docs/mcp.md).
+   */
+  readonly mcpServers?: McpServersOption;
 }
 
 /** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one. */
@@ -135,6 +143,7 @@ export interface AgentSession {
 export async function startSession(options: RunOptions): Promise<AgentSession> {
   const run = createRun(options);
   for (const text of options.resume?.warnings ?? []) run.emit({ type: 'warning', text: `resume: ${text}` });
+  const mcp = options.mcpServers ? await startSessionMcp(run, options.mcpServers, options.env) : undefined;
   let opening: SessionOpening | undefined = await beginSession(run, options.resume ? 'resume' : 'startup');
   let queue: Promise<unknown> = Promise.resolve();
   let ended = false;
@@ -172,6 +181,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         await fireHook(run, 'SessionEnd', { reason }).catch(() => []);
         // Background hooks still running are killed at exit, as the reference kills them (async-hook).
         await run.background.stop();
+        await mcp?.close();
       }),
   };
 }

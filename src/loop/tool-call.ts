@@ -39,7 +39,7 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
   const { tool } = prepared;
   const contexts: string[] = [];
 
-  const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id }, tool.name));
+  const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name));
   contexts.push(...pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text)));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
   if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseError(tool.name, pre.reason ?? 'blocked'), contexts, stop);
@@ -156,7 +156,7 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
   } catch (error) {
     const message = error instanceof ToolFailure ? error.message : `Error: ${describeError(error)}`;
     const failure = mergeCommon(
-      await fireHook(run, 'PostToolUseFailure', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_use_id: call.id, error: message, is_interrupt: run.signal.aborted, duration_ms: Math.round(performance.now() - started) }, tool.name),
+      await fireHook(run, 'PostToolUseFailure', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_use_id: call.id, error: message, is_interrupt: run.signal.aborted, duration_ms: Math.round(performance.now() - started), ...mcpServerOf(tool) }, tool.name),
     );
     return {
       result: toolResultMessage(call.id, tool.name, message, true),
@@ -165,11 +165,13 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
     };
   }
   const post = mergePostToolUse(
-    await fireHook(run, 'PostToolUse', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_response: output, tool_use_id: call.id, duration_ms: Math.round(performance.now() - started) }, tool.name),
+    await fireHook(run, 'PostToolUse', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_response: output, tool_use_id: call.id, duration_ms: Math.round(performance.now() - started), ...mcpServerOf(tool) }, tool.name),
   );
   const contexts = post.contexts.map((text) => contextLabel('PostToolUse', tool.name, text));
-  if (post.updatedToolOutput) {
-    const replaced = checkToolOutput(tool, post.updatedToolOutput.value);
+  // An MCP tool's output is replaced by `updatedMCPToolOutput` (Claude Code's field for them), else by `updatedToolOutput`.
+  const updatedOutput = (tool.mcpServer ? post.updatedMCPToolOutput : undefined) ?? post.updatedToolOutput;
+  if (updatedOutput) {
+    const replaced = checkToolOutput(tool, updatedOutput.value);
     if (replaced.ok) {
       output = replaced.value;
       run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PostToolUse' });
@@ -183,6 +185,11 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
     content = `Error: the tool output could not be rendered: ${describeError(error)}`;
   }
   return { result: toolResultMessage(call.id, tool.name, content, false), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), output };
+}
+
+/** `mcp_server` for the tool events of an MCP tool (Claude Code sends it last, after the event's own fields). */
+function mcpServerOf(tool: AnyTool): { mcp_server?: { name: string; source: string } } {
+  return tool.mcpServer ? { mcp_server: { name: tool.mcpServer.name, source: tool.mcpServer.source } } : {};
 }
 
 /** An `updatedToolOutput` must match the tool's output shape when the tool declares one (a plain string for Bash is refused, as in the reference). */

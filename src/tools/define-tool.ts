@@ -58,6 +58,10 @@ export interface Tool<I = unknown, O = unknown> {
   render(output: O, input: I): string;
   readonly outputSchema?: z.ZodType<O>;
   filePaths?(input: I): readonly string[];
+  /** The JSON Schema the model sees when the tool brings its own (MCP tools); default: `inputSchema` converted. */
+  readonly modelSchema?: Record<string, unknown>;
+  /** Set on MCP tools: their server, reported as `mcp_server` in tool events (Claude Code's field). */
+  readonly mcpServer?: { readonly name: string; readonly source: string };
 }
 
 /** A tool of any input/output types, as the registry stores it. */

@@ -26,7 +26,7 @@ const specCache = new WeakMap<AnyTool, ToolSpec>();
 function specOf(tool: AnyTool): ToolSpec {
   let spec = specCache.get(tool);
   if (spec === undefined) {
-    spec = deepFreeze({ name: tool.name, description: tool.description, inputSchema: z.toJSONSchema(tool.inputSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown> });
+    spec = deepFreeze({ name: tool.name, description: tool.description, inputSchema: tool.modelSchema ?? (z.toJSONSchema(tool.inputSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>) });
     specCache.set(tool, spec);
   }
   return spec;
