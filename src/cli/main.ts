@@ -10,6 +10,7 @@ import type { ModelClient, ModelRequest } from '../model/model-client.js';
 import { ProviderRequestError } from '../model/provider-errors.js';
 import { matchesCondition } from '../permissions/index.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
+import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { runDemo } from './demo.js';
 import { runHooksCommand } from './hooks-command/run-hooks-command.js';
@@ -77,12 +78,23 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
   const setup = loadHookSetup(setupOptions);
   const settings = setup.settings;
+  const mcp = loadMcpConfig({
+    projectDir,
+    homeDir: io.homeDir,
+    env: io.env ?? process.env,
+    mcpConfigs: options.mcpConfigs,
+    strict: options.strictMcpConfig,
+    plugins: setup.plugins,
+    ...(options.settings !== undefined ? { flagSettings: options.settings } : {}),
+    interactive,
+  });
   const selection = selectModel(options, io.env ?? process.env);
   if (selection.provider === 'none') {
     io.stderr.write(`${NO_MODEL_MESSAGE}\n`);
     return 2;
   }
   const warn = (text: string) => io.stderr.write(`hookloop: warning: ${text}\n`);
+  for (const text of mcp.warnings) warn(text);
   const provider = await createModel(selection, {
     projectDir,
     onRetry: ({ attempt, delayMs, error }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
@@ -126,6 +138,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       model,
       projectDir,
       tools: builtinTools(),
+      ...(mcp.servers.length > 0 ? { mcpServers: mcp.servers } : {}),
       hooks,
       permissions: {
         rules: {

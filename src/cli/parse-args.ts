@@ -31,6 +31,10 @@ export interface RunCommandOptions {
   readonly recordRequests: string | undefined;
   /** `--plugin-dir`, repeatable: Claude Code plugin directories whose hooks join the settings' hooks. */
   readonly pluginDirs: readonly string[];
+  /** `--mcp-config FILE|JSON…`, repeatable: MCP server configs (`{ "mcpServers": … }`). */
+  readonly mcpConfigs: readonly string[];
+  /** `--strict-mcp-config`: only the `--mcp-config` servers, no other MCP source. */
+  readonly strictMcpConfig: boolean;
 }
 
 /** `hookloop demo [--keep]`. */
@@ -99,6 +103,8 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .option('-r, --resume <session-id>', 'continue the session with this id')
     .option('--verbose', 'print the lifecycle log on stderr', false)
     .option('--plugin-dir <dir>', 'load a Claude Code plugin directory: its hooks/hooks.json joins the settings (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--mcp-config <configs...>', 'MCP servers from JSON files or strings ({"mcpServers": …}); repeatable')
+    .option('--strict-mcp-config', 'use only the --mcp-config servers, ignoring .mcp.json, ~/.claude.json and plugins', false)
     .option('--record-requests <file>', 'append every model request (Anthropic wire shape) to FILE as JSON lines, for conformance checks')
     .action((prompt: string | undefined, flags: Record<string, unknown>) => {
       const printFlag = flags['print'];
@@ -122,6 +128,8 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         resume: flags['resume'] as string | undefined,
         recordRequests: flags['recordRequests'] as string | undefined,
         pluginDirs: (flags['pluginDir'] as string[] | undefined) ?? [],
+        mcpConfigs: (flags['mcpConfig'] as string[] | undefined) ?? [],
+        strictMcpConfig: flags['strictMcpConfig'] === true,
       };
     });
   program

@@ -9,6 +9,7 @@ import { TranscriptWriter } from '../session/transcript-writer.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
 import type { RunOptions } from './run-agent.js';
+import { createSessionMcp, mcpToolCaller } from './mcp-session.js';
 import { makeEmitter, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
 import { SessionState } from './session-state.js';
@@ -38,11 +39,13 @@ export function createRun(options: RunOptions): RunContext {
     observers.unshift(writer.observer);
   }
   const signal = options.signal ?? new AbortController().signal;
+  const tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
+  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, env: options.env ?? {}, tools, emit }) : undefined;
   const run: RunContext = {
     state,
     messages: [...(resume?.messages ?? [])],
     hooks: options.hooks ?? new HookEngine(),
-    tools: options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []),
+    tools,
     policy: new PermissionPolicy({ rules, mode, workspace, projectDir }),
     approver: options.approver ?? headlessApprover,
     workspace,
@@ -53,7 +56,8 @@ export function createRun(options: RunOptions): RunContext {
     model: options.model,
     background: new BackgroundHooks(signal),
     // Prompt hooks ask the session's model; agent hooks run a bounded sub-run of this loop.
-    services: { model: options.model, runSubagent: (request) => runSubagent(run, request) },
+    services: { model: options.model, runSubagent: (request) => runSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
+    ...(mcp ? { mcp } : {}),
   };
   return run;
 }

@@ -6,7 +6,6 @@ import type { HookPayload } from '../hooks/event-schemas.js';
 import { mergeBlocking, mergeCommon, mergeSessionStart } from '../hooks/merge.js';
 import { readSessionEnv } from '../hooks/session-env.js';
 import type { McpServersOption } from '../mcp/mcp-servers.js';
-import { startSessionMcp } from '../mcp/session-mcp.js';
 import { systemMessage, userMessage, type AssistantMessage, type Message } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { emptyTally, tallyUsage, type UsageTally } from '../model/usage.js';
@@ -143,7 +142,7 @@ export interface AgentSession {
 export async function startSession(options: RunOptions): Promise<AgentSession> {
   const run = createRun(options);
   for (const text of options.resume?.warnings ?? []) run.emit({ type: 'warning', text: `resume: ${text}` });
-  const mcp = options.mcpServers ? await startSessionMcp(run, options.mcpServers, options.env) : undefined;
+  await run.mcp?.start();
   let opening: SessionOpening | undefined = await beginSession(run, options.resume ? 'resume' : 'startup');
   let queue: Promise<unknown> = Promise.resolve();
   let ended = false;
@@ -181,7 +180,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         await fireHook(run, 'SessionEnd', { reason }).catch(() => []);
         // Background hooks still running are killed at exit, as the reference kills them (async-hook).
         await run.background.stop();
-        await mcp?.close();
+        await run.mcp?.close();
       }),
   };
 }

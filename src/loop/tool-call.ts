@@ -217,7 +217,8 @@ function finish(run: RunContext, call: ToolCall, result: ToolResultMessage, cont
     result,
     contexts,
     ...(stop ? { stop } : {}),
-    batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: result.content },
+    // An MCP tool's response is its content array (after updatedMCPToolOutput), as the reference reports it.
+    batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: ran && !result.isError && run.tools.get(call.name)?.mcpServer && output !== undefined ? output : result.content },
   };
 }
 

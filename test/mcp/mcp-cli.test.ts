@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli, writeJson } from '../support/cli.js';
+import { tempProject } from '../support/scripted-run.js';
+
+const SERVER = fileURLToPath(new URL('./fixtures/test-server.mjs', import.meta.url));
+
+/** A model script: the given tool calls, one per turn, then "done". */
+function script(dir: string, calls: { name: string; input: Record<string, unknown> }[]): string {
+  const turns = [...calls.map((call, index) => [{ type: 'tool_use', id: `toolu_${index + 1}`, name: call.name, input: call.input }]), [{ type: 'text', text: 'done' }]];
+  return writeJson(dir, 'turns.json', turns);
+}
+
+const serverConfig = (log: string) => ({ mcpServers: { test: { command: process.execPath, args: [SERVER], env: { CALL_LOG: log } } } });
+
+function calls(log: string): string[] {
+  return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+describe('hookloop -p with MCP servers', () => {
+  it('runs a project .mcp.json server under a PreToolUse command hook (matcher mcp__test__.*) and deny rules', () => {
+    const dir = tempProject();
+    const log = path.join(dir, 'calls.log');
+    writeJson(dir, '.mcp.json', serverConfig(log));
+    writeJson(dir, '.claude/settings.json', {
+      permissions: { allow: ['mcp__test'], deny: ['mcp__test__danger'] },
+      hooks: {
+        PreToolUse: [{ matcher: 'mcp__test__.*', hooks: [{ type: 'command', command: `jq -e '.tool_name == "mcp__test__image"' >/dev/null && { echo "no images" >&2; exit 2; }; exit 0` }] }],
+      },
+    });
+    const turns = script(dir, [
+      { name: 'mcp__test__echo', input: { text: 'hi' } },
+      { name: 'mcp__test__image', input: {} },
+      { name: 'mcp__test__danger', input: {} },
+    ]);
+    const run = runCli(['-p', 'go', '--model-script', turns, '--output-format', 'json'], dir);
+    expect(run.stderr).not.toMatch(/error/i);
+    expect(run.status).toBe(0);
+    const result = JSON.parse(run.stdout) as { permission_denials: { tool_name: string }[] };
+    expect(result.permission_denials.map((denial) => denial.tool_name)).toEqual(['mcp__test__image', 'mcp__test__danger']);
+    expect(calls(log)).toEqual(['echo']);
+  });
+
+  it('--strict-mcp-config ignores .mcp.json; --mcp-config inline JSON adds servers', () => {
+    const dir = tempProject();
+    const projectLog = path.join(dir, 'project.log');
+    const flagLog = path.join(dir, 'flag.log');
+    writeJson(dir, '.mcp.json', { mcpServers: { proj: serverConfig(projectLog).mcpServers.test } });
+    const turns = script(dir, [{ name: 'mcp__flag__echo', input: { text: 'x' } }, { name: 'mcp__proj__echo', input: { text: 'y' } }]);
+    const run = runCli(['-p', 'go', '--model-script', turns, '--strict-mcp-config', '--mcp-config', JSON.stringify({ mcpServers: { flag: serverConfig(flagLog).mcpServers.test } }), '--allowedTools', 'mcp__flag', 'mcp__proj'], dir);
+    expect(run.status).toBe(0);
+    expect(calls(flagLog)).toEqual(['echo']);
+    expect(fs.existsSync(projectLog)).toBe(false);
+  });
+
+  it('disabledMcpjsonServers keeps a project server off, even with enableAllProjectMcpServers', () => {
+    const dir = tempProject();
+    const log = path.join(dir, 'calls.log');
+    writeJson(dir, '.mcp.json', serverConfig(log));
+    writeJson(dir, '.claude/settings.local.json', { enableAllProjectMcpServers: true, disabledMcpjsonServers: ['test'], permissions: { allow: ['mcp__test'] } });
+    const turns = script(dir, [{ name: 'mcp__test__echo', input: { text: 'x' } }]);
+    const run = runCli(['-p', 'go', '--model-script', turns], dir);
+    expect(run.status).toBe(0);
+    expect(calls(log)).toEqual([]);
+  });
+
+  it('a bad config is one line naming the file and field, exit 2', () => {
+    const dir = tempProject();
+    writeJson(dir, '.mcp.json', { mcpServers: { test: { type: 'http' } } });
+    const run = runCli(['-p', 'go', '--model-script', script(dir, [])], dir);
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([`hookloop: ${path.join(dir, '.mcp.json')}: mcpServers.test.url: expected a string, got nothing`]);
+  });
+
+  it('user-scope servers in $CLAUDE_CONFIG_DIR/.claude.json, with ${VAR:-default} expansion', () => {
+    const dir = tempProject();
+    const log = path.join(dir, 'calls.log');
+    const configDir = path.join(dir, 'cfg');
+    writeJson(configDir, '.claude.json', { mcpServers: { user: { command: '${NODE_BIN}', args: [SERVER], env: { CALL_LOG: '${MISSING_LOG:-' + log + '}' } } } });
+    const turns = script(dir, [{ name: 'mcp__user__echo', input: { text: 'x' } }]);
+    const run = runCli(['-p', 'go', '--model-script', turns, '--allowedTools', 'mcp__user__echo'], dir, { CLAUDE_CONFIG_DIR: configDir, NODE_BIN: process.execPath });
+    expect(run.status).toBe(0);
+    expect(calls(log)).toEqual(['echo']);
+  });
+
+  it('an mcp_tool hook handler calls the server with ${tool_input.x} substituted', () => {
+    const dir = tempProject();
+    const log = path.join(dir, 'calls.log');
+    writeJson(dir, 'servers.json', serverConfig(log));
+    writeJson(dir, 'hooks.json', {
+      permissions: { allow: ['mcp__test__echo'] },
+      hooks: { PreToolUse: [{ matcher: 'mcp__test__echo', hooks: [{ type: 'mcp_tool', server: 'test', tool: 'echo', input: { text: '${tool_input.text}' } }] }] },
+    });
+    const turns = script(dir, [{ name: 'mcp__test__echo', input: { text: 'from-model' } }]);
+    const run = runCli(['-p', 'go', '--model-script', turns, '--mcp-config', 'servers.json', '--settings', 'hooks.json', '--verbose'], dir);
+    expect(run.status).toBe(0);
+    expect(calls(log)).toEqual(['echo', 'echo']);
+    expect(run.stderr).not.toContain('skipped');
+  });
+});
