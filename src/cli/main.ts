@@ -17,6 +17,7 @@ import { runHooksCommand } from './hooks-command/run-hooks-command.js';
 import { SessionHookEngine } from './hooks-command/session-engine.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
 import { interactiveActivity, runInteractiveSession } from './interactive.js';
+import { runMcpCommand } from './mcp-command.js';
 import { lifecycleLog } from './lifecycle-log.js';
 import { resolvePermissionMode } from './permission-mode.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
@@ -57,6 +58,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     }
     if (command.command === 'demo') return await runDemo({ keep: command.keep, write: line(io.stdout), writeError: line(io.stderr) });
     if (command.command === 'hooks') return await runHooksCommand(command, io, runPrompt);
+    if (command.command === 'mcp') return await runMcpCommand(command, io);
     return await runPrompt(command, io);
   } catch (error) {
     if (error instanceof HookloopError) {

@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../errors.js';
 import { CLI_PERMISSION_MODES, type CliPermissionMode } from './permission-mode.js';
 import { addHooksCommand, type HooksCommandOptions } from './hooks-command/parse-hooks-args.js';
+import { addMcpCommand, type McpListOptions } from './mcp-command.js';
 import { PROVIDER_NAMES, type ProviderName } from './select-model.js';
 
 /** What `hookloop [-p] PROMPT …` was asked to do, after parsing and checking the flags. */
@@ -50,7 +51,7 @@ export interface InfoResult {
   readonly exitCode: number;
 }
 
-export type ParsedCommand = RunCommandOptions | DemoCommandOptions | HooksCommandOptions | InfoResult;
+export type ParsedCommand = RunCommandOptions | DemoCommandOptions | HooksCommandOptions | McpListOptions | InfoResult;
 
 /** Splits Claude Code tool lists: `--allowedTools "Bash(git:*) Edit"` or `Read,Write`; parentheses keep their spaces and commas. */
 export function splitToolList(values: readonly string[]): string[] {
@@ -140,6 +141,9 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
       parsed = { command: 'demo', keep: flags.keep };
     });
   addHooksCommand(program, (options) => {
+    parsed = options;
+  });
+  addMcpCommand(program, (options) => {
     parsed = options;
   });
   try {

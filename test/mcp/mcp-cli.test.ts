@@ -99,4 +99,44 @@ describe('hookloop -p with MCP servers', () => {
     expect(calls(log)).toEqual(['echo', 'echo']);
     expect(run.stderr).not.toContain('skipped');
   });
+
+  it('a plugin .mcp.json server (with ${CLAUDE_PLUGIN_ROOT}) is offered as mcp__plugin_<plugin>_<server>__<tool>', () => {
+    const dir = tempProject();
+    const log = path.join(dir, 'calls.log');
+    const plugin = path.join(dir, 'plug');
+    fs.mkdirSync(plugin);
+    fs.copyFileSync(SERVER, path.join(plugin, 'server.mjs'));
+    writeJson(plugin, '.claude-plugin/plugin.json', { name: 'kit' });
+    writeJson(plugin, '.mcp.json', { mcpServers: { tools: { command: process.execPath, args: ['${CLAUDE_PLUGIN_ROOT}/server.mjs'], env: { CALL_LOG: log } } } });
+    // The copied server imports the SDK: let it find this checkout's node_modules.
+    fs.symlinkSync(fileURLToPath(new URL('../../node_modules', import.meta.url)), path.join(plugin, 'node_modules'));
+    const turns = script(dir, [{ name: 'mcp__plugin_kit_tools__echo', input: { text: 'x' } }]);
+    const run = runCli(['-p', 'go', '--model-script', turns, '--plugin-dir', 'plug', '--allowedTools', 'mcp__plugin_kit_tools'], dir);
+    expect(run.status).toBe(0);
+    expect(calls(log)).toEqual(['echo']);
+  });
+});
+
+describe('hookloop mcp list', () => {
+  it('shows each server, its source, state and tools; a server that fails is reported and the exit code is 1', () => {
+    const dir = tempProject();
+    writeJson(dir, '.mcp.json', { mcpServers: { test: { command: process.execPath, args: [SERVER] }, off: { command: 'x' }, broken: { command: path.join(dir, 'missing-binary') } } });
+    writeJson(dir, '.claude/settings.local.json', { disabledMcpjsonServers: ['off'] });
+    const run = runCli(['mcp', 'list'], dir);
+    expect(run.status).toBe(1);
+    const lines = run.stdout.split('\n');
+    expect(lines).toContain(`test (project, ${path.join(dir, '.mcp.json')}): connected`);
+    expect(lines).toContain('  mcp__test__echo  Echo text back');
+    expect(run.stdout).toMatch(/^broken \(project, .*\): failed - /m);
+    expect(lines).toContain(`off (project, ${path.join(dir, '.mcp.json')}): rejected - listed in disabledMcpjsonServers`);
+  });
+
+  it('--json', () => {
+    const dir = tempProject();
+    const run = runCli(['mcp', 'list', '--json', '--mcp-config', JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [SERVER] } } })], dir);
+    expect(run.status).toBe(0);
+    const report = JSON.parse(run.stdout) as { servers: { name: string; source: string; state: string; tools: { name: string }[] }[] };
+    expect(report.servers[0]).toMatchObject({ name: 'test', source: 'dynamic', state: 'connected' });
+    expect(report.servers[0]!.tools.map((tool) => tool.name)).toContain('mcp__test__fail');
+  });
 });
