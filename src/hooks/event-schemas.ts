@@ -120,6 +120,26 @@ const notificationInput = z.object({
   message: z.string(),
   notification_type: z.string(),
 });
+/** An MCP server's `elicitation/create` (mcp-elicitation): the hook may answer for the user. */
+const elicitationInput = z.object({
+  ...commonInput,
+  hook_event_name: z.literal('Elicitation'),
+  mcp_server_name: z.string(),
+  message: z.string(),
+  mode: z.enum(['form', 'url']),
+  requested_schema: z.record(z.string(), z.unknown()).optional(),
+  url: z.string().optional(),
+});
+const elicitationAction = z.enum(['accept', 'decline', 'cancel']);
+/** The answer an elicitation got when no Elicitation hook gave one (the user, or the headless auto-cancel). */
+const elicitationResultInput = z.object({
+  ...commonInput,
+  hook_event_name: z.literal('ElicitationResult'),
+  mcp_server_name: z.string(),
+  mode: z.enum(['form', 'url']),
+  action: elicitationAction,
+  content: z.record(z.string(), z.unknown()).optional(),
+});
 /** A call the permission policy or the approver refused; `reason` is the text the model gets as the error result. */
 const permissionDeniedInput = z.object({
   ...commonInput,
@@ -316,6 +336,16 @@ export const hookEventSchemas = {
   PostCompact: {
     input: postCompactInput,
     output: z.strictObject(commonOutput),
+  },
+  /** `action` (+ `content` for accept) answers the server for the user; exit 2 declines. */
+  Elicitation: {
+    input: elicitationInput,
+    output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('Elicitation', { action: elicitationAction.optional(), content: z.record(z.string(), z.unknown()).optional() }) }),
+  },
+  /** `action` (+ `content`) replaces the answer before the server gets it; exit 2 declines. */
+  ElicitationResult: {
+    input: elicitationResultInput,
+    output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('ElicitationResult', { action: elicitationAction.optional(), content: z.record(z.string(), z.unknown()).optional() }) }),
   },
 } as const;
 

@@ -9,7 +9,7 @@ import { TranscriptWriter } from '../session/transcript-writer.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
 import type { RunOptions } from './run-agent.js';
-import { createSessionMcp, mcpToolCaller } from './mcp-session.js';
+import { answerElicitation, createSessionMcp, mcpToolCaller } from './mcp-session.js';
 import { makeEmitter, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
 import { SessionState } from './session-state.js';
@@ -40,7 +40,7 @@ export function createRun(options: RunOptions): RunContext {
   }
   const signal = options.signal ?? new AbortController().signal;
   const tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
-  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, env: options.env ?? {}, tools, emit }) : undefined;
+  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request) }) : undefined;
   const run: RunContext = {
     state,
     messages: [...(resume?.messages ?? [])],

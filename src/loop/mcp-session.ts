@@ -1,5 +1,8 @@
-import { McpServerSet, serverEntries, type McpServersOption } from '../mcp/mcp-servers.js';
+import type { HandlerOutcome } from '../hooks/handler.js';
 import type { McpToolCaller } from '../hooks/hook-services.js';
+import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
+import { McpServerSet, serverEntries, type McpServersOption } from '../mcp/mcp-servers.js';
+import { fireHook, type RunContext } from './run-context.js';
 import type { RunEvent } from './run-events.js';
 
 /**
@@ -10,13 +13,50 @@ import type { RunEvent } from './run-events.js';
  */
 export function createSessionMcp(
   option: McpServersOption,
-  parts: { readonly projectDir: string; readonly env: Readonly<Record<string, string>>; readonly tools: ConstructorParameters<typeof McpServerSet>[1]; readonly emit: (event: RunEvent) => void },
+  parts: {
+    readonly projectDir: string;
+    readonly env: Readonly<Record<string, string>>;
+    readonly tools: ConstructorParameters<typeof McpServerSet>[1];
+    readonly emit: (event: RunEvent) => void;
+    readonly onElicitation: (request: ElicitationRequest) => Promise<ElicitationAnswer>;
+  },
 ): McpServerSet {
   return new McpServerSet(serverEntries(option), parts.tools, {
     projectDir: parts.projectDir,
     env: { ...process.env, ...parts.env },
     warn: (text) => parts.emit({ type: 'warning', text }),
+    onElicitation: parts.onElicitation,
   });
+}
+
+/**
+ * A server's `elicitation/create`, as Claude Code answers it headless (mcp-elicitation):
+ * Elicitation hooks first (matcher: the server name) — an `action` (+ `content`) answers the server
+ * and ends there, exit 2 declines; unanswered, the request is cancelled (nobody can be asked),
+ * ElicitationResult hooks see that answer and may replace it, and Notification
+ * (`elicitation_response`) reports it.
+ */
+export async function answerElicitation(run: RunContext, request: ElicitationRequest): Promise<ElicitationAnswer> {
+  const server = request.serverName;
+  const fields = { mcp_server_name: server, message: request.message, mode: request.mode, ...(request.requestedSchema ? { requested_schema: request.requestedSchema } : {}), ...(request.url !== undefined ? { url: request.url } : {}) };
+  const byHook = answerOf(await fireHook(run, 'Elicitation', fields, server), 'Elicitation');
+  if (byHook) return byHook;
+  const unanswered: ElicitationAnswer = { action: 'cancel' };
+  const answer = answerOf(await fireHook(run, 'ElicitationResult', { mcp_server_name: server, mode: request.mode, action: unanswered.action }, server), 'ElicitationResult') ?? unanswered;
+  await fireHook(run, 'Notification', { message: `Elicitation response for server "${server}": ${answer.action}`, notification_type: 'elicitation_response' }, 'elicitation_response');
+  return answer;
+}
+
+/** The answer hooks gave: `decline` when one exited 2, else the last `hookSpecificOutput.action` (with its `content`). */
+function answerOf(outcomes: readonly HandlerOutcome[], event: 'Elicitation' | 'ElicitationResult'): ElicitationAnswer | undefined {
+  if (outcomes.some((outcome) => outcome.status === 'blocked')) return { action: 'decline' };
+  let answer: ElicitationAnswer | undefined;
+  for (const outcome of outcomes) {
+    const specific = (outcome.output as { hookSpecificOutput?: { hookEventName?: string; action?: ElicitationAnswer['action']; content?: Record<string, unknown> } }).hookSpecificOutput;
+    if (specific?.hookEventName !== event || specific.action === undefined) continue;
+    answer = { action: specific.action, ...(specific.action === 'accept' && specific.content ? { content: specific.content } : {}) };
+  }
+  return answer;
 }
 
 /** `HookServices.callMcpTool` over a session's servers: by configured name, the text blocks joined. */

@@ -1,6 +1,6 @@
 import { mergePermissionRequest, mergePostToolUse, mergePreToolUse, mergeCommon } from '../hooks/merge.js';
 import { describeError } from '../errors.js';
-import { toolResultMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
+import { toolResultMessage, type ToolCall, type ToolResultBlock, type ToolResultMessage } from '../messages/messages.js';
 import { ToolFailure, type AnyTool } from '../tools/define-tool.js';
 import { ruleForCall } from '../permissions/policy.js';
 import type { PermissionVerdict } from '../permissions/types.js';
@@ -179,12 +179,15 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
   }
   contexts.push(...post.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason)));
   let content: string;
+  let blocks: readonly ToolResultBlock[] | undefined;
   try {
     content = tool.render(output, input);
+    blocks = tool.renderBlocks?.(output, input);
   } catch (error) {
     content = `Error: the tool output could not be rendered: ${describeError(error)}`;
+    blocks = undefined;
   }
-  return { result: toolResultMessage(call.id, tool.name, content, false), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), output };
+  return { result: toolResultMessage(call.id, tool.name, content, false, blocks), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), output };
 }
 
 /** `mcp_server` for the tool events of an MCP tool (Claude Code sends it last, after the event's own fields). */

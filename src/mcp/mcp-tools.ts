@@ -2,6 +2,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeError } from '../errors.js';
+import type { ToolResultBlock } from '../messages/messages.js';
 import { ToolFailure, type Tool } from '../tools/define-tool.js';
 import type { McpClient } from './mcp-client.js';
 
@@ -79,7 +80,24 @@ export function mcpTool(client: McpClient, info: McpToolInfo): Tool<Record<strin
       return content;
     },
     render: (output) => contentText(output),
+    // The API refuses empty text blocks: an output with nothing to show goes as its (empty) text.
+    renderBlocks: (output) => {
+      const blocks = contentBlocks(output).filter((block) => block.type !== 'text' || block.text !== '');
+      return blocks.length > 0 ? blocks : undefined;
+    },
   };
+}
+
+/**
+ * A content array as the model gets it (Claude Code passes MCP results as blocks): text as text,
+ * images as base64 image blocks, a text resource as its text; other blocks (audio, binary
+ * resources, links) as the bracketed description of `contentText`.
+ */
+export function contentBlocks(content: readonly McpContentBlock[]): ToolResultBlock[] {
+  return content.map((block): ToolResultBlock => {
+    if (block.type === 'image') return { type: 'image', source: { type: 'base64', media_type: block.mimeType, data: block.data } };
+    return { type: 'text', text: contentText([block]) };
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ToolResultBlock } from '../messages/messages.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -60,6 +61,8 @@ export interface Tool<I = unknown, O = unknown> {
   filePaths?(input: I): readonly string[];
   /** The JSON Schema the model sees when the tool brings its own (MCP tools); default: `inputSchema` converted. */
   readonly modelSchema?: Record<string, unknown>;
+  /** The output as content blocks (text, images) for providers that take them; `render` stays the text form. */
+  renderBlocks?(output: O, input: I): readonly ToolResultBlock[] | undefined;
   /** Set on MCP tools: their server, reported as `mcp_server` in tool events (Claude Code's field). */
   readonly mcpServer?: { readonly name: string; readonly source: string };
 }

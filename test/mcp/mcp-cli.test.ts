@@ -117,6 +117,19 @@ describe('hookloop -p with MCP servers', () => {
   });
 });
 
+describe('Elicitation command hooks', () => {
+  it('a hook that exits 2 declines the elicitation', () => {
+    const dir = tempProject();
+    writeJson(dir, 'servers.json', { mcpServers: { test: { command: process.execPath, args: [SERVER] } } });
+    writeJson(dir, 'hooks.json', { permissions: { allow: ['mcp__test__ask'] }, hooks: { Elicitation: [{ matcher: 'test', hooks: [{ type: 'command', command: 'echo no >&2; exit 2' }] }] } });
+    const turns = script(dir, [{ name: 'mcp__test__ask', input: {} }]);
+    const requests = path.join(dir, 'requests.jsonl');
+    const run = runCli(['-p', 'go', '--model-script', turns, '--mcp-config', 'servers.json', '--settings', 'hooks.json', '--record-requests', requests], dir);
+    expect(run.status).toBe(0);
+    expect(fs.readFileSync(requests, 'utf8')).toContain('ELICITATION-RESULT:{\\"action\\":\\"decline\\"}');
+  });
+});
+
 describe('hookloop mcp list', () => {
   it('shows each server, its source, state and tools; a server that fails is reported and the exit code is 1', () => {
     const dir = tempProject();

@@ -155,4 +155,42 @@ describe('runAgent({ mcpServers }) over stdio', () => {
     expect(echo).toMatchObject({ content: 'ECHO:y' });
     expect(fs.readFileSync(log, 'utf8').trim()).toBe('echo');
   });
+
+  it('images reach the model as image blocks; the text form describes them', async () => {
+    const { result, model } = await scriptedRun([[toolUse('t1', 'mcp__test__image', {})], [text('done')]], { mcpServers: stdioServer(), permissions: { rules: { allow: ['mcp__test'] } } });
+    const paired = toolResults(result.messages)[0]!;
+    expect(paired.content).toBe('[image: image/png]\na 1x1 pixel');
+    expect(paired.blocks).toEqual([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: expect.stringMatching(/^iVBOR/) } },
+      { type: 'text', text: 'a 1x1 pixel' },
+    ]);
+    const sent = model.requests[1]!.messages.find((message) => message.role === 'tool');
+    expect(sent).toMatchObject({ blocks: paired.blocks });
+  });
+});
+
+describe('elicitation', () => {
+  it('an Elicitation hook answers accept + content; unanswered, the request is cancelled and ElicitationResult and Notification fire', async () => {
+    const hooks = new HookEngine();
+    const events: string[] = [];
+    let asked = 0;
+    hooks.on('Elicitation', { matcher: 'test' }, (input) => {
+      events.push(`Elicitation:${input.mcp_server_name}:${input.message}`);
+      return ++asked === 1 ? ({ hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { color: 'blue' } } } as never) : undefined;
+    });
+    hooks.on('ElicitationResult', (input) => void events.push(`ElicitationResult:${input.action}`));
+    hooks.on('Notification', (input) => void events.push(`Notification:${input.notification_type}:${input.message}`));
+    const { result } = await scriptedRun([[toolUse('t1', 'mcp__test__ask', {})], [toolUse('t2', 'mcp__test__ask', {})], [text('done')]], {
+      hooks,
+      mcpServers: stdioServer(),
+      permissions: { rules: { allow: ['mcp__test__ask'] } },
+    });
+    expect(toolResults(result.messages).map((paired) => paired.content)).toEqual(['ELICITATION-RESULT:{"action":"accept","content":{"color":"blue"}}', 'ELICITATION-RESULT:{"action":"cancel"}']);
+    expect(events).toEqual([
+      'Elicitation:test:Pick a color',
+      'Elicitation:test:Pick a color',
+      'ElicitationResult:cancel',
+      'Notification:elicitation_response:Elicitation response for server "test": cancel',
+    ]);
+  });
 });
