@@ -9,6 +9,8 @@ import { describeValue, parseJson } from '../hooks/settings/load-settings.js';
  * - `enableAllProjectMcpServers`: true in any source approves every server of `.mcp.json`;
  * - `enabledMcpjsonServers`: names approved (union of the sources);
  * - `disabledMcpjsonServers`: names rejected (union; a rejection beats an approval).
+ * The checked-in `.claude/settings.json` may reject but not approve: a repository cannot approve
+ * its own servers (this matters only interactively; headless, pending servers start anyway).
  */
 export interface ProjectApproval {
   readonly enableAll: boolean;
@@ -41,11 +43,12 @@ export interface ApprovalSources {
  * @throws ConfigError when one of the three keys has the wrong type (one line naming file and field).
  */
 export function readProjectApproval(sources: ApprovalSources): ProjectApproval {
-  const documents: { label: string; data: unknown }[] = [];
-  const files = [path.join(sources.homeDir, '.claude', 'settings.json'), path.join(sources.projectDir, '.claude', 'settings.json'), path.join(sources.projectDir, '.claude', 'settings.local.json')];
+  const documents: { label: string; data: unknown; mayApprove?: false }[] = [];
+  const checkedIn = path.join(sources.projectDir, '.claude', 'settings.json');
+  const files = [path.join(sources.homeDir, '.claude', 'settings.json'), checkedIn, path.join(sources.projectDir, '.claude', 'settings.local.json')];
   for (const file of files) {
     const data = readJsonQuietly(file);
-    if (data !== undefined) documents.push({ label: file, data });
+    if (data !== undefined) documents.push({ label: file, data, ...(file === checkedIn ? { mayApprove: false as const } : {}) });
   }
   if (sources.flagSettings !== undefined) {
     const inline = sources.flagSettings.trimStart().startsWith('{');
@@ -58,15 +61,15 @@ export function readProjectApproval(sources: ApprovalSources): ProjectApproval {
   let enableAll = false;
   const enabled = new Set<string>();
   const disabled = new Set<string>();
-  for (const { label, data } of documents) {
+  for (const { label, data, mayApprove } of documents) {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) continue;
     const record = data as Record<string, unknown>;
     const all = record['enableAllProjectMcpServers'];
     if (all !== undefined && typeof all !== 'boolean') throw new ConfigError(`${label}: enableAllProjectMcpServers: expected true or false, got ${describeValue(all)}`, { file: label, field: 'enableAllProjectMcpServers' });
-    if (all === true) enableAll = true;
+    if (all === true && mayApprove !== false) enableAll = true;
     for (const [key, target] of [['enabledMcpjsonServers', enabled], ['disabledMcpjsonServers', disabled]] as const) {
       const list = record[key];
-      if (list === undefined) continue;
+      if (list === undefined || (mayApprove === false && key === 'enabledMcpjsonServers')) continue;
       if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) throw new ConfigError(`${label}: ${key}: expected an array of server names, got ${describeValue(list)}`, { file: label, field: key });
       for (const name of list as string[]) target.add(name);
     }

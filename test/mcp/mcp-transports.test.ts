@@ -115,6 +115,19 @@ describe('MCP transports', () => {
     expect(loadMcpConfig({ projectDir: dir, homeDir: dir, env: {}, interactive: true }).servers.map((server) => server.name)).toEqual(['repo']);
   });
 
+  it('the checked-in .claude/settings.json cannot approve the repository\'s own servers (it can disable them)', () => {
+    const dir = tempProject({
+      '.mcp.json': JSON.stringify({ mcpServers: { repo: { command: 'node' }, other: { command: 'node' } } }),
+      '.claude/settings.json': JSON.stringify({ enableAllProjectMcpServers: true, enabledMcpjsonServers: ['repo'], disabledMcpjsonServers: ['other'] }),
+    });
+    const interactive = loadMcpConfig({ projectDir: dir, homeDir: dir, env: {}, interactive: true });
+    expect(interactive.servers).toEqual([]);
+    expect(interactive.skipped.map((skipped) => [skipped.name, skipped.state])).toEqual([
+      ['repo', 'pending'],
+      ['other', 'rejected'],
+    ]);
+  });
+
   it('later sources win by name: user < project < local < --mcp-config', () => {
     const dir = tempProject({
       '.mcp.json': JSON.stringify({ mcpServers: { same: { command: 'project' } } }),
