@@ -153,3 +153,17 @@ describe('hookloop mcp list', () => {
     expect(report.servers[0]!.tools.map((tool) => tool.name)).toContain('mcp__test__fail');
   });
 });
+
+describe('hookloop hooks validate checks MCP configs', () => {
+  it('reports every bad server of .mcp.json with its field, and passes a good one', () => {
+    const dir = tempProject();
+    writeJson(dir, '.mcp.json', { mcpServers: { good: { command: 'node' }, noUrl: { type: 'http' }, badType: { type: 'ws', url: 'x' } } });
+    const run = runCli(['hooks', 'validate'], dir);
+    expect(run.status).toBe(1);
+    const file = path.join(dir, '.mcp.json');
+    expect(run.stdout).toContain(`error: ${file}: mcpServers.noUrl.url: expected a string, got nothing`);
+    expect(run.stdout).toContain(`error: ${file}: mcpServers.badType.type: expected "stdio", "http" or "sse", got "ws"`);
+    writeJson(dir, '.mcp.json', { mcpServers: { good: { command: 'node' } } });
+    expect(runCli(['hooks', 'validate'], dir).status).toBe(0);
+  });
+});
