@@ -18,6 +18,7 @@ import { SessionHookEngine } from './hooks-command/session-engine.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
 import { interactiveActivity, runInteractiveSession } from './interactive.js';
 import { runMcpCommand } from './mcp-command.js';
+import { ttyElicitor } from './tty-elicitation.js';
 import { lifecycleLog } from './lifecycle-log.js';
 import { resolvePermissionMode } from './permission-mode.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
@@ -152,6 +153,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
         additionalDirectories: [...settings.additionalDirectories, ...options.addDirs],
       },
       approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,
+      ...(interactive ? { elicit: ttyElicitor({ input: io.stdin, output: io.stderr }) } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       sessionId,
       signal: controller.signal,

@@ -32,17 +32,25 @@ export function createSessionMcp(
 /**
  * A server's `elicitation/create`, as Claude Code answers it headless (mcp-elicitation):
  * Elicitation hooks first (matcher: the server name) — an `action` (+ `content`) answers the server
- * and ends there, exit 2 declines; unanswered, the request is cancelled (nobody can be asked),
- * ElicitationResult hooks see that answer and may replace it, and Notification
+ * and ends there, exit 2 declines; unanswered, `ask` puts it to a person (interactive) or, without
+ * one, it is cancelled; ElicitationResult hooks see that answer and may replace it, and Notification
  * (`elicitation_response`) reports it.
  */
-export async function answerElicitation(run: RunContext, request: ElicitationRequest): Promise<ElicitationAnswer> {
+export async function answerElicitation(run: RunContext, request: ElicitationRequest, ask?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>): Promise<ElicitationAnswer> {
   const server = request.serverName;
   const fields = { mcp_server_name: server, message: request.message, mode: request.mode, ...(request.requestedSchema ? { requested_schema: request.requestedSchema } : {}), ...(request.url !== undefined ? { url: request.url } : {}) };
   const byHook = answerOf(await fireHook(run, 'Elicitation', fields, server), 'Elicitation');
   if (byHook) return byHook;
-  const unanswered: ElicitationAnswer = { action: 'cancel' };
-  const answer = answerOf(await fireHook(run, 'ElicitationResult', { mcp_server_name: server, mode: request.mode, action: unanswered.action }, server), 'ElicitationResult') ?? unanswered;
+  let given: ElicitationAnswer = { action: 'cancel' };
+  if (ask) {
+    try {
+      given = await ask(request, run.signal);
+    } catch {
+      given = { action: 'cancel' };
+    }
+  }
+  const resultFields = { mcp_server_name: server, mode: request.mode, action: given.action, ...(given.content ? { content: given.content } : {}) };
+  const answer = answerOf(await fireHook(run, 'ElicitationResult', resultFields, server), 'ElicitationResult') ?? given;
   await fireHook(run, 'Notification', { message: `Elicitation response for server "${server}": ${answer.action}`, notification_type: 'elicitation_response' }, 'elicitation_response');
   return answer;
 }

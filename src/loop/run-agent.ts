@@ -5,6 +5,7 @@ import type { HookEngine } from '../hooks/hook-engine.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
 import { mergeBlocking, mergeCommon, mergeSessionStart } from '../hooks/merge.js';
 import { readSessionEnv } from '../hooks/session-env.js';
+import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
 import type { McpServersOption } from '../mcp/mcp-servers.js';
 import { systemMessage, userMessage, type AssistantMessage, type Message } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
@@ -63,6 +64,11 @@ export interface RunOptions {
    * `mcp__<server>__<tool>`, ended with the session (see docs/mcp.md).
    */
   readonly mcpServers?: McpServersOption;
+  /**
+   * Asks a person an MCP elicitation no Elicitation hook answered (the CLI's interactive mode asks
+   * at the terminal); default: nobody is asked and it is cancelled, as in Claude Code's `-p`.
+   */
+  readonly elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
 }
 
 /** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one. */

@@ -193,4 +193,23 @@ describe('elicitation', () => {
       'Notification:elicitation_response:Elicitation response for server "test": cancel',
     ]);
   });
+
+  it('unanswered by hooks, RunOptions.elicit asks a person; ElicitationResult sees the answer', async () => {
+    const hooks = new HookEngine();
+    const results: unknown[] = [];
+    hooks.on('ElicitationResult', (input) => void results.push({ action: input.action, content: input.content }));
+    const asked: string[] = [];
+    const { result } = await scriptedRun([[toolUse('t1', 'mcp__test__ask', {})], [text('done')]], {
+      hooks,
+      mcpServers: stdioServer(),
+      permissions: { rules: { allow: ['mcp__test__ask'] } },
+      elicit: async (request) => {
+        asked.push(`${request.serverName}: ${request.message}`);
+        return { action: 'accept', content: { color: 'green' } };
+      },
+    });
+    expect(asked).toEqual(['test: Pick a color']);
+    expect(results).toEqual([{ action: 'accept', content: { color: 'green' } }]);
+    expect(toolResults(result.messages)[0]!.content).toBe('ELICITATION-RESULT:{"action":"accept","content":{"color":"green"}}');
+  });
 });
