@@ -72,6 +72,7 @@ export class McpClient {
   private restarts = 0;
   private closing = false;
   private refreshing: Promise<void> | undefined;
+  private refreshGeneration = 0;
 
   constructor(
     readonly entry: McpServerEntry,
@@ -150,6 +151,8 @@ export class McpClient {
     if (this.state !== 'connected' && !this.closing && isStdioConfig(this.entry.config) && this.restarts < 1 && (this.state === 'closed' || this.state === 'failed')) {
       this.restarts++;
       await this.connect();
+      // The restarted server may offer other tools than before.
+      if ((this.state as McpClientState) === 'connected') this.options.onToolsChanged?.(this.tools);
     }
     if (this.state !== 'connected' || !this.client) throw new Error(`MCP server "${this.name}" is not connected${this.error ? `: ${this.error}` : ''}`);
     const env = this.options.env ?? process.env;
@@ -160,16 +163,21 @@ export class McpClient {
   }
 
   /** Fetches the tool list again after `notifications/tools/list_changed`; a failure keeps the old list. */
-  private async refreshTools(client: Client): Promise<void> {
-    try {
-      this.tools = (await client.listTools()).tools;
-      this.options.onToolsChanged?.(this.tools);
-    } catch {
-      // The old list stays; a dead connection is reported by onclose.
-    } finally {
-      this.refreshing = undefined;
-    }
+  private refreshTools(client: Client): Promise<void> {
+    const generation = ++this.refreshGeneration;
+    return (async () => {
+      try {
+        this.tools = (await client.listTools()).tools;
+        this.options.onToolsChanged?.(this.tools);
+      } catch {
+        // The old list stays; a dead connection is reported by onclose.
+      } finally {
+        // A newer notification may have started another refresh: only the latest clears the slot.
+        if (generation === this.refreshGeneration) this.refreshing = undefined;
+      }
+    })();
   }
+
 
   /** Ends the connection and the server. Safe to call more than once. */
   async close(): Promise<void> {
@@ -198,7 +206,8 @@ export class McpClient {
     }
     const url = new URL(config.url);
     const requestInit = config.headers ? { headers: { ...config.headers } } : undefined;
-    if (config.type === 'sse') return new SSEClientTransport(url, requestInit ? { requestInit, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...config.headers } }) } } : {});
+    // The SDK sends `requestInit.headers` with the event stream's GET as well as with each POST.
+    if (config.type === 'sse') return new SSEClientTransport(url, requestInit ? { requestInit } : {});
     return new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : {});
   }
 }

@@ -14,15 +14,15 @@ afterEach(() => {
 });
 
 /** Starts the test server over streamable HTTP on 127.0.0.1 and resolves with its URL. */
-function httpServer(): Promise<string> {
-  const child = spawn(process.execPath, [SERVER, '--http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+function httpServer(mode: '--http' | '--sse' = '--http'): Promise<string> {
+  const child = spawn(process.execPath, [SERVER, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
   started.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /PORT (\d+)/.exec(out);
-      if (match) resolve(`http://127.0.0.1:${match[1]}/mcp`);
+      if (match) resolve(`http://127.0.0.1:${match[1]}/${mode === '--sse' ? 'sse' : 'mcp'}`);
     });
     child.on('exit', () => reject(new Error('the HTTP test server exited')));
   });
@@ -54,6 +54,15 @@ describe('MCP transports', () => {
       permissions: { rules: { allow: ['mcp__web'] } },
     });
     expect(toolResults(result.messages).map((paired) => paired.content)).toEqual(['TOKEN:Bearer sekrit', 'ECHO:over http']);
+  });
+
+  it('legacy SSE, with headers on the event stream', async () => {
+    const url = await httpServer('--sse');
+    const { result } = await scriptedRun([[toolUse('t1', 'mcp__old__echo', { text: 'over sse' })], [text('done')]], {
+      mcpServers: { old: { type: 'sse', url, headers: { 'x-test-token': 'sse-token' } } },
+      permissions: { rules: { allow: ['mcp__old'] } },
+    });
+    expect(toolResults(result.messages).map((paired) => paired.content)).toEqual(['ECHO:over sse']);
   });
 
   it('an HTTP server that is not there: a warning, the tool is not offered, the run goes on', async () => {
