@@ -37,6 +37,8 @@ export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   /** `specs()` computed once per set of tools: JSON Schema generation costs far more than a tool call. */
   private cachedSpecs: readonly ToolSpec[] | undefined;
+  /** Says why a tool is missing (an MCP server that failed to start), added to "No such tool available". */
+  missingToolHint: ((name: string) => string | undefined) | undefined;
 
   constructor(tools: readonly AnyTool[] = []) {
     for (const tool of tools) this.register(tool);
@@ -80,7 +82,10 @@ export class ToolRegistry {
   async prepare(call: ToolCall, context: ToolContext): Promise<PreparedCall> {
     const settle = (message: string): PreparedCall => ({ kind: 'settled', call, result: toolResultMessage(call.id, call.name, toolUseError(message), true) });
     const tool = this.tools.get(call.name);
-    if (!tool) return settle(`Error: No such tool available: ${call.name}`);
+    if (!tool) {
+      const hint = this.missingToolHint?.(call.name);
+      return settle(`Error: No such tool available: ${call.name}${hint ? ` (${hint})` : ''}`);
+    }
     let raw = call.input;
     if (typeof raw === 'string') {
       try {

@@ -120,13 +120,14 @@ describe('runAgent({ mcpServers }) over stdio', () => {
     expect(events.some((event) => event.type === 'warning' && /MCP server "test" stopped/.test(event.text))).toBe(true);
   });
 
-  it('a server that cannot start is a warning; the other servers keep working', async () => {
-    const { result, events } = await scriptedRun([[toolUse('t1', 'mcp__test__echo', { text: 'ok' })], [text('done')]], {
+  it('a server that cannot start is a warning, a call to it says why; the other servers keep working', async () => {
+    const { result, events } = await scriptedRun([[toolUse('t1', 'mcp__test__echo', { text: 'ok' }), toolUse('t2', 'mcp__broken__x', {})], [text('done')]], {
       mcpServers: { ...stdioServer(), broken: { command: path.join(tempProject(), 'no-such-binary') } },
       permissions: { rules: { allow: ['mcp__test'] } },
     });
     expect(toolResults(result.messages)[0]).toMatchObject({ content: 'ECHO:ok' });
     expect(events.some((event) => event.type === 'warning' && /MCP server "broken" .*failed to start/.test(event.text))).toBe(true);
+    expect(toolResults(result.messages)[1]).toMatchObject({ isError: true, content: expect.stringMatching(/^<tool_use_error>Error: No such tool available: mcp__broken__x \(MCP server "broken" failed to start: /) });
   });
 
   it('picks up tools/list_changed between turns', async () => {
