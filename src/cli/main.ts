@@ -17,6 +17,7 @@ import { runHooksCommand } from './hooks-command/run-hooks-command.js';
 import { SessionHookEngine } from './hooks-command/session-engine.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
 import { interactiveActivity, runInteractiveSession } from './interactive.js';
+import { approveProjectServers } from './approve-project-servers.js';
 import { runMcpCommand } from './mcp-command.js';
 import { ttyElicitor } from './tty-elicitation.js';
 import { lifecycleLog } from './lifecycle-log.js';
@@ -98,6 +99,9 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   }
   const warn = (text: string) => io.stderr.write(`hookloop: warning: ${text}\n`);
   for (const text of mcp.warnings) warn(text);
+  // Interactive: the person approves the project's new .mcp.json servers, as in Claude Code.
+  const approved = interactive ? await approveProjectServers(mcp.skipped, { input: io.stdin, output: io.stderr, projectDir }) : [];
+  const mcpServers = [...mcp.servers, ...approved.filter((entry) => !mcp.servers.some((server) => server.name === entry.name))];
   const provider = await createModel(selection, {
     projectDir,
     onRetry: ({ attempt, delayMs, error }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
@@ -141,7 +145,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       model,
       projectDir,
       tools: builtinTools(),
-      ...(mcp.servers.length > 0 ? { mcpServers: mcp.servers } : {}),
+      ...(mcpServers.length > 0 ? { mcpServers } : {}),
       hooks,
       permissions: {
         rules: {

@@ -14,8 +14,9 @@ type Env = Readonly<Record<string, string | undefined>>;
  * - `strict`: `--strict-mcp-config`: only `mcpConfigs`, every other source ignored;
  * - `plugins`: plugin directories; each one's `.mcp.json` (servers named `plugin:<plugin>:<server>`,
  *   `${CLAUDE_PLUGIN_ROOT}` = the plugin directory);
- * - `interactive`: with a person present, `.mcp.json` servers nobody approved stay off (hookloop has no
- *   approval dialog); headless they connect, as Claude Code's `-p` does (docs/security-mcp.md).
+ * - `interactive`: with a person present, `.mcp.json` servers nobody approved are left `pending` in
+ *   `skipped` for the CLI to ask about; headless they connect, as Claude Code's `-p` does
+ *   (docs/security-mcp.md).
  * - `configDir`: the folder that plays `~/.claude` (`$HOOKLOOP_HOME`, `$CLAUDE_CONFIG_DIR`); when it
  *   is set explicitly, `~/.claude.json` is `<configDir>/.claude.json`, as Claude Code does.
  */
@@ -37,6 +38,8 @@ export interface SkippedServer {
   readonly file: string;
   readonly state: Exclude<ApprovalState, 'approved'>;
   readonly reason: string;
+  /** A pending server's config (variables expanded), so that a person may still approve it. */
+  readonly config?: McpServerConfig;
 }
 
 /** The servers to connect (later sources override earlier ones of the same name), those left off, and warnings. */
@@ -89,8 +92,7 @@ export function loadMcpConfig(sources: McpConfigSources): LoadedMcpConfig {
         }
         if (state === 'pending' && sources.interactive === true) {
           const reason = 'not approved: add it to enabledMcpjsonServers (or set enableAllProjectMcpServers) in .claude/settings.local.json';
-          skipped.push({ name, source: 'project', file: projectFile, state, reason });
-          warnings.push(`${projectFile}: mcpServers.${name}: ${reason}`);
+          skipped.push({ name, source: 'project', file: projectFile, state, reason, config: expandServerConfig(config, env).config });
           continue;
         }
         add(name, config, 'project', projectFile);

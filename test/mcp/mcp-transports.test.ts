@@ -113,12 +113,12 @@ describe('MCP transports', () => {
     expect(normalizeMcpName('a.b c/d')).toBe('a_b_c_d');
   });
 
-  it('headless, unapproved .mcp.json servers connect (as Claude Code -p); interactive, they stay off with a warning', () => {
+  it('headless, unapproved .mcp.json servers connect (as Claude Code -p); interactive, they wait for a person', () => {
     const dir = tempProject({ '.mcp.json': JSON.stringify({ mcpServers: { repo: { command: 'node' } } }) });
     expect(loadMcpConfig({ projectDir: dir, homeDir: dir, env: {} }).servers.map((server) => server.name)).toEqual(['repo']);
     const interactive = loadMcpConfig({ projectDir: dir, homeDir: dir, env: {}, interactive: true });
     expect(interactive.servers).toEqual([]);
-    expect(interactive.warnings.join('\n')).toContain('enabledMcpjsonServers');
+    expect(interactive.skipped).toMatchObject([{ name: 'repo', state: 'pending', config: { command: 'node' } }]);
     fs.mkdirSync(path.join(dir, '.claude'));
     fs.writeFileSync(path.join(dir, '.claude', 'settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['repo'] }));
     expect(loadMcpConfig({ projectDir: dir, homeDir: dir, env: {}, interactive: true }).servers.map((server) => server.name)).toEqual(['repo']);
