@@ -44,3 +44,8 @@ export { PRICE_TABLE, PRICES_READ_ON, costUsd, priceOf, totalCostUsd, type Model
 export { AbortError, ConfigError, HookContractError, HookloopError, MaxTurnsError, ProviderError } from './errors.js';
 export type { SandboxOptions } from './sandbox/run-sandbox.js';
 export type { SandboxSettings } from './sandbox/sandbox-settings.js';
+export { McpClient, type ElicitationAnswer, type ElicitationRequest, type McpClientOptions, type McpClientState } from './mcp/mcp-client.js';
+export { McpServerSet, serverEntries, type McpServersOption, type McpServerSetOptions } from './mcp/mcp-servers.js';
+export { mcpTool, mcpToolName, normalizeMcpName, contentText, type McpContentBlock } from './mcp/mcp-tools.js';
+export { loadMcpConfig, claudeJsonPath, type LoadedMcpConfig, type McpConfigSources, type SkippedServer } from './mcp/load-mcp-config.js';
+export type { McpServerConfig, McpServerEntry, McpServerSource, StdioServerConfig, RemoteServerConfig } from './mcp/server-config.js';

@@ -8,6 +8,7 @@ import { runAgent, type RunOptions } from '../loop/run-agent.js';
 import type { ModelClient } from '../model/model-client.js';
 import { ProviderRequestError } from '../model/provider-errors.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
+import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { configurationFiles } from './configuration-files.js';
 import { runDemo } from './demo.js';
@@ -15,6 +16,9 @@ import { runHooksCommand } from './hooks-command/run-hooks-command.js';
 import { SessionHookEngine } from './hooks-command/session-engine.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
 import { interactiveActivity, runInteractiveSession } from './interactive.js';
+import { approveProjectServers } from './approve-project-servers.js';
+import { runMcpCommand } from './mcp-command.js';
+import { ttyElicitor } from './tty-elicitation.js';
 import { lifecycleLog } from './lifecycle-log.js';
 import { resolvePermissionMode } from './permission-mode.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
@@ -60,6 +64,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     }
     if (command.command === 'demo') return await runDemo({ keep: command.keep, write: line(io.stdout), writeError: line(io.stderr) });
     if (command.command === 'hooks') return await runHooksCommand(command, io, runPrompt);
+    if (command.command === 'mcp') return await runMcpCommand(command, io);
     return await runPrompt(command, io);
   } catch (error) {
     if (error instanceof HookloopError) {
@@ -83,11 +88,25 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
   const setup = loadHookSetup(setupOptions);
   const settings = setup.settings;
+  const mcp = loadMcpConfig({
+    projectDir,
+    homeDir: io.homeDir,
+    env: io.env ?? process.env,
+    mcpConfigs: options.mcpConfigs,
+    strict: options.strictMcpConfig,
+    plugins: setup.plugins,
+    ...(options.settings !== undefined ? { flagSettings: options.settings } : {}),
+    interactive,
+  });
   const selection = selectModel(options, io.env ?? process.env);
   if (selection.provider === 'none') {
     io.stderr.write(`${NO_MODEL_MESSAGE}\n`);
     return 2;
   }
+  for (const text of mcp.warnings) warn(text);
+  // Interactive: the person approves the project's new .mcp.json servers, as in Claude Code.
+  const approved = interactive ? await approveProjectServers(mcp.skipped, { input: io.stdin, output: io.stderr, projectDir }) : [];
+  const mcpServers = [...mcp.servers, ...approved.filter((entry) => !mcp.servers.some((server) => server.name === entry.name))];
   const provider = await createModel(selection, {
     projectDir,
     onRetry: ({ attempt, delayMs, error }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
@@ -130,6 +149,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       model,
       projectDir,
       tools: builtinTools(),
+      ...(mcpServers.length > 0 ? { mcpServers } : {}),
       hooks,
       permissions: {
         rules: {
@@ -143,6 +163,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       },
       configurationFiles: configurationFiles(setup, setupOptions),
       approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,
+      ...(interactive ? { elicit: ttyElicitor({ input: io.stdin, output: io.stderr }) } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       sessionId,
       signal: controller.signal,

@@ -3,6 +3,7 @@ import { ConfigError } from '../errors.js';
 import { parseRule } from '../permissions/rule.js';
 import { CLI_PERMISSION_MODES, type CliPermissionMode } from './permission-mode.js';
 import { addHooksCommand, type HooksCommandOptions } from './hooks-command/parse-hooks-args.js';
+import { addMcpCommand, type McpListOptions } from './mcp-command.js';
 import { PROVIDER_NAMES, type ProviderName } from './select-model.js';
 
 /** What `hookloop [-p] PROMPT …` was asked to do, after parsing and checking the flags. */
@@ -32,6 +33,10 @@ export interface RunCommandOptions {
   readonly recordRequests: string | undefined;
   /** `--plugin-dir`, repeatable: Claude Code plugin directories whose hooks join the settings' hooks. */
   readonly pluginDirs: readonly string[];
+  /** `--mcp-config FILE|JSON…`, repeatable: MCP server configs (`{ "mcpServers": … }`). */
+  readonly mcpConfigs: readonly string[];
+  /** `--strict-mcp-config`: only the `--mcp-config` servers, no other MCP source. */
+  readonly strictMcpConfig: boolean;
 }
 
 /** `hookloop demo [--keep]`. */
@@ -47,7 +52,7 @@ export interface InfoResult {
   readonly exitCode: number;
 }
 
-export type ParsedCommand = RunCommandOptions | DemoCommandOptions | HooksCommandOptions | InfoResult;
+export type ParsedCommand = RunCommandOptions | DemoCommandOptions | HooksCommandOptions | McpListOptions | InfoResult;
 
 /** Splits Claude Code tool lists: `--allowedTools "Bash(git:*) Edit"` or `Read,Write`; parentheses keep their spaces and commas. */
 export function splitToolList(values: readonly string[]): string[] {
@@ -102,6 +107,8 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .option('-r, --resume <session-id>', 'continue the session with this id')
     .option('--verbose', 'print the lifecycle log on stderr', false)
     .option('--plugin-dir <dir>', 'load a Claude Code plugin directory: its hooks/hooks.json joins the settings (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--mcp-config <configs...>', 'MCP servers from JSON files or strings ({"mcpServers": …}); repeatable')
+    .option('--strict-mcp-config', 'use only the --mcp-config servers, ignoring .mcp.json, ~/.claude.json and plugins', false)
     .option('--record-requests <file>', 'append every model request (Anthropic wire shape) to FILE as JSON lines, for conformance checks')
     .action((prompt: string | undefined, flags: Record<string, unknown>, command: Command) => {
       const printFlag = flags['print'];
@@ -130,6 +137,8 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         resume: flags['resume'] as string | undefined,
         recordRequests: flags['recordRequests'] as string | undefined,
         pluginDirs: (flags['pluginDir'] as string[] | undefined) ?? [],
+        mcpConfigs: (flags['mcpConfig'] as string[] | undefined) ?? [],
+        strictMcpConfig: flags['strictMcpConfig'] === true,
       };
     });
   program
@@ -140,6 +149,9 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
       parsed = { command: 'demo', keep: flags.keep };
     });
   addHooksCommand(program, (options) => {
+    parsed = options;
+  });
+  addMcpCommand(program, (options) => {
     parsed = options;
   });
   try {

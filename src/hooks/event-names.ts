@@ -20,6 +20,8 @@ export const HOOK_EVENT_NAMES = [
   'ConfigChange',
   'PreCompact',
   'PostCompact',
+  'Elicitation',
+  'ElicitationResult',
 ] as const;
 
 /** One of the events hookloop fires. */
@@ -38,8 +40,6 @@ export const REFERENCE_ONLY_EVENTS = [
   'MessageDisplay',
   'CwdChanged',
   'FileChanged',
-  'Elicitation',
-  'ElicitationResult',
   'TaskCreated',
   'TaskCompleted',
   'WorktreeCreate',

@@ -36,6 +36,8 @@ const userPromptSubmitInput = z.object({
   prompt: z.string(),
   session_title: z.string().optional(),
 });
+/** The server of an MCP tool (`mcp__server__tool`), on its tool events as Claude Code sends it (mcp-tools-and-matchers). */
+const mcpServerField = { mcp_server: z.object({ name: z.string(), source: z.string() }).optional() };
 const preToolUseInput = z.object({
   ...commonInput,
   ...withMode,
@@ -44,6 +46,7 @@ const preToolUseInput = z.object({
   tool_name: z.string(),
   tool_input: toolInput,
   tool_use_id: z.string(),
+  ...mcpServerField,
 });
 const permissionRequestInput = z.object({
   ...commonInput,
@@ -64,6 +67,7 @@ const postToolUseInput = z.object({
   tool_response: z.unknown(),
   tool_use_id: z.string(),
   duration_ms: z.number(),
+  ...mcpServerField,
 });
 const postToolUseFailureInput = z.object({
   ...commonInput,
@@ -76,6 +80,7 @@ const postToolUseFailureInput = z.object({
   error: z.string(),
   is_interrupt: z.boolean(),
   duration_ms: z.number(),
+  ...mcpServerField,
 });
 const postToolBatchInput = z.object({
   ...commonInput,
@@ -114,6 +119,26 @@ const notificationInput = z.object({
   hook_event_name: z.literal('Notification'),
   message: z.string(),
   notification_type: z.string(),
+});
+/** An MCP server's `elicitation/create` (mcp-elicitation): the hook may answer for the user. */
+const elicitationInput = z.object({
+  ...commonInput,
+  hook_event_name: z.literal('Elicitation'),
+  mcp_server_name: z.string(),
+  message: z.string(),
+  mode: z.enum(['form', 'url']),
+  requested_schema: z.record(z.string(), z.unknown()).optional(),
+  url: z.string().optional(),
+});
+const elicitationAction = z.enum(['accept', 'decline', 'cancel']);
+/** The answer an elicitation got when no Elicitation hook gave one (the user, or the headless auto-cancel). */
+const elicitationResultInput = z.object({
+  ...commonInput,
+  hook_event_name: z.literal('ElicitationResult'),
+  mcp_server_name: z.string(),
+  mode: z.enum(['form', 'url']),
+  action: elicitationAction,
+  content: z.record(z.string(), z.unknown()).optional(),
 });
 /** A call the permission policy or the approver refused; `reason` is the text the model gets as the error result. */
 const permissionDeniedInput = z.object({
@@ -312,6 +337,16 @@ export const hookEventSchemas = {
   PostCompact: {
     input: postCompactInput,
     output: z.strictObject(commonOutput),
+  },
+  /** `action` (+ `content` for accept) answers the server for the user; exit 2 declines. */
+  Elicitation: {
+    input: elicitationInput,
+    output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('Elicitation', { action: elicitationAction.optional(), content: z.record(z.string(), z.unknown()).optional() }) }),
+  },
+  /** `action` (+ `content`) replaces the answer before the server gets it; exit 2 declines. */
+  ElicitationResult: {
+    input: elicitationResultInput,
+    output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('ElicitationResult', { action: elicitationAction.optional(), content: z.record(z.string(), z.unknown()).optional() }) }),
   },
 } as const;
 

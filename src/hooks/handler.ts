@@ -6,7 +6,7 @@ import type { HookServices } from './hook-services.js';
  * their settings string verbatim (Claude Code shows `[<cmd>]` and `from command: "<cmd>"`).
  */
 export interface HandlerOrigin {
-  readonly transport: 'callback' | 'command' | 'http' | 'prompt' | 'agent';
+  readonly transport: 'callback' | 'command' | 'http' | 'prompt' | 'agent' | 'mcp_tool';
   /** The command string as written in settings (the URL of an http hook, the prompt of a prompt/agent hook), or the callback's name. */
   readonly text: string;
   /** The settings file, or `callback`. */

@@ -11,6 +11,8 @@ export interface HookServices {
   readonly model?: ModelClient;
   /** Runs an agent hook's subagent. */
   readonly runSubagent?: SubagentRunner;
+  /** Calls a tool of the session's MCP server `server` (by its configured name), for `mcp_tool` hooks; absent when the session has no MCP servers. */
+  readonly callMcpTool?: McpToolCaller;
   /** True for the dispatches of an agent hook's own subagent: agent hooks are skipped there (they would start themselves again). */
   readonly nested?: boolean;
 }
@@ -36,3 +38,9 @@ export type SubagentAnswer =
 
 /** Contract: resolves once, never rejects (failures are `{ kind: "failed" }`). */
 export type SubagentRunner = (request: SubagentRequest) => Promise<SubagentAnswer>;
+
+/**
+ * One `mcp_tool` hook call: the tool's text (its text blocks joined) and whether the server flagged
+ * it `isError`. Rejects when the server is unknown or not connected, or the call failed.
+ */
+export type McpToolCaller = (request: { readonly server: string; readonly tool: string; readonly input: Record<string, unknown>; readonly signal: AbortSignal }) => Promise<{ readonly text: string; readonly isError: boolean }>;

@@ -12,6 +12,7 @@ import { TranscriptWriter } from '../session/transcript-writer.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
 import type { RunOptions } from './run-agent.js';
+import { answerElicitation, createSessionMcp, mcpToolCaller } from './mcp-session.js';
 import { makeEmitter, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
 import { SessionState } from './session-state.js';
@@ -43,11 +44,13 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     observers.unshift(writer.observer);
   }
   const signal = options.signal ?? new AbortController().signal;
+  const tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
+  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
   const run: RunContext = {
     state,
     messages: [...(resume?.messages ?? [])],
     hooks: options.hooks ?? new HookEngine(),
-    tools: options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []),
+    tools,
     policy: new PermissionPolicy({ rules, mode, workspace, projectDir, configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input) } : {}) }),
     approver: options.approver ?? headlessApprover,
     autoMode: options.permissions?.autoMode === true,
@@ -62,7 +65,8 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     model: options.model,
     background: new BackgroundHooks(signal),
     // Prompt hooks ask the session's model; agent hooks run a bounded sub-run of this loop.
-    services: { model: options.model, runSubagent: (request) => runSubagent(run, request) },
+    services: { model: options.model, runSubagent: (request) => runSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
+    ...(mcp ? { mcp } : {}),
   };
   return run;
 }

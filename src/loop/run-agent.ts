@@ -4,6 +4,8 @@ import type { HookEngine } from '../hooks/hook-engine.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
 import { mergeBlocking, mergeCommon, mergeSessionStart } from '../hooks/merge.js';
 import { readSessionEnv } from '../hooks/session-env.js';
+import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
+import type { McpServersOption } from '../mcp/mcp-servers.js';
 import { systemMessage, userMessage, type AssistantMessage, type Message } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { emptyTally, tallyUsage, type UsageTally } from '../model/usage.js';
@@ -77,6 +79,17 @@ export interface RunOptions {
    * `filesystem`, `network`, …) plus `protectedPaths` (see SandboxOptions). Off by default.
    */
   readonly sandbox?: SandboxOptions;
+  /**
+   * MCP servers (Claude Code's `mcpServers` shape, `{ name: { command, args } | { type: "http", url } }`,
+   * or entries from `loadMcpConfig`): connected before SessionStart, their tools offered as
+   * `mcp__<server>__<tool>`, ended with the session (see docs/mcp.md).
+   */
+  readonly mcpServers?: McpServersOption;
+  /**
+   * Asks a person an MCP elicitation no Elicitation hook answered (the CLI's interactive mode asks
+   * at the terminal); default: nobody is asked and it is cancelled, as in Claude Code's `-p`.
+   */
+  readonly elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
 }
 
 /** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one. */
@@ -166,6 +179,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
   }
   if (sandbox.warning !== undefined) run.emit({ type: 'warning', text: sandbox.warning });
   for (const text of options.resume?.warnings ?? []) run.emit({ type: 'warning', text: `resume: ${text}` });
+  await run.mcp?.start();
   let opening: SessionOpening | undefined = await beginSession(run, options.resume ? 'resume' : 'startup');
   let queue: Promise<unknown> = Promise.resolve();
   let ended = false;
@@ -204,6 +218,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         // Background hooks still running are killed at exit, as the reference kills them (async-hook).
         await run.background.stop();
         await run.sandbox?.close();
+        await run.mcp?.close();
       }),
   };
 }

@@ -9,6 +9,7 @@ import type { ModelClient } from '../model/model-client.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { RunSandbox } from '../sandbox/run-sandbox.js';
 import type { Approver } from '../permissions/types.js';
+import type { McpServerSet } from '../mcp/mcp-servers.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Workspace } from '../tools/workspace.js';
@@ -46,6 +47,8 @@ export interface RunContext {
    * (see subagent.ts), without `runSubagent` inside an agent hook's own subagent.
    */
   readonly services: HookServices;
+  /** The session's MCP servers (`RunOptions.mcpServers`): connected by startSession, closed after SessionEnd. */
+  readonly mcp?: McpServerSet;
 }
 
 /**

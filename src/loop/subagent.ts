@@ -103,7 +103,8 @@ function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdi
     emit: (event: RunEvent) => {
       if (event.type === 'hook_outcome' || event.type === 'system_message' || event.type === 'warning') parent.emit(event);
     },
-    services: { model: parent.model, nested: true },
+    // mcp_tool hooks inside reach the session's MCP servers as the parent's do.
+    services: { model: parent.model, nested: true, ...(parent.services.callMcpTool ? { callMcpTool: parent.services.callMcpTool } : {}) },
   };
 }
 

@@ -1,6 +1,6 @@
 import { mergePostToolUse, mergePreToolUse, mergeCommon } from '../hooks/merge.js';
 import { describeError } from '../errors.js';
-import { toolResultMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
+import { toolResultMessage, type ToolCall, type ToolResultBlock, type ToolResultMessage } from '../messages/messages.js';
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
 import { toolUseError } from '../tools/tool-registry.js';
 import { checkInput, decidePermission } from './decide-permission.js';
@@ -40,7 +40,7 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
   const { tool } = prepared;
   const contexts: string[] = [];
 
-  const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id }, tool.name));
+  const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name));
   contexts.push(...pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text)));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
   if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseError(tool.name, pre.reason ?? 'blocked'), contexts, stop);
@@ -108,7 +108,7 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
     await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
     const message = error instanceof ToolFailure ? error.message : `Error: ${describeError(error)}`;
     const failure = mergeCommon(
-      await fireHook(run, 'PostToolUseFailure', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_use_id: call.id, error: message, is_interrupt: run.signal.aborted, duration_ms: Math.round(performance.now() - started) }, tool.name),
+      await fireHook(run, 'PostToolUseFailure', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_use_id: call.id, error: message, is_interrupt: run.signal.aborted, duration_ms: Math.round(performance.now() - started), ...mcpServerOf(tool) }, tool.name),
     );
     return {
       result: toolResultMessage(call.id, tool.name, message, true),
@@ -118,7 +118,7 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
   }
   await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
   const post = mergePostToolUse(
-    await fireHook(run, 'PostToolUse', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_response: output, tool_use_id: call.id, duration_ms: Math.round(performance.now() - started) }, tool.name),
+    await fireHook(run, 'PostToolUse', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_response: output, tool_use_id: call.id, duration_ms: Math.round(performance.now() - started), ...mcpServerOf(tool) }, tool.name),
   );
   const contexts = post.contexts.map((text) => contextLabel('PostToolUse', tool.name, text));
   const replacement = replacementFor(tool, post);
@@ -131,12 +131,20 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
   }
   contexts.push(...post.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason)));
   let content: string;
+  let blocks: readonly ToolResultBlock[] | undefined;
   try {
     content = tool.render(output, input);
+    blocks = tool.renderBlocks?.(output, input);
   } catch (error) {
     content = `Error: the tool output could not be rendered: ${describeError(error)}`;
+    blocks = undefined;
   }
-  return { result: toolResultMessage(call.id, tool.name, content, false), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), output };
+  return { result: toolResultMessage(call.id, tool.name, content, false, blocks), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), output };
+}
+
+/** `mcp_server` for the tool events of an MCP tool (Claude Code sends it last, after the event's own fields). */
+function mcpServerOf(tool: AnyTool): { mcp_server?: { name: string; source: string } } {
+  return tool.mcpServer ? { mcp_server: { name: tool.mcpServer.name, source: tool.mcpServer.source } } : {};
 }
 
 /**
@@ -155,7 +163,8 @@ function finish(run: RunContext, call: ToolCall, result: ToolResultMessage, cont
     result,
     contexts,
     ...(stop ? { stop } : {}),
-    batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: result.content },
+    // An MCP tool's response is its content array (after updatedMCPToolOutput), as the reference reports it.
+    batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: ran && !result.isError && run.tools.get(call.name)?.mcpServer && output !== undefined ? output : result.content },
   };
 }
 

@@ -37,9 +37,17 @@ export interface ToolResultMessage {
   readonly role: 'tool';
   readonly toolCallId: string;
   readonly toolName: string;
+  /** The result as text (every provider can send it; images described in brackets). */
   readonly content: string;
   readonly isError: boolean;
+  /** The result as content blocks, when the tool gave some (MCP tools: text and images); providers that take blocks send these instead of `content`. */
+  readonly blocks?: readonly ToolResultBlock[];
 }
+
+/** One block of a tool result as the Anthropic Messages API takes it: text, or a base64 image. */
+export type ToolResultBlock =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly source: { readonly type: 'base64'; readonly media_type: string; readonly data: string } };
 
 /** Any message in a conversation. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;
@@ -73,7 +81,7 @@ export function assistantMessage(text: string, toolCalls: readonly ToolCall[] = 
   return deepFreeze({ role: 'assistant', text, toolCalls: toolCalls.map((call) => structuredClone({ ...call })) });
 }
 
-/** The paired result of one tool call. */
-export function toolResultMessage(toolCallId: string, toolName: string, content: string, isError: boolean): ToolResultMessage {
-  return deepFreeze({ role: 'tool', toolCallId, toolName, content, isError });
+/** The paired result of one tool call; `blocks` (copied) when the result has content blocks (see ToolResultMessage). */
+export function toolResultMessage(toolCallId: string, toolName: string, content: string, isError: boolean, blocks?: readonly ToolResultBlock[]): ToolResultMessage {
+  return deepFreeze({ role: 'tool', toolCallId, toolName, content, isError, ...(blocks ? { blocks: structuredClone(blocks) } : {}) });
 }

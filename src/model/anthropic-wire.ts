@@ -17,7 +17,7 @@ export function toAnthropicMessages(messages: readonly Message[]): AnthropicWire
   let results: Record<string, unknown>[] | undefined;
   for (const message of messages) {
     if (message.role === 'tool') {
-      const block = { type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true } : {}) };
+      const block = { type: 'tool_result', tool_use_id: message.toolCallId, content: message.blocks ?? message.content, ...(message.isError ? { is_error: true } : {}) };
       if (results) results.push(block);
       else {
         results = [block];

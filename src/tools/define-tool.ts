@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { BashSandbox } from '../sandbox/bash-sandbox.js';
+import type { ToolResultBlock } from '../messages/messages.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -85,6 +86,12 @@ export interface Tool<I = unknown, O = unknown> {
   render(output: O, input: I): string;
   readonly outputSchema?: z.ZodType<O>;
   filePaths?(input: I, context: Pick<ToolContext, 'cwd'>): readonly string[];
+  /** The JSON Schema the model sees when the tool brings its own (MCP tools); default: `inputSchema` converted. */
+  readonly modelSchema?: Record<string, unknown>;
+  /** The output as content blocks (text, images) for providers that take them; `render` stays the text form. */
+  renderBlocks?(output: O, input: I): readonly ToolResultBlock[] | undefined;
+  /** Set on MCP tools: their server, reported as `mcp_server` in tool events (Claude Code's field). */
+  readonly mcpServer?: { readonly name: string; readonly source: string };
 }
 
 /** A tool of any input/output types, as the registry stores it. */

@@ -27,7 +27,7 @@ const specCache = new WeakMap<AnyTool, ToolSpec>();
 function specOf(tool: AnyTool): ToolSpec {
   let spec = specCache.get(tool);
   if (spec === undefined) {
-    spec = deepFreeze({ name: tool.name, description: tool.description, inputSchema: z.toJSONSchema(tool.inputSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown> });
+    spec = deepFreeze({ name: tool.name, description: tool.description, inputSchema: tool.modelSchema ?? (z.toJSONSchema(tool.inputSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>) });
     specCache.set(tool, spec);
   }
   return spec;
@@ -38,6 +38,8 @@ export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   /** `specs()` computed once per set of tools: JSON Schema generation costs far more than a tool call. */
   private cachedSpecs: readonly ToolSpec[] | undefined;
+  /** Says why a tool is missing (an MCP server that failed to start), added to "No such tool available". */
+  missingToolHint: ((name: string) => string | undefined) | undefined;
 
   constructor(tools: readonly AnyTool[] = []) {
     for (const tool of tools) this.register(tool);
@@ -81,7 +83,10 @@ export class ToolRegistry {
   async prepare(call: ToolCall, context: ToolContext): Promise<PreparedCall> {
     const settle = (message: string): PreparedCall => ({ kind: 'settled', call, result: toolResultMessage(call.id, call.name, toolUseError(message), true) });
     const tool = this.tools.get(call.name);
-    if (!tool) return settle(`Error: No such tool available: ${call.name}`);
+    if (!tool) {
+      const hint = this.missingToolHint?.(call.name);
+      return settle(`Error: No such tool available: ${call.name}${hint ? ` (${hint})` : ''}`);
+    }
     let raw = call.input;
     if (typeof raw === 'string') {
       try {

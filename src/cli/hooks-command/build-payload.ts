@@ -42,6 +42,8 @@ const MATCH_FIELDS: Readonly<Record<string, string>> = {
   SubagentStart: 'agent_type',
   SubagentStop: 'agent_type',
   Notification: 'notification_type',
+  Elicitation: 'mcp_server_name',
+  ElicitationResult: 'mcp_server_name',
 };
 
 /**
@@ -114,6 +116,10 @@ function defaultFields(event: HookEventName, options: FieldOptions): Record<stri
       return { ...tool, tool_use_id: toolUseId, reason: `Permission to use ${options.toolName ?? 'the tool'} has been denied.` };
     case 'Notification':
       return { message: `Claude needs your permission to use ${options.toolName ?? 'Bash'}`, notification_type: 'permission_prompt' };
+    case 'Elicitation':
+      return { mcp_server_name: 'server', message: 'Please provide a value', mode: 'form', requested_schema: { type: 'object', properties: {} } };
+    case 'ElicitationResult':
+      return { mcp_server_name: 'server', mode: 'form', action: 'cancel' };
     case 'SubagentStart':
       return { agent_id: randomBytes(8).toString('hex'), agent_type: 'agent-hook' };
     case 'SubagentStop':

@@ -63,7 +63,7 @@ export function setupOptions(command: HookSourcesOptions, io: CliIo) {
 function validationTargets(command: HooksValidateOptions, io: CliIo): ValidationTargets {
   const flag = command.settings;
   const inline = flag !== undefined && flag.trimStart().startsWith('{') ? flag : undefined;
-  const defaults = [path.join(io.homeDir, '.claude', 'settings.json'), path.join(io.cwd, '.claude', 'settings.json'), path.join(io.cwd, '.claude', 'settings.local.json')];
+  const defaults = [path.join(io.homeDir, '.claude', 'settings.json'), path.join(io.cwd, '.claude', 'settings.json'), path.join(io.cwd, '.claude', 'settings.local.json'), path.join(io.cwd, '.mcp.json')];
   const files = command.files.length > 0 ? [...command.files] : defaults.filter((file) => fs.existsSync(file));
   if (flag !== undefined && inline === undefined) files.push(path.resolve(io.cwd, flag));
   return { files: files.map((file) => path.resolve(io.cwd, file)), ...(inline !== undefined ? { inlineSettings: inline } : {}), pluginDirs: command.pluginDirs.map((dir) => path.resolve(io.cwd, dir)) };

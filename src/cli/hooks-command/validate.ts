@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describeError } from '../../errors.js';
 import { pluginManifestSchema } from '../../hooks/plugins/plugin-schema.js';
 import { describeValue, formatPath, parseJson, valueAt } from '../../hooks/settings/load-settings.js';
+import { isMcpConfigFile, validateMcpConfigFile } from '../../mcp/validate-mcp-config.js';
 import type { CommandContext } from './check-command.js';
 import { validateData, validateFile, validateText } from './validate-document.js';
 
@@ -54,7 +55,10 @@ export async function validateTargets(targets: ValidationTargets, context: Valid
     const file = path.resolve(target);
     if (isDirectory(file)) pluginDirs.push(file);
     else if (file.endsWith(path.join('.claude-plugin', 'plugin.json'))) pluginDirs.push(path.dirname(path.dirname(file)));
-    else {
+    else if (isMcpConfigFile(file)) {
+      files.push(file);
+      problems.push(...validateMcpConfigFile(file));
+    } else {
       files.push(file);
       problems.push(...(await validateFile(file, context)));
     }

@@ -80,6 +80,7 @@ export const mcpToolHandlerSchema = z.object({
   server: nonEmptyText,
   tool: nonEmptyText,
   input: z.record(z.string(), z.unknown(), { error: 'an object' }).optional(),
+  onFailure: onFailure.optional(),
   ...common,
 });
 

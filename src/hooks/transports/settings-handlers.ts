@@ -7,6 +7,7 @@ import { prepareSessionEnvFile } from '../session-env.js';
 import { resolveConfigDir } from '../../session/paths.js';
 import { runCommandProcess, hookEnvironment } from './command-process.js';
 import { interpretCommandResult } from './command.js';
+import { mcpToolHandler } from './mcp-tool.js';
 import { handlerWarnings, remoteHandler, remoteLabel, timeoutSecondsFor } from './remote-handlers.js';
 
 /** A handler from a settings file, as the settings loader returns it. */
@@ -23,9 +24,8 @@ export interface ExternalHandlerEntry {
 
 /**
  * Registers the settings handlers on `engine`, in settings order, and returns one function that
- * removes them all plus warnings to print: one per handler it had to skip (`mcp_tool`: hookloop has
- * no MCP client) and one per setting that cannot work where it is (see `handlerWarnings`).
- * `http`, `prompt` and `agent` handlers are built by remote-handlers.ts; prompt and agent hooks
+ * removes them all plus warnings to print: one per setting that cannot work where it is (see `handlerWarnings`).
+ * `http`, `prompt` and `agent` handlers are built by remote-handlers.ts, `mcp_tool` ones by mcp-tool.ts; prompt and agent hooks
  * get the session's model from each dispatch (`DispatchOptions.services`).
  *
  * A command hook gets the event JSON on stdin, runs in the event's `cwd` with the Claude Code
@@ -48,7 +48,8 @@ export function registerSettingsHandlers(
     const location = `${entry.source.file}: hooks.${entry.event}[${entry.groupIndex ?? 0}].hooks[${entry.handlerIndex ?? 0}]`;
     const config = entry.config;
     if (config.type === 'mcp_tool') {
-      warnings.push(`${location}: "mcp_tool" handlers need an MCP client, which hookloop does not have; this one is skipped`);
+      const origin: HandlerOrigin = { transport: 'mcp_tool', text: `${config.server} ${config.tool}`, source: entry.source.file, location };
+      removers.push(engine.add(mcpToolHandler(engine.allocateId(), { event: entry.event, matcher: entry.matcher, config, origin })));
       continue;
     }
     warnings.push(...handlerWarnings(entry.event, config, location));

@@ -1,0 +1,79 @@
+import type { HandlerOutcome } from '../hooks/handler.js';
+import type { McpToolCaller } from '../hooks/hook-services.js';
+import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
+import { McpServerSet, serverEntries, type McpServersOption } from '../mcp/mcp-servers.js';
+import { fireHook, type RunContext } from './run-context.js';
+import type { RunEvent } from './run-events.js';
+
+/**
+ * The MCP servers of a session (`RunOptions.mcpServers`), not yet connected: `startSession`
+ * connects them before SessionStart (so `mcp_tool` hooks of every event reach them) and closes
+ * them after SessionEnd. Warnings go to the run's observers.
+ * @throws ConfigError for a bad library config (`runAgent: mcpServers.<name>…`).
+ */
+export function createSessionMcp(
+  option: McpServersOption,
+  parts: {
+    readonly projectDir: string;
+    readonly env: Readonly<Record<string, string>>;
+    readonly tools: ConstructorParameters<typeof McpServerSet>[1];
+    readonly emit: (event: RunEvent) => void;
+    readonly onElicitation: (request: ElicitationRequest) => Promise<ElicitationAnswer>;
+  },
+): McpServerSet {
+  return new McpServerSet(serverEntries(option), parts.tools, {
+    projectDir: parts.projectDir,
+    env: { ...process.env, ...parts.env },
+    warn: (text) => parts.emit({ type: 'warning', text }),
+    onElicitation: parts.onElicitation,
+  });
+}
+
+/**
+ * A server's `elicitation/create`, as Claude Code answers it headless (mcp-elicitation):
+ * Elicitation hooks first (matcher: the server name) — an `action` (+ `content`) answers the server
+ * and ends there, exit 2 declines; unanswered, `ask` puts it to a person (interactive) or, without
+ * one, it is cancelled; ElicitationResult hooks see that answer and may replace it, and Notification
+ * (`elicitation_response`) reports it.
+ */
+export async function answerElicitation(run: RunContext, request: ElicitationRequest, ask?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>): Promise<ElicitationAnswer> {
+  const server = request.serverName;
+  const fields = { mcp_server_name: server, message: request.message, mode: request.mode, ...(request.requestedSchema ? { requested_schema: request.requestedSchema } : {}), ...(request.url !== undefined ? { url: request.url } : {}) };
+  const byHook = answerOf(await fireHook(run, 'Elicitation', fields, server), 'Elicitation');
+  if (byHook) return byHook;
+  let given: ElicitationAnswer = { action: 'cancel' };
+  if (ask) {
+    try {
+      given = await ask(request, run.signal);
+    } catch {
+      given = { action: 'cancel' };
+    }
+  }
+  const resultFields = { mcp_server_name: server, mode: request.mode, action: given.action, ...(given.content ? { content: given.content } : {}) };
+  const answer = answerOf(await fireHook(run, 'ElicitationResult', resultFields, server), 'ElicitationResult') ?? given;
+  await fireHook(run, 'Notification', { message: `Elicitation response for server "${server}": ${answer.action}`, notification_type: 'elicitation_response' }, 'elicitation_response');
+  return answer;
+}
+
+/** The answer hooks gave: `decline` when one exited 2, else the last `hookSpecificOutput.action` (with its `content`). */
+function answerOf(outcomes: readonly HandlerOutcome[], event: 'Elicitation' | 'ElicitationResult'): ElicitationAnswer | undefined {
+  if (outcomes.some((outcome) => outcome.status === 'blocked')) return { action: 'decline' };
+  let answer: ElicitationAnswer | undefined;
+  for (const outcome of outcomes) {
+    const specific = (outcome.output as { hookSpecificOutput?: { hookEventName?: string; action?: ElicitationAnswer['action']; content?: Record<string, unknown> } }).hookSpecificOutput;
+    if (specific?.hookEventName !== event || specific.action === undefined) continue;
+    answer = { action: specific.action, ...(specific.action === 'accept' && specific.content ? { content: specific.content } : {}) };
+  }
+  return answer;
+}
+
+/** `HookServices.callMcpTool` over a session's servers: by configured name, the text blocks joined. */
+export function mcpToolCaller(servers: McpServerSet): McpToolCaller {
+  return async ({ server, tool, input, signal }) => {
+    const client = servers.get(server);
+    if (!client) throw new Error(`no MCP server "${server}" in this session`);
+    const result = await client.callTool(tool, input, signal);
+    const text = result.content.filter((block) => block.type === 'text').map((block) => (block as { text: string }).text).join('\n');
+    return { text, isError: result.isError === true };
+  };
+}

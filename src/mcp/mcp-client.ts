@@ -1,0 +1,218 @@
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { describeError } from '../errors.js';
+import { isStdioConfig, type McpServerEntry } from './server-config.js';
+import { StdioProcessTransport } from './stdio-process-transport.js';
+
+/** A server tool as listed by `tools/list` (name, description, inputSchema, annotations). */
+export type McpToolInfoList = readonly McpToolInfo[];
+
+/** An elicitation a server sent (`elicitation/create`), as the Elicitation hook reports it. */
+export interface ElicitationRequest {
+  readonly serverName: string;
+  readonly message: string;
+  /** `form` (a requested schema) or `url`. */
+  readonly mode: 'form' | 'url';
+  readonly requestedSchema?: Record<string, unknown>;
+  readonly url?: string;
+}
+
+/** The answer the server gets: `accept` with `content`, `decline` or `cancel`. */
+export interface ElicitationAnswer {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  readonly content?: Record<string, unknown>;
+}
+
+/**
+ * - `projectDir`: the directory stdio servers start in (unless their config has `cwd`; a relative `cwd` is under it).
+ * - `env`: the environment stdio servers inherit (default `process.env`); their config's `env` is added on top.
+ * - `onElicitation`: answers a server's `elicitation/create` (default: `cancel`, as Claude Code's `-p` does unanswered).
+ * - `onToolsChanged`: called with the new list after `notifications/tools/list_changed`.
+ * - `onClosed`: called when the connection ends without `close()` (a crash, the server quitting).
+ */
+export interface McpClientOptions {
+  readonly projectDir: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly onElicitation?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
+  readonly onToolsChanged?: (tools: McpToolInfoList) => void;
+  readonly onClosed?: (reason: string) => void;
+}
+
+/** `connecting`, `connected`, `failed` (could not start; `error` says why), `closed` (died or closed). */
+export type McpClientState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
+
+const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+// Claude Code lets a tool call run for hours unless MCP_TOOL_TIMEOUT says otherwise; the run's
+// AbortSignal is what ends a hung call.
+const DEFAULT_TOOL_TIMEOUT_MS = 100_000_000;
+
+/**
+ * One connection to one MCP server through the official SDK client: stdio (own process group,
+ * see StdioProcessTransport), streamable HTTP or legacy SSE. For embedders who manage connections
+ * themselves; `runAgent({ mcpServers })` makes one per server.
+ *
+ * Contract:
+ * - `connect()` never throws: a server that cannot start ends `failed`, with `error` set.
+ * - A stdio server that died (or failed) is started again once, on the next `callTool`; after that
+ *   its calls answer an error.
+ * - `close()` ends the server (stdio: its whole process group) and is safe to call twice.
+ */
+export class McpClient {
+  state: McpClientState = 'idle';
+  /** Why the server failed or closed, one line. */
+  error: string | undefined;
+  /** The tools of the last `tools/list` (empty until connected). */
+  tools: McpToolInfoList = [];
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private restarts = 0;
+  private closing = false;
+  private refreshing: Promise<void> | undefined;
+  private refreshGeneration = 0;
+
+  constructor(
+    readonly entry: McpServerEntry,
+    private readonly options: McpClientOptions,
+  ) {}
+
+  /** The server's configured name. */
+  get name(): string {
+    return this.entry.name;
+  }
+
+  /** Connects and lists the tools. Never throws; see `state` and `error`. */
+  async connect(): Promise<void> {
+    this.state = 'connecting';
+    this.error = undefined;
+    const env = this.options.env ?? process.env;
+    const startup = Number(env['MCP_TIMEOUT']) > 0 ? Number(env['MCP_TIMEOUT']) : DEFAULT_STARTUP_TIMEOUT_MS;
+    const client = new Client(
+      { name: 'hookloop', version: '0.1.0' },
+      {
+        capabilities: { elicitation: { form: {} } },
+      },
+    );
+    // A list change is fetched at once; a call during which it arrived waits for the new list
+    // before it returns, so the model's next request offers it (deterministic "between turns").
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.refreshing = this.refreshTools(client);
+    });
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const params = request.params as { message: string; mode?: 'form' | 'url'; requestedSchema?: Record<string, unknown>; url?: string };
+      const elicitation: ElicitationRequest = {
+        serverName: this.name,
+        message: params.message,
+        mode: params.mode ?? 'form',
+        ...(params.requestedSchema ? { requestedSchema: params.requestedSchema } : {}),
+        ...(params.url !== undefined ? { url: params.url } : {}),
+      };
+      const answer = this.options.onElicitation ? await this.options.onElicitation(elicitation, extra.signal) : { action: 'cancel' as const };
+      return { action: answer.action, ...(answer.content ? { content: answer.content as Record<string, string | number | boolean | string[]> } : {}) };
+    });
+    let transport: Transport;
+    try {
+      transport = this.createTransport();
+    } catch (error) {
+      return this.fail(describeError(error));
+    }
+    client.onclose = () => {
+      if (this.client !== client) return;
+      const wasConnected = this.state === 'connected';
+      if (this.state !== 'failed') this.state = 'closed';
+      if (!this.closing && wasConnected) {
+        const stderr = transport instanceof StdioProcessTransport && transport.stderr ? `: ${lastLine(transport.stderr)}` : '';
+        this.error = `the server connection closed${stderr}`;
+        this.options.onClosed?.(this.error);
+      }
+    };
+    this.client = client;
+    this.transport = transport;
+    try {
+      await client.connect(transport, { timeout: startup });
+      this.tools = (await client.listTools(undefined, { timeout: startup })).tools;
+      this.state = 'connected';
+    } catch (error) {
+      const stderr = transport instanceof StdioProcessTransport && transport.stderr ? ` (stderr: ${lastLine(transport.stderr)})` : '';
+      await transport.close().catch(() => undefined);
+      this.fail(`${describeError(error)}${stderr}`);
+    }
+  }
+
+  /**
+   * Calls a tool. Starts a dead stdio server again once first.
+   * @throws Error when the server is not connected (and could not be restarted) or the call failed
+   * at the protocol level; a tool's own failure is a result with `isError: true`, not a throw.
+   */
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    if (this.state !== 'connected' && !this.closing && isStdioConfig(this.entry.config) && this.restarts < 1 && (this.state === 'closed' || this.state === 'failed')) {
+      this.restarts++;
+      await this.connect();
+      // The restarted server may offer other tools than before.
+      if ((this.state as McpClientState) === 'connected') this.options.onToolsChanged?.(this.tools);
+    }
+    if (this.state !== 'connected' || !this.client) throw new Error(`MCP server "${this.name}" is not connected${this.error ? `: ${this.error}` : ''}`);
+    const env = this.options.env ?? process.env;
+    const timeout = Number(env['MCP_TOOL_TIMEOUT']) > 0 ? Number(env['MCP_TOOL_TIMEOUT']) : DEFAULT_TOOL_TIMEOUT_MS;
+    const result = await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout, ...(signal ? { signal } : {}) });
+    if (this.refreshing) await this.refreshing;
+    return result as CallToolResult;
+  }
+
+  /** Fetches the tool list again after `notifications/tools/list_changed`; a failure keeps the old list. */
+  private refreshTools(client: Client): Promise<void> {
+    const generation = ++this.refreshGeneration;
+    return (async () => {
+      try {
+        this.tools = (await client.listTools()).tools;
+        this.options.onToolsChanged?.(this.tools);
+      } catch {
+        // The old list stays; a dead connection is reported by onclose.
+      } finally {
+        // A newer notification may have started another refresh: only the latest clears the slot.
+        if (generation === this.refreshGeneration) this.refreshing = undefined;
+      }
+    })();
+  }
+
+
+  /** Ends the connection and the server. Safe to call more than once. */
+  async close(): Promise<void> {
+    this.closing = true;
+    const client = this.client;
+    const transport = this.transport;
+    this.state = 'closed';
+    await client?.close().catch(() => undefined);
+    await transport?.close().catch(() => undefined);
+  }
+
+  private fail(reason: string): void {
+    this.state = 'failed';
+    this.error = reason;
+  }
+
+  private createTransport(): Transport {
+    const config = this.entry.config;
+    if (isStdioConfig(config)) {
+      const base = { ...(this.options.env ?? process.env) };
+      const env: Record<string, string> = {};
+      for (const [key, value] of Object.entries(base)) if (value !== undefined) env[key] = value;
+      Object.assign(env, config.env ?? {});
+      const cwd = config.cwd !== undefined ? path.resolve(this.options.projectDir, config.cwd) : this.options.projectDir;
+      return new StdioProcessTransport({ command: config.command, args: config.args ?? [], env, cwd });
+    }
+    const url = new URL(config.url);
+    const requestInit = config.headers ? { headers: { ...config.headers } } : undefined;
+    // The SDK sends `requestInit.headers` with the event stream's GET as well as with each POST.
+    if (config.type === 'sse') return new SSEClientTransport(url, requestInit ? { requestInit } : {});
+    return new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : {});
+  }
+}
+
+function lastLine(text: string): string {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  return (lines.at(-1) ?? '').slice(0, 300);
+}

@@ -1,0 +1,112 @@
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import { McpClient, type McpClientOptions } from './mcp-client.js';
+import { mcpTool, normalizeMcpName } from './mcp-tools.js';
+import { parseServerConfig, type McpServerConfig, type McpServerEntry } from './server-config.js';
+
+/**
+ * MCP servers as `runAgent` takes them: Claude Code's `mcpServers` object (`{ name: config }`,
+ * reported with `source: "dynamic"`, like `--mcp-config`), or entries already loaded with their
+ * source (what the CLI passes after `loadMcpConfig`).
+ */
+export type McpServersOption = Readonly<Record<string, McpServerConfig>> | readonly McpServerEntry[];
+
+/**
+ * The entries of an `McpServersOption`. Library configs are validated like files.
+ * @throws ConfigError naming `runAgent mcpServers.<name>` and the field for a bad config.
+ */
+export function serverEntries(option: McpServersOption): McpServerEntry[] {
+  if (Array.isArray(option)) return [...(option as readonly McpServerEntry[])];
+  return Object.entries(option as Readonly<Record<string, McpServerConfig>>).map(([name, config]) => ({
+    name,
+    config: parseServerConfig(config, 'runAgent', `mcpServers.${name}`),
+    source: 'dynamic' as const,
+    file: 'runAgent',
+  }));
+}
+
+/** `McpClientOptions` plus where warnings go (one line each: a server that failed, died, or changed its tools badly). */
+export interface McpServerSetOptions extends Omit<McpClientOptions, 'onToolsChanged' | 'onClosed'> {
+  readonly warn: (text: string) => void;
+}
+
+/**
+ * The MCP servers of one session, their tools registered in the session's registry.
+ *
+ * Contract:
+ * - `start()` connects every server at once and never throws: a server that cannot start is a
+ *   warning and offers no tools; the others work.
+ * - A server that dies mid-session is a warning; its tools stay and answer a paired error result
+ *   (a stdio server is started again once, on the next call).
+ * - `notifications/tools/list_changed` replaces the server's tools in the registry; the model sees
+ *   the new list from its next request (between turns).
+ * - `close()` ends every server (stdio: the whole process group) and removes their tools.
+ */
+export class McpServerSet {
+  readonly clients: readonly McpClient[];
+  private readonly removers = new Map<McpClient, (() => void)[]>();
+  private restoreHint: (() => void) | undefined;
+
+  constructor(
+    entries: readonly McpServerEntry[],
+    private readonly registry: ToolRegistry,
+    private readonly options: McpServerSetOptions,
+  ) {
+    this.clients = entries.map((entry) => {
+      const client: McpClient = new McpClient(entry, {
+        ...options,
+        onToolsChanged: () => this.registerTools(client),
+        onClosed: (reason) => options.warn(`MCP server "${entry.name}" stopped: ${reason}; its tools answer an error until it is back`),
+      });
+      return client;
+    });
+  }
+
+  /** Connects every server and registers the tools of those that started. */
+  async start(): Promise<void> {
+    // A call to a tool of a server that is not up says so, instead of a bare "No such tool".
+    const previousHint = this.registry.missingToolHint;
+    this.restoreHint = () => (this.registry.missingToolHint = previousHint);
+    this.registry.missingToolHint = (name) => this.whyMissing(name) ?? previousHint?.(name);
+    await Promise.all(
+      this.clients.map(async (client) => {
+        await client.connect();
+        if (client.state === 'connected') this.registerTools(client);
+        else this.options.warn(`MCP server "${client.name}" (${client.entry.file}) failed to start: ${client.error ?? 'unknown error'}`);
+      }),
+    );
+  }
+
+  /** The client of a server by its configured name. */
+  get(name: string): McpClient | undefined {
+    return this.clients.find((client) => client.name === name);
+  }
+
+  /** Ends every server and removes their tools. */
+  async close(): Promise<void> {
+    for (const removers of this.removers.values()) for (const remove of removers) remove();
+    this.removers.clear();
+    this.restoreHint?.();
+    await Promise.all(this.clients.map((client) => client.close()));
+  }
+
+  /** `MCP server "x" failed to start: …` for `mcp__x__…` when server x is not connected. */
+  private whyMissing(name: string): string | undefined {
+    const client = this.clients.find((each) => name.startsWith(`mcp__${normalizeMcpName(each.name)}__`));
+    if (!client || client.state === 'connected') return undefined;
+    return `MCP server "${client.name}" ${client.state === 'failed' ? 'failed to start' : 'is not connected'}${client.error ? `: ${client.error}` : ''}`;
+  }
+
+  private registerTools(client: McpClient): void {
+    for (const remove of this.removers.get(client) ?? []) remove();
+    const removers: (() => void)[] = [];
+    for (const info of client.tools) {
+      const tool = mcpTool(client, info);
+      try {
+        removers.push(this.registry.register(tool));
+      } catch {
+        this.options.warn(`MCP server "${client.name}": tool "${info.name}" is offered as ${tool.name}, a name another tool already has; skipped`);
+      }
+    }
+    this.removers.set(client, removers);
+  }
+}

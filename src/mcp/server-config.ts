@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { describeValue, formatPath, valueAt } from '../hooks/settings/load-settings.js';
+
+/**
+ * One MCP server's configuration, in Claude Code's shape (`.mcp.json`, `--mcp-config`,
+ * `mcpServers` of `~/.claude.json`, a plugin's `.mcp.json`):
+ * - stdio: `{ "type"?: "stdio", "command", "args"?, "env"?, "cwd"? }` (no `type` = stdio)
+ * - streamable HTTP: `{ "type": "http", "url", "headers"? }`
+ * - legacy SSE: `{ "type": "sse", "url", "headers"? }`
+ * Unknown keys are kept (Claude Code ignores them too); `${VAR}` is expanded by expand-vars.ts.
+ */
+const stdioSchema = z.looseObject({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+});
+const remoteSchema = z.looseObject({
+  type: z.enum(['http', 'sse']),
+  url: z.string().min(1),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+/** A validated stdio server config. */
+export type StdioServerConfig = z.infer<typeof stdioSchema>;
+/** A validated HTTP or SSE server config. */
+export type RemoteServerConfig = z.infer<typeof remoteSchema>;
+/** Any validated server config. */
+export type McpServerConfig = StdioServerConfig | RemoteServerConfig;
+
+/**
+ * Where a server came from, as Claude Code reports it in `mcp_server.source` of tool events:
+ * `dynamic` (`--mcp-config`, `runAgent({ mcpServers })`), `project` (`.mcp.json`), `user` and
+ * `local` (`~/.claude.json`), `plugin` (a plugin's `.mcp.json`).
+ */
+export type McpServerSource = 'dynamic' | 'project' | 'user' | 'local' | 'plugin';
+
+/** A server ready to connect: its name as configured, its config (variables expanded), where it came from. */
+export interface McpServerEntry {
+  readonly name: string;
+  readonly config: McpServerConfig;
+  readonly source: McpServerSource;
+  /** The file (or `--mcp-config` label) it was read from; `runAgent` for library configs. */
+  readonly file: string;
+}
+
+/** True when the config is a stdio server (no `type`, or `type: "stdio"`). */
+export function isStdioConfig(config: McpServerConfig): config is StdioServerConfig {
+  return config.type === undefined || config.type === 'stdio';
+}
+
+/**
+ * Validates one server's config. `fieldPath` is where it sits in the file (`mcpServers.github`).
+ * @throws ConfigError, one line: `<file>: mcpServers.github.url: expected a string, got nothing`.
+ */
+export function parseServerConfig(value: unknown, file: string, fieldPath: string): McpServerConfig {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ConfigError(`${file}: ${fieldPath}: expected an object with "command" (stdio) or "type" and "url" (http, sse), got ${describeValue(value)}`, { file, field: fieldPath });
+  }
+  const type = (value as { type?: unknown }).type;
+  if (type !== undefined && type !== 'stdio' && type !== 'http' && type !== 'sse') {
+    throw new ConfigError(`${file}: ${fieldPath}.type: expected "stdio", "http" or "sse", got ${describeValue(type)}`, { file, field: `${fieldPath}.type` });
+  }
+  const schema = type === 'http' || type === 'sse' ? remoteSchema : stdioSchema;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = [fieldPath, formatPath(issue.path)].filter(Boolean).join('.');
+  const expected = issue.code === 'too_small' ? 'a non-empty string' : issue.message.replace(/^Invalid input: expected (\w+).*$/, 'a $1');
+  throw new ConfigError(`${file}: ${field}: expected ${expected}, got ${describeValue(valueAt(value, issue.path))}`, { file, field });
+}
+
+/**
+ * Reads the `mcpServers` object of a config document (`{ "mcpServers": { name: config } }`).
+ * A document without `mcpServers` has no servers.
+ * @throws ConfigError naming the file and field for a wrong shape.
+ */
+export function parseServersDocument(document: unknown, file: string, field = 'mcpServers'): { name: string; config: McpServerConfig }[] {
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) {
+    throw new ConfigError(`${file}: expected a JSON object with "mcpServers", got ${describeValue(document)}`, { file });
+  }
+  const servers = (document as Record<string, unknown>)[field];
+  if (servers === undefined) return [];
+  if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) {
+    throw new ConfigError(`${file}: ${field}: expected an object of servers by name, got ${describeValue(servers)}`, { file, field });
+  }
+  return Object.entries(servers).map(([name, value]) => {
+    const fieldPath = `${field}.${formatPath([name])}`.replace('.[', '[');
+    if (name.trim() === '') throw new ConfigError(`${file}: ${field}: a server name must not be empty`, { file, field });
+    return { name, config: parseServerConfig(value, file, fieldPath) };
+  });
+}
