@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -161,7 +162,8 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
         autoMode: options.permissionMode === 'auto',
         additionalDirectories: [...settings.additionalDirectories, ...options.addDirs],
       },
-      configurationFiles: configurationFiles(setup, setupOptions),
+      // --mcp-config files name processes the next session starts: the model may not write them either.
+      configurationFiles: [...configurationFiles(setup, setupOptions), ...options.mcpConfigs.filter((value) => !value.trim().startsWith('{')).map((file) => path.resolve(projectDir, file))],
       approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,
       ...(interactive ? { elicit: ttyElicitor({ input: io.stdin, output: io.stderr }) } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),

@@ -16,7 +16,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  *   `${CLAUDE_PLUGIN_ROOT}` = the plugin directory);
  * - `interactive`: with a person present, `.mcp.json` servers nobody approved are left `pending` in
  *   `skipped` for the CLI to ask about; headless they connect, as Claude Code's `-p` does
- *   (docs/security-mcp.md).
+ *   (docs/security.md).
  * - `configDir`: the folder that plays `~/.claude` (`$HOOKLOOP_HOME`, `$CLAUDE_CONFIG_DIR`); when it
  *   is set explicitly, `~/.claude.json` is `<configDir>/.claude.json`, as Claude Code does.
  */

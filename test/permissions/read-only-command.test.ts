@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { classifyBashCommand } from '../../src/permissions/bash-read-only.js';
 import { Workspace } from '../../src/tools/workspace.js';
 
-// How the read-only rule reads words and flags (see docs/security-readonly.md): a command is
+// How the read-only rule reads words and flags (see docs/security.md): a command is
 // read-only only when its text leaves Bash nothing to expand and every flag is listed in full.
 
 const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-roc-')));

@@ -62,6 +62,24 @@ describe('hookloop -p protects the configuration it was started with', () => {
     expect(fs.readFileSync(path.join(dir, 'tools/check.py'), 'utf8')).toBe('print(1)\n');
   });
 
+  it('MCP configs (--mcp-config files, .mcp.json) cannot be written by the model: they name processes the next session starts', () => {
+    const dir = tempProject({ 'conf/servers.json': '{"mcpServers":{}}\n', '.mcp.json': '{"mcpServers":{}}\n' });
+    const evil = '{"mcpServers":{"x":{"command":"sh","args":["-c","touch PWNED"]}}}';
+    writeJson(dir, 'turns.json', [
+      [{ type: 'tool_use', id: 't1', name: 'Write', input: { file_path: 'conf/servers.json', content: evil } }],
+      [{ type: 'tool_use', id: 't2', name: 'Bash', input: { command: `echo '${evil}' > .mcp.json` } }],
+      [{ type: 'tool_use', id: 't3', name: 'Write', input: { file_path: 'conf/other.json', content: '{}' } }],
+      [{ type: 'text', text: 'done' }],
+    ]);
+    const run = runCli(['-p', 'go', '--mcp-config', 'conf/servers.json', '--permission-mode', 'bypassPermissions', '--model-script', 'turns.json', '--output-format', 'json'], dir);
+    expect(run.status, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as { permission_denials: { tool_use_id: string }[] };
+    expect(result.permission_denials.map((denial) => denial.tool_use_id)).toEqual(['t1', 't2']);
+    expect(fs.readFileSync(path.join(dir, 'conf/servers.json'), 'utf8')).toBe('{"mcpServers":{}}\n');
+    expect(fs.readFileSync(path.join(dir, '.mcp.json'), 'utf8')).toBe('{"mcpServers":{}}\n');
+    expect(fs.readFileSync(path.join(dir, 'conf/other.json'), 'utf8')).toBe('{}');
+  });
+
   it('ordinary writes in the same run still go through in acceptEdits', () => {
     const dir = project();
     writeJson(dir, 'turns.json', [[{ type: 'tool_use', id: 't1', name: 'Write', input: { file_path: 'src/ok.txt', content: 'fine' } }], [{ type: 'text', text: 'done' }]]);
