@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { ConfigError } from '../errors.js';
 
 /** How long a run with a prompt argument waits for the first byte of piped stdin (Claude Code's 3 s). */
@@ -22,11 +23,25 @@ export async function headlessPrompt(
   options: { print: boolean; warn: (text: string) => void; waitMs?: number },
 ): Promise<string | undefined> {
   const hasArgument = argument !== undefined && argument.trim() !== '';
-  const piped = stdin.isTTY === true ? '' : await readPiped(stdin, hasArgument ? (options.waitMs ?? STDIN_WAIT_MS) : undefined, options.warn);
+  const piped = stdin.isTTY === true || isNullDevice(stdin) ? '' : await readPiped(stdin, hasArgument ? (options.waitMs ?? STDIN_WAIT_MS) : undefined, options.warn);
   const parts = [argument, piped].filter((part): part is string => part !== undefined && part.trim() !== '');
   if (parts.length > 0) return parts.join('\n');
   if (options.print || argument !== undefined) throw new ConfigError(`-p: ${NO_PRINT_INPUT}`, { field: '-p' });
   return undefined;
+}
+
+/**
+ * Whether `stdin` is the process's fd 0 open on a character device such as /dev/null (a caller's
+ * `stdio: 'ignore'`): there is nothing to read, and reading it would end in the stream closing fd 0,
+ * which the next pipe hookloop opens (a hook's stdin) would then reuse.
+ */
+function isNullDevice(stdin: NodeJS.ReadableStream): boolean {
+  if (stdin !== process.stdin) return false;
+  try {
+    return fs.fstatSync(0).isCharacterDevice();
+  } catch {
+    return false;
+  }
 }
 
 /** All of stdin as text; with `waitMs`, '' when no byte arrives within that time. Never rejects. */

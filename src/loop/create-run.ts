@@ -51,7 +51,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     messages: [...(resume?.messages ?? [])],
     hooks: options.hooks ?? new HookEngine(),
     tools,
-    policy: new PermissionPolicy({ rules, mode, workspace, projectDir, configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input) } : {}) }),
+    policy: new PermissionPolicy({ rules, mode, workspace, projectDir, configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) }),
     approver: options.approver ?? headlessApprover,
     autoMode: options.permissions?.autoMode === true,
     workspace,

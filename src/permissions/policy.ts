@@ -29,6 +29,12 @@ export interface PermissionPolicyOptions {
    * step allows it without approval (after deny and ask rules, plan mode and the boundaries).
    */
   readonly sandboxAutoAllows?: (input: unknown) => boolean;
+  /**
+   * True for a Bash call that will run in the OS sandbox, which keeps hookloop's configuration
+   * read-only whatever path the command computes: a write whose destination is only known at run
+   * time then needs no approval for that reason (it still does for every other).
+   */
+  readonly runsSandboxed?: (input: unknown) => boolean;
 }
 
 type Behavior = 'allow' | 'ask' | 'deny';
@@ -67,6 +73,7 @@ export class PermissionPolicy {
   private readonly homeDir: string;
   private readonly protectedPaths: ProtectedPaths;
   private readonly sandboxAutoAllows: ((input: unknown) => boolean) | undefined;
+  private readonly runsSandboxed: ((input: unknown) => boolean) | undefined;
 
   /** @throws ConfigError for a malformed rule (naming `permissions.<list>[i]`) or an unknown mode. */
   constructor(options: PermissionPolicyOptions) {
@@ -76,6 +83,7 @@ export class PermissionPolicy {
     this.homeDir = options.homeDir ?? os.homedir();
     this.protectedPaths = new ProtectedPaths({ projectDir: this.projectDir, homeDir: this.homeDir, roots: this.workspace.roots, files: options.configurationFiles ?? [] });
     this.sandboxAutoAllows = options.sandboxAutoAllows;
+    this.runsSandboxed = options.runsSandboxed;
     this.lists = {
       allow: options.rules.allow.map((rule, index) => parseRule(rule, `permissions.allow[${index}]`)),
       ask: options.rules.ask.map((rule, index) => parseRule(rule, `permissions.ask[${index}]`)),
@@ -216,7 +224,11 @@ export class PermissionPolicy {
     for (const write of (await this.classify(call))?.writes ?? []) {
       // An unknown program is the mode's business (and the sandbox's); its writes are not listed.
       if (write.kind === 'program' && write.path === undefined) continue;
-      if (write.place === 'unknown' || write.path === undefined || !path.isAbsolute(write.path)) return { unknown: write.path ?? call.command ?? '' };
+      if (write.place === 'unknown' || write.path === undefined || !path.isAbsolute(write.path)) {
+        // The sandbox keeps the configuration read-only wherever the path leads.
+        if (this.runsSandboxed?.(call.query.input) === true) continue;
+        return { unknown: write.path ?? call.command ?? '' };
+      }
       const hit = this.protectedPaths.hit(write.path, { replacesDirectories: true });
       if (hit) return hit;
     }

@@ -220,10 +220,16 @@ describe('protected removals (item 6)', () => {
     }
   });
 
-  it('everyday removals still run in bypassPermissions: rm -rf build/, rm -f "$tmp/x"', async () => {
-    const { dir, isError } = await runBash('mkdir -p build/x && rm -rf build/ && tmp=$PWD && touch x && rm -f "$tmp/x"', { mode: 'bypassPermissions' });
+  it('everyday removals still run in bypassPermissions: rm -rf build/', async () => {
+    const { dir, isError } = await runBash('mkdir -p build/x && touch x && rm -rf build/ x', { mode: 'bypassPermissions' });
     expect(isError).toBe(false);
     expect(fs.existsSync(path.join(dir, 'build'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'x'))).toBe(false);
+  });
+
+  it('rm -f "$tmp/x" is no protected removal, but its path is only known at run time, so it asks even in bypassPermissions (it could be configuration)', async () => {
+    const { dir, isError } = await runBash('tmp=$PWD && touch x && rm -f "$tmp/x"', { mode: 'bypassPermissions' });
+    expect(isError).toBe(true);
     expect(fs.existsSync(path.join(dir, 'x'))).toBe(false);
   });
 });

@@ -27,7 +27,8 @@ describe('Read of what is not a regular file', () => {
     fs.symlinkSync('pipe', path.join(projectDir, 'link-to-pipe'));
     expect(await readAll(projectDir, ['pipe', 'link-to-pipe'])).toEqual([
       { isError: true, content: `Cannot read '${projectDir}/pipe': it is a named pipe (FIFO), not a regular file. Read only reads regular files.` },
-      { isError: true, content: `Cannot read '${projectDir}/link-to-pipe': it is a named pipe (FIFO), not a regular file. Read only reads regular files.` },
+      // Read reads the real path its permission was decided for, so the link is named by its target.
+      { isError: true, content: `Cannot read '${projectDir}/pipe': it is a named pipe (FIFO), not a regular file. Read only reads regular files.` },
     ]);
   });
 
