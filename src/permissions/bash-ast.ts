@@ -5,7 +5,7 @@ import { withBashTree } from './bash-parser.js';
 import { BashSyntaxError, ReadError } from './bash-read-error.js';
 import { headOfHeredoc, outputRedirection, redirectHeadEnd, REDIRECTS } from './bash-redirections.js';
 import { arithmeticText, checkLeaf, isMissingNameAfterAssignment, keywordWords, readTestCommand, RESERVED, testCommandPieces, trailingRedirectOwner, uncoveredText } from './bash-tree-quirks.js';
-import { builtinEvaluation, DISAGREEING_CHARACTERS, expansionEnd, isConstantArithmetic, lateEvaluation } from './bash-expansion-scan.js';
+import { builtinEvaluation, codeInText, DISAGREEING_CHARACTERS, expansionEnd, isConstantArithmetic, lateEvaluation } from './bash-expansion-scan.js';
 import { programsOf } from './bash-programs.js';
 import { groupWords, shellWord, type WordPiece } from './bash-words.js';
 
@@ -236,7 +236,7 @@ export class CommandCollector {
     for (const script of programsOf(argv).scripts) {
       if (!this.script(script.value, false)) this.unknownCommand({ startIndex: extent.start, endIndex: extent.end }, `the script ${JSON.stringify(script.value.slice(0, 40))} cannot be read`);
     }
-    const evaluated = builtinEvaluation(argv);
+    const evaluated = builtinEvaluation(argv) ?? codeInText(assignments, argv);
     if (evaluated !== undefined) this.unknownCommand({ startIndex: extent.start, endIndex: extent.end }, evaluated);
   }
 

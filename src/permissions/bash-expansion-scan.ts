@@ -161,6 +161,31 @@ function subscriptEnd(text: string): number | undefined {
   return undefined;
 }
 
+/**
+ * Variables whose value Bash later expands as a prompt (command substitution included: `PS4='$(cmd)';
+ * set -x`) or runs as a file of commands (`BASH_ENV`, `ENV` for a child shell), and builtins whose
+ * options name a command or function they call (`mapfile -C cmd`, `compgen -C cmd`, `complete -F f`,
+ * `fc -e editor`, `bind -x`): code held in text, run where no rule reads it.
+ */
+const CODE_VARIABLES = /^(PS[0-4]|PROMPT_COMMAND|BASH_ENV|ENV|BASH_XTRACEFD)(\[|\+?=|$)/;
+const CALLBACK_OPTIONS: Readonly<Record<string, RegExp>> = {
+  mapfile: /^-\w*C/, readarray: /^-\w*C/, compgen: /^-\w*[CF]/, complete: /^-\w*[CF]/, fc: /^-/, bind: /^-\w*x/,
+};
+
+/**
+ * Why a command keeps code in text Bash runs later (see `CODE_VARIABLES`), or undefined. `assignments`
+ * are the command's leading `NAME=value` words, `argv` its words (`export PS4=…` counts too).
+ */
+export function codeInText(assignments: readonly string[], argv: readonly { value: string }[]): string | undefined {
+  const name = argv[0]?.value;
+  const assigned = [...assignments, ...(name !== undefined && NAME_BUILTINS.has(name) ? argv.slice(1).map((word) => word.value) : [])];
+  const variable = assigned.find((text) => CODE_VARIABLES.test(text));
+  if (variable !== undefined) return `${JSON.stringify(variable.slice(0, 40))} sets a variable whose value Bash runs as code later`;
+  const callback = name !== undefined ? CALLBACK_OPTIONS[name] : undefined;
+  if (callback && argv.slice(1).some((word) => callback.test(word.value))) return `${name} calls a command named in its options`;
+  return undefined;
+}
+
 const NAME_BUILTINS = new Set(['declare', 'typeset', 'local', 'export', 'readonly', 'unset', 'read', 'mapfile', 'readarray', 'wait', 'getopts']);
 
 /**

@@ -40,7 +40,9 @@ export function writesOfRun(run: ProgramRun): { written: WrittenWord[]; notPlain
   if (name === 'cp' || name === 'mv' || name === 'ln' || (name === 'install' && !hasOption(read, '-d', '--directory'))) {
     const written = copyWrites(name, read, run.moreArguments === true);
     // A link is more than a file edit: what it points to (maybe outside the workspace) is not checked here.
-    const runsProgram = hasOption(read, '--strip-program') ? { notPlain: 'install --strip-program runs a program' } : name === 'ln' ? { notPlain: 'ln creates a link' } : {};
+    // cp -l/-s make the same links as ln (a hard link shares the outside file's contents, a symlink leads out).
+    const links = name === 'ln' || (name === 'cp' && hasOption(read, '-l', '-s', '--link', '--symbolic-link'));
+    const runsProgram = hasOption(read, '--strip-program') ? { notPlain: 'install --strip-program runs a program' } : links ? { notPlain: `${name} creates a link` } : {};
     return { written: [...written, ...more], ...runsProgram };
   }
   // Option values of touch/truncate/mkdir (`-r FILE`, `-d DATE`, `-m MODE`) name no written path.

@@ -131,19 +131,18 @@ function isReadOnlyGit(args: readonly string[], cwd: string | undefined): boolea
   if (rest.some((arg) => arg.includes('%G'))) return false;
   const operands = operandsOf(READ_ONLY_GIT[subcommand] as ProgramFlags, rest);
   if (operands === undefined) return false;
-  const listing = rest.includes('--list') || rest.some((arg) => /^-[a-z]*l[a-z]*$/.test(arg));
   switch (subcommand) {
     case 'branch':
     case 'tag':
-      return operands.length === 0 || listing; // an operand names a branch or tag to create
+      // Any operand may name a branch or tag to create: whether `-l` makes it a pattern depends on
+      // where git's option parser stops (`--format -l x` creates `x`), so only the bare list is read-only.
+      return operands.length === 0;
     case 'remote':
       return operands.length === 0 || (operands[0] === 'get-url' && operands.length === 2);
     case 'stash':
       return ['list', 'show'].includes(operands[0] ?? '') && operands.length <= 2;
     case 'reflog':
       return operands.length === 0 || (operands[0] === 'show' && operands.length <= 2);
-    case 'config':
-      return rest.some((arg) => ['--get', '--get-all', '--get-regexp', '--list', '-l'].includes(arg)) && operands.length <= 2;
     case 'version':
       return operands.length === 0;
     default:

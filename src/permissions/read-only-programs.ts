@@ -99,7 +99,8 @@ export const READ_ONLY_GIT: Readonly<Record<string, ProgramFlags>> = {
   remote: { short: 'v', long: '--verbose' },
   stash: { short: 'p', long: '--patch --stat --name-only' },
   reflog: { shortValue: 'n', longValue: '--max-count --format --date', long: '--oneline --all', numeric: true },
-  config: { short: 'lz', long: '--get --get-all --get-regexp --list --local --global --system --show-origin --show-scope --name-only --null --bool --int --path', longValue: '--file' },
+  // No `config`: git stops reading options at the first operand, so `git config NAME VALUE --get`
+  // sets NAME (a program for core.fsmonitor, core.pager …): no spelling of it is provably read-only.
   version: { long: '--build-options' },
 };
 
@@ -120,7 +121,8 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramFlags>> = {
   egrep: GREP,
   fgrep: GREP,
   rg: {
-    short: 'iSswxvnNlcoFuULHI0qzP',
+    // Never -z/--search-zip or --pre (they start decompressors or any program).
+    short: 'iSswxvnNlcoFuULHI0qP',
     shortValue: 'egtTABCmMjdr',
     long: '--ignore-case --case-sensitive --smart-case --word-regexp --line-regexp --invert-match --line-number --no-line-number --files-with-matches --files-without-match --count --count-matches --only-matching --fixed-strings --hidden --no-hidden --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-parent --no-ignore-global --no-ignore-exclude --follow --files --heading --no-heading --with-filename --no-filename --stats --trim --multiline --multiline-dotall --pcre2 --type-list --unrestricted --column --no-messages --null --null-data --text --binary --no-config --json --vimgrep --quiet --crlf --passthru --no-unicode --one-file-system --byte-offset --sort-files --invert-match --max-columns-preview --glob-case-insensitive --no-require-git --auto-hybrid-regex --engine-default',
     longValue: '--regexp --glob --iglob --type --type-not --max-count --max-depth --max-columns --context --after-context --before-context --color --sort --sortr --replace --threads --max-filesize --colors --context-separator --field-match-separator --field-context-separator --path-separator --encoding --engine',
@@ -199,7 +201,7 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramFlags>> = {
   locale: { short: 'akcv', long: '--all-locales --category-name --keyword-name --verbose' }, // never -m: it starts gzip
   which: { short: 'a' },
   whereis: { short: 'bmsul' },
-  ps: { short: 'AaedfFHjlLMTwxy', shortValue: 'opuUgGtCqN', longValue: '--sort --format --pid --ppid --user --group --cols --columns --width --rows', long: '--forest --no-headers --headers', operands: (operands) => operands.every((operand) => /^[a-df-zA-Z]+$/.test(operand) || /^\d+$/.test(operand)) }, // BSD `e` prints other processes' environments
+  ps: { short: 'AaedfFHjlLMNTwxy', shortValue: 'opuUgGtCq', longValue: '--sort --format --pid --ppid --user --group --cols --columns --width --rows', long: '--forest --no-headers --headers', operands: (operands) => operands.every((operand) => /^[a-df-zA-Z]+$/.test(operand) || /^\d+$/.test(operand)) }, // BSD `e` prints other processes' environments
   tree: { short: 'adfilhsDCFnNpugQrtvxJ', shortValue: 'LPI', long: '--noreport --dirsfirst --gitignore --du --prune --matchdirs --ignore-case --inodes --device --si', longValue: '--charset --sort --filelimit --timefmt' },
   // Never -p/--preserve-date (sets access times back), -C (compiles a magic file), -z/-Z (may start decompressors).
   file: { short: 'bchiklLNnrsS0', long: '--brief --mime --mime-type --mime-encoding --keep-going --list --dereference --no-dereference --no-pad --no-buffer --raw --special-files --print0 --extension --apple', longValue: '--separator --parameter' },

@@ -21,7 +21,7 @@ describe('classifyBashCommand', () => {
     'git log --oneline -5 && git diff HEAD~1',
     'git --no-pager show HEAD',
     'git branch',
-    'git branch -a --list "feat*"',
+    'git branch -a --list',
     'find . -name "*.ts" -type f',
     'echo hi > /dev/null 2>&1',
     'rg foo src',

@@ -131,6 +131,9 @@ describe('deny rules see the real program (item 7)', () => {
     'builtin command rm -f V', 'exec rm -f V', 'sudo -n rm -f V', 'find . -name V -delete', 'find . -name V -exec rm {} +', 'find . -name V -execdir rm {} ;',
     'r=rm; $r -f V', 'r=rm; "$r" -f V', '$(echo rm) -f V', 'sh -c "rm -f V"', 'env sh -c "rm -f V"', 'watch -n 1 rm -f V', 'flock lock rm -f V',
     'xargs -I R rm R', 'env --chd=. rm -f V', 'timeout --sig=KILL 5 rm -f V', 'nice --frobnicate rm -f V', 'eval "$cmd"', 'bash -c "$cmd"', 'echo rm -f V | bash',
+    // Code held in text that Bash runs later: prompt variables, callbacks named in builtin options.
+    "PS4='$(rm -f V)'; set -x; true", "set -x; PS4='`rm -f V`'; true", "export PS4='$(rm -f V)'; set -x; true", "mapfile -C 'rm -f V' -c 1 a < list",
+    "readarray -C 'rm -f V' -c 1 a < list", "compgen -C 'rm -f V' x", "complete -C 'rm -f V' foo; compgen -C 'rm -f V' x",
   ];
   it.each(bypasses)('%s is denied by Bash(rm:*) even with allow Bash', async (command) => {
     const { dir, isError } = await runBash(`echo V > list; ${command}`, { rules: { allow: ['Bash'], deny: ['Bash(rm:*)'] }, prepare: (project) => fs.copyFileSync('/bin/rm', path.join(project, 'rm')) });
@@ -173,10 +176,13 @@ describe('acceptEdits stays in the workspace (item 5)', () => {
     'cp --target=OUTSIDE a.txt', 'cp a.txt -tOUTSIDE', 'cp a.txt --target-directory OUTSIDE', 'cp -rt OUTSIDE a.txt', 'mv a.txt OUTSIDE/moved',
     'install -D a.txt OUTSIDE/x', 'ln -s a.txt OUTSIDE/link', 'tee OUTSIDE/x < a.txt', 'sed -i s/a/b/ OUTSIDE/x', 'dd if=a.txt of=OUTSIDE/x',
     'truncate -s 0 OUTSIDE/x', 'touch OUTSIDE/x', 'mkdir OUTSIDE/d', 'cp a.txt b.txt OUTSIDE', 'cp --frobnicate a.txt OUTSIDE/x',
+    // A link made by cp (hard: shares the outside file's contents; symbolic: leads out) is no plain edit.
+    'cp -l OUTSIDE/v hl', 'cp -s OUTSIDE/v sl && echo x > sl', 'cp --link OUTSIDE/v hl', 'cp --sym OUTSIDE/v sl', 'cp -al OUTSIDE/v hl',
   ])('%s is not auto-allowed', async (command) => {
-    const { outside, isError } = await runBash(command, { mode: 'acceptEdits' });
+    const { dir, outside, isError } = await runBash(command, { mode: 'acceptEdits' });
     expect(isError).toBe(true);
-    expect(fs.readdirSync(outside)).toEqual([]);
+    expect(fs.readdirSync(outside).filter((name) => name !== 'v')).toEqual([]);
+    expect(fs.existsSync(path.join(dir, 'hl')) || fs.existsSync(path.join(dir, 'sl'))).toBe(false);
   });
 
   it('cp evil.json .claude/settings.json writes .claude/settings.json, not only the first operand', async () => {

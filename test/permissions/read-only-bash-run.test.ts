@@ -23,7 +23,7 @@ const EVERYDAY = [
   'head -n 5 f',
   'wc -l',
   'grep -rn foo .',
-  'rg foo',
+  'rg foo .', // with a path: without one, rg searches a stdin that is not a terminal
   "find . -name '*.ts'",
   'diff a b',
   'pwd',
@@ -66,6 +66,14 @@ const ATTACKS = [
   'echo $(touch CANARY)',
   'cat <(touch CANARY)',
   'git -c core.pager="touch CANARY" -p log',
+  // git stops reading options at the first operand: `--get` after NAME VALUE is a value pattern, and git sets NAME.
+  "git config core.fsmonitor 'touch CANARY' --get && git status --short",
+  'git config a.b c --get-regexp',
+  // `-l` as the value of --format/--sort: the operand after it names a tag or branch to create.
+  'git tag --format -l made-tag',
+  'git branch --sort -l made-branch',
+  'rg -z foo',
+  'ps -N e',
 ];
 
 function project(): string {
