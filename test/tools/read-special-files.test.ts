@@ -56,3 +56,24 @@ describe('Read of what is not a regular file', () => {
     ]);
   });
 });
+
+describe('Write over what is not a regular file', () => {
+  // Found when a run as root replaced /dev/null with a regular file: Write renames a new file over
+  // its destination, which must never swap out a device, FIFO or socket.
+  it('refuses to replace a FIFO (it stays a FIFO) and still writes a regular file', async () => {
+    const projectDir = tempProject();
+    execFileSync('mkfifo', [path.join(projectDir, 'pipe')]);
+    const { result } = await scriptedRun([[toolUse('toolu_1', 'Write', { file_path: 'pipe', content: 'x' }), toolUse('toolu_2', 'Write', { file_path: 'plain.txt', content: 'ok' })], [text('done')]], {
+      projectDir,
+      tools: builtinTools(),
+      permissions: { mode: 'bypassPermissions' },
+      transcript: false,
+    });
+    const [fifo, plain] = toolResults(result.messages);
+    expect(fifo?.isError).toBe(true);
+    expect(String(fifo?.content)).toContain('not a regular file');
+    expect(fs.lstatSync(path.join(projectDir, 'pipe')).isFIFO()).toBe(true);
+    expect(plain?.isError).toBe(false);
+    expect(fs.readFileSync(path.join(projectDir, 'plain.txt'), 'utf8')).toBe('ok');
+  });
+});

@@ -31,11 +31,14 @@ export function approvedDestination(absolutePath: string, context: Pick<ToolCont
 
 /**
  * Reads a whole file as UTF-8 without following a symlink on the final component (a link there
- * fails with ELOOP). Errors are the filesystem's (ENOENT, EISDIR, ELOOP, …).
+ * fails with ELOOP), and only a regular file: anything else is an error with code `EINVAL`, raised
+ * without waiting (a FIFO never blocks it). Errors are the filesystem's (ENOENT, EISDIR, ELOOP, …).
  */
 export async function readNoFollow(file: string): Promise<string> {
-  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever; fstat then refuses it.
+  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
+    if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'EINVAL' });
     return await handle.readFile('utf8');
   } finally {
     await handle.close();
@@ -55,16 +58,18 @@ export async function readNoFollow(file: string): Promise<string> {
  *   (an error with code `ESTALE`).
  * - Missing parent directories are created.
  * - An existing file's permission bits are kept (the temp file is chmod-ed before the rename).
+ * - A destination that exists and is not a regular file (a device, FIFO, socket, directory) is never
+ *   replaced: an error with code `EINVAL`.
  * - On failure the temp file is removed and the original error (`EACCES`, `ENOSPC`, …) rethrown.
  */
 export async function writeFileAtomic(targetPath: string, content: string): Promise<void> {
   const destination = realpathLoose(targetPath);
   const directory = path.dirname(destination);
   await fs.mkdir(directory, { recursive: true });
-  const existingMode = await fs.lstat(destination).then(
-    (stats) => (stats.isFile() ? stats.mode & 0o7777 : undefined),
-    () => undefined,
-  );
+  const existing = await fs.lstat(destination).catch(() => undefined);
+  // A rename would replace a device, FIFO or socket with a file (as root, /dev/null itself): refuse.
+  if (existing && !existing.isFile()) throw Object.assign(new Error(`${destination} is not a regular file; nothing was written`), { code: 'EINVAL' });
+  const existingMode = existing ? existing.mode & 0o7777 : undefined;
   const temporary = path.join(directory, `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
