@@ -32,8 +32,7 @@ export async function headlessPrompt(
 
 /**
  * Whether `stdin` is the process's fd 0 open on a character device such as /dev/null (a caller's
- * `stdio: 'ignore'`): there is nothing to read, and reading it would end in the stream closing fd 0,
- * which the next pipe hookloop opens (a hook's stdin) would then reuse.
+ * `stdio: 'ignore'`): there is nothing to read there, so no stream is opened on it at all.
  */
 function isNullDevice(stdin: NodeJS.ReadableStream): boolean {
   if (stdin !== process.stdin) return false;
