@@ -8,7 +8,7 @@
  * hooks unchanged. The scripted model for tests lives in `hookloop/testing`.
  */
 export { runAgent, startSession, defaultTranscriptPath, type AgentSession, type RunOptions, type RunResult, type SessionEndReason, type TerminalReason } from './loop/run-agent.js';
-export { compactionThresholds, PROMPT_TOO_LONG, type CompactionOptions, type CompactionOutcome } from './session/compaction.js';
+export { compactionThresholds, PROMPT_TOO_LONG, type CompactionOptions, type CompactionOutcome } from './loop/compaction.js';
 export { loadSession, rebuildConversation, RESUMED_WITHOUT_RESULT, type ResumedSession } from './session/resume.js';
 export { findTranscript, latestTranscript, projectSlug, resolveConfigDir, transcriptPathFor } from './session/paths.js';
 export { readTranscriptLines, type TranscriptLine, type TranscriptRead } from './session/transcript-reader.js';

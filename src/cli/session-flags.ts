@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors.js';
-import type { CompactionOptions } from '../session/compaction.js';
+import type { CompactionOptions } from '../loop/compaction.js';
 import { findTranscript, latestTranscript, resolveConfigDir } from '../session/paths.js';
 import { loadSession, type ResumedSession } from '../session/resume.js';
 import { requireSessionId } from '../session/session-id.js';

@@ -11,7 +11,7 @@ import { requireSessionId } from '../session/session-id.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
-import type { RunOptions } from './run-agent.js';
+import type { RunOptions } from './run-options.js';
 import { answerElicitation, createSessionMcp, mcpToolCaller } from './mcp-session.js';
 import { makeEmitter, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';

@@ -58,47 +58,52 @@ function namedPaths(tool: AnyTool, input: Input, cwd: string): string[] {
  * `byHook`: a PermissionRequest hook refused. `byClassifier`: refused by auto mode's stand-in for
  * Claude Code's classifier (the dontAsk refusal of a run in `autoMode`), the only refusal that fires
  * PermissionDenied, as in Claude Code (not for rule, hook, PermissionRequest or dontAsk denials).
+ * `ask`: nobody has decided yet; the next phase (PermissionRequest hooks, then the approver) must.
  */
-export type Permission = { kind: 'allowed'; input: Input; realPaths: readonly string[] } | { kind: 'denied'; message: string; interrupt?: boolean; byHook?: boolean; byClassifier?: boolean };
+export type Permission =
+  | { kind: 'allowed'; input: Input; realPaths: readonly string[] }
+  | { kind: 'denied'; message: string; interrupt?: boolean; byHook?: boolean; byClassifier?: boolean }
+  | { kind: 'ask'; input: Input; verdict: Extract<PermissionVerdict, { behavior: 'ask' }>; realPaths: readonly string[] };
 
-/**
- * Turns the policy's verdict on `input` into allowed or denied. An `ask` goes to PermissionRequest
- * hooks (unless the ask came from a PreToolUse hook, which the reference sends straight to the
- * user; past a hard boundary only their deny counts), then to the approver. A PermissionRequest
- * `allow` with `updatedInput` goes through {@link checkInput} again: the rewrite is allowed only
- * when the hook could have approved it as it stands; when it needs what no hook may give (an ask
- * past a boundary, protected configuration) it goes to the approver — a person — and a deny stays a
- * deny. The input approved is the input that runs.
- */
-export async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, checked: Extract<CheckedInput, { ok: true }>, hook: HookRecommendation): Promise<Permission> {
+/** The policy's own verdict on a checked input: allow and deny are final, `ask` goes on to the hooks and the approver. */
+export function policyVerdict(run: RunContext, call: ToolCall, tool: AnyTool, checked: Extract<CheckedInput, { ok: true }>): Permission {
   const { input, verdict, realPaths } = checked;
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: verdict.behavior, source: verdict.source });
   if (verdict.behavior === 'allow') return { kind: 'allowed', input, realPaths };
   if (verdict.behavior === 'deny') return { kind: 'denied', message: verdict.message, ...(run.autoMode && verdict.source === 'mode dontAsk' ? { byClassifier: true } : {}) };
+  return { kind: 'ask', input, verdict, realPaths };
+}
 
-  // The reference fires PermissionRequest for every ask except one a PreToolUse hook raised;
-  // past a hard boundary (workspace, plan mode) only a deny from it counts.
-  if (hook.decision !== 'ask') {
-    const request = mergePermissionRequest(
-      await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}) }, tool.name),
-    );
-    if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, byHook: true, ...(request.interrupt ? { interrupt: true } : {}) };
-    if (request.behavior === 'allow' && !verdict.hookMayDecide) {
-      run.emit({ type: 'warning', text: `PermissionRequest hook allowed ${tool.name}, but ${verdict.source} does not let hooks approve it; the allow was ignored` });
-    } else if (request.behavior === 'allow') {
-      if (request.updatedInput === undefined) return hookApproved(run, call, tool, checked, request.updatedPermissions);
-      const rewritten = await checkInput(run, tool, input, hook, request.updatedInput);
-      if (!rewritten.ok) return { kind: 'denied', message: `PermissionRequest hook: ${rewritten.error}`, byHook: true };
-      run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PermissionRequest' });
-      const again = rewritten.verdict;
-      run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: again.behavior, source: `${again.source} (PermissionRequest updatedInput)` });
-      if (again.behavior === 'deny') return { kind: 'denied', message: again.message };
-      // The hook's allow covers what it was entitled to decide; anything more is a person's call.
-      if (again.behavior === 'allow' || again.hookMayDecide) return hookApproved(run, call, tool, rewritten, request.updatedPermissions);
-      return askPerson(run, call, tool, rewritten.input, again, rewritten.realPaths);
-    }
+/**
+ * PermissionRequest hooks on an `ask` (unless the ask came from a PreToolUse hook, which the
+ * reference sends straight to the user; past a hard boundary — workspace, plan mode — only their
+ * deny counts). A PermissionRequest `allow` with `updatedInput` goes through {@link checkInput}
+ * again: the rewrite is allowed only when the hook could have approved it as it stands; when it
+ * needs what no hook may give (an ask past a boundary, protected configuration) it stays an `ask`
+ * for the approver — a person — and a deny stays a deny. The input approved is the input that runs.
+ */
+export async function askPermissionHooks(run: RunContext, call: ToolCall, tool: AnyTool, asking: Extract<Permission, { kind: 'ask' }>, hook: HookRecommendation): Promise<Permission> {
+  const { input, verdict } = asking;
+  if (hook.decision === 'ask') return asking;
+  const request = mergePermissionRequest(
+    await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}) }, tool.name),
+  );
+  if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, byHook: true, ...(request.interrupt ? { interrupt: true } : {}) };
+  if (request.behavior !== 'allow') return asking;
+  if (!verdict.hookMayDecide) {
+    run.emit({ type: 'warning', text: `PermissionRequest hook allowed ${tool.name}, but ${verdict.source} does not let hooks approve it; the allow was ignored` });
+    return asking;
   }
-  return askPerson(run, call, tool, input, verdict, realPaths);
+  if (request.updatedInput === undefined) return hookApproved(run, call, tool, asking, request.updatedPermissions);
+  const rewritten = await checkInput(run, tool, input, hook, request.updatedInput);
+  if (!rewritten.ok) return { kind: 'denied', message: `PermissionRequest hook: ${rewritten.error}`, byHook: true };
+  run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PermissionRequest' });
+  const again = rewritten.verdict;
+  run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: again.behavior, source: `${again.source} (PermissionRequest updatedInput)` });
+  if (again.behavior === 'deny') return { kind: 'denied', message: again.message };
+  // The hook's allow covers what it was entitled to decide; anything more is a person's call.
+  if (again.behavior === 'allow' || again.hookMayDecide) return hookApproved(run, call, tool, rewritten, request.updatedPermissions);
+  return { kind: 'ask', input: rewritten.input, verdict: again, realPaths: rewritten.realPaths };
 }
 
 function hookApproved(run: RunContext, call: ToolCall, tool: AnyTool, checked: { input: Input; realPaths: readonly string[] }, updatedPermissions: readonly unknown[]): Permission {
@@ -107,8 +112,12 @@ function hookApproved(run: RunContext, call: ToolCall, tool: AnyTool, checked: {
   return { kind: 'allowed', input: checked.input, realPaths: checked.realPaths };
 }
 
-/** The approver (a person on a TTY; headless: deny) decides an ask; `always` adds a session allow rule. */
-async function askPerson(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, verdict: Extract<PermissionVerdict, { behavior: 'ask' }>, realPaths: readonly string[]): Promise<Permission> {
+/**
+ * The approver (a person on a TTY, after a Notification; headless: deny) decides an ask nobody
+ * else decided; `always` adds a session allow rule. An ask no person may lift stays a deny.
+ */
+export async function askApprover(run: RunContext, call: ToolCall, tool: AnyTool, asking: Extract<Permission, { kind: 'ask' }>): Promise<Exclude<Permission, { kind: 'ask' }>> {
+  const { input, verdict, realPaths } = asking;
   if (verdict.humanMayDecide === false) return { kind: 'denied', message: verdict.message };
   let answer: Awaited<ReturnType<RunContext['approver']['approve']>>;
   if (run.approver.awaitsHuman === true) await notifyApproval(run, tool.name);

@@ -49,9 +49,9 @@ export function backgroundBlock(event: string, toolName: string | undefined, lab
   return `${toolName ? `${event}:${toolName}` : event} hook blocking error ${labelled}`;
 }
 
-/** Stop `additionalContext`, which the reference sends as user text in a system reminder. */
-export function stopContext(text: string): string {
-  return `<system-reminder>\n${contextLabel('Stop', undefined, text)}\n</system-reminder>`;
+/** Stop `additionalContext`, which the reference sends as user text in a system reminder (SubagentStop's labelled `SubagentStop`). */
+export function stopContext(text: string, event: 'Stop' | 'SubagentStop' = 'Stop'): string {
+  return `<system-reminder>\n${contextLabel(event, undefined, text)}\n</system-reminder>`;
 }
 
 /**

@@ -1,5 +1,7 @@
 import path from 'node:path';
+import type { ToolCall } from '../messages/messages.js';
 import type { AnyTool } from '../tools/define-tool.js';
+import type { RunContext } from './run-context.js';
 
 /**
  * What the model, PostToolBatch hooks and observers see of a call's output once hooks have had
@@ -9,6 +11,22 @@ import type { AnyTool } from '../tools/define-tool.js';
 /** The replacement a PostToolUse reduction chose for `tool`: `updatedMCPToolOutput` for MCP tools (`mcp__…`), else `updatedToolOutput`. */
 export function replacementFor(tool: AnyTool, post: { readonly updatedToolOutput?: { readonly value: unknown }; readonly updatedMCPToolOutput?: { readonly value: unknown } }): { readonly value: unknown } | undefined {
   return tool.name.startsWith('mcp__') ? (post.updatedMCPToolOutput ?? post.updatedToolOutput) : post.updatedToolOutput;
+}
+
+/**
+ * The output everyone downstream sees after PostToolUse: the hooks' valid replacement (reported as
+ * an `input_rewritten` event), else the handler's own output (an invalid replacement is a warning).
+ */
+export function replacedOutput(run: RunContext, call: ToolCall, tool: AnyTool, post: Parameters<typeof replacementFor>[1], output: unknown): unknown {
+  const replacement = replacementFor(tool, post);
+  if (!replacement) return output;
+  const replaced = checkReplacedOutput(tool, replacement.value, output);
+  if (!replaced.ok) {
+    run.emit({ type: 'warning', text: `PostToolUse:${tool.name} updatedToolOutput ignored: ${replaced.error}` });
+    return output;
+  }
+  run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PostToolUse' });
+  return replaced.value;
 }
 
 /**

@@ -1,21 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { describeError } from '../errors.js';
 import type { SubagentAnswer, SubagentRequest } from '../hooks/hook-services.js';
-import { mergeBlocking, mergeCommon } from '../hooks/merge.js';
+import { mergeCommon } from '../hooks/merge.js';
 import type { ModelVerdict } from '../hooks/transports/model-verdict.js';
-import { systemMessage, userMessage, type AssistantMessage } from '../messages/messages.js';
+import { systemMessage, userMessage } from '../messages/messages.js';
+import { emptyTally } from '../model/usage.js';
 import { headlessApprover } from '../permissions/approvers.js';
 import { PermissionPolicy } from '../permissions/policy.js';
-import { safePathPart } from '../session/path-part.js';
+import { agentTranscriptPath } from '../session/paths.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
-import { distinctCallIds, type DistinctCalls } from './distinct-call-ids.js';
-import { contextLabel, stopBlockingError, stopFeedback, STRUCTURED_OUTPUT_ENFORCE } from './hook-text.js';
+import { runLoop } from './agent-loop.js';
+import { contextLabel, STRUCTURED_OUTPUT_ENFORCE } from './hook-text.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunEvent } from './run-events.js';
 import { SessionState } from './session-state.js';
 import { structuredOutputTool } from './structured-output-tool.js';
-import { runToolBatch } from './tool-batch.js';
 
 /** `agent_type` of an agent hook's subagent on SubagentStart/SubagentStop (and their matcher value). */
 export const AGENT_HOOK_TYPE = 'agent-hook';
@@ -32,49 +30,44 @@ export const AGENT_HOOK_SYSTEM = [
 ].join('\n');
 
 /**
- * An agent hook's bounded sub-run of the loop (spec §8 `agent`, hook-type-agent): SubagentStart →
- * model turns with the parent's read-only tools plus StructuredOutput → SubagentStop. Its tool calls
- * go through the same pipeline (PreToolUse, the policy in `dontAsk` mode, PostToolUse, PostToolBatch)
- * with `agent_id` on their payloads; the batch that calls StructuredOutput ends the sub-run (no
- * PostToolBatch for it, as the reference). A turn that ends in text gets the StructuredOutput
- * reminder; SubagentStop may block (another turn, `Stop hook feedback:` as for Stop). At most
- * MAX_SUBAGENT_TURNS requests; agent hooks do not run inside it. Never rejects.
+ * An agent hook's bounded run of the loop (spec §8 `agent`, hook-type-agent): SubagentStart →
+ * the loop's turns with the parent's read-only tools plus StructuredOutput → SubagentStop. Its tool
+ * calls go through the same pipeline (PreToolUse, the policy in `dontAsk` mode, PostToolUse,
+ * PostToolBatch) with `agent_id` on their payloads; the batch that calls StructuredOutput ends the
+ * sub-run (no PostToolBatch for it, as the reference). A turn that ends in text gets the
+ * StructuredOutput reminder; SubagentStop may block (another turn, `Stop hook feedback:` as for
+ * Stop). At most MAX_SUBAGENT_TURNS requests; agent hooks do not run inside it. Never rejects.
  */
 export async function runSubagent(parent: RunContext, request: SubagentRequest): Promise<SubagentAnswer> {
   const answer: { verdict?: ModelVerdict } = {};
   const run = childRun(parent, request, (verdict) => (answer.verdict = verdict));
-  const agent = { id: run.state.agent!.id, transcript: agentTranscriptPath(parent.state.transcriptPath, run.state.agent!.id) };
+  const transcriptPath = agentTranscriptPath(parent.state.transcriptPath, run.state.agent!.id);
   const start = mergeCommon(await fireHook(run, 'SubagentStart', {}, AGENT_HOOK_TYPE));
   appendMessage(run, userMessage(request.prompt));
   if (start.contexts.length > 0) appendMessage(run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
-  let continuations = 0;
-  for (let turn = 1; turn <= MAX_SUBAGENT_TURNS; turn++) {
-    if (request.signal.aborted) return { kind: 'failed', error: 'aborted' };
-    let assistant: AssistantMessage;
-    let repeated: DistinctCalls['repeated'];
-    try {
-      ({ message: assistant, repeated } = distinctCallIds((await run.model.complete({ system: AGENT_HOOK_SYSTEM, messages: [...run.messages], tools: run.tools.specs(), signal: request.signal })).message));
-    } catch (error) {
-      return { kind: 'failed', error: `subagent model request failed: ${describeError(error)}` };
-    }
-    appendMessage(run, assistant);
-    if (assistant.toolCalls.length > 0) {
-      const batch = await runToolBatch(run, assistant, () => answer.verdict !== undefined, repeated);
-      if (batch.kind !== 'continue' && answer.verdict === undefined) return { kind: 'failed', error: `the subagent's run ended (${batch.kind}) before it gave a verdict` };
-      if (answer.verdict === undefined) continue;
-    }
-    const stop = await subagentStop(run, agent.transcript, assistant.text, continuations > 0);
-    if (stop.length > 0 && continuations < MAX_STOP_CONTINUATIONS) {
-      // Sent back to work: the verdict it gave (if any) no longer stands; it must answer again.
-      continuations++;
-      delete answer.verdict;
-      appendFeedback(run, stop);
-      continue;
-    }
-    if (answer.verdict !== undefined) return { kind: 'answered', ...answer.verdict };
-    appendMessage(run, userMessage(STRUCTURED_OUTPUT_ENFORCE));
+  let turns = 0;
+  const end = await runLoop(run, {
+    model: run.model,
+    system: AGENT_HOOK_SYSTEM,
+    maxTurns: MAX_SUBAGENT_TURNS,
+    maxStopContinuations: MAX_STOP_CONTINUATIONS,
+    stop: { event: 'SubagentStop', agentType: AGENT_HOOK_TYPE, transcriptPath },
+    totals: emptyTally(),
+    countTurn: () => ++turns,
+    background: false,
+    answer: { given: () => answer.verdict !== undefined, withdraw: () => delete answer.verdict, reminder: STRUCTURED_OUTPUT_ENFORCE },
+  });
+  if (answer.verdict !== undefined) return { kind: 'answered', ...answer.verdict };
+  switch (end.terminalReason) {
+    case 'aborted':
+      return { kind: 'failed', error: 'aborted' };
+    case 'api_error':
+      return { kind: 'failed', error: `subagent model request failed: ${end.result}` };
+    case 'max_turns':
+      return { kind: 'failed', error: `the subagent gave no verdict through StructuredOutput within ${MAX_SUBAGENT_TURNS} turns` };
+    default:
+      return { kind: 'failed', error: `the subagent's run ended (${end.terminalReason}) before it gave a verdict` };
   }
-  return { kind: 'failed', error: `the subagent gave no verdict through StructuredOutput within ${MAX_SUBAGENT_TURNS} turns` };
 }
 
 /**
@@ -106,22 +99,4 @@ function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdi
     // mcp_tool hooks inside reach the session's MCP servers as the parent's do.
     services: { model: parent.model, nested: true, ...(parent.services.callMcpTool ? { callMcpTool: parent.services.callMcpTool } : {}) },
   };
-}
-
-/** SubagentStop: the blocks that send the subagent back to work (empty when it may stop). */
-async function subagentStop(run: RunContext, transcript: string, lastText: string, active: boolean) {
-  const fields = { stop_hook_active: active, agent_transcript_path: transcript, last_assistant_message: lastText, background_tasks: [], session_crons: [] };
-  return mergeBlocking(await fireHook(run, 'SubagentStop', fields, AGENT_HOOK_TYPE), 'SubagentStop').blocks;
-}
-
-/** The subagent sees a block as the main agent sees a Stop block: user feedback, plus the labelled system text for JSON blocks. */
-function appendFeedback(run: RunContext, blocks: ReturnType<typeof mergeBlocking>['blocks']): void {
-  appendMessage(run, userMessage(blocks.map((block) => stopFeedback(block.reason)).join('\n\n')));
-  const labelled = blocks.filter((block) => block.labelled !== undefined).map((block) => stopBlockingError(block.labelled!, 'SubagentStop'));
-  if (labelled.length > 0) appendMessage(run, systemMessage(labelled.join('\n\n')));
-}
-
-/** Claude Code's place for a subagent transcript: `<transcript dir>/<session>/subagents/agent-<id>.jsonl`. */
-function agentTranscriptPath(transcriptPath: string, agentId: string): string {
-  return path.join(path.dirname(transcriptPath), path.basename(transcriptPath, '.jsonl'), 'subagents', `agent-${safePathPart(agentId)}.jsonl`);
 }

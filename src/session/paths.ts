@@ -90,3 +90,11 @@ export function findTranscript(configDir: string, projectDir: string, sessionId:
   }
   return undefined;
 }
+
+/**
+ * Where Claude Code writes a subagent's transcript: `<transcript dir>/<session>/subagents/agent-<id>.jsonl`,
+ * next to the session's own `<session>.jsonl`. The id is made safe as a path part.
+ */
+export function agentTranscriptPath(transcriptPath: string, agentId: string): string {
+  return path.join(path.dirname(transcriptPath), path.basename(transcriptPath, '.jsonl'), 'subagents', `agent-${safePathPart(agentId)}.jsonl`);
+}

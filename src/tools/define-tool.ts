@@ -92,6 +92,11 @@ export interface Tool<I = unknown, O = unknown> {
   renderBlocks?(output: O, input: I): readonly ToolResultBlock[] | undefined;
   /** Set on MCP tools: their server, reported as `mcp_server` in tool events (Claude Code's field). */
   readonly mcpServer?: { readonly name: string; readonly source: string };
+  /**
+   * Consecutive calls to such a tool in one answer run side by side (the Agent tool: several
+   * subagents at once); every other call runs alone, in order. Results are paired in call order either way.
+   */
+  readonly concurrent?: boolean;
 }
 
 /** A tool of any input/output types, as the registry stores it. */
@@ -115,6 +120,7 @@ export function defineTool<S extends z.ZodType, O>(definition: {
   render?: (output: O, input: z.infer<S>) => string;
   kind?: ToolKind;
   readOnly?: boolean;
+  concurrent?: boolean;
   outputSchema?: z.ZodType<O>;
   normalizeInput?: (input: z.infer<S>, context: Pick<ToolContext, 'cwd' | 'projectDir'>) => z.infer<S>;
   validateInput?: (input: z.infer<S>, context: ToolContext) => Promise<string | undefined>;

@@ -4,7 +4,7 @@ import type { HookEventName } from '../../src/hooks/event-names.js';
 import { startSession } from '../../src/loop/run-agent.js';
 import { userMessage } from '../../src/messages/messages.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
-import { compactionThresholds, PROMPT_TOO_LONG } from '../../src/session/compaction.js';
+import { compactionThresholds, PROMPT_TOO_LONG } from '../../src/loop/compaction.js';
 import { continuationMessage, extractSummary, summaryRequest } from '../../src/session/compaction-prompt.js';
 import { transcriptPathFor } from '../../src/session/paths.js';
 import { loadSession } from '../../src/session/resume.js';

@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { describeError } from '../errors.js';
-import { mergeBlocking, mergeCommon } from '../hooks/merge.js';
-import { readSessionEnv } from '../hooks/session-env.js';
-import { contextLabel, successLabel } from '../loop/hook-text.js';
-import { fireHook, type RunContext } from '../loop/run-context.js';
+import { mergeBlocking } from '../hooks/merge.js';
 import { systemMessage, userMessage, type Message } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { tallyUsage, type UsageTally } from '../model/usage.js';
-import { continuationMessage, extractSummary, summaryRequest } from './compaction-prompt.js';
-import { safePathPart } from './path-part.js';
+import { continuationMessage, extractSummary, summaryRequest } from '../session/compaction-prompt.js';
+import { agentTranscriptPath } from '../session/paths.js';
+import { fireHook, type RunContext } from './run-context.js';
+import { sessionStart } from './session-start.js';
 
 /**
  * Compaction: the conversation is summarized by the session's own model and the summary replaces
@@ -119,10 +117,7 @@ export async function compactConversation(
   if (extractSummary(answer) === '') return { kind: 'failed', error: 'the model answered the summary request without a summary' };
   await summarizerStop(run, answer);
 
-  const start = await fireHook(run, 'SessionStart', { source: 'compact', model: run.state.model ?? setup.model.name }, 'compact');
-  if (start.length > 0) Object.assign(run.env, await readSessionEnv(run.configDir, run.state.sessionId, { ...process.env, ...run.env }, (text) => run.emit({ type: 'warning', text })));
-  const restarted = mergeCommon(start);
-  const context = [...restarted.plainTexts.map((text) => successLabel('SessionStart', 'compact', text)), ...restarted.contexts.map((text) => contextLabel('SessionStart', undefined, text))];
+  const { context } = await sessionStart(run, 'compact', run.state.model ?? setup.model.name);
   await fireHook(run, 'PostCompact', { trigger, compact_summary: answer }, trigger);
 
   const history: Message[] = [userMessage(continuationMessage(extractSummary(answer), trigger)), ...(context.length > 0 ? [systemMessage(context.join('\n\n'))] : [])];
@@ -140,8 +135,6 @@ export async function compactConversation(
  */
 async function summarizerStop(run: RunContext, answer: string): Promise<void> {
   const agentId = `a${randomBytes(8).toString('hex')}`;
-  const transcript = run.state.transcriptPath;
-  const agentTranscript = path.join(path.dirname(transcript), path.basename(transcript, '.jsonl'), 'subagents', `agent-${safePathPart(agentId)}.jsonl`);
-  const fields = { agent_id: agentId, agent_type: '', stop_hook_active: false, agent_transcript_path: agentTranscript, last_assistant_message: answer, background_tasks: [], session_crons: [] };
+  const fields = { agent_id: agentId, agent_type: '', stop_hook_active: false, agent_transcript_path: agentTranscriptPath(run.state.transcriptPath, agentId), last_assistant_message: answer, background_tasks: [], session_crons: [] };
   await fireHook(run, 'SubagentStop', fields, '');
 }

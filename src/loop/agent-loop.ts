@@ -1,0 +1,304 @@
+import { mergeBlocking, mergeCommon, mergePostToolUse, mergePreToolUse } from '../hooks/merge.js';
+import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
+import { tallyUsage } from '../model/usage.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import { toolUseError } from '../tools/tool-registry.js';
+import { deliverBackground, wokenByBackground } from './background-delivery.js';
+import { batchInput, batchResponse, callContext, mcpServerOf, renderResult, runHandler, validateContent, type HandlerRun } from './call-execution.js';
+import { compactBeforeTurn, contextTokensOf, PROMPT_TOO_LONG } from './compaction.js';
+import { askApprover, askPermissionHooks, checkInput, policyVerdict, type HookRecommendation } from './decide-permission.js';
+import { distinctCallIds } from './distinct-call-ids.js';
+import { contextLabel, DEFERRED_BATCH_SKIPPED, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, postToolUseBlock, preToolUseError, stopBlockingError, stopContext, stopFeedback, SUBAGENT_ANSWERED } from './hook-text.js';
+import type { BatchEnd, CallOutcome, LoopEnd, LoopOptions } from './loop-types.js';
+import { failTurn } from './model-failure.js';
+import { permissionDenied } from './permission-events.js';
+import { replacedOutput } from './replaced-output.js';
+import { appendMessage, fireHook, toolContext, type RunContext } from './run-context.js';
+
+/**
+ * The agent loop: the one pipeline of named phases that the main session (run-agent.ts), the Agent
+ * tool's subagents (agents/run-subagent.ts) and agent hooks' subagents (subagent.ts) all run, each
+ * with its own RunContext (tools, policy, hook identity) and LoopOptions (system prompt, limits,
+ * Stop or SubagentStop). Read top to bottom:
+ *
+ *   runLoop       turn after turn: (compactBeforeTurn →) requestModel → runToolBatch → decideStop
+ *   runToolBatch  every call of one answer paired, in order (Agent calls side by side), then PostToolBatch
+ *   runToolCall   prepare → PreToolUse → applyPolicy → askPermissionHooks → askApprover → execute → PostToolUse → pair
+ *   decideStop    Stop / SubagentStop: stop, or feedback and another turn (bounded)
+ *
+ * Contract: no phase throws for model, tool or hook failures; they end the loop with a
+ * `terminalReason`, and every tool call the model made has exactly one paired result.
+ */
+
+/** Runs model turns until the model stops and the stop hooks agree, a hook ends the run, or a limit is hit. Never throws. */
+export async function runLoop(run: RunContext, options: LoopOptions): Promise<LoopEnd> {
+  let pending = options.queuedPrompt;
+  let continuations = 0;
+  let lastStopReason: string | null = null;
+  let lastText = '';
+  for (;;) {
+    if (run.signal.aborted) return { result: lastText, isError: true, terminalReason: 'aborted', stopReason: lastStopReason };
+    const turn = options.countTurn();
+    if (turn > options.maxTurns) return { result: `Reached the maximum number of turns (${options.maxTurns})`, isError: true, terminalReason: 'max_turns', stopReason: lastStopReason };
+    // Claude Code ends such a run with a synthetic message whose stop_reason is stop_sequence (compaction-precompact-block-at-limit).
+    if (options.compaction && (await compactBeforeTurn(run, options.compaction, options.totals)) === 'blocking_limit') return { result: PROMPT_TOO_LONG, isError: true, terminalReason: 'blocking_limit', stopReason: 'stop_sequence' };
+    if (options.background) deliverBackground(run);
+
+    const answer = await requestModel(run, options, turn);
+    if (answer.kind === 'failed') return failTurn(run, answer.error, lastText, options.stop.event === 'Stop');
+    const { assistant } = answer;
+    appendMessage(run, assistant);
+    lastText = assistant.text;
+    lastStopReason = answer.stopReason;
+
+    if (assistant.toolCalls.length > 0) {
+      const batch = await runToolBatch(run, assistant, answer.repeated, options.answer?.given);
+      if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred };
+      if (batch.kind !== 'continue') return { result: '', isError: batch.kind !== 'hook_stopped', terminalReason: batch.kind, stopReason: lastStopReason };
+      if (pending !== undefined) await pending(true);
+      pending = undefined;
+      // Only a subagent that has given its required answer stops after a batch; the others go on.
+      if (options.answer?.given() !== true) continue;
+    } else if (pending !== undefined) {
+      await pending(false);
+      pending = undefined;
+      continue;
+    }
+
+    const stop = await decideStop(run, options, assistant.text, continuations);
+    if (stop === 'continue') {
+      continuations++;
+      continue;
+    }
+    // Claude Code reports an empty `result` when its cap overrides a stop block (stop-block-forever).
+    if (stop === 'capped') return { result: '', isError: false, terminalReason: 'completed', stopReason: lastStopReason };
+    if (options.answer !== undefined && !options.answer.given()) {
+      appendMessage(run, userMessage(options.answer.reminder));
+      continue;
+    }
+    return { result: assistant.text, isError: false, terminalReason: 'completed', stopReason: lastStopReason };
+  }
+}
+
+type ModelAnswer = { kind: 'answered'; assistant: AssistantMessage; repeated: ReadonlyMap<string, string>; stopReason: string | null } | { kind: 'failed'; error: unknown };
+
+/**
+ * requestModel: one request with the conversation and the run's tools. The answer's tool-call ids
+ * are made distinct (see distinctCallIds); its usage is tallied and its context size kept for compaction.
+ */
+async function requestModel(run: RunContext, options: LoopOptions, turn: number): Promise<ModelAnswer> {
+  try {
+    run.emit({ type: 'model_request', turn });
+    const response = await options.model.complete({
+      system: options.system,
+      messages: run.messages,
+      tools: run.tools.specs(),
+      signal: run.signal,
+      onStream: (event) => run.emit({ type: 'model_stream', turn, event }),
+    });
+    const { message, repeated } = distinctCallIds(response.message);
+    const model = response.model ?? options.model.name;
+    tallyUsage(options.totals, model, response.usage);
+    run.state.model = model;
+    run.state.contextTokens = contextTokensOf(response.usage);
+    run.emit({ type: 'model_response', turn, text: message.text, toolCalls: message.toolCalls.length, usage: response.usage });
+    return { kind: 'answered', assistant: message, repeated, stopReason: response.stopReason };
+  } catch (error) {
+    return { kind: 'failed', error };
+  }
+}
+
+/**
+ * runToolBatch: runs the calls of one assistant message and appends exactly one paired result per
+ * call, in call order (DESIGN invariant 1); then the user notes of PermissionDenied hooks (`retry`),
+ * then one system message with the hooks' context (Pre, Post, Batch order), then PostToolBatch.
+ * Calls run one after another, except that consecutive calls of a `concurrent` tool (Agent) run
+ * side by side. When a hook ends the run, or the run is aborted, every call not yet run is paired
+ * with a stable error result.
+ *
+ * A deferred call ends the run, but the calls after it still get their PreToolUse hooks (none of
+ * them runs): the run reports the last call a hook deferred, as the reference does
+ * (pre-json-defer-batch). `answered` (a subagent gave its required answer) ends the batch after
+ * the current call, without PostToolBatch. A call in `repeated` (renamed by distinctCallIds) never
+ * runs and fires no hooks: it is paired with an error saying its id was a duplicate.
+ */
+async function runToolBatch(run: RunContext, assistant: AssistantMessage, repeated: ReadonlyMap<string, string>, answered: () => boolean = () => false): Promise<BatchEnd> {
+  const outcomes: CallOutcome[] = [];
+  let end: BatchEnd = { kind: 'continue' };
+  for (const group of callGroups(run, assistant.toolCalls)) {
+    const settled = await Promise.all(
+      group.map(async (call): Promise<CallOutcome | ToolResultMessage> => {
+        const skipped = skippedResult(run, call, end, answered(), repeated);
+        return skipped ?? runToolCall(run, call, end.kind === 'tool_deferred');
+      }),
+    );
+    for (const entry of settled) {
+      if ('role' in entry) {
+        appendMessage(run, entry);
+        continue;
+      }
+      outcomes.push(entry);
+      appendMessage(run, entry.result);
+      if (entry.deferred) end = { kind: 'tool_deferred', deferred: entry.deferred };
+      else if (entry.stop) end = { kind: entry.stop };
+    }
+  }
+  if (run.signal.aborted && end.kind === 'continue') end = { kind: 'aborted' };
+
+  const notes = outcomes.flatMap((outcome) => outcome.notes ?? []);
+  if (notes.length > 0) appendMessage(run, userMessage(notes.join('\n\n')));
+  const contexts = outcomes.flatMap((outcome) => outcome.contexts);
+  if (end.kind === 'continue' && !answered()) {
+    const batch = mergeBlocking(await fireHook(run, 'PostToolBatch', { tool_calls: outcomes.map((outcome) => outcome.batchEntry) }), 'PostToolBatch');
+    contexts.push(...batch.contexts.map((text) => contextLabel('PostToolBatch', undefined, text)));
+    if (batch.blocks.length > 0 || batch.stop) end = { kind: 'hook_stopped' };
+  }
+  if (contexts.length > 0) appendMessage(run, systemMessage(contexts.join('\n\n')));
+  return end;
+}
+
+/** The calls in the groups they run in: a run of consecutive calls to a `concurrent` tool is one group, any other call its own. */
+function callGroups(run: RunContext, calls: readonly ToolCall[]): ToolCall[][] {
+  const groups: ToolCall[][] = [];
+  for (const call of calls) {
+    const previous = groups.at(-1);
+    const together = run.tools.get(call.name)?.concurrent === true;
+    if (together && previous !== undefined && run.tools.get(previous[0]!.name)?.concurrent === true) previous.push(call);
+    else groups.push([call]);
+  }
+  return groups;
+}
+
+/** The result of a call that does not run at all (the run ended, the subagent answered, a repeated id), or undefined. */
+function skippedResult(run: RunContext, call: ToolCall, end: BatchEnd, answered: boolean, repeated: ReadonlyMap<string, string>): ToolResultMessage | undefined {
+  if ((end.kind !== 'continue' && end.kind !== 'tool_deferred') || answered || run.signal.aborted) {
+    const content = answered ? SUBAGENT_ANSWERED : run.signal.aborted && end.kind === 'continue' ? INTERRUPTED_RESULT : HOOK_STOPPED_CONTINUATION;
+    return toolResultMessage(call.id, call.name, content, true);
+  }
+  const repeatedId = repeated.get(call.id);
+  return repeatedId !== undefined ? toolResultMessage(call.id, call.name, duplicateToolUseIdResult(repeatedId), true) : undefined;
+}
+
+/**
+ * runToolCall: one call through the fixed pipeline. prepare (lookup, JSON, schema: a failure is
+ * settled, no hooks) → PreToolUse → applyPolicy (the one check of the input, the model's or a
+ * rewrite, against every rule, boundary and mode) → askPermissionHooks (PermissionRequest) →
+ * askApprover (Notification, the approver; auto mode's refusals fire PermissionDenied) → execute
+ * (content checks, then the handler exactly once) → PostToolUse / PostToolUseFailure → pair.
+ * With `deferring` (an earlier call of the batch was deferred) the call stops after PreToolUse.
+ * Never throws: every path ends in one paired result.
+ */
+async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean): Promise<CallOutcome> {
+  const prepared = await run.tools.prepare(call, toolContext(run));
+  if (prepared.kind === 'settled') return pair(run, call, prepared.result, []);
+  const { tool } = prepared;
+
+  const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name));
+  const contexts = pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text));
+  const stop = pre.stop ? ('hook_stopped' as const) : undefined;
+  if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseError(tool.name, pre.reason ?? 'blocked'), contexts, stop);
+  if (pre.decision === 'defer') {
+    const result = toolResultMessage(call.id, tool.name, 'The call was deferred by a PreToolUse hook; it did not run.', true);
+    return { ...pair(run, call, result, contexts), deferred: { id: call.id, name: tool.name, input: call.input } };
+  }
+  if (deferring) return pair(run, call, toolResultMessage(call.id, tool.name, DEFERRED_BATCH_SKIPPED, true), contexts);
+
+  // applyPolicy: a hook's allow is only a recommendation the policy weighs; a deny rule or boundary wins.
+  const hook: HookRecommendation = { decision: pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined, reason: pre.reason };
+  const checked = await checkInput(run, tool, prepared.input, hook, pre.updatedInput);
+  if (!checked.ok) return refuse(run, call, prepared.input, preToolUseError(tool.name, checked.error), contexts, stop);
+  if (pre.updatedInput) run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse' });
+  let permission = policyVerdict(run, call, tool, checked);
+  if (permission.kind === 'ask') permission = await askPermissionHooks(run, call, tool, permission, hook);
+  if (permission.kind === 'ask') permission = await askApprover(run, call, tool, permission);
+  if (permission.kind === 'denied') {
+    const notes = permission.byClassifier ? await permissionDenied(run, call, tool.name, checked.input, permission.message) : [];
+    return { ...refuse(run, call, checked.input, permission.message, contexts, permission.interrupt ? 'aborted_tools' : stop), ...(notes.length > 0 ? { notes } : {}) };
+  }
+  const { input } = permission;
+  // A rewrite the model never wrote (PreToolUse or PermissionRequest `updatedInput`): paths show absolute.
+  const rewritten = pre.updatedInput !== undefined || input !== prepared.input;
+
+  // execute: checks that read the files come only now, so a refused call learns nothing about them.
+  const context = callContext(run, tool, input, permission.realPaths);
+  const invalid = await validateContent(tool, input, context);
+  if (invalid !== undefined) return pair(run, call, toolResultMessage(call.id, tool.name, toolUseError(invalid), true), contexts, stop);
+  const ran = await runHandler(run, call, tool, input, context, rewritten);
+
+  const post = await postToolUse(run, call, tool, input, ran);
+  return pair(run, call, post.result, [...contexts, ...post.contexts], post.stop ?? stop, true, post.output);
+}
+
+/**
+ * PostToolUse (success: a rewrite of the output, blocks as system text) or PostToolUseFailure
+ * (the handler failed: the error text is the result). Returns the model's view of the call.
+ */
+async function postToolUse(run: RunContext, call: ToolCall, tool: AnyTool, input: Readonly<Record<string, unknown>>, ran: HandlerRun): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped'; output?: unknown }> {
+  const fields = { tool_name: tool.name, tool_input: input as Record<string, unknown> };
+  if (!ran.ok) {
+    const failure = mergeCommon(await fireHook(run, 'PostToolUseFailure', { ...fields, tool_use_id: call.id, error: ran.message, is_interrupt: run.signal.aborted, duration_ms: ran.durationMs, ...mcpServerOf(tool) }, tool.name));
+    const contexts = failure.contexts.map((text) => contextLabel('PostToolUseFailure', tool.name, text));
+    return { result: toolResultMessage(call.id, tool.name, ran.message, true), contexts, ...(failure.stop ? { stop: 'hook_stopped' as const } : {}) };
+  }
+  const post = mergePostToolUse(await fireHook(run, 'PostToolUse', { ...fields, tool_response: ran.output, tool_use_id: call.id, duration_ms: ran.durationMs, ...mcpServerOf(tool) }, tool.name));
+  const output = replacedOutput(run, call, tool, post, ran.output);
+  const contexts = [...post.contexts.map((text) => contextLabel('PostToolUse', tool.name, text)), ...post.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason))];
+  return { result: renderResult(call, tool, output, input), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), output };
+}
+
+/**
+ * A refused call: recorded in `permission_denials` (as the reference's JSON result does) and paired
+ * with `message`. The denial names the input that was refused, normalized as PreToolUse saw it
+ * (absolute paths), as the reference reports it (mode-accept-edits, mode-plan).
+ */
+function refuse(run: RunContext, call: ToolCall, input: Readonly<Record<string, unknown>>, message: string, contexts: readonly string[], stop: CallOutcome['stop']): CallOutcome {
+  run.permissionDenials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: structuredClone(input) });
+  return pair(run, call, toolResultMessage(call.id, call.name, message, true), contexts, stop);
+}
+
+/** pair: the call's one result, reported to observers, with what PostToolBatch will say of it. */
+function pair(run: RunContext, call: ToolCall, result: ToolResultMessage, contexts: readonly string[], stop?: CallOutcome['stop'], ran = false, output?: unknown): CallOutcome {
+  run.emit({ type: 'tool_result', toolName: call.name, toolUseId: call.id, result, ran, ...(output !== undefined ? { output } : {}) });
+  return {
+    result,
+    contexts,
+    ...(stop ? { stop } : {}),
+    batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: batchResponse(run, call, result, ran, output) },
+  };
+}
+
+/**
+ * decideStop: the model stopped; Stop (main session) or SubagentStop (a subagent) hooks may send it
+ * back to work with feedback, at most `maxStopContinuations` times: past the cap their block is
+ * overridden (`capped`). A hook's `continue: false` stops at once. In the main session a stop with
+ * no block waits for `asyncRewake` hooks, whose block also means another turn.
+ */
+async function decideStop(run: RunContext, options: LoopOptions, lastText: string, continuations: number): Promise<'stop' | 'continue' | 'capped'> {
+  const { stop } = options;
+  const active = { stop_hook_active: continuations > 0 };
+  const tail = { last_assistant_message: lastText, background_tasks: [], session_crons: [] };
+  let merged;
+  if (stop.event === 'Stop') {
+    await run.hooks.boundary('before-stop');
+    merged = mergeBlocking(await fireHook(run, 'Stop', { ...active, ...tail }), 'Stop');
+  } else {
+    merged = mergeBlocking(await fireHook(run, 'SubagentStop', { ...active, agent_transcript_path: stop.transcriptPath, ...tail }, stop.agentType), 'SubagentStop');
+  }
+  const wantsMore = merged.blocks.length > 0 || merged.contexts.length > 0;
+  const mayContinue = continuations < options.maxStopContinuations;
+  if (merged.stop) return 'stop';
+  if (!wantsMore) return options.background && mayContinue && (await wokenByBackground(run)) ? 'continue' : 'stop';
+  if (!mayContinue) {
+    run.emit({ type: 'warning', text: `${stop.event} hooks asked for more than ${continuations} continuations; the limit ends the run` });
+    return 'capped';
+  }
+  if (merged.blocks.length > 0) {
+    appendMessage(run, userMessage(merged.blocks.map((block) => stopFeedback(block.reason)).join('\n\n')));
+    const labelled = merged.blocks.filter((block) => block.labelled !== undefined).map((block) => stopBlockingError(block.labelled!, stop.event));
+    if (labelled.length > 0) appendMessage(run, systemMessage(labelled.join('\n\n')));
+  }
+  if (merged.contexts.length > 0) appendMessage(run, userMessage(merged.contexts.map((text) => stopContext(text, stop.event)).join('\n\n')));
+  // Sent back to work: an answer it gave no longer stands; it must answer again.
+  options.answer?.withdraw();
+  return 'continue';
+}

@@ -1,0 +1,100 @@
+import { describeError } from '../errors.js';
+import type { ToolCall, ToolResultBlock } from '../messages/messages.js';
+import { toolResultMessage, type ToolResultMessage } from '../messages/messages.js';
+import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
+import { withAbsolutePaths } from './replaced-output.js';
+import { toolContext, type RunContext } from './run-context.js';
+
+/*
+ * The small pieces of the execute and pair phases of a tool call (agent-loop.ts reads as the
+ * pipeline; the details of running a handler and reporting a call live here).
+ */
+
+type Input = Readonly<Record<string, unknown>>;
+
+/** A handler's run: its output, or the model-visible error text it failed with; `durationMs` as PostToolUse reports it. */
+export type HandlerRun = { readonly ok: true; readonly output: unknown; readonly durationMs: number } | { readonly ok: false; readonly message: string; readonly durationMs: number };
+
+/**
+ * The handler's context for this call: the run's, plus the real paths the permission was decided
+ * for (file tools write there or nowhere) and the policy's search filter (Grep and Glob show only
+ * files this call may read).
+ */
+export function callContext(run: RunContext, tool: AnyTool, input: Input, realPaths: readonly string[]): ToolContext {
+  const base = { ...toolContext(run), approvedPaths: realPaths };
+  if (tool.kind !== 'read') return base;
+  return { ...base, mayRead: run.policy.searchFilter({ tool, input, cwd: base.cwd }) };
+}
+
+/** The tool's content checks (see `Tool.validateContent`); a throw is reported like a returned problem. */
+export async function validateContent(tool: AnyTool, input: Input, context: ToolContext): Promise<string | undefined> {
+  if (!tool.validateContent) return undefined;
+  try {
+    return await tool.validateContent(input, context);
+  } catch (error) {
+    return `Error: ${describeError(error)}`;
+  }
+}
+
+/**
+ * Runs the handler exactly once, between the hot-reload boundaries `before-tool` and `after-tool`.
+ * A rewritten input (one the model never wrote) shows its paths absolute in the output.
+ */
+export async function runHandler(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, context: ToolContext, rewritten: boolean): Promise<HandlerRun> {
+  const started = performance.now();
+  const cwd = run.state.cwd;
+  const elapsed = () => Math.round(performance.now() - started);
+  await run.hooks.boundary('before-tool', { toolName: tool.name, toolUseId: call.id });
+  try {
+    let output: unknown = await tool.handler(input, context);
+    if (rewritten) output = withAbsolutePaths(output, cwd);
+    await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
+    return { ok: true, output, durationMs: elapsed() };
+  } catch (error) {
+    await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
+    return { ok: false, message: error instanceof ToolFailure ? error.message : `Error: ${describeError(error)}`, durationMs: elapsed() };
+  }
+}
+
+/** The model's view of a successful call's output (`render`, and `renderBlocks` when the tool has them); a render that throws is an error text. */
+export function renderResult(call: ToolCall, tool: AnyTool, output: unknown, input: Input): ToolResultMessage {
+  let content: string;
+  let blocks: readonly ToolResultBlock[] | undefined;
+  try {
+    content = tool.render(output, input);
+    blocks = tool.renderBlocks?.(output, input);
+  } catch (error) {
+    content = `Error: the tool output could not be rendered: ${describeError(error)}`;
+    blocks = undefined;
+  }
+  return toolResultMessage(call.id, tool.name, content, false, blocks);
+}
+
+/** `mcp_server` for the tool events of an MCP tool (Claude Code sends it last, after the event's own fields). */
+export function mcpServerOf(tool: AnyTool): { mcp_server?: { name: string; source: string } } {
+  return tool.mcpServer ? { mcp_server: { name: tool.mcpServer.name, source: tool.mcpServer.source } } : {};
+}
+
+/**
+ * What PostToolBatch reports as a call's response: an MCP tool's content array (after
+ * updatedMCPToolOutput) and another tool's content blocks (Agent's), as the reference reports them;
+ * else the model-visible text.
+ */
+export function batchResponse(run: RunContext, call: ToolCall, result: ToolResultMessage, ran: boolean, output: unknown): unknown {
+  const tool = run.tools.get(call.name);
+  if (ran && !result.isError && tool?.mcpServer && output !== undefined) return output;
+  if (ran && !result.isError && !tool?.mcpServer && result.blocks !== undefined) return result.blocks;
+  return result.content;
+}
+
+/**
+ * What PostToolBatch reports as a call's input: the model's own arguments (paths as written, not a
+ * hook's rewrite) plus the fields the tool fills in by default (Edit's `replace_all: false`), as the
+ * reference does (tools-read-write-edit, post-tool-use-failure). Raw arguments when they do not validate.
+ */
+export function batchInput(run: RunContext, call: ToolCall): unknown {
+  const tool = run.tools.get(call.name);
+  if (!tool || call.input === null || typeof call.input !== 'object' || Array.isArray(call.input)) return call.input;
+  const checked = run.tools.check(tool, call.input, run.state);
+  return checked.ok ? { ...checked.input, ...(call.input as Input) } : call.input;
+}

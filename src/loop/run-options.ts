@@ -1,0 +1,109 @@
+import type { HookEngine } from '../hooks/hook-engine.js';
+import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
+import type { McpServersOption } from '../mcp/mcp-servers.js';
+import type { Message } from '../messages/messages.js';
+import type { ModelClient, Usage } from '../model/model-client.js';
+import type { Approver, PermissionMode, PermissionRules } from '../permissions/types.js';
+import type { SandboxOptions } from '../sandbox/run-sandbox.js';
+import type { ResumedSession } from '../session/resume.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { CompactionOptions } from './compaction.js';
+import type { RunObserver } from './run-events.js';
+
+/*
+ * The options and result of a run, in a file of their own: run-agent.ts (the session), create-run.ts
+ * (its context) and the loop all need them, and none of them should import another for a type.
+ */
+
+/** Options of one agent run. Only `model` and `projectDir` are required. */
+export interface RunOptions {
+  readonly model: ModelClient;
+  /** The project directory: workspace root, `CLAUDE_PROJECT_DIR`, and the starting cwd. */
+  readonly projectDir: string;
+  /** Tools offered to the model; default: none. Pass `builtinTools()` for Bash, Read, Write, Edit, Glob, Grep. */
+  readonly tools?: ToolRegistry | readonly AnyTool[];
+  readonly hooks?: HookEngine;
+  /**
+   * The permission policy. `autoMode`: hookloop's stand-in for Claude Code's `auto` mode (whose
+   * classifier approves or refuses what would need approval): run with `mode: "dontAsk"` and the
+   * refusals of that mode are the classifier's — they fire PermissionDenied, which fires nowhere
+   * else, as in Claude Code.
+   */
+  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[]; readonly autoMode?: boolean };
+  /**
+   * Files and directories the run's configuration was read from — settings files (`--settings`
+   * ones included), plugin directories, MCP configs: no rule, mode or hook lets the model write
+   * them, only a person. Always protected besides: the project's `.claude/` and `.mcp.json`,
+   * `~/.claude/`, `~/.claude.json`, the config folder (`configDir`, `$HOOKLOOP_HOME`,
+   * `$CLAUDE_CONFIG_DIR`), and git's files (`.git/`, `.gitattributes`, …). Compared by real path.
+   */
+  readonly configurationFiles?: readonly string[];
+  /** Decides calls the policy asks about; default: the headless approver, which denies. */
+  readonly approver?: Approver;
+  readonly system?: string;
+  /** Maximum model requests in the run (default 100). */
+  readonly maxTurns?: number;
+  /** How many extra turns Stop hooks may force (default 8, as Claude Code). */
+  readonly maxStopContinuations?: number;
+  /** The session id, a UUID (default: a new random one). @throws ConfigError (from runAgent/startSession) when it is not a UUID. */
+  readonly sessionId?: string;
+  /**
+   * The folder that plays Claude Code's `~/.claude` (transcripts go to its `projects/`); default
+   * `$HOOKLOOP_HOME`, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+   */
+  readonly configDir?: string;
+  /** Where the transcript is written, reported as `transcript_path`; default `<configDir>/projects/<slug of projectDir>/<session>.jsonl`. */
+  readonly transcriptPath?: string;
+  /** Write the JSONL transcript (default true). */
+  readonly transcript?: boolean;
+  /** Continue a saved session (`loadSession`): its id, transcript and conversation; SessionStart fires with `source: "resume"`. */
+  readonly resume?: ResumedSession;
+  /** When to compact automatically (see CompactionOptions); `false`: never on its own. */
+  readonly compaction?: CompactionOptions | false;
+  readonly signal?: AbortSignal;
+  readonly observers?: readonly RunObserver[];
+  /** Extra environment for tool processes (kept even for provider credentials, which Bash does not inherit from `process.env`). */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Claude Code's OS sandbox for Bash: the `sandbox` settings (`enabled`, `autoAllowBashIfSandboxed`,
+   * `filesystem`, `network`, …) plus `protectedPaths` (see SandboxOptions). Off by default.
+   */
+  readonly sandbox?: SandboxOptions;
+  /**
+   * MCP servers (Claude Code's `mcpServers` shape, `{ name: { command, args } | { type: "http", url } }`,
+   * or entries from `loadMcpConfig`): connected before SessionStart, their tools offered as
+   * `mcp__<server>__<tool>`, ended with the session (see docs/mcp.md).
+   */
+  readonly mcpServers?: McpServersOption;
+  /**
+   * Asks a person an MCP elicitation no Elicitation hook answered (the CLI's interactive mode asks
+   * at the terminal); default: nobody is asked and it is cancelled, as in Claude Code's `-p`.
+   */
+  readonly elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
+}
+
+/** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one. */
+export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit';
+
+/** The outcome of a run; the CLI's `--output-format json` prints it in Claude Code's field names. */
+export interface RunResult {
+  /** The final assistant text ("" when a hook ended the run). */
+  readonly result: string;
+  readonly isError: boolean;
+  readonly terminalReason: TerminalReason;
+  /** The last model stop reason, or `tool_deferred`; null when the model was never called. */
+  readonly stopReason: string | null;
+  readonly numTurns: number;
+  readonly sessionId: string;
+  readonly durationMs: number;
+  /** Tokens summed over every model request of the run (cache counts when the provider reported them). */
+  readonly usage: Usage;
+  /** The same sums per model id (as the provider reported it, else the client's name). */
+  readonly modelUsage?: Readonly<Record<string, Usage>>;
+  readonly permissionDenials: readonly { tool_name: string; tool_use_id: string; tool_input: unknown }[];
+  readonly deferredToolUse?: { readonly id: string; readonly name: string; readonly input: unknown };
+  readonly apiErrorStatus?: number | null;
+  /** The whole conversation, every tool call paired. */
+  readonly messages: readonly Message[];
+}
