@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { ConfigError, describeError, HookloopError } from '../errors.js';
+import { loadAgents } from '../agents/load-agents.js';
 import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runAgent, type RunOptions } from '../loop/run-agent.js';
@@ -10,6 +11,7 @@ import type { ModelClient } from '../model/model-client.js';
 import { ProviderRequestError } from '../model/provider-errors.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
 import { loadMcpConfig } from '../mcp/load-mcp-config.js';
+import { resolveConfigDir } from '../session/paths.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { configurationFiles } from './configuration-files.js';
 import { runDemo } from './demo.js';
@@ -105,6 +107,9 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     return 2;
   }
   for (const text of mcp.warnings) warn(text);
+  // Subagent types for the Agent tool: --agents, .claude/agents, ~/.claude/agents, plugins, general-purpose.
+  const agents = loadAgents({ projectDir, configDir: resolveConfigDir(sessionFlags.configDir), plugins: setup.plugins, ...(options.agents !== undefined ? { agentsJson: options.agents } : {}) });
+  for (const text of agents.warnings) warn(text);
   // Interactive: the person approves the project's new .mcp.json servers, as in Claude Code.
   const approved = interactive ? await approveProjectServers(mcp.skipped, { input: io.stdin, output: io.stderr, projectDir }) : [];
   const mcpServers = [...mcp.servers, ...approved.filter((entry) => !mcp.servers.some((server) => server.name === entry.name))];
@@ -150,6 +155,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       model,
       projectDir,
       tools: builtinTools(),
+      agents: agents.agents,
       ...(mcpServers.length > 0 ? { mcpServers } : {}),
       hooks,
       permissions: {

@@ -37,6 +37,8 @@ export interface RunCommandOptions {
   readonly mcpConfigs: readonly string[];
   /** `--strict-mcp-config`: only the `--mcp-config` servers, no other MCP source. */
   readonly strictMcpConfig: boolean;
+  /** `--agents JSON`: subagent definitions `{ "<name>": { description, prompt, tools, … } }`, above every file's. */
+  readonly agents: string | undefined;
 }
 
 /** `hookloop demo [--keep]`. */
@@ -109,6 +111,7 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .option('--plugin-dir <dir>', 'load a Claude Code plugin directory: its hooks/hooks.json joins the settings (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--mcp-config <configs...>', 'MCP servers from JSON files or strings ({"mcpServers": …}); repeatable')
     .option('--strict-mcp-config', 'use only the --mcp-config servers, ignoring .mcp.json, ~/.claude.json and plugins', false)
+    .option('--agents <json>', 'subagent definitions as JSON: {"<name>": {"description": …, "prompt": …, "tools": […]}}')
     .option('--record-requests <file>', 'append every model request (Anthropic wire shape) to FILE as JSON lines, for conformance checks')
     .action((prompt: string | undefined, flags: Record<string, unknown>, command: Command) => {
       const printFlag = flags['print'];
@@ -139,6 +142,7 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         pluginDirs: (flags['pluginDir'] as string[] | undefined) ?? [],
         mcpConfigs: (flags['mcpConfig'] as string[] | undefined) ?? [],
         strictMcpConfig: flags['strictMcpConfig'] === true,
+        agents: flags['agents'] as string | undefined,
       };
     });
   program

@@ -233,12 +233,13 @@ async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean):
  * PostToolUse (success: a rewrite of the output, blocks as system text) or PostToolUseFailure
  * (the handler failed: the error text is the result). Returns the model's view of the call.
  */
-async function postToolUse(run: RunContext, call: ToolCall, tool: AnyTool, input: Readonly<Record<string, unknown>>, ran: HandlerRun): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped'; output?: unknown }> {
+async function postToolUse(run: RunContext, call: ToolCall, tool: AnyTool, input: Readonly<Record<string, unknown>>, ran: HandlerRun): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: CallOutcome['stop']; output?: unknown }> {
   const fields = { tool_name: tool.name, tool_input: input as Record<string, unknown> };
   if (!ran.ok) {
     const failure = mergeCommon(await fireHook(run, 'PostToolUseFailure', { ...fields, tool_use_id: call.id, error: ran.message, is_interrupt: run.signal.aborted, duration_ms: ran.durationMs, ...mcpServerOf(tool) }, tool.name));
     const contexts = failure.contexts.map((text) => contextLabel('PostToolUseFailure', tool.name, text));
-    return { result: toolResultMessage(call.id, tool.name, ran.message, true), contexts, ...(failure.stop ? { stop: 'hook_stopped' as const } : {}) };
+    const stop = ran.endsRun ?? (failure.stop ? ('hook_stopped' as const) : undefined);
+    return { result: toolResultMessage(call.id, tool.name, ran.message, true), contexts, ...(stop ? { stop } : {}) };
   }
   const post = mergePostToolUse(await fireHook(run, 'PostToolUse', { ...fields, tool_response: ran.output, tool_use_id: call.id, duration_ms: ran.durationMs, ...mcpServerOf(tool) }, tool.name));
   const output = replacedOutput(run, call, tool, post, ran.output);

@@ -13,7 +13,7 @@ import { toolContext, type RunContext } from './run-context.js';
 type Input = Readonly<Record<string, unknown>>;
 
 /** A handler's run: its output, or the model-visible error text it failed with; `durationMs` as PostToolUse reports it. */
-export type HandlerRun = { readonly ok: true; readonly output: unknown; readonly durationMs: number } | { readonly ok: false; readonly message: string; readonly durationMs: number };
+export type HandlerRun = { readonly ok: true; readonly output: unknown; readonly durationMs: number } | { readonly ok: false; readonly message: string; readonly durationMs: number; readonly endsRun?: 'hook_stopped' | 'aborted_tools' };
 
 /**
  * The handler's context for this call: the run's, plus the real paths the permission was decided
@@ -52,7 +52,8 @@ export async function runHandler(run: RunContext, call: ToolCall, tool: AnyTool,
     return { ok: true, output, durationMs: elapsed() };
   } catch (error) {
     await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
-    return { ok: false, message: error instanceof ToolFailure ? error.message : `Error: ${describeError(error)}`, durationMs: elapsed() };
+    if (!(error instanceof ToolFailure)) return { ok: false, message: `Error: ${describeError(error)}`, durationMs: elapsed() };
+    return { ok: false, message: error.message, durationMs: elapsed(), ...(error.endsRun ? { endsRun: error.endsRun } : {}) };
   }
 }
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { agentTool } from '../agents/agent-tool.js';
+import { runAgentSubagent } from '../agents/run-subagent.js';
 import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { headlessApprover } from '../permissions/approvers.js';
@@ -68,6 +70,12 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     services: { model: options.model, runSubagent: (request) => runSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
     ...(mcp ? { mcp } : {}),
   };
+  if (options.agents !== undefined && options.agents.length > 0 && tools.get('Agent') === undefined) {
+    // Agent calls start subagents of this run; `Task` is Claude Code's legacy name for the tool.
+    const setup = { transcript: options.transcript !== false, ...(options.agentModel ? { agentModel: options.agentModel } : {}) };
+    tools.register(agentTool(options.agents, (input, definition, context) => runAgentSubagent(run, setup, input, definition, context)));
+    tools.alias('Task', 'Agent');
+  }
   return run;
 }
 

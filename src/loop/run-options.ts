@@ -1,3 +1,4 @@
+import type { AgentDefinition } from '../agents/agent-definition.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
 import type { McpServersOption } from '../mcp/mcp-servers.js';
@@ -81,6 +82,14 @@ export interface RunOptions {
    * at the terminal); default: nobody is asked and it is cancelled, as in Claude Code's `-p`.
    */
   readonly elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
+  /**
+   * Subagent types the Agent tool offers (`loadAgents` reads Claude Code's `.claude/agents/*.md`,
+   * `~/.claude/agents/*.md`, plugin `agents/` and `--agents`, plus `general-purpose`). Given and not
+   * empty: the Agent tool is offered (a call named `Task` runs it too). Default: no Agent tool.
+   */
+  readonly agents?: readonly AgentDefinition[];
+  /** The model client for an agent's `model` (`sonnet`, an id, …); undefined or absent: the session's model. */
+  readonly agentModel?: (model: string) => ModelClient | undefined;
 }
 
 /** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one. */

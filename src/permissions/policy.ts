@@ -96,6 +96,17 @@ export class PermissionPolicy {
     return this.currentMode;
   }
 
+  /**
+   * A view of this policy in another mode, for a subagent: the same rules (session rules added
+   * through either are seen by both), boundary and protected configuration; only the mode differs.
+   * @throws ConfigError for an unknown mode.
+   */
+  withMode(mode: PermissionMode): PermissionPolicy {
+    const view = Object.create(this) as PermissionPolicy;
+    view.currentMode = checkMode(mode);
+    return view;
+  }
+
   /** Changes the mode for the calls evaluated from now on. @throws ConfigError for an unknown mode. */
   setMode(mode: PermissionMode): void {
     this.currentMode = checkMode(mode);

@@ -40,6 +40,11 @@ export interface TranscriptWriterOptions {
   readonly entrypoint?: string;
   /** A resumed session: lines continue its uuid chain, and its repaired calls get their result lines first. */
   readonly resume?: ResumedSession;
+  /**
+   * A subagent's file (`subagents/agent-<id>.jsonl`): every line `isSidechain: true` with its
+   * `agentId`, and no `toolUseResult` on result lines, as Claude Code writes them.
+   */
+  readonly sidechain?: { readonly agentId: string };
 }
 
 /** How many transcript files all writers of the process keep open between lines at most (see `append`). */
@@ -50,7 +55,7 @@ let openTranscripts = 0;
 export const SYSTEM_MESSAGE_ATTACHMENT = 'hookloop_system_message';
 
 /** How the loop words the user messages that a Stop hook caused (hook-text.ts): the reference marks them `isMeta`. */
-const META_USER_TEXT = [/^Stop hook feedback:\n/, /^<system-reminder>\nStop hook additional context: /];
+const META_USER_TEXT = [/^Stop hook feedback:\n/, /^<system-reminder>\n(Subagent)?Stop hook additional context: /];
 
 export class TranscriptWriter {
   /** Hand this to the run as an observer. It never throws: a write error is reported once through `onError`, then writing stops. */
@@ -174,7 +179,7 @@ export class TranscriptWriter {
         ...this.prompt(),
         type: 'user',
         message: { role: 'user', content: [{ tool_use_id: result.toolCallId, type: 'tool_result', content: result.content, is_error: result.isError }] },
-        ...(toolUseResult !== undefined ? { toolUseResult } : {}),
+        ...(toolUseResult !== undefined && this.options.sidechain === undefined ? { toolUseResult } : {}),
         ...(assistantUuid !== undefined ? { sourceToolAssistantUUID: assistantUuid } : {}),
       },
       assistantUuid,
@@ -213,7 +218,8 @@ export class TranscriptWriter {
     this.append({
       parentUuid: parentUuid ?? this.lastUuid,
       ...(logicalParentUuid !== undefined ? { logicalParentUuid } : {}),
-      isSidechain: false,
+      isSidechain: this.options.sidechain !== undefined,
+      ...(this.options.sidechain !== undefined ? { agentId: this.options.sidechain.agentId } : {}),
       ...rest,
       uuid,
       timestamp: new Date().toISOString(),

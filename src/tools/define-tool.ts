@@ -41,9 +41,16 @@ export interface ToolContext {
  * an error tool result and fires PostToolUseFailure with it as `error` (Claude Code hook protocol).
  */
 export class ToolFailure extends Error {
-  constructor(message: string) {
+  /**
+   * Set by a tool whose failure also ends the run, as a hook's would: the Agent tool when a hook
+   * inside its subagent answered `continue: false` (`hook_stopped`) or a PermissionRequest hook
+   * interrupted (`aborted_tools`). The call is still paired with `message`.
+   */
+  readonly endsRun: 'hook_stopped' | 'aborted_tools' | undefined;
+  constructor(message: string, options: { readonly endsRun?: 'hook_stopped' | 'aborted_tools' } = {}) {
     super(message);
     this.name = 'ToolFailure';
+    this.endsRun = options.endsRun;
   }
 }
 

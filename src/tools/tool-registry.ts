@@ -36,6 +36,8 @@ function specOf(tool: AnyTool): ToolSpec {
 /** The tools of a session, by name. Names are unique; registering a duplicate throws a TypeError. */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
+  /** Legacy names a call may still use (`Task` for Agent): looked up, never offered. */
+  private readonly aliases = new Map<string, string>();
   /** `specs()` computed once per set of tools: JSON Schema generation costs far more than a tool call. */
   private cachedSpecs: readonly ToolSpec[] | undefined;
   /** Says why a tool is missing (an MCP server that failed to start), added to "No such tool available". */
@@ -58,7 +60,15 @@ export class ToolRegistry {
   }
 
   get(name: string): AnyTool | undefined {
-    return this.tools.get(name);
+    return this.tools.get(name) ?? this.tools.get(this.aliases.get(name) ?? '');
+  }
+
+  /**
+   * Lets calls name `tool` by `legacy` too (Claude Code's `Task` for Agent): such a call runs the
+   * tool under its own name (hooks and rules see `tool`); `specs()` never lists the legacy name.
+   */
+  alias(legacy: string, tool: string): void {
+    this.aliases.set(legacy, tool);
   }
 
   list(): readonly AnyTool[] {
@@ -82,7 +92,7 @@ export class ToolRegistry {
    */
   async prepare(call: ToolCall, context: ToolContext): Promise<PreparedCall> {
     const settle = (message: string): PreparedCall => ({ kind: 'settled', call, result: toolResultMessage(call.id, call.name, toolUseError(message), true) });
-    const tool = this.tools.get(call.name);
+    const tool = this.get(call.name);
     if (!tool) {
       const hint = this.missingToolHint?.(call.name);
       return settle(`Error: No such tool available: ${call.name}${hint ? ` (${hint})` : ''}`);

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { mergeCommon } from '../hooks/merge.js';
+import { runLoop } from '../loop/agent-loop.js';
+import { contextLabel, HOOK_STOPPED_CONTINUATION } from '../loop/hook-text.js';
+import { appendMessage, fireHook, makeEmitter, type RunContext } from '../loop/run-context.js';
+import type { RunEvent, RunObserver } from '../loop/run-events.js';
+import { SessionState } from '../loop/session-state.js';
+import { systemMessage, userMessage } from '../messages/messages.js';
+import type { ModelClient, Usage } from '../model/model-client.js';
+import { emptyTally } from '../model/usage.js';
+import type { PermissionMode } from '../permissions/types.js';
+import { agentTranscriptPath } from '../session/paths.js';
+import { TranscriptWriter } from '../session/transcript-writer.js';
+import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
+import { ToolRegistry } from '../tools/tool-registry.js';
+import type { AgentDefinition } from './agent-definition.js';
+import type { AgentInput, AgentOutput } from './agent-tool.js';
+import { countToolUse, emptyToolStats, type ToolStats } from './tool-stats.js';
+
+/** What the session lends its subagents besides its RunContext. */
+export interface SubagentSetup {
+  /** Write `subagents/agent-<id>.jsonl` next to the session's transcript (the session writes one). */
+  readonly transcript: boolean;
+  /** The client for an agent's `model` (an Agent call's `model`, else the definition's); undefined: the session's model. */
+  readonly agentModel?: (model: string) => ModelClient | undefined;
+}
+
+/** Tools a subagent is never offered: subagents do not start subagents (as in Claude Code), and StructuredOutput belongs to agent hooks. */
+const NEVER_INSIDE = new Set(['Agent', 'Task', 'StructuredOutput']);
+const DEFAULT_MAX_TURNS = 100;
+const MAX_STOP_CONTINUATIONS = 8;
+
+/**
+ * One Agent call: a subagent runs the loop (agent-loop.ts) with the definition's system prompt and
+ * tools, on the parent's policy, approver, sandbox, hooks and environment, as its own hook identity
+ * (`agent_id` `a` + 16 hex, `agent_type` = the definition's name on every event it fires):
+ * SubagentStart (its `additionalContext` follows the task prompt as system text) → turns →
+ * SubagentStop (a block sends it back to work, at most 8 times). Its conversation is its own and is
+ * written to `<session>/subagents/agent-<id>.jsonl`.
+ *
+ * Resolves with the final answer as Claude Code's Agent output. Rejects with a ToolFailure (the
+ * model sees its message) when the subagent did not complete; `endsRun` when a hook inside ended
+ * the run (`continue: false`, a PermissionRequest interrupt), which then ends the parent's run too.
+ */
+export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, context: ToolContext): Promise<AgentOutput> {
+  const started = Date.now();
+  const agentId = `a${randomBytes(8).toString('hex')}`;
+  const transcriptPath = agentTranscriptPath(parent.state.transcriptPath, agentId);
+  const requested = input.model ?? definition.model;
+  const model = (requested !== undefined && requested !== 'inherit' ? setup.agentModel?.(requested) : undefined) ?? parent.model;
+  const seen: { usage?: Usage; tools: string[]; calls: number; stats: ToolStats } = { tools: [], calls: 0, stats: emptyToolStats() };
+  const run = childRun(parent, setup, definition, agentId, transcriptPath, model, context.signal, (event) => {
+    if (event.type === 'model_response') seen.usage = event.usage;
+    if (event.type === 'tool_result') {
+      seen.calls++;
+      if (!seen.tools.includes(event.toolName)) seen.tools.push(event.toolName);
+      countToolUse(seen.stats, event.toolName, event.output);
+    }
+  });
+
+  const start = mergeCommon(await fireHook(run, 'SubagentStart', {}, definition.name));
+  appendMessage(run, userMessage(input.prompt));
+  if (start.contexts.length > 0) appendMessage(run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
+  let turns = 0;
+  const end = await runLoop(run, {
+    model,
+    system: definition.prompt,
+    maxTurns: definition.maxTurns ?? DEFAULT_MAX_TURNS,
+    maxStopContinuations: MAX_STOP_CONTINUATIONS,
+    stop: { event: 'SubagentStop', agentType: definition.name, transcriptPath },
+    totals: emptyTally(),
+    countTurn: () => ++turns,
+    background: false,
+  });
+  switch (end.terminalReason) {
+    case 'completed':
+      break;
+    case 'hook_stopped':
+    case 'aborted_tools':
+      throw new ToolFailure(HOOK_STOPPED_CONTINUATION, { endsRun: end.terminalReason });
+    case 'aborted':
+      throw new ToolFailure('Interrupted by user: the subagent was stopped before it finished');
+    default:
+      throw new ToolFailure(`The ${definition.name} agent did not finish (${end.terminalReason}): ${end.result || 'no answer'}`);
+  }
+  const usage = seen.usage ?? { inputTokens: 0, outputTokens: 0 };
+  const wire = { input_tokens: usage.inputTokens, cache_creation_input_tokens: usage.cacheCreationInputTokens ?? 0, cache_read_input_tokens: usage.cacheReadInputTokens ?? 0, output_tokens: usage.outputTokens };
+  return {
+    status: 'completed',
+    prompt: input.prompt,
+    agentId,
+    agentType: definition.name,
+    toolsUsed: seen.tools,
+    content: [{ type: 'text', text: end.result }],
+    resolvedModel: run.state.model ?? model.name,
+    totalDurationMs: Date.now() - started,
+    // Claude Code reports the last request's context size here, not a sum (subagent-start-stop).
+    totalTokens: wire.input_tokens + wire.cache_creation_input_tokens + wire.cache_read_input_tokens + wire.output_tokens,
+    totalToolUseCount: seen.calls,
+    usage: wire,
+    toolStats: seen.stats,
+  };
+}
+
+/**
+ * The subagent's own context: its state (same session, transcript path and prompt id as hooks see
+ * them; its own id, type and cwd; a mode no looser than the parent's), conversation, tools and
+ * transcript; everything else is the parent's. Its observers: its transcript and `watch`; the
+ * parent's hear its hook outcomes, system messages and warnings only.
+ */
+function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDefinition, agentId: string, transcriptPath: string, model: ModelClient, signal: AbortSignal, watch: RunObserver): RunContext {
+  const mode = effectiveMode(parent.policy.mode, definition.permissionMode);
+  const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir: parent.state.projectDir, cwd: parent.state.cwd, mode });
+  state.promptId = parent.state.promptId;
+  state.model = parent.state.model;
+  state.agent = { id: agentId, type: definition.name, typeOnEveryEvent: true };
+  const observers: RunObserver[] = [watch, (event: RunEvent) => {
+    if (event.type === 'hook_outcome' || event.type === 'system_message' || event.type === 'warning') parent.emit(event);
+  }];
+  if (setup.transcript) {
+    const writer = new TranscriptWriter({ path: transcriptPath, sessionId: parent.state.sessionId, facts: state, sidechain: { agentId } }, (error) => parent.emit({ type: 'warning', text: error.message }));
+    observers.unshift(writer.observer);
+  }
+  return {
+    ...parent,
+    state,
+    messages: [],
+    tools: new ToolRegistry(offeredTools(parent.tools.list(), definition)),
+    policy: mode === parent.policy.mode ? parent.policy : parent.policy.withMode(mode),
+    model,
+    signal,
+    permissionDenials: [],
+    emit: makeEmitter(observers),
+  };
+}
+
+/**
+ * The tools a subagent of `definition` is offered: its `tools` (all when absent) minus its
+ * `disallowedTools`, never Agent/Task/StructuredOutput. A name matches a tool by its name, the
+ * tool part of a rule (`Bash(git *)` → Bash) or an MCP server prefix (`mcp__github`).
+ */
+export function offeredTools(tools: readonly AnyTool[], definition: Pick<AgentDefinition, 'tools' | 'disallowedTools'>): AnyTool[] {
+  const matches = (names: readonly string[], tool: AnyTool) =>
+    names.some((entry) => {
+      const name = entry.replace(/\(.*\)$/s, '').trim();
+      return name === '*' || name === tool.name || (name.startsWith('mcp__') && tool.name.startsWith(`${name}__`));
+    });
+  return tools.filter((tool) => !NEVER_INSIDE.has(tool.name) && (definition.tools === undefined || matches(definition.tools, tool)) && !matches(definition.disallowedTools ?? [], tool));
+}
+
+/** How strict each mode is: a subagent's `permissionMode` counts only when it is stricter than the parent's. */
+const STRICTNESS: Record<PermissionMode, number> = { bypassPermissions: 0, acceptEdits: 1, default: 2, dontAsk: 3, plan: 3 };
+
+/**
+ * The mode a subagent runs in: the definition's `permissionMode` when it is stricter than the
+ * parent's, else the parent's. Claude Code lets an agent's mode replace a `default` parent's (an
+ * agent with `bypassPermissions` would bypass); hookloop never lets a subagent do what its parent
+ * could not. `auto` counts as `dontAsk`; `plan` and `dontAsk`, neither stricter, keep the parent's.
+ */
+export function effectiveMode(parent: PermissionMode, requested: PermissionMode | 'auto' | undefined): PermissionMode {
+  if (requested === undefined) return parent;
+  const wanted = requested === 'auto' ? 'dontAsk' : requested;
+  return STRICTNESS[wanted] > STRICTNESS[parent] ? wanted : parent;
+}
