@@ -8,6 +8,9 @@
  * hooks unchanged. The scripted model for tests lives in `hookloop/testing`.
  */
 export { runAgent, startSession, defaultTranscriptPath, type AgentSession, type RunOptions, type RunResult, type SessionEndReason, type TerminalReason } from './loop/run-agent.js';
+export { GENERAL_PURPOSE, type AgentDefinition, type AgentSource } from './agents/agent-definition.js';
+export { loadAgents, parseAgentsJson, readAgentFile, type AgentSources } from './agents/load-agents.js';
+export type { AgentInput, AgentOutput } from './agents/agent-tool.js';
 export { compactionThresholds, PROMPT_TOO_LONG, type CompactionOptions, type CompactionOutcome } from './loop/compaction.js';
 export { loadSession, rebuildConversation, RESUMED_WITHOUT_RESULT, type ResumedSession } from './session/resume.js';
 export { findTranscript, latestTranscript, projectSlug, resolveConfigDir, transcriptPathFor } from './session/paths.js';
