@@ -11,6 +11,8 @@ export { runAgent, startSession, defaultTranscriptPath, type AgentSession, type 
 export { GENERAL_PURPOSE, type AgentDefinition, type AgentSource } from './agents/agent-definition.js';
 export { loadAgents, parseAgentsJson, readAgentFile, type AgentSources } from './agents/load-agents.js';
 export type { AgentInput, AgentOutput } from './agents/agent-tool.js';
+export { loadSkills, readSkillFile, type SkillDefinition, type SkillSources } from './skills/load-skills.js';
+export { skillInstructions, skillListing, type SkillOutput } from './skills/skill-tool.js';
 export { compactionThresholds, PROMPT_TOO_LONG, type CompactionOptions, type CompactionOutcome } from './loop/compaction.js';
 export { loadSession, rebuildConversation, RESUMED_WITHOUT_RESULT, type ResumedSession } from './session/resume.js';
 export { findTranscript, latestTranscript, projectSlug, resolveConfigDir, transcriptPathFor } from './session/paths.js';

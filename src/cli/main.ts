@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { ConfigError, describeError, HookloopError } from '../errors.js';
 import { loadAgents } from '../agents/load-agents.js';
+import { loadSkills } from '../skills/load-skills.js';
 import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runAgent, type RunOptions } from '../loop/run-agent.js';
@@ -110,6 +111,8 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   // Subagent types for the Agent tool: --agents, .claude/agents, ~/.claude/agents, plugins, general-purpose.
   const agents = loadAgents({ projectDir, configDir: resolveConfigDir(sessionFlags.configDir), plugins: setup.plugins, ...(options.agents !== undefined ? { agentsJson: options.agents } : {}) });
   for (const text of agents.warnings) warn(text);
+  const skills = loadSkills({ projectDir, configDir: resolveConfigDir(sessionFlags.configDir), plugins: setup.plugins });
+  for (const text of skills.warnings) warn(text);
   // Interactive: the person approves the project's new .mcp.json servers, as in Claude Code.
   const approved = interactive ? await approveProjectServers(mcp.skipped, { input: io.stdin, output: io.stderr, projectDir }) : [];
   const mcpServers = [...mcp.servers, ...approved.filter((entry) => !mcp.servers.some((server) => server.name === entry.name))];
@@ -156,6 +159,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       projectDir,
       tools: builtinTools(),
       agents: agents.agents,
+      skills: skills.skills,
       ...(mcpServers.length > 0 ? { mcpServers } : {}),
       hooks,
       permissions: {

@@ -4,7 +4,7 @@ import { tallyUsage } from '../model/usage.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { toolUseError } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
-import { batchInput, batchResponse, callContext, mcpServerOf, renderResult, runHandler, validateContent, type HandlerRun } from './call-execution.js';
+import { batchInput, batchResponse, callContext, followUpText, mcpServerOf, renderResult, runHandler, validateContent, type HandlerRun } from './call-execution.js';
 import { compactBeforeTurn, contextTokensOf, PROMPT_TOO_LONG } from './compaction.js';
 import { askApprover, askPermissionHooks, checkInput, policyVerdict, type HookRecommendation } from './decide-permission.js';
 import { distinctCallIds } from './distinct-call-ids.js';
@@ -226,7 +226,9 @@ async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean):
   const ran = await runHandler(run, call, tool, input, context, rewritten);
 
   const post = await postToolUse(run, call, tool, input, ran);
-  return pair(run, call, post.result, [...contexts, ...post.contexts], post.stop ?? stop, true, post.output);
+  const paired = pair(run, call, post.result, [...contexts, ...post.contexts], post.stop ?? stop, true, post.output);
+  const followUp = ran.ok ? followUpText(tool, post.output, input) : undefined;
+  return followUp !== undefined ? { ...paired, notes: [followUp] } : paired;
 }
 
 /**

@@ -71,6 +71,15 @@ export function renderResult(call: ToolCall, tool: AnyTool, output: unknown, inp
   return toolResultMessage(call.id, tool.name, content, false, blocks);
 }
 
+/** The user text a tool sends after its result (`Tool.followUp`, the Skill tool's instructions); a throw sends none. */
+export function followUpText(tool: AnyTool, output: unknown, input: Input): string | undefined {
+  try {
+    return tool.followUp?.(output, input);
+  } catch {
+    return undefined;
+  }
+}
+
 /** `mcp_server` for the tool events of an MCP tool (Claude Code sends it last, after the event's own fields). */
 export function mcpServerOf(tool: AnyTool): { mcp_server?: { name: string; source: string } } {
   return tool.mcpServer ? { mcp_server: { name: tool.mcpServer.name, source: tool.mcpServer.source } } : {};

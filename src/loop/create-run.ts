@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { agentTool } from '../agents/agent-tool.js';
 import { runAgentSubagent } from '../agents/run-subagent.js';
+import { skillTool } from '../skills/skill-tool.js';
 import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { headlessApprover } from '../permissions/approvers.js';
@@ -76,6 +77,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     tools.register(agentTool(options.agents, (input, definition, context) => runAgentSubagent(run, setup, input, definition, context)));
     tools.alias('Task', 'Agent');
   }
+  if (options.skills !== undefined && options.skills.length > 0 && tools.get('Skill') === undefined) tools.register(skillTool(options.skills));
   return run;
 }
 

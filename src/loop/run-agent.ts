@@ -11,6 +11,7 @@ import type { LoopEnd } from './loop-types.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunOptions, RunResult } from './run-options.js';
 import { sessionStart, type SessionStartOutcome } from './session-start.js';
+import { SKILL_LISTING_START, skillListing } from '../skills/skill-tool.js';
 
 export type { RunOptions, RunResult, TerminalReason } from './run-options.js';
 export { defaultTranscriptPath } from './create-run.js';
@@ -81,6 +82,9 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
   let opening: SessionStartOutcome | undefined = await sessionStart(run, options.resume ? 'resume' : 'startup');
   // `sessionTitle` is reported to UserPromptSubmit hooks.
   run.state.sessionTitle = opening.sessionTitle;
+  // The skills the model may invoke go with the first prompt, after the hooks' context, as Claude Code lists them.
+  const listing = skillListing(options.skills ?? []);
+  if (listing !== undefined) opening = { ...opening, context: [...opening.context, listing] };
   let queue: Promise<unknown> = Promise.resolve();
   let ended = false;
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
@@ -144,7 +148,9 @@ async function submitFirstPrompt(run: RunContext, prompt: string, opening: Sessi
   run.state.promptId = randomUUID();
   const submit = await submitPrompt(run, first);
   if (submit.blocked !== undefined) return { blocked: { reason: submit.blocked, prompt: first } };
-  const context = [...(opening?.context ?? []), ...submit.context];
+  // Hook context first, then what the session lists (skills), as in Claude Code's first system text.
+  const [hookContext, listed] = splitListing(opening?.context ?? []);
+  const context = [...hookContext, ...submit.context, ...listed];
   appendMessage(run, userMessage(first));
   if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
   return opening?.initialUserMessage !== undefined ? { queued: prompt } : {};
@@ -181,4 +187,10 @@ async function deliverQueuedPrompt(run: RunContext, prompt: string, midTurn: boo
     appendMessage(run, userMessage(prompt));
     if (submit.context.length > 0) appendMessage(run, systemMessage(submit.context.join('\n\n')));
   }
+}
+
+/** The opening's paragraphs split into the hooks' context and the session's skill listing (always last). */
+function splitListing(context: readonly string[]): [string[], string[]] {
+  const last = context.at(-1);
+  return last?.startsWith(SKILL_LISTING_START) ? [context.slice(0, -1), [last]] : [[...context], []];
 }

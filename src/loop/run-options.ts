@@ -1,5 +1,6 @@
 import type { AgentDefinition } from '../agents/agent-definition.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
+import type { SkillDefinition } from '../skills/load-skills.js';
 import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
 import type { McpServersOption } from '../mcp/mcp-servers.js';
 import type { Message } from '../messages/messages.js';
@@ -90,6 +91,12 @@ export interface RunOptions {
   readonly agents?: readonly AgentDefinition[];
   /** The model client for an agent's `model` (`sonnet`, an id, …); undefined or absent: the session's model. */
   readonly agentModel?: (model: string) => ModelClient | undefined;
+  /**
+   * Skills the Skill tool loads (`loadSkills` reads Claude Code's `.claude/skills/<name>/SKILL.md`,
+   * `~/.claude/skills/`, plugin `skills/` and the command folders). Given and not empty: the Skill
+   * tool is offered and the first prompt lists the skills the model may invoke.
+   */
+  readonly skills?: readonly SkillDefinition[];
 }
 
 /** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one. */

@@ -104,6 +104,12 @@ export interface Tool<I = unknown, O = unknown> {
    * subagents at once); every other call runs alone, in order. Results are paired in call order either way.
    */
   readonly concurrent?: boolean;
+  /**
+   * User text the loop sends after the batch's results when the call succeeded (the Skill tool:
+   * the skill's instructions, as Claude Code sends them after `Launching skill: …`). Text only: a
+   * tool, like a hook, can never add tool calls or results.
+   */
+  followUp?(output: O, input: I): string | undefined;
 }
 
 /** A tool of any input/output types, as the registry stores it. */
