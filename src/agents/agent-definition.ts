@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { isHookEventName } from '../hooks/event-names.js';
+import { parseSettingsText } from '../hooks/settings/load-settings.js';
+import type { ExternalHandlerEntry } from '../hooks/transports/settings-handlers.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
 
 /**
@@ -15,6 +18,8 @@ import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
  * - `permissionMode`: a mode the subagent runs in — only ever as strict as the parent's or stricter
  *   (see `effectiveMode` in run-subagent.ts).
  * - `maxTurns`: its model-request budget (default 100, as a session's).
+ * - `hooks`: front-matter hooks in the settings format, run only for this agent's subagents' events
+ *   (a `Stop` hook becomes `SubagentStop`, as in Claude Code), after the session's own.
  * - `source`, `file`: where it was defined, for messages and `agents list`.
  */
 export interface AgentDefinition {
@@ -26,6 +31,7 @@ export interface AgentDefinition {
   readonly model?: string;
   readonly permissionMode?: PermissionMode | 'auto';
   readonly maxTurns?: number;
+  readonly hooks?: readonly ExternalHandlerEntry[];
   readonly source: AgentSource;
   readonly file?: string;
 }
@@ -83,3 +89,19 @@ export const GENERAL_PURPOSE: AgentDefinition = {
   prompt: GENERAL_PURPOSE_PROMPT,
   source: 'built-in',
 };
+
+/**
+ * An agent's front-matter `hooks` (settings format) as handler entries, checked like a settings
+ * file; `Stop` is `SubagentStop` for an agent. @throws ConfigError `<where>: hooks.<Event>…: <problem>`.
+ */
+export function agentHooks(hooks: Record<string, unknown> | undefined, where: string): ExternalHandlerEntry[] {
+  if (hooks === undefined) return [];
+  const renamed = Object.fromEntries(Object.entries(hooks).map(([event, groups]) => [event === 'Stop' ? 'SubagentStop' : event, groups]));
+  const { settings } = parseSettingsText(JSON.stringify({ hooks: renamed }), where);
+  const entries: ExternalHandlerEntry[] = [];
+  for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
+    if (!isHookEventName(event)) continue;
+    groups.forEach((group, groupIndex) => group.hooks.forEach((config, handlerIndex) => entries.push({ event, matcher: group.matcher, config, source: { file: where }, groupIndex, handlerIndex })));
+  }
+  return entries;
+}

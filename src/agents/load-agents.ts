@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { checkAgentFields, GENERAL_PURPOSE, type AgentDefinition, type AgentSource } from './agent-definition.js';
+import { agentHooks, checkAgentFields, GENERAL_PURPOSE, type AgentDefinition, type AgentSource } from './agent-definition.js';
 import { readFrontMatter } from './front-matter.js';
 
 /**
@@ -49,7 +49,7 @@ export function parseAgentsJson(text: string): AgentDefinition[] {
   return Object.entries(value as Record<string, unknown>).map(([name, fields]) => {
     const checked = checkAgentFields(fields, `--agents: ${name}`);
     if (checked.prompt === undefined) throw new ConfigError(`--agents: ${name}: prompt: expected the agent's system prompt (missing)`, { file: '--agents', field: `${name}.prompt` });
-    return definition(name, checked, checked.prompt, 'cli');
+    return definition(name, checked, checked.prompt, 'cli', `--agents: ${name}`);
   });
 }
 
@@ -78,10 +78,11 @@ export function readAgentFile(file: string, source: AgentSource, prefix = ''): A
   const { fields, body } = readFrontMatter(fs.readFileSync(file, 'utf8'), file);
   const checked = checkAgentFields(fields, file);
   const name = `${prefix}${checked.name ?? path.basename(file, '.md')}`;
-  return { ...definition(name, checked, body, source), file };
+  return { ...definition(name, checked, body, source, file), file };
 }
 
-function definition(name: string, fields: ReturnType<typeof checkAgentFields>, prompt: string, source: AgentSource): AgentDefinition {
+function definition(name: string, fields: ReturnType<typeof checkAgentFields>, prompt: string, source: AgentSource, where: string): AgentDefinition {
+  const hooks = agentHooks(fields.hooks, where);
   return {
     name,
     description: fields.description,
@@ -91,6 +92,7 @@ function definition(name: string, fields: ReturnType<typeof checkAgentFields>, p
     ...(fields.model !== undefined ? { model: fields.model } : {}),
     ...(fields.permissionMode !== undefined ? { permissionMode: fields.permissionMode as AgentDefinition['permissionMode'] & string } : {}),
     ...(fields.maxTurns !== undefined ? { maxTurns: fields.maxTurns } : {}),
+    ...(hooks.length > 0 ? { hooks } : {}),
     source,
   };
 }

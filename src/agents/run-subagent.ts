@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { HookEngine } from '../hooks/hook-engine.js';
 import { mergeCommon } from '../hooks/merge.js';
+import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runLoop } from '../loop/agent-loop.js';
 import { contextLabel, HOOK_STOPPED_CONTINUATION } from '../loop/hook-text.js';
 import { appendMessage, fireHook, makeEmitter, type RunContext } from '../loop/run-context.js';
@@ -124,6 +126,7 @@ function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDef
   return {
     ...parent,
     state,
+    hooks: agentEngine(parent, definition),
     messages: [],
     tools: new ToolRegistry(offeredTools(parent.tools.list(), definition)),
     policy: mode === parent.policy.mode ? parent.policy : parent.policy.withMode(mode),
@@ -132,6 +135,24 @@ function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDef
     permissionDenials: [],
     emit: makeEmitter(observers),
   };
+}
+
+/**
+ * The hooks a subagent runs: the session's engine, or, when the definition brings front-matter
+ * hooks, an engine with the session's handlers first and the agent's after them (so they run for
+ * this subagent's events only). Phase boundaries still reach the session's engine (hot reload).
+ */
+function agentEngine(parent: RunContext, definition: AgentDefinition): HookEngine {
+  if (definition.hooks === undefined || definition.hooks.length === 0) return parent.hooks;
+  const engine = new HookEngine();
+  const handlers = parent.hooks.list();
+  for (const handler of handlers) engine.add(handler);
+  // Ids key the engine's failure watch: the agent's handlers get ids the session's do not use.
+  const top = Math.max(0, ...handlers.map((handler) => handler.id));
+  while (engine.allocateId() < top);
+  registerSettingsHandlers(engine, definition.hooks, parent.state.projectDir, { configDir: parent.configDir });
+  engine.onBoundary((phase, info) => parent.hooks.boundary(phase, info));
+  return engine;
 }
 
 /**

@@ -43,6 +43,44 @@ describe('hookloop CLI: subagents', () => {
     expect(requests[0]!.tools).toContain('Agent');
   });
 
+  it("an agent's front-matter hooks run for its subagent only; its Stop hook is a SubagentStop hook", () => {
+    const dir = tempProject({
+      '.claude/agents/careful.md': [
+        '---',
+        'name: careful',
+        'description: Careful worker',
+        'hooks:',
+        '  PreToolUse:',
+        '    - matcher: Bash',
+        '      hooks:',
+        '        - type: command',
+        '          command: echo "careful agents do not run shells" >&2; exit 2',
+        '  Stop:',
+        '    - hooks:',
+        '        - type: command',
+        '          command: cat >> "$CLAUDE_PROJECT_DIR/stop.log"; echo >> "$CLAUDE_PROJECT_DIR/stop.log"',
+        '---',
+        'CAREFUL-PROMPT',
+        '',
+      ].join('\n'),
+    });
+    writeJson(dir, '.claude/settings.json', { permissions: { allow: ['Bash'] } });
+    const turns = [
+      [{ type: 'tool_use', id: 'toolu_01', name: 'Agent', input: { description: 'careful', prompt: 'SUBAGENT-TASK', subagent_type: 'careful' } }],
+      { match: 'SUBAGENT-TASK', content: [{ type: 'tool_use', id: 'toolu_s1', name: 'Bash', input: { command: 'touch sub.txt' } }] },
+      { match: 'SUBAGENT-TASK', content: [{ type: 'text', text: 'refused' }] },
+      [{ type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'touch main.txt' } }],
+      [{ type: 'text', text: 'done' }],
+    ];
+    writeJson(dir, 'turns.json', turns);
+    const run = runCli(['-p', 'go', '--model-script', 'turns.json'], dir);
+    expect(run.status, run.stderr).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'sub.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'main.txt'))).toBe(true);
+    const stops = fs.readFileSync(path.join(dir, 'stop.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(stops.map((stop) => [stop['hook_event_name'], stop['agent_type'], stop['last_assistant_message']])).toEqual([['SubagentStop', 'careful', 'refused']]);
+  });
+
   it('an agent file with a bad field is skipped with one line naming the file and the field', () => {
     const dir = tempProject({ '.claude/agents/broken.md': '---\ndescription: Broken\npermissionMode: yolo\n---\nprompt\n' });
     writeJson(dir, 'turns.json', [[{ type: 'text', text: 'hi' }]]);
