@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { describeError } from '../errors.js';
-import { mergeBlocking, mergeCommon } from '../hooks/merge.js';
 import { readSessionEnv } from '../hooks/session-env.js';
 import { contextLabel, successLabel } from '../loop/hook-text.js';
 import { fireHook, type RunContext } from '../loop/run-context.js';
@@ -100,7 +99,7 @@ export async function compactConversation(
   const started = Date.now();
   const { trigger } = request;
   if (run.messages.length === 0) return { kind: 'failed', error: 'there is no conversation to compact yet' };
-  const pre = mergeBlocking(await fireHook(run, 'PreCompact', { trigger, custom_instructions: request.instructions ?? null }, trigger), 'PreCompact');
+  const pre = await fireHook(run, 'PreCompact', { trigger, custom_instructions: request.instructions ?? null });
   if (pre.blocks.length > 0) return { kind: 'blocked', reason: pre.blocks.map((block) => block.reason).join('\n') };
 
   let answer: string;
@@ -119,11 +118,10 @@ export async function compactConversation(
   if (extractSummary(answer) === '') return { kind: 'failed', error: 'the model answered the summary request without a summary' };
   await summarizerStop(run, answer);
 
-  const start = await fireHook(run, 'SessionStart', { source: 'compact', model: run.state.model ?? setup.model.name }, 'compact');
-  if (start.length > 0) Object.assign(run.env, await readSessionEnv(run.configDir, run.state.sessionId, { ...process.env, ...run.env }, (text) => run.emit({ type: 'warning', text })));
-  const restarted = mergeCommon(start);
+  const restarted = await fireHook(run, 'SessionStart', { source: 'compact', model: run.state.model ?? setup.model.name });
+  if (restarted.outcomes.length > 0) Object.assign(run.env, await readSessionEnv(run.configDir, run.state.sessionId, { ...process.env, ...run.env }, (text) => run.emit({ type: 'warning', text })));
   const context = [...restarted.plainTexts.map((text) => successLabel('SessionStart', 'compact', text)), ...restarted.contexts.map((text) => contextLabel('SessionStart', undefined, text))];
-  await fireHook(run, 'PostCompact', { trigger, compact_summary: answer }, trigger);
+  await fireHook(run, 'PostCompact', { trigger, compact_summary: answer });
 
   const history: Message[] = [userMessage(continuationMessage(extractSummary(answer), trigger)), ...(context.length > 0 ? [systemMessage(context.join('\n\n'))] : [])];
   const preTokens = run.state.contextTokens;
@@ -143,5 +141,5 @@ async function summarizerStop(run: RunContext, answer: string): Promise<void> {
   const transcript = run.state.transcriptPath;
   const agentTranscript = path.join(path.dirname(transcript), path.basename(transcript, '.jsonl'), 'subagents', `agent-${safePathPart(agentId)}.jsonl`);
   const fields = { agent_id: agentId, agent_type: '', stop_hook_active: false, agent_transcript_path: agentTranscript, last_assistant_message: answer, background_tasks: [], session_crons: [] };
-  await fireHook(run, 'SubagentStop', fields, '');
+  await fireHook(run, 'SubagentStop', fields);
 }
