@@ -24,6 +24,8 @@ export { BackgroundHooks, type BackgroundDelivery } from './hooks/async-hooks.js
 export type { HookCallback, HookCallbackContext } from './hooks/transports/callback.js';
 export { hookEventSchemas, permissionDecisionSchema, type HookEvents, type HookInput, type HookOutput, type HookPayload } from './hooks/event-schemas.js';
 export { HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from './hooks/event-names.js';
+export type { HookResult, MergedResult } from './hooks/event-table.js';
+export type { BlockFeedback, BlockingMerge, CommonMerge, ElicitationChoice, ElicitationMerge, PermissionDeniedMerge, PermissionRequestMerge, PostToolUseMerge, PreToolDecision, PreToolUseMerge, SessionStartMerge } from './hooks/merge.js';
 export { addContext, allow, ask, block, deny, replaceOutput, rewriteInput, stopRun, type ContextEvent } from './hooks/builders.js';
 export { checkHookOutput, type OutputCheck } from './hooks/validate-output.js';
 export { readExternalOutput, type ExternalOutputRead } from './hooks/read-external-output.js';

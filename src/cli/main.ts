@@ -34,17 +34,9 @@ import { createModel, describeSelection, selectModel } from './select-model.js';
 import { headlessPrompt } from './stdin-prompt.js';
 import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
 import { watchTerminationSignals } from './termination-signals.js';
+import type { CliIo } from './cli-io.js';
 
-/** The streams and facts of the process the CLI runs in; tests pass their own. */
-export interface CliIo {
-  readonly stdout: NodeJS.WritableStream;
-  readonly stderr: NodeJS.WritableStream;
-  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  readonly cwd: string;
-  readonly homeDir: string;
-  /** The environment the model provider is chosen from (default `process.env`). */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-}
+export type { CliIo } from './cli-io.js';
 
 /** The message shown when no model is configured. */
 export const NO_MODEL_MESSAGE =

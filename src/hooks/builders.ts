@@ -1,4 +1,7 @@
+import type { ContextEvent } from './event-table.js';
 import type { HookOutput } from './event-schemas.js';
+
+export type { ContextEvent } from './event-table.js';
 
 /**
  * Typed builders for callback hooks, so a handler reads like its intent. Each returns an output
@@ -27,9 +30,6 @@ export function ask(reason: string): HookOutput<'PreToolUse'> {
 export function rewriteInput(input: Record<string, unknown>): HookOutput<'PreToolUse'> {
   return { hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: input } };
 }
-
-/** Events whose `hookSpecificOutput` carries `additionalContext`. */
-export type ContextEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure' | 'PostToolBatch' | 'Stop';
 
 /**
  * Adds context text for the model on any event that takes it. The loop builds the message

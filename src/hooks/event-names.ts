@@ -1,31 +1,10 @@
 /**
- * Hook event names hookloop fires, spelled as in Claude Code's hook protocol.
- * An event hookloop cannot fire is not listed here (see `REFERENCE_ONLY_EVENTS`).
+ * Hook event names. The events hookloop fires come from the event table (event-table.ts); this
+ * file adds the names Claude Code knows that hookloop does not fire.
  */
-export const HOOK_EVENT_NAMES = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PermissionRequest',
-  'PermissionDenied',
-  'Notification',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PostToolBatch',
-  'SubagentStart',
-  'SubagentStop',
-  'Stop',
-  'StopFailure',
-  'SessionEnd',
-  'ConfigChange',
-  'PreCompact',
-  'PostCompact',
-  'Elicitation',
-  'ElicitationResult',
-] as const;
+import { HOOK_EVENT_NAMES, type HookEventName } from './event-table.js';
 
-/** One of the events hookloop fires. */
-export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
+export { EXTENSION_EVENTS, HOOK_EVENT_NAMES, TOOL_EVENTS, type HookEventName } from './event-table.js';
 
 /**
  * Events Claude Code 2.1.328 knows but hookloop does not fire (yet). Settings that configure them
@@ -48,10 +27,9 @@ export const REFERENCE_ONLY_EVENTS = [
   'TeammateIdle',
 ] as const;
 
-/** Events whose matcher is tested against the tool name, and which accept `if` conditions. */
-export const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure']);
+const FIRED: ReadonlySet<string> = new Set(HOOK_EVENT_NAMES);
 
 /** True when `name` is an event hookloop fires. */
 export function isHookEventName(name: string): name is HookEventName {
-  return (HOOK_EVENT_NAMES as readonly string[]).includes(name);
+  return FIRED.has(name);
 }

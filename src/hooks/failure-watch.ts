@@ -1,5 +1,5 @@
-import type { HookEventName } from './event-names.js';
-import type { HandlerOutcome } from './handler.js';
+import { refuses, type HookEventName } from './event-table.js';
+import type { HandlerOutcome } from './outcome.js';
 
 /**
  * "Never a silent switch-off of a failing deny hook" (issue 4 item 7). By the reference's protocol a
@@ -26,13 +26,4 @@ export class FailureWatch {
       error: `${outcome.error ?? outcome.status}; this hook refused earlier in this session and its failure now lets ${event} go through (set "onFailure": "block" to fail closed)`,
     };
   }
-}
-
-function refuses(event: HookEventName, outcome: HandlerOutcome): boolean {
-  if (outcome.status === 'blocked') return true;
-  const output = outcome.output as { decision?: string; hookSpecificOutput?: { permissionDecision?: string; decision?: { behavior?: string } } };
-  if (output.decision === 'block') return true;
-  if (event === 'PreToolUse') return output.hookSpecificOutput?.permissionDecision === 'deny';
-  if (event === 'PermissionRequest') return output.hookSpecificOutput?.decision?.behavior === 'deny';
-  return false;
 }

@@ -1,6 +1,5 @@
 import { deepFreeze } from '../messages/messages.js';
-import type { HookEventName } from './event-names.js';
-import { TOOL_EVENTS } from './event-names.js';
+import { eventSpec, matchValueOf, mergeOutcomes, refuses, type HookEventName, type HookResult } from './event-table.js';
 import type { HookInput } from './event-schemas.js';
 import type { HandlerOutcome, RegisteredHandler } from './handler.js';
 import type { BackgroundHooks } from './async-hooks.js';
@@ -9,7 +8,7 @@ import { FailureWatch } from './failure-watch.js';
 import type { HookServices } from './hook-services.js';
 import { capContext } from './output-size.js';
 import { compileMatcher, matcherMatches } from './matcher.js';
-import { GATE_EVENTS, runCallback, type HookCallback } from './transports/callback.js';
+import { runCallback, type HookCallback } from './transports/callback.js';
 import { matchesCondition } from '../permissions/match-rule.js';
 
 /** Options of an in-process hook. `timeout` is in seconds (default 600, as Claude Code's command hooks). */
@@ -35,7 +34,11 @@ export type ConditionMatcher = (rule: string, toolName: string, toolInput: unkno
 /** What one dispatch needs besides the payload. */
 export interface DispatchOptions {
   readonly signal?: AbortSignal;
-  /** The value matchers test: the tool name for tool events, `source` for SessionStart, `error` for StopFailure. */
+  /**
+   * The value matchers test. `fire` reads it from the payload field the event table names
+   * (`matchField`: the tool name for tool events, `source` for SessionStart, …); `dispatch` tests
+   * matchers only when it is given.
+   */
   readonly matchValue?: string;
   /** Reported for every handler as it finishes (lifecycle log, audit). Must not throw. */
   readonly onOutcome?: (outcome: HandlerOutcome) => void;
@@ -207,6 +210,21 @@ export class HookEngine {
   }
 
   /**
+   * Fires `event`: runs its matching handlers (see `dispatch`) and combines their answers with the
+   * event's merge rule into the typed merged result (`PreToolUseMerge` for PreToolUse,
+   * `BlockingMerge` for Stop, …; see `MergedResult`), with the outcomes alongside. Matchers test the
+   * payload field the event table names unless `options.matchValue` says otherwise. The one way to
+   * fire a hook: the loop (`fireHook`), `hookloop hooks test` and hot reload's ConfigChange all come
+   * here. Never throws.
+   * @example const { decision, reason } = await hooks.fire('PreToolUse', payload);
+   */
+  async fire<E extends HookEventName>(event: E, input: HookInput<E>, options: DispatchOptions = {}): Promise<HookResult<E>> {
+    const matchValue = options.matchValue ?? matchValueOf(event, input as Readonly<Record<string, unknown>>);
+    const result = await this.dispatch(event, input, matchValue === undefined ? options : { ...options, matchValue });
+    return { ...mergeOutcomes(event, result.outcomes), outcomes: result.outcomes, shortCircuited: result.shortCircuited };
+  }
+
+  /**
    * Runs every handler of `event` that matches, as the class contract says, and returns their
    * answers in merge order. Never throws: a failing handler is an outcome.
    */
@@ -237,6 +255,7 @@ export class HookEngine {
     // A blocked prompt ends the session at once in the reference: siblings still running are killed
     // (ups-block-json). Elsewhere every sibling is waited for, even after an exit 2 (multi-hooks-block-siblings).
     const siblings = new AbortController();
+    const cancels = eventSpec(event).cancelSiblings;
     const cancelSiblings = () => siblings.abort();
     signal.addEventListener('abort', cancelSiblings, { once: true });
     if (signal.aborted) siblings.abort();
@@ -244,7 +263,7 @@ export class HookEngine {
       const settled = await mapLimited(foreground, limit, async (handler) => {
         const outcome = await this.invoke(event, handler, current, siblings.signal, services);
         options.onOutcome?.(outcome);
-        if (CANCEL_SIBLINGS_ON_BLOCK.has(event) && blocks(outcome)) siblings.abort();
+        if (cancels && refuses(event, outcome)) siblings.abort();
         return outcome;
       });
       outcomes.push(...settled);
@@ -281,20 +300,13 @@ export class HookEngine {
       if (matchValue !== undefined && !matcherMatches(handler.matcher, matchValue)) continue;
       if (handler.condition !== undefined) {
         // Claude Code evaluates `if` on tool events only; on other events a handler with `if` never runs.
-        if (!TOOL_EVENTS.has(event) || tool.tool_name === undefined) continue;
+        if (!eventSpec(event).acceptsIf || tool.tool_name === undefined) continue;
         if (!(await matches(handler.condition, tool.tool_name, tool.tool_input, cwd, projectDir ?? cwd))) continue;
       }
       selected.push(handler);
     }
     return selected;
   }
-}
-
-/** Events where one external handler's block cancels its still-running siblings (their answers can no longer matter). */
-const CANCEL_SIBLINGS_ON_BLOCK: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit']);
-
-function blocks(outcome: HandlerOutcome): boolean {
-  return outcome.status === 'blocked' || (outcome.output as { decision?: string }).decision === 'block';
 }
 
 /**
@@ -304,37 +316,13 @@ function blocks(outcome: HandlerOutcome): boolean {
  * still sees the event, so an audit hook registered last never misses a call.
  */
 function endsChain(event: HookEventName, outcome: HandlerOutcome): boolean {
-  if (!GATE_EVENTS.has(event)) return false;
-  if (blocks(outcome) || outcome.failClosed) return true;
-  const specific = (outcome.output as { hookSpecificOutput?: { permissionDecision?: string; decision?: { behavior?: string } } }).hookSpecificOutput;
-  return specific?.permissionDecision === 'deny' || specific?.decision?.behavior === 'deny';
+  return eventSpec(event).gate && (outcome.failClosed || refuses(event, outcome));
 }
 
+/** What the next in-process hook sees: the event's `rewrite` of this answer, frozen, or the same input. */
 function applyRewrite(event: HookEventName, input: Record<string, unknown>, outcome: HandlerOutcome): Record<string, unknown> {
-  const specific = outcome.output['hookSpecificOutput'] as { updatedInput?: unknown; updatedToolOutput?: unknown; updatedMCPToolOutput?: unknown } | undefined;
-  if (event === 'PreToolUse' && specific?.updatedInput !== undefined) return deepFreeze({ ...input, tool_input: detach(specific.updatedInput) });
-  if (event === 'PostToolUse') {
-    const isMcp = typeof input['tool_name'] === 'string' && input['tool_name'].startsWith('mcp__');
-    const replaced = isMcp ? (specific?.updatedMCPToolOutput ?? specific?.updatedToolOutput) : specific?.updatedToolOutput;
-    if (replaced !== undefined) return deepFreeze({ ...input, tool_response: detach(replaced) });
-  }
-  return input;
-}
-
-/**
- * A copy of a hook's value that the hook can no longer change. Plain objects and arrays are copied
- * level by level and primitives shared: strings are immutable, and structuredClone would copy
- * every byte of a large tool output (milliseconds per MB) for nothing. Anything else (a Date, a
- * Map) is structured-cloned.
- */
-function detach(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(detach);
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
-  const copy: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) copy[key] = detach(field);
-  return copy;
+  const rewritten = eventSpec(event).rewrite?.(input, outcome.output);
+  return rewritten === undefined ? input : Object.freeze({ ...rewritten });
 }
 
 /** Identical external handlers (same identity) run once per event; the first in settings order is kept. */

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { safePathPart } from '../session/path-part.js';
-import type { HandlerOutcome } from './handler.js';
+import { PLAIN_CONTEXT_EVENTS } from './event-table.js';
+import type { HandlerOutcome } from './outcome.js';
 
 /**
  * The 10,000-character cap on `additionalContext` (spec §5, pre-huge-output): a longer text is
@@ -15,9 +16,6 @@ import type { HandlerOutcome } from './handler.js';
 export const MAX_CONTEXT_CHARS = 10_000;
 /** How much of a persisted text the preview shows (cut at a line end in its second half). */
 export const PREVIEW_CHARS = 2000;
-
-/** Events whose plain (non-JSON) stdout becomes context for the model, and is capped like `additionalContext`. */
-const PLAIN_CONTEXT_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'UserPromptSubmit']);
 
 /**
  * The outcome with an oversized `additionalContext` — or, on SessionStart and UserPromptSubmit, an

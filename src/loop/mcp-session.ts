@@ -1,4 +1,3 @@
-import type { HandlerOutcome } from '../hooks/handler.js';
 import type { McpToolCaller } from '../hooks/hook-services.js';
 import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
 import { McpServerSet, serverEntries, type McpServersOption } from '../mcp/mcp-servers.js';
@@ -39,7 +38,7 @@ export function createSessionMcp(
 export async function answerElicitation(run: RunContext, request: ElicitationRequest, ask?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>): Promise<ElicitationAnswer> {
   const server = request.serverName;
   const fields = { mcp_server_name: server, message: request.message, mode: request.mode, ...(request.requestedSchema ? { requested_schema: request.requestedSchema } : {}), ...(request.url !== undefined ? { url: request.url } : {}) };
-  const byHook = answerOf(await fireHook(run, 'Elicitation', fields, server), 'Elicitation');
+  const byHook = (await fireHook(run, 'Elicitation', fields)).answer;
   if (byHook) return byHook;
   let given: ElicitationAnswer = { action: 'cancel' };
   if (ask) {
@@ -50,20 +49,8 @@ export async function answerElicitation(run: RunContext, request: ElicitationReq
     }
   }
   const resultFields = { mcp_server_name: server, mode: request.mode, action: given.action, ...(given.content ? { content: given.content } : {}) };
-  const answer = answerOf(await fireHook(run, 'ElicitationResult', resultFields, server), 'ElicitationResult') ?? given;
-  await fireHook(run, 'Notification', { message: `Elicitation response for server "${server}": ${answer.action}`, notification_type: 'elicitation_response' }, 'elicitation_response');
-  return answer;
-}
-
-/** The answer hooks gave: `decline` when one exited 2, else the last `hookSpecificOutput.action` (with its `content`). */
-function answerOf(outcomes: readonly HandlerOutcome[], event: 'Elicitation' | 'ElicitationResult'): ElicitationAnswer | undefined {
-  if (outcomes.some((outcome) => outcome.status === 'blocked')) return { action: 'decline' };
-  let answer: ElicitationAnswer | undefined;
-  for (const outcome of outcomes) {
-    const specific = (outcome.output as { hookSpecificOutput?: { hookEventName?: string; action?: ElicitationAnswer['action']; content?: Record<string, unknown> } }).hookSpecificOutput;
-    if (specific?.hookEventName !== event || specific.action === undefined) continue;
-    answer = { action: specific.action, ...(specific.action === 'accept' && specific.content ? { content: specific.content } : {}) };
-  }
+  const answer = (await fireHook(run, 'ElicitationResult', resultFields)).answer ?? given;
+  await fireHook(run, 'Notification', { message: `Elicitation response for server "${server}": ${answer.action}`, notification_type: 'elicitation_response' });
   return answer;
 }
 

@@ -1,10 +1,10 @@
-import type { HookEventName } from '../hooks/event-names.js';
+import { ENDING_EVENTS, matchValueOf, mergeOutcomes, type HookEventName, type HookResult } from '../hooks/event-table.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
 import type { BackgroundHooks } from '../hooks/async-hooks.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { HookServices } from '../hooks/hook-services.js';
 import type { HandlerOutcome } from '../hooks/handler.js';
-import type { Message } from '../messages/messages.js';
+import { deepFreeze, type Message } from '../messages/messages.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { RunSandbox } from '../sandbox/run-sandbox.js';
@@ -77,33 +77,39 @@ export function makeEmitter(observers: readonly RunObserver[]): (event: RunEvent
   return emit;
 }
 
-const ENDING_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionEnd', 'StopFailure']);
 const NEVER_ABORTED = new AbortController().signal;
+/** Per event, the result of no hook answering (most events of most runs): made once, frozen. */
+const NO_ANSWERS = new Map<HookEventName, unknown>();
 
 /**
- * Builds the payload of `event` from the session state, dispatches it, reports every outcome and
- * returns the outcomes in merge order. `systemMessage`s and `stopReason`s are forwarded to observers
- * (the user: stderr in the CLI), never to the model. Prompt and agent hooks get the run's services;
- * background hooks go to the run's tracker.
+ * Fires `event` for the run: builds its payload from the session state (`SessionState.payload`),
+ * runs it through the engine's one entry point (`HookEngine.fire`), reports every outcome, and
+ * returns the typed merged result (`PreToolUseMerge` for PreToolUse, `BlockingMerge` for Stop, …;
+ * see `MergedResult`) with the outcomes in merge order (`outcomes`). `systemMessage`s and
+ * `stopReason`s are forwarded to observers (the user: stderr in the CLI), never to the model.
+ * Prompt and agent hooks get the run's services; background hooks go to the run's tracker.
+ * `matchValue` is @deprecated: matchers test the payload field the event table names
+ * (`matchField`); a value given here overrides it. Never throws.
  */
 export async function fireHook<E extends HookEventName>(
   run: RunContext,
   event: E,
   fields: HookPayload<E>,
   matchValue?: string,
-): Promise<readonly HandlerOutcome[]> {
-  if (!run.hooks.has(event)) return [];
+): Promise<HookResult<E>> {
+  if (!run.hooks.has(event)) return noAnswers(event);
   const input = run.state.payload(event, fields);
-  const result = await run.hooks.dispatch(event, input, {
+  const matched = matchValue ?? matchValueOf(event, input as Readonly<Record<string, unknown>>);
+  return run.hooks.fire(event, input, {
     // SessionEnd and StopFailure report the end of a run, an abort included: the run's aborted
     // signal must not cancel them. Their own timeouts bound them (SessionEnd: 1.5 s by default).
     signal: ENDING_EVENTS.has(event) ? NEVER_ABORTED : run.signal,
     services: run.services,
     background: run.background,
     projectDir: run.state.projectDir,
-    ...(matchValue !== undefined ? { matchValue } : {}),
+    ...(matched !== undefined ? { matchValue: matched } : {}),
     onOutcome: (outcome) => {
-      run.emit({ type: 'hook_outcome', event, matchValue, outcome });
+      run.emit({ type: 'hook_outcome', event, matchValue: matched, outcome });
       if (outcome.warning !== undefined) run.emit({ type: 'warning', text: hookWarningText(event, outcome) });
       const output = outcome.output as { systemMessage?: unknown; continue?: unknown; stopReason?: unknown };
       if (typeof output.systemMessage === 'string') run.emit({ type: 'system_message', text: output.systemMessage });
@@ -111,7 +117,15 @@ export async function fireHook<E extends HookEventName>(
       if (output.continue === false && typeof output.stopReason === 'string') run.emit({ type: 'system_message', text: `${event} hook stopped the run: ${output.stopReason}` });
     },
   });
-  return result.outcomes;
+}
+
+function noAnswers<E extends HookEventName>(event: E): HookResult<E> {
+  let result = NO_ANSWERS.get(event) as HookResult<E> | undefined;
+  if (result === undefined) {
+    result = deepFreeze({ ...mergeOutcomes(event, []), outcomes: [], shortCircuited: false }) as HookResult<E>;
+    NO_ANSWERS.set(event, result);
+  }
+  return result;
 }
 
 /**

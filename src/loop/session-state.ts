@@ -1,22 +1,9 @@
 import type { HookEventName } from '../hooks/event-names.js';
 import type { HookInput, HookPayload } from '../hooks/event-schemas.js';
+import { buildPayload, type SubagentIdentity } from '../hooks/payload.js';
 import type { PermissionMode } from '../permissions/types.js';
 
-/** Events whose payload carries `permission_mode` (spec §2). */
-const WITH_MODE: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'SubagentStop']);
-/** Events whose payload carries `effort` (spec §2). */
-const WITH_EFFORT: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'SubagentStop', 'StopFailure']);
-
-/**
- * Who a subagent's state belongs to. `id` goes on every event of the subagent (`agent_id`); `type`
- * on SubagentStart/SubagentStop, and on its other events only when `typeOnEveryEvent` (the reference
- * reports no `agent_type` on the tool events of an agent hook's subagent).
- */
-export interface SubagentIdentity {
-  readonly id: string;
-  readonly type: string;
-  readonly typeOnEveryEvent: boolean;
-}
+export type { SubagentIdentity } from '../hooks/payload.js';
 
 /**
  * The mutable facts of one session that hook payloads report: ids, the current directory (it
@@ -49,26 +36,10 @@ export class SessionState {
   }
 
   /**
-   * A complete stdin payload for `event`: the common fields in the reference's order
-   * (session_id, transcript_path, cwd, prompt_id, permission_mode, agent_id, agent_type, effort,
-   * hook_event_name), then the event's own fields.
+   * A complete stdin payload for `event` (see `buildPayload`: the common fields in the reference's
+   * order, then the event's own fields).
    */
   payload<E extends HookEventName>(event: E, fields: HookPayload<E>): HookInput<E> {
-    return {
-      session_id: this.sessionId,
-      transcript_path: this.transcriptPath,
-      cwd: this.cwd,
-      ...(this.promptId !== undefined ? { prompt_id: this.promptId } : {}),
-      ...(WITH_MODE.has(event) ? { permission_mode: this.mode } : {}),
-      ...(this.agent !== undefined ? agentFields(event, this.agent) : {}),
-      ...(WITH_EFFORT.has(event) ? { effort: { level: this.effort } } : {}),
-      hook_event_name: event,
-      ...fields,
-    } as unknown as HookInput<E>;
+    return buildPayload(event, { sessionId: this.sessionId, transcriptPath: this.transcriptPath, cwd: this.cwd, promptId: this.promptId, mode: this.mode, effort: this.effort, agent: this.agent }, fields);
   }
-}
-
-function agentFields(event: HookEventName, agent: SubagentIdentity): { agent_id: string; agent_type?: string } {
-  const withType = agent.typeOnEveryEvent || event === 'SubagentStart' || event === 'SubagentStop';
-  return withType ? { agent_id: agent.id, agent_type: agent.type } : { agent_id: agent.id };
 }

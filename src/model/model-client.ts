@@ -1,5 +1,8 @@
 import type { AssistantMessage, Message } from '../messages/messages.js';
 import type { ModelStreamListener } from './stream-events.js';
+import type { StopReason, Usage } from './answer-facts.js';
+
+export type { StopReason, Usage } from './answer-facts.js';
 
 /** A tool as offered to the model: name, description and JSON Schema of its input. */
 export interface ToolSpec {
@@ -24,17 +27,6 @@ export interface ModelRequest {
   readonly signal?: AbortSignal;
   readonly onStream?: ModelStreamListener;
 }
-
-/** Token counts reported by the provider for one request. Missing counts are 0. */
-export interface Usage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cacheReadInputTokens?: number;
-  readonly cacheCreationInputTokens?: number;
-}
-
-/** Why the model stopped: `end_turn` (answer done), `tool_use` (wants tools), `max_tokens`, or another provider value. */
-export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | (string & {});
 
 /** The answer to one model request. */
 export interface ModelResponse {

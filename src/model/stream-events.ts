@@ -1,4 +1,4 @@
-import type { StopReason, Usage } from './model-client.js';
+import type { StopReason, Usage } from './answer-facts.js';
 
 /**
  * What a streaming provider reports while one model request is in flight, in the order the

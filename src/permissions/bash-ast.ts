@@ -1,6 +1,6 @@
 import type { Node, Parser } from 'web-tree-sitter';
 import { backquotedScriptsIn } from './bash-backquotes.js';
-import type { OutputRedirection, ShellWord, SimpleCommand } from './bash-command.js';
+import type { OutputRedirection, ShellWord, SimpleCommand } from './bash-types.js';
 import { withBashTree } from './bash-parser.js';
 import { BashSyntaxError, ReadError } from './bash-read-error.js';
 import { headOfHeredoc, outputRedirection, redirectHeadEnd, REDIRECTS } from './bash-redirections.js';

@@ -1,4 +1,4 @@
-import type { ShellWord } from './bash-command.js';
+import type { ShellWord } from './bash-types.js';
 
 /** Whether an option takes no value, a required value (attached or the next word) or an optional attached value. */
 export type OptionArity = 'flag' | 'value' | 'optional';

@@ -1,4 +1,4 @@
-import type { ShellWord } from './bash-command.js';
+import type { ShellWord } from './bash-types.js';
 import { hasOption, optionValue, readOptions } from './bash-options.js';
 import { SHELLS, WRAPPERS } from './bash-wrappers.js';
 

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { OutputRedirection, ShellWord } from './bash-command.js';
+import type { OutputRedirection, ShellWord } from './bash-types.js';
 
 /** tree-sitter-bash's redirection nodes. */
 export const REDIRECTS: ReadonlySet<string> = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);

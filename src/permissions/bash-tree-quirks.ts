@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { ReadError } from './bash-read-error.js';
-import type { OutputRedirection, ShellWord } from './bash-command.js';
+import type { OutputRedirection, ShellWord } from './bash-types.js';
 import type { WordPiece } from './bash-words.js';
 
 // Where tree-sitter-bash's tree differs from how Bash reads the same text. Each difference found

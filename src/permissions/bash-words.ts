@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { ShellWord } from './bash-command.js';
+import type { ShellWord } from './bash-types.js';
 
 /** Nodes that are plain unquoted text (backslash escapes resolved, globs looked for). */
 const UNQUOTED = new Set(['word', 'number', 'variable_name', 'test_operator', 'regex', 'file_descriptor']);

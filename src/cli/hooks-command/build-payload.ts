@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { ConfigError, describeError } from '../../errors.js';
-import { HOOK_EVENT_NAMES, isHookEventName, REFERENCE_ONLY_EVENTS, TOOL_EVENTS, type HookEventName } from '../../hooks/event-names.js';
-import { hookEventSchemas, type HookPayload } from '../../hooks/event-schemas.js';
+import { HOOK_EVENT_NAMES, isHookEventName, REFERENCE_ONLY_EVENTS, type HookEventName } from '../../hooks/event-names.js';
+import type { HookPayload } from '../../hooks/event-schemas.js';
+import { eventSpec, matchValueOf } from '../../hooks/event-table.js';
 import { defaultTranscriptPath } from '../../loop/run-agent.js';
 import { SessionState } from '../../loop/session-state.js';
 import { requireSessionId } from '../../session/session-id.js';
@@ -13,8 +13,9 @@ import type { HooksTestOptions } from './parse-hooks-args.js';
 
 /**
  * The payload `hooks test` sends: built as the loop builds it (SessionState's common fields in the
- * reference's order, the event's own fields, a built-in tool's input normalized as the model's
- * would be: absolute paths, defaults), then overridden field by field by `--payload`.
+ * reference's order, the event's own fields as the event table's `example` makes them up, a
+ * built-in tool's input normalized as the model's would be: absolute paths, defaults), then
+ * overridden field by field by `--payload`. The matcher value is read as `fire` reads it.
  */
 
 /** The payload, the value matchers test, and what the user should know about them. */
@@ -26,25 +27,6 @@ export interface TestPayload {
   readonly matchField: string | undefined;
   readonly notes: readonly string[];
 }
-
-/** The payload field matchers are tested against, per event (spec §6); events not listed ignore matchers. */
-const MATCH_FIELDS: Readonly<Record<string, string>> = {
-  PreToolUse: 'tool_name',
-  PermissionRequest: 'tool_name',
-  PostToolUse: 'tool_name',
-  PostToolUseFailure: 'tool_name',
-  PermissionDenied: 'tool_name',
-  SessionStart: 'source',
-  StopFailure: 'error',
-  ConfigChange: 'source',
-  PreCompact: 'trigger',
-  PostCompact: 'trigger',
-  SubagentStart: 'agent_type',
-  SubagentStop: 'agent_type',
-  Notification: 'notification_type',
-  Elicitation: 'mcp_server_name',
-  ElicitationResult: 'mcp_server_name',
-};
 
 /**
  * Builds the payload of `options.event`, reading `--payload` (a JSON object, or JSON lines whose
@@ -64,69 +46,16 @@ export async function buildTestPayload(options: HooksTestOptions, projectDir: st
   if (event !== 'SessionStart') state.promptId = randomUUID();
 
   const toolName = options.tool ?? (typeof override?.['tool_name'] === 'string' ? override['tool_name'] : undefined);
-  if (TOOL_EVENTS.has(event) && toolName === undefined) throw new ConfigError(`hooks test ${event}: name the tool with --tool NAME (and its input with --input JSON), or pass --payload FILE`, { field: '--tool' });
+  const spec = eventSpec(event);
+  if (spec.acceptsIf && toolName === undefined) throw new ConfigError(`hooks test ${event}: name the tool with --tool NAME (and its input with --input JSON), or pass --payload FILE`, { field: '--tool' });
   const toolInput = toolName === undefined ? undefined : normalizedInput(toolName, parseJsonOption('--input', options.input) ?? override?.['tool_input'] ?? {}, projectDir, notes);
-  const fields = defaultFields(event, { toolName, toolInput, response: parseJsonOption('--response', options.response), prompt: options.prompt, projectDir });
+  const fields = spec.example({ toolName, toolInput: toolInput ?? {}, response: parseJsonOption('--response', options.response), prompt: options.prompt, projectDir, toolUseId: `toolu_${randomBytes(12).toString('hex')}`, agentId: randomBytes(8).toString('hex') });
   const payload: Record<string, unknown> = { ...(state.payload(event, fields as HookPayload<typeof event>) as Record<string, unknown>), ...override, hook_event_name: event };
   if (toolInput !== undefined && options.input !== undefined && 'tool_input' in payload) payload['tool_input'] = toolInput;
 
-  const checked = hookEventSchemas[event].input.safeParse(payload);
+  const checked = spec.input.safeParse(payload);
   if (!checked.success) notes.push(`the payload is not what hookloop sends for ${event}: ${checked.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`);
-  const matchField = MATCH_FIELDS[event];
-  const value = matchField === undefined ? undefined : payload[matchField];
-  return { event, payload, matchValue: typeof value === 'string' ? value : undefined, matchField, notes };
-}
-
-interface FieldOptions {
-  readonly toolName: string | undefined;
-  readonly toolInput: Record<string, unknown> | undefined;
-  readonly response: unknown;
-  readonly prompt: string | undefined;
-  readonly projectDir: string;
-}
-
-/** The event's own fields with the values a typical call would have (the loop's field order). */
-function defaultFields(event: HookEventName, options: FieldOptions): Record<string, unknown> {
-  const tool = { tool_name: options.toolName, tool_input: options.toolInput ?? {} };
-  const toolUseId = `toolu_${randomBytes(12).toString('hex')}`;
-  switch (event) {
-    case 'PreToolUse':
-      return { ...tool, tool_use_id: toolUseId };
-    case 'PermissionRequest':
-      return tool;
-    case 'PostToolUse':
-      return { ...tool, tool_response: options.response ?? {}, tool_use_id: toolUseId, duration_ms: 0 };
-    case 'PostToolUseFailure':
-      return { ...tool, tool_use_id: toolUseId, error: typeof options.response === 'string' ? options.response : 'Exit code 1', is_interrupt: false, duration_ms: 0 };
-    case 'PostToolBatch':
-      return { tool_calls: options.toolName === undefined ? [] : [{ ...tool, tool_use_id: toolUseId, tool_response: options.response ?? '' }] };
-    case 'UserPromptSubmit':
-      return { prompt: options.prompt ?? '' };
-    case 'Stop':
-      return { stop_hook_active: false, last_assistant_message: '', background_tasks: [], session_crons: [] };
-    case 'StopFailure':
-      return { error: 'unknown', last_assistant_message: '' };
-    case 'SessionStart':
-      return { source: 'startup' };
-    case 'SessionEnd':
-      return { reason: 'other' };
-    case 'ConfigChange':
-      return { source: 'local_settings', file_path: path.join(options.projectDir, '.claude', 'settings.local.json') };
-    case 'PermissionDenied':
-      return { ...tool, tool_use_id: toolUseId, reason: `Permission to use ${options.toolName ?? 'the tool'} has been denied.` };
-    case 'Notification':
-      return { message: `Claude needs your permission to use ${options.toolName ?? 'Bash'}`, notification_type: 'permission_prompt' };
-    case 'Elicitation':
-      return { mcp_server_name: 'server', message: 'Please provide a value', mode: 'form', requested_schema: { type: 'object', properties: {} } };
-    case 'ElicitationResult':
-      return { mcp_server_name: 'server', mode: 'form', action: 'cancel' };
-    case 'SubagentStart':
-      return { agent_id: randomBytes(8).toString('hex'), agent_type: 'agent-hook' };
-    case 'SubagentStop':
-      return { agent_id: randomBytes(8).toString('hex'), agent_type: 'agent-hook', stop_hook_active: false, agent_transcript_path: '', last_assistant_message: '', background_tasks: [], session_crons: [] };
-    default:
-      return {};
-  }
+  return { event, payload, matchValue: matchValueOf(event, payload), matchField: spec.matchField, notes };
 }
 
 /** A built-in tool's input as hooks see it (absolute paths, defaults); other tools' inputs as given. */

@@ -1,7 +1,6 @@
 import { describeError } from '../../errors.js';
-import type { HookInput } from '../../hooks/event-schemas.js';
 import type { Unregister } from '../../hooks/hook-engine.js';
-import { mergeBlocking } from '../../hooks/merge.js';
+import { buildPayload, type PayloadSession } from '../../hooks/payload.js';
 import type { HookSetup, SetupHandler, WatchedSettingsFile } from '../../hooks/plugins/hook-setup.js';
 import fs from 'node:fs';
 import type { BoundaryInfo, PhaseBoundary } from '../../hooks/hook-engine.js';
@@ -51,7 +50,6 @@ export interface HotReload {
   close(): Promise<void>;
 }
 
-type SessionFields = Pick<HookInput<'ConfigChange'>, 'session_id' | 'transcript_path' | 'cwd' | 'prompt_id'>;
 
 /**
  * Starts looking for changes at the boundaries (see the file comment). Changes are handled one at a
@@ -64,14 +62,14 @@ type SessionFields = Pick<HookInput<'ConfigChange'>, 'session_id' | 'transcript_
  *   `session_id`, `transcript_path`, `cwd` and `prompt_id`; later events keep them current.
  */
 export function startHotReload(options: HotReloadOptions): HotReload {
-  let session: SessionFields | undefined;
+  let session: PayloadSession | undefined;
   let sessionKnown: () => void = () => undefined;
   const firstEvent = new Promise<void>((resolve) => (sessionKnown = resolve));
   const untap = options.engine.tap((event, payload) => {
     if (event === 'ConfigChange') return;
-    const fields = payload as Partial<SessionFields>;
-    if (fields.session_id === undefined || fields.transcript_path === undefined || fields.cwd === undefined) return;
-    session = { session_id: fields.session_id, transcript_path: fields.transcript_path, cwd: fields.cwd, ...(fields.prompt_id !== undefined ? { prompt_id: fields.prompt_id } : {}) };
+    const fields = payload as { session_id?: unknown; transcript_path?: unknown; cwd?: unknown; prompt_id?: unknown };
+    if (typeof fields.session_id !== 'string' || typeof fields.transcript_path !== 'string' || typeof fields.cwd !== 'string') return;
+    session = { sessionId: fields.session_id, transcriptPath: fields.transcript_path, cwd: fields.cwd, ...(typeof fields.prompt_id === 'string' ? { promptId: fields.prompt_id } : {}) };
     sessionKnown();
   });
 
@@ -90,10 +88,11 @@ export function startHotReload(options: HotReloadOptions): HotReload {
     }
     await Promise.race([firstEvent, aborted(stopped.signal)]);
     if (stopped.signal.aborted || session === undefined) return;
-    const payload: HookInput<'ConfigChange'> = { ...session, hook_event_name: 'ConfigChange', source: changed.source, file_path: changed.file };
+    // The loop's payload builder and the engine's one entry point, as for any event of the run.
+    const payload = buildPayload('ConfigChange', session, { source: changed.source, file_path: changed.file });
     const services = options.engine.sessionServices();
-    const { outcomes } = await options.engine.dispatch('ConfigChange', payload, { matchValue: changed.source, signal: stopped.signal, ...(services !== undefined ? { services } : {}) });
-    const merged = mergeBlocking(outcomes, 'ConfigChange');
+    const merged = await options.engine.fire('ConfigChange', payload, { signal: stopped.signal, ...(services !== undefined ? { services } : {}) });
+    const outcomes = merged.outcomes;
     merged.systemMessages.forEach((text) => options.notify(`[Hook message] ${text}`));
     for (const outcome of outcomes) {
       if (outcome.status === 'failed' || outcome.status === 'timeout') options.notify(`hookloop: ConfigChange hook [${outcome.origin.text}] ${outcome.status}: ${outcome.error ?? ''}`);

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { ConfigError, describeError } from '../../errors.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 import { parseArgs, type RunCommandOptions } from '../parse-args.js';
 import type { HooksRecordOptions } from './parse-hooks-args.js';
-import type { RunSession } from './run-hooks-command.js';
+import type { RunSession } from './run-session.js';
 
 /**
  * `hookloop hooks record [-o FILE] [--settings F] [--plugin-dir D] -- RUN-ARGS…`: runs the session

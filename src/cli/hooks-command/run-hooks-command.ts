@@ -1,19 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadHookSetup } from '../../hooks/plugins/hook-setup.js';
-import type { CliIo } from '../main.js';
-import type { RunCommandOptions } from '../parse-args.js';
+import type { CliIo } from '../cli-io.js';
 import { buildTestPayload } from './build-payload.js';
 import { formatTestReport } from './format-test.js';
 import { formatHookList, listHooks } from './list.js';
 import type { HooksCommandOptions, HookSourcesOptions, HooksValidateOptions } from './parse-hooks-args.js';
 import { recordSession } from './record.js';
-import type { SessionServices } from './session-hooks.js';
+import type { RunSession } from './run-session.js';
 import { testEvent } from './test-event.js';
 import { formatValidation, validateTargets, type ValidationTargets } from './validate.js';
 
-/** Runs a session as `hookloop -p` does, with extra services (how `hooks record` reaches the run command). */
-export type RunSession = (options: RunCommandOptions, io: CliIo, services: SessionServices) => Promise<number>;
+export type { RunSession } from './run-session.js';
 
 /**
  * `hookloop hooks …`. Returns the exit code: 0 fine, 1 the checked configuration has errors (validate)

@@ -1,4 +1,4 @@
-import { TOOL_EVENTS } from '../../hooks/event-names.js';
+import { eventSpec } from '../../hooks/event-table.js';
 import type { HookInput } from '../../hooks/event-schemas.js';
 import { HookEngine } from '../../hooks/hook-engine.js';
 import type { HandlerOutcome } from '../../hooks/handler.js';
@@ -9,12 +9,12 @@ import { matchesCondition } from '../../permissions/match-rule.js';
 import { describeHandler, locationOf, registerEffective, showMatcher, type EffectiveHandler } from './effective-handlers.js';
 import { KNOWN_TOOL_NAMES } from './known-tools.js';
 import type { TestPayload } from './build-payload.js';
-import { mergeForTest, type TestVerdict } from './test-verdict.js';
+import { verdictOf, type TestVerdict } from './test-verdict.js';
 
 /**
  * `hookloop hooks test EVENT`: one event through the pipeline a run uses — the CLI's registration
- * of the configured handlers, the engine's matcher, `if`, dedupe, concurrent execution and merge
- * order, and the event's merge from merge.ts — with every handler's raw answer kept for display.
+ * of the configured handlers, the engine's one entry point (`fire`: matcher, `if`, dedupe, concurrent
+ * execution, merge order and the event's merge rule) — with every handler's raw answer kept for display.
  */
 
 /** One configured handler of the event and what became of it. */
@@ -65,7 +65,8 @@ export interface HookTestReport extends Omit<TestPayload, 'notes'> {
  * not take part in the merge. Never throws for hook failures: they are answers.
  */
 export async function testEvent(setup: HookSetup, built: TestPayload, projectDir: string): Promise<HookTestReport> {
-  const engine = new HookEngine({ conditionMatches: (rule, toolName, toolInput) => matchesCondition(rule, toolName, toolInput, projectDir, projectDir) });
+  // Wired as a library user's or the loop's engine is: default `if` evaluation, the project folder given per fire.
+  const engine = new HookEngine();
   const registration = registerEffective(engine, setup.handlers, projectDir);
   const configured = registration.byEvent.get(built.event) ?? [];
   const plan = await explain(configured, built, projectDir);
@@ -77,7 +78,8 @@ export async function testEvent(setup: HookSetup, built: TestPayload, projectDir
   let backgroundSeen = 0;
   if (background === 0) backgroundDone();
   const foreground = new Set(running.filter((entry) => entry.effective.registered?.background !== true).map((entry) => entry.effective.registered?.origin));
-  const result = await engine.dispatch(built.event, built.payload as HookInput<typeof built.event>, {
+  const result = await engine.fire(built.event, built.payload as HookInput<typeof built.event>, {
+    projectDir,
     ...(built.matchValue !== undefined ? { matchValue: built.matchValue } : {}),
     onOutcome: (outcome) => {
       answers.set(outcome.origin, outcome);
@@ -96,7 +98,7 @@ export async function testEvent(setup: HookSetup, built: TestPayload, projectDir
     matchField: built.matchField,
     handlers,
     ...(nothingMatched !== undefined ? { nothingMatched } : {}),
-    verdict: mergeForTest(built.event, result.outcomes),
+    verdict: verdictOf(built.event, result),
     notes: built.notes,
     warnings: [...setup.warnings, ...registration.warnings],
   };
@@ -120,7 +122,7 @@ async function explain(configured: readonly EffectiveHandler[], built: TestPaylo
       why = `matcher ${showMatcher(entry.matcher)} does not match ${built.matchValue}${caseHint(entry.matcher, built.matchValue)}`;
     } else if (entry.config.if !== undefined) {
       const tool = built.payload as { tool_name?: unknown; tool_input?: unknown };
-      if (!TOOL_EVENTS.has(built.event) || typeof tool.tool_name !== 'string') why = `"if" is evaluated on tool events only: it never runs on ${built.event}`;
+      if (!eventSpec(built.event).acceptsIf || typeof tool.tool_name !== 'string') why = `"if" is evaluated on tool events only: it never runs on ${built.event}`;
       else if (!(await matchesCondition(entry.config.if, tool.tool_name, tool.tool_input, projectDir, projectDir))) why = `if ${JSON.stringify(entry.config.if)} does not match this call`;
     }
     if (why === undefined) {

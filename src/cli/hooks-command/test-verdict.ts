@@ -1,16 +1,15 @@
-import type { HandlerOutcome } from '../../hooks/handler.js';
-import { mergeBlocking, mergeCommon, mergePermissionRequest, mergePostToolUse, mergePreToolUse, mergeSessionStart } from '../../hooks/merge.js';
+import { eventSpec, type HookEventName, type HookResult } from '../../hooks/event-table.js';
 
 /**
- * The merged decision `hooks test` reports: the event's own reduction from merge.ts (the one the
- * loop applies), plus one word for it and whether it refuses what the event is about.
+ * The merged decision `hooks test` reports: the event's merged result (the one the loop acts on,
+ * from the same `fire`), plus the one-word summary its merge rule gives.
  */
 
 /**
  * - `decision`: PreToolUse `deny`/`defer`/`ask`/`allow`, PermissionRequest `deny`/`allow`, `block`
- *   for events that block, `none` when no hook decided anything.
+ *   for events that block, an elicitation's action, `none` when no hook decided anything.
  * - `refuses`: the decision blocks or denies (`hooks test` then exits 1).
- * - `merged`: the reduction itself (contexts, updatedInput, blocks, stop, systemMessages, …).
+ * - `merged`: the merged result itself (contexts, updatedInput, blocks, stop, systemMessages, …), without the outcomes.
  */
 export interface TestVerdict {
   readonly decision: string;
@@ -19,24 +18,8 @@ export interface TestVerdict {
   readonly merged: Readonly<Record<string, unknown>>;
 }
 
-/** Events whose hooks can block (exit 2 or `decision: "block"`), per spec §3–§4. */
-const BLOCKING_EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'PostToolBatch', 'Stop', 'SubagentStop', 'ConfigChange', 'TaskCompleted', 'PreCompact', 'UserPromptExpansion']);
-
-/** Reduces `outcomes` (in merge order) as the loop does for `event`. */
-export function mergeForTest(event: string, outcomes: readonly HandlerOutcome[]): TestVerdict {
-  if (event === 'PreToolUse') {
-    const merged = mergePreToolUse(outcomes);
-    return { decision: merged.decision ?? 'none', ...(merged.reason !== undefined ? { reason: merged.reason } : {}), refuses: merged.decision === 'deny', merged: { ...merged } };
-  }
-  if (event === 'PermissionRequest') {
-    const merged = mergePermissionRequest(outcomes);
-    return { decision: merged.behavior ?? 'none', ...(merged.message !== undefined ? { reason: merged.message } : {}), refuses: merged.behavior === 'deny', merged: { ...merged } };
-  }
-  if (event === 'PostToolUse' || BLOCKING_EVENTS.has(event)) {
-    const merged = event === 'PostToolUse' ? mergePostToolUse(outcomes) : mergeBlocking(outcomes, event);
-    const first = merged.blocks[0];
-    return { decision: first === undefined ? 'none' : 'block', ...(first !== undefined ? { reason: merged.blocks.map((block) => block.reason).join('\n') } : {}), refuses: first !== undefined, merged: { ...merged } };
-  }
-  const merged = event === 'SessionStart' ? mergeSessionStart(outcomes) : mergeCommon(outcomes);
-  return { decision: 'none', refuses: false, merged: { ...merged } };
+/** Summarizes what `fire` returned for `event` as the event's merge rule says. */
+export function verdictOf<E extends HookEventName>(event: E, result: HookResult<E>): TestVerdict {
+  const { outcomes: _outcomes, shortCircuited: _shortCircuited, ...merged } = result;
+  return { ...eventSpec(event).merge.verdict(result), merged };
 }

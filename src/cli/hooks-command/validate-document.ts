@@ -9,7 +9,7 @@ import { handlerWarnings } from '../../hooks/transports/remote-handlers.js';
 import { parseRule } from '../../permissions/rule.js';
 import { checkCommand, type CommandContext } from './check-command.js';
 import { KNOWN_TOOL_NAMES } from './known-tools.js';
-import type { ValidationProblem } from './validate.js';
+import type { ValidationProblem } from './validation-problem.js';
 import { httpUrlProblem, settingsProblems } from './validate-settings.js';
 
 // The location handlerWarnings prefixes its lines with; validate gives the path separately.

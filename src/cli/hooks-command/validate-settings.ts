@@ -4,7 +4,7 @@ import { closestName } from '../../hooks/settings/closest-name.js';
 import { formatPath } from '../../hooks/settings/load-settings.js';
 import { parseRule } from '../../permissions/rule.js';
 import { KNOWN_SETTINGS_KEYS } from './settings-keys.js';
-import type { ValidationProblem } from './validate.js';
+import type { ValidationProblem } from './validation-problem.js';
 
 /**
  * `hooks validate`'s checks of a settings document outside `hooks`: top-level keys that are not

@@ -6,6 +6,9 @@ import { describeValue, formatPath, parseJson, valueAt } from '../../hooks/setti
 import { isMcpConfigFile, validateMcpConfigFile } from '../../mcp/validate-mcp-config.js';
 import type { CommandContext } from './check-command.js';
 import { validateData, validateFile, validateText } from './validate-document.js';
+import type { ValidationProblem } from './validation-problem.js';
+
+export type { ValidationProblem } from './validation-problem.js';
 
 /**
  * `hookloop hooks validate`: every problem of settings files, hooks files and plugin directories at
@@ -18,16 +21,6 @@ import { validateData, validateFile, validateText } from './validate-document.js
  * are not settings keys (with the likely name), and every warning a run prints when it registers a
  * handler (e.g. `onFailure: "block"` on an event that cannot block).
  */
-
-/** One finding. `path` is the JSON path inside `file` ('' = the whole file). */
-export interface ValidationProblem {
-  readonly severity: 'error' | 'warning';
-  readonly file: string;
-  readonly path: string;
-  readonly message: string;
-  readonly expected?: string;
-  readonly got?: string;
-}
 
 /** The `--json` answer; `ok` is false when there is an error. */
 export interface ValidationReport {

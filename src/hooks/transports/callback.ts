@@ -1,5 +1,5 @@
 import { describeError } from '../../errors.js';
-import type { HookEventName } from '../event-names.js';
+import { GATE_EVENTS, type HookEventName } from '../event-table.js';
 import type { HookInput, HookOutput } from '../event-schemas.js';
 import type { HandlerOutcome, HandlerOrigin } from '../handler.js';
 import { checkHookOutput } from '../validate-output.js';
@@ -19,8 +19,8 @@ export type HookCallback<E extends HookEventName> = (
   context: HookCallbackContext,
 ) => HookOutput<E> | void | undefined | Promise<HookOutput<E> | void | undefined>;
 
-/** Events whose in-process hooks fail closed when they throw or break the output contract. */
-export const GATE_EVENTS: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'UserPromptSubmit']);
+/** Events whose in-process hooks fail closed when they throw or break the output contract: the event table's gates. */
+export { GATE_EVENTS };
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

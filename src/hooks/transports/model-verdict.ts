@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { HookEventName } from '../event-names.js';
+import { STOP_EVENTS, type HookEventName } from '../event-table.js';
 import type { HandlerOrigin, HandlerOutcome } from '../handler.js';
 
 /**
@@ -44,9 +44,6 @@ export function parseVerdict(text: string): { readonly verdict: ModelVerdict } |
   return { verdict: parsed.data.reason === undefined ? { ok: parsed.data.ok } : { ok: parsed.data.ok, reason: parsed.data.reason } };
 }
 
-/** The events where refusing means "do not stop yet": a refusal there makes the model (or subagent) go on. */
-const STOP_EVENTS: ReadonlySet<HookEventName> = new Set(['Stop', 'SubagentStop']);
-
 /**
  * Turns a verdict into the outcome the merge table understands.
  * - `ok: true`: no opinion (`{}`): a model's "fine" never approves a call the permission policy would ask about.
@@ -71,6 +68,7 @@ export function verdictOutcome(
   const reason = verdict.reason ?? 'no reason given';
   if (options.kind === 'agent') return { ...base, status: 'blocked', output: {}, blockMessage: `Agent hook condition was not met: ${reason}` };
   if (options.continueOnBlock) return { ...base, status: 'blocked', output: {}, blockMessage: `[${origin.text}]: ${reason}` };
+  // Where refusing means "do not stop yet" (the table's `decidesStop`), the model (or subagent) goes on.
   if (STOP_EVENTS.has(event)) return { ...base, status: 'blocked', output: {}, blockMessage: `Prompt hook condition was not met: ${reason}` };
   return { ...base, status: 'blocked', output: { continue: false, stopReason: reason }, blockMessage: `[${origin.text}]: ${reason}` };
 }

@@ -1,4 +1,4 @@
-import type { HookEventName } from '../event-names.js';
+import { eventSpec, FAIL_CLOSED_EVENTS, type HookEventName } from '../event-table.js';
 import type { HandlerOrigin, RegisteredHandler } from '../handler.js';
 import { handlerIdentity } from '../settings/load-settings.js';
 import type { AgentHandlerConfig, HandlerConfig, HttpHandlerConfig, PromptHandlerConfig } from '../settings/settings-schema.js';
@@ -29,26 +29,18 @@ export interface RemoteEntry {
  * hooks 30, prompt 30, agent 60; SessionEnd hooks share a 1.5 s budget unless one asks for more (≤ 60).
  */
 export function timeoutSecondsFor(event: HookEventName, config: Pick<HandlerConfig, 'type' | 'timeout'>): number {
-  const fallback = config.type === 'prompt' ? 30 : config.type === 'agent' ? 60 : config.type === 'command' && event === 'UserPromptSubmit' ? 30 : 600;
-  if (event === 'SessionEnd') return Math.min(Math.max(config.timeout ?? 1.5, 1.5), 60);
+  const timeouts = eventSpec(event).timeouts;
+  const fallback = config.type === 'prompt' ? 30 : config.type === 'agent' ? 60 : config.type === 'command' ? (timeouts.command ?? 600) : 600;
+  if (timeouts.clamp) return Math.min(Math.max(config.timeout ?? timeouts.clamp.min, timeouts.clamp.min), timeouts.clamp.max);
   return config.timeout ?? fallback;
 }
 
 /**
  * Events whose merge honours `onFailure: "block"`: a failing handler there blocks (refuses the call,
- * the prompt, the stop…). On the other events nothing can block, so the setting has no effect.
+ * the prompt, the stop…); the event table's `failClosed` entries. On the other events nothing can
+ * block, so the setting has no effect.
  */
-export const FAIL_CLOSED_EVENTS: ReadonlySet<HookEventName> = new Set([
-  'PreToolUse',
-  'PermissionRequest',
-  'UserPromptSubmit',
-  'PostToolUse',
-  'PostToolBatch',
-  'Stop',
-  'SubagentStop',
-  'ConfigChange',
-  'PreCompact',
-]);
+export { FAIL_CLOSED_EVENTS };
 
 /** One line per setting of `entry` that cannot work where it is (to print at registration). */
 export function handlerWarnings(event: HookEventName, config: HandlerConfig, where: string): string[] {

@@ -1,4 +1,4 @@
-import type { HookEventName } from '../event-names.js';
+import { eventSpec, type HookEventName } from '../event-table.js';
 import type { HookEngine, Unregister } from '../hook-engine.js';
 import type { HandlerOrigin, RegisteredHandler } from '../handler.js';
 import { handlerIdentity } from '../settings/load-settings.js';
@@ -43,7 +43,7 @@ export function registerSettingsHandlers(
   const configDir = resolveConfigDir(options.configDir);
   const removers: Unregister[] = [];
   const warnings: string[] = [];
-  let sessionStartHooks = 0;
+  const envFileHooks = new Map<HookEventName, number>();
   for (const entry of entries) {
     const location = `${entry.source.file}: hooks.${entry.event}[${entry.groupIndex ?? 0}].hooks[${entry.handlerIndex ?? 0}]`;
     const config = entry.config;
@@ -61,8 +61,8 @@ export function registerSettingsHandlers(
     const origin: HandlerOrigin = { transport: 'command', text: config.command, source: entry.source.file, location };
     const event = entry.event;
     const timeoutSeconds = timeoutSecondsFor(event, config);
-    // SessionStart hooks each get their own CLAUDE_ENV_FILE, numbered in settings order as Claude Code does.
-    const envFileIndex = event === 'SessionStart' ? sessionStartHooks++ : undefined;
+    // SessionStart hooks (the table's `envFile` events) each get their own CLAUDE_ENV_FILE, numbered in settings order as Claude Code does.
+    const envFileIndex = eventSpec(event).envFile ? nextIndex(envFileHooks, event) : undefined;
     const handler: RegisteredHandler = {
       id: engine.allocateId(),
       event,
@@ -93,4 +93,10 @@ export function registerSettingsHandlers(
     removers.push(engine.add(handler));
   }
   return { unregister: () => removers.forEach((remove) => remove()), warnings };
+}
+
+function nextIndex(counters: Map<HookEventName, number>, event: HookEventName): number {
+  const index = counters.get(event) ?? 0;
+  counters.set(event, index + 1);
+  return index;
 }
