@@ -1,4 +1,3 @@
-import { mergeSessionStart } from '../hooks/merge.js';
 import { readSessionEnv } from '../hooks/session-env.js';
 import { contextLabel, successLabel } from './hook-text.js';
 import { fireHook, type RunContext } from './run-context.js';
@@ -18,12 +17,11 @@ export interface SessionStartOutcome {
  * Never throws.
  */
 export async function sessionStart(run: RunContext, source: 'startup' | 'resume' | 'compact', model?: string): Promise<SessionStartOutcome> {
-  const outcomes = await fireHook(run, 'SessionStart', { source, ...(model !== undefined ? { model } : {}) }, source);
+  const start = await fireHook(run, 'SessionStart', { source, ...(model !== undefined ? { model } : {}) });
   // A compaction without SessionStart hooks has nothing new to read; a session's start always reads (a resumed session's files).
-  if (source !== 'compact' || outcomes.length > 0) {
+  if (source !== 'compact' || start.outcomes.length > 0) {
     Object.assign(run.env, await readSessionEnv(run.configDir, run.state.sessionId, { ...process.env, ...run.env }, (text) => run.emit({ type: 'warning', text })));
   }
-  const start = mergeSessionStart(outcomes);
   return {
     context: [...start.plainTexts.map((text) => successLabel('SessionStart', source, text)), ...start.contexts.map((text) => contextLabel('SessionStart', undefined, text))],
     ...(start.initialUserMessage !== undefined ? { initialUserMessage: start.initialUserMessage } : {}),

@@ -59,12 +59,16 @@ describe('session ids must be UUIDs', () => {
 
   it('the library refuses a sessionId that is not a UUID with a ConfigError, before writing', async () => {
     const projectDir = tempProject();
-    const configDir = tempProject();
+    // The config folder sits two levels inside a folder of this test's own, so that an escape
+    // by `../../outside` lands where the test can look without scanning the shared /tmp.
+    const root = tempProject();
+    const configDir = path.join(root, 'home', 'config');
+    fs.mkdirSync(configDir, { recursive: true });
     const attempt = scriptedRun([[text('never asked')]], { projectDir, configDir, sessionId: '../../outside' });
     await expect(attempt).rejects.toThrow(ConfigError);
     await expect(attempt).rejects.toThrow('sessionId: "../../outside" is not a session id (expected a UUID');
     expect(filesUnder(configDir)).toEqual([]);
-    expect(filesUnder(path.dirname(configDir)).filter((file) => file.includes('outside'))).toEqual([]);
+    expect(filesUnder(root).filter((file) => file.includes('outside'))).toEqual([]);
   });
 });
 
