@@ -4,6 +4,7 @@ import { ConfigError } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { isSameOrInside, realpathLoose, type Workspace } from '../tools/workspace.js';
 import { classifyBashCommand, GENERIC_BASH_REASON, type BashClassification } from './bash-read-only.js';
+import { inspectReads, readBoundaryVerdict, type ReadFindings } from './bash-read-policy.js';
 import { bashCommandIsKnown } from './match-bash.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
 import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
@@ -47,6 +48,7 @@ interface Call {
   readonly command: string | undefined;
   /** Computed once, for Bash calls only. */
   bash?: BashClassification;
+  reads?: ReadFindings;
 }
 
 /**
@@ -122,6 +124,9 @@ export class PermissionPolicy {
 
     const denied = await this.firstMatch('deny', call, 'any');
     if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}` };
+    // The files a Bash command reads are under the Read rules, as the Read tool is.
+    const reads = await this.readFindings(call);
+    if (reads?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${reads.denied.rule.text}` };
     // Plan mode's read-only rule comes before ask rules, so no approval can route around it.
     // Like the reference, it still lets PermissionRequest hooks see the call.
     if (mode === 'plan' && !(await this.readOnly(call))) {
@@ -129,6 +134,7 @@ export class PermissionPolicy {
     }
     const asked = await this.firstMatch('ask', call, 'any');
     if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true };
+    if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true };
 
     const boundary = await this.boundary(call);
     if (boundary) return boundary;
@@ -178,9 +184,20 @@ export class PermissionPolicy {
     return call.bash;
   }
 
+  /** What the files a Bash command reads meet (see `inspectReads`), computed once per call. */
+  private async readFindings(call: Call): Promise<ReadFindings | undefined> {
+    const bash = await this.classify(call);
+    if (!bash) return undefined;
+    call.reads ??= inspectReads(bash.reads, { workspace: this.workspace, cwd: call.query.cwd, projectDir: this.projectDir, homeDir: this.homeDir, deny: this.lists.deny, ask: this.lists.ask });
+    return call.reads;
+  }
+
   /** Step 3: what no hook may approve. */
   private async boundary(call: Call): Promise<PermissionVerdict | undefined> {
     const { tool } = call;
+    const reads = await this.readFindings(call);
+    const readBoundary = reads && readBoundaryVerdict(reads, this.workspace, this.currentMode);
+    if (readBoundary) return readBoundary;
     if ((tool.kind === 'read' || tool.kind === 'edit') && this.currentMode !== 'bypassPermissions') {
       const outside = call.paths.find((file) => !this.workspace.contains(file));
       if (outside !== undefined) {
