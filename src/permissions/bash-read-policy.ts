@@ -14,6 +14,8 @@ import type { PermissionMode, PermissionVerdict } from './types.js';
  * - `asked`: a path, or a file in a tree the command walks, is covered by a Read ask rule;
  * - `deniedBelow`: a recursive reader (`grep -r`, `rg`, `find`, `git grep`) would reach a file a
  *   Read deny rule covers;
+ * - `unknown`: a reading program's file is only known when the command runs (`cat "$f"`) while
+ *   Read rules are in force: it could be a denied one;
  * - `unchecked`: such a tree is too big to look through (more than `WALK_LIMIT` entries) while
  *   Read rules are in force;
  * - `outside`: a path, or a link a walk would follow, leads outside the working directories, or
@@ -24,6 +26,8 @@ export interface ReadFindings {
   readonly asked?: { readonly read: BashRead; readonly rule: PermissionRule };
   readonly deniedBelow?: { readonly read: BashRead; readonly file: string; readonly rule: PermissionRule };
   readonly unchecked?: { readonly read: BashRead };
+  /** A file is read whose path only the running shell knows (`cat "$f"`), while Read rules are in force. */
+  readonly unknown?: { readonly read: BashRead };
   readonly outside?: { readonly read: BashRead; readonly path: string };
 }
 
@@ -53,7 +57,10 @@ export function inspectReads(reads: readonly BashRead[], context: { workspace: W
   const ask = compile(context.ask);
   const findings: { -readonly [K in keyof ReadFindings]: ReadFindings[K] } = {};
   for (const read of reads) {
-    if (read.path === undefined) continue;
+    if (read.path === undefined) {
+      if (deny.length > 0 || ask.length > 0) findings.unknown ??= { read };
+      continue;
+    }
     const real = realpathLoose(read.path);
     const lexical = path.resolve(read.path);
     const candidates = [...new Set([lexical, real])];
@@ -163,6 +170,10 @@ function boundaryAsk(findings: ReadFindings, workspace: Workspace, mode: Permiss
   if (findings.deniedBelow) {
     const { read, file, rule } = findings.deniedBelow;
     return { behavior: 'ask', message: `${read.program} in '${path.resolve(read.path ?? '.')}' needs approval: it would read '${file}', which the rule ${rule.text} denies. Search or list narrower paths that leave it out.`, source: `rule ${rule.text}`, hookMayDecide: false };
+  }
+  if (findings.unknown) {
+    const { read } = findings.unknown;
+    return { behavior: 'ask', message: `${read.program} needs approval: it reads a file whose name is only known when the command runs, which could be one that a Read rule in force covers.`, source: 'read rules', hookMayDecide: false };
   }
   if (findings.unchecked) {
     const { read } = findings.unchecked;

@@ -119,14 +119,30 @@ function plainRead(word: ShellWord): ReadWord {
   return { word, tree: false, follows: false, skipsHidden: false };
 }
 
-/** A word that may expand to something else, or to several words, is an unknown read. */
+/**
+ * A word that may expand to something else is an unknown read — except a glob or brace word
+ * without parameters (`secrets/*`, `src/{a,b}.ts`, `~/.ssh/*`): whatever it expands to lies below
+ * the directory its fixed start names, so it reads (at most) that whole tree.
+ */
 function readOf(word: ShellWord, tree: boolean, follows: boolean, skipsHidden: boolean): ReadWord {
-  return word.dynamic ? unknownRead() : { word, tree, follows, skipsHidden };
+  if (!word.dynamic) return { word, tree, follows, skipsHidden };
+  const start = globStart(word.value);
+  return start === undefined ? unknownRead() : { word: { value: start, source: start, dynamic: start.startsWith('~') }, tree: true, follows, skipsHidden: false };
+}
+
+/** The directory a glob or brace pattern's matches all lie below (`a/b*` → `a`, `*` → `.`), or undefined when it holds an expansion. */
+function globStart(value: string): string | undefined {
+  if (/[$`]/.test(value) || (value.startsWith('~') && !/^~(\/|$)/.test(value))) return undefined;
+  const first = value.search(/[*?[{(]/);
+  if (first < 0) return value === '~' || value.startsWith('~/') ? value : undefined;
+  const slash = value.lastIndexOf('/', first);
+  return slash < 0 ? '.' : slash === 0 ? '/' : value.slice(0, slash);
 }
 
 function specReads(spec: ReaderSpec, flags: ProgramFlags | undefined, args: readonly ShellWord[]): ReadWord[] {
-  const split = flags ? splitArguments(flags, args.map((word) => word.value)) : undefined;
-  if (!split || args.some((word) => word.dynamic)) {
+  // A computed word counts as an operand (a glob's fixed start is still known), unless it starts like an option.
+  const split = flags && !args.some((word) => word.dynamic && word.value.startsWith('-')) ? splitArguments(flags, args.map((word) => (word.dynamic ? `./${word.value}` : word.value))) : undefined;
+  if (!split) {
     // Not read with confidence: every word that is not an option may be a file, and the walk is the worst case.
     const words = args.filter((word) => word.dynamic || !word.value.startsWith('-'));
     return words.map((word) => ({ ...readOf(word, spec.tree !== undefined, spec.follows !== undefined, false), guessed: true }));

@@ -74,6 +74,8 @@ const DENIED = [
   'find secrets -type f',
   'cat notes.txt | tee /dev/null; cat secrets/key.txt',
   'echo $(cat secrets/key.txt)',
+  'cat secrets/*', // a glob's matches all lie below its fixed start
+  'cat secrets/{key,other}.txt',
 ];
 
 /** Reads outside the workspace; none may print the canary without a person's approval. OUT is the outside directory. */
@@ -119,6 +121,14 @@ describe('Bash reads under Read deny rules', () => {
     const strict = await run(commands, { dir, mode: 'dontAsk', rules: DENY_SECRETS });
     expect(strict.asked).toEqual([]);
     expect(strict.results.every((result) => result.isError)).toBe(true);
+  }, 60_000);
+
+  it.each(['default', 'bypassPermissions'] as const)('under an allow rule, a read whose file is only known at run time asks a person in %s mode', async (mode) => {
+    const { dir } = setup();
+    const commands = ['cat s*/key.txt', 'cat secret?/key.txt', 'cat "$(echo secrets)/key.txt"', 'f=secrets/key.txt; cat "$f"', 'cat *'];
+    const { asked, results } = await run(commands, { dir, mode, rules: { ...DENY_SECRETS, allow: ['Bash(cat:*)', 'Bash(echo:*)', 'Bash'] } });
+    expect(results.filter((result) => result.content.includes(SECRET))).toEqual([]);
+    expect(asked.map((request) => (request.input as { command: string }).command)).toEqual(commands);
   }, 60_000);
 
   it('everyday reads next to the denied folder still run without approval', async () => {
