@@ -3,7 +3,10 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { isSameOrInside, realpathLoose, type Workspace } from '../tools/workspace.js';
-import { classifyBashCommand, GENERIC_BASH_REASON, type BashClassification } from './bash-read-only.js';
+import { classifyBashCommand, type BashClassification } from './bash-read-only.js';
+import { askMessage, DENIAL_WORKAROUND_GUIDANCE, denyMessage, planMessage } from './policy-messages.js';
+
+export { DENIAL_WORKAROUND_GUIDANCE } from './policy-messages.js';
 import { inspectReads, readBoundaryVerdict, type ReadFindings } from './bash-read-policy.js';
 import { bashCommandIsKnown } from './match-bash.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
@@ -70,6 +73,8 @@ interface Call {
 export class PermissionPolicy {
   private currentMode: PermissionMode;
   private readonly lists: Record<Behavior, PermissionRule[]>;
+  /** The rules added during the session (never those of the settings): the only ones a hook may remove. */
+  private readonly sessionRules = new Set<PermissionRule>();
   private readonly workspace: Workspace;
   private readonly projectDir: string;
   private readonly homeDir: string;
@@ -114,7 +119,32 @@ export class PermissionPolicy {
    * build an exact rule for a call. @throws ConfigError when the rule is malformed.
    */
   addSessionRule(behavior: Behavior, rule: string): void {
-    this.lists[behavior].push(parseRule(rule, `session ${behavior} rule`));
+    const parsed = parseRule(rule, `session ${behavior} rule`);
+    this.lists[behavior].push(parsed);
+    this.sessionRules.add(parsed);
+  }
+
+  /**
+   * Removes session rules (added with `addSessionRule`) whose text is one of `rules`, for
+   * PermissionRequest `updatedPermissions` `removeRules`/`replaceRules`. A rule from the settings is
+   * never removed: a hook cannot drop a deny rule the user wrote. Returns the texts that named no
+   * session rule (settings rules among them), for a warning.
+   */
+  removeSessionRules(behavior: Behavior, rules: readonly string[]): string[] {
+    const wanted = new Set(rules.map((rule) => parseRule(rule, `session ${behavior} rule`).text));
+    const removed = new Set<string>();
+    this.lists[behavior] = this.lists[behavior].filter((rule) => {
+      if (!this.sessionRules.has(rule) || !wanted.has(rule.text)) return true;
+      removed.add(rule.text);
+      this.sessionRules.delete(rule);
+      return false;
+    });
+    return [...wanted].filter((text) => !removed.has(text));
+  }
+
+  /** The session rules of one behavior (for `replaceRules`: the settings' rules are not the hook's to replace). */
+  sessionRulesOf(behavior: Behavior): string[] {
+    return this.lists[behavior].filter((rule) => this.sessionRules.has(rule)).map((rule) => rule.text);
   }
 
   /** Evaluates one call (see the class comment for the order). Never throws. */
@@ -360,30 +390,3 @@ function defaultPaths(fields: Record<string, unknown>, toolName: string, cwd: st
 function escapeSpecifier(command: string): string {
   return formatRule('x', command).slice(2, -1);
 }
-
-function denyMessage(call: Call): string {
-  if (call.command !== undefined) return `Permission to use ${call.tool.name} with command ${call.command} has been denied.`;
-  return `Permission to use ${call.tool.name} has been denied.`;
-}
-
-function askMessage(call: Call): string {
-  const file = call.paths[0];
-  if (call.command !== undefined) return GENERIC_BASH_REASON.replace('Bash', call.tool.name);
-  if (file !== undefined && call.tool.kind === 'edit') return `Claude requested permissions to write to ${file}, but you haven't granted it yet.`;
-  if (file !== undefined && call.tool.kind === 'read') return `Claude requested permissions to read from ${file}, but you haven't granted it yet.`;
-  return `Claude requested permissions to use ${call.tool.name}, but you haven't granted it yet.`;
-}
-
-function planMessage(call: Call): string {
-  const file = call.paths[0];
-  if (call.command !== undefined) return `Cannot run \`${call.command}\` while in plan mode: only read-only commands run in plan mode.`;
-  if (file !== undefined && call.tool.kind === 'edit') return `Cannot write to ${file} while in plan mode.`;
-  return `Cannot use ${call.tool.name} while in plan mode.`;
-}
-
-/**
- * What Claude Code appends to a dontAsk refusal (issue 15 item 7: the model reads the same words
- * under both agents; only the agent's name differs).
- */
-export const DENIAL_WORKAROUND_GUIDANCE =
-  "IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed.";
