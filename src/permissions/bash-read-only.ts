@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Workspace } from '../tools/workspace.js';
@@ -120,9 +121,48 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
   const reads = readsOfLine(parsed, { cwd: context.cwd, homeDir, ...(joins ? { joins } : {}) });
   // A file read whose path is only known at run time may be anything: not provably harmless to run unasked.
   const readsKnown = reads.every((read) => read.path !== undefined);
-  const readOnly = lineReadOnly && writes.length === 0 && readsKnown;
+  const readOnly = lineReadOnly && writes.length === 0 && readsKnown && programsFromTrustedPath(parsed.commands, context.workspace);
   const reason = writes[0]?.message ?? (readOnly ? undefined : GENERIC_BASH_REASON);
   return { parsed: true, readOnly, ...(reason !== undefined ? { reason } : {}), writes, editsInsideWorkspace: editsInsideWorkspace && readsKnown, protectedRemovals, reads };
+}
+
+// Read-only commands run by bash itself, never looked up on PATH.
+const BUILTINS = new Set(['echo', 'printf', 'pwd', 'cd', 'true', 'false', ':', 'test', '[', 'type', 'command']);
+
+/**
+ * Whether every program the command runs is found where the model cannot have put another one:
+ * bash builtins always; for the others, every `PATH` entry bash looks in before it finds the
+ * program must be absolute and outside the working directories, or hold no such name (a workspace
+ * `node_modules/.bin` on PATH is fine until an `ls` appears in it, which an acceptEdits copy could
+ * have made executable). A relative or empty entry (the cwd) is never trusted. Reads the `PATH`
+ * hookloop runs with (the Bash tool inherits it).
+ */
+function programsFromTrustedPath(commands: readonly SimpleCommand[], workspace: Workspace): boolean {
+  const entries = (process.env['PATH'] ?? '').split(':');
+  const names = commands.flatMap((simple) => programsOf(simple.argv).runs.map((run) => run.argv[0]?.value ?? ''));
+  return names.every((name) => BUILTINS.has(name) || foundOnTrustedPath(name, entries, workspace));
+}
+
+function foundOnTrustedPath(name: string, entries: readonly string[], workspace: Workspace): boolean {
+  for (const entry of entries) {
+    if (!path.isAbsolute(entry)) return false;
+    const candidate = path.join(entry, name);
+    const exists = fs.existsSync(candidate) || isLink(candidate);
+    if (workspace.contains(entry)) {
+      if (exists) return false;
+      continue;
+    }
+    if (exists) return true;
+  }
+  return true; // not found: bash reports "command not found"
+}
+
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function describePlace(place: PathPlace, workspace: Workspace): string {

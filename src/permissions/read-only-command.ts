@@ -54,7 +54,7 @@ interface Context {
 }
 
 function isReadOnlyLiteralCommand(simple: LiteralCommand, context: Context): boolean {
-  if (!simple.assignments.every(([name]) => READ_ONLY_ASSIGNMENTS.has(name))) return false;
+  if (!simple.assignments.every(([name, value]) => READ_ONLY_ASSIGNMENTS.has(name) && plainSettingValue(name, value))) return false;
   for (const redirection of simple.redirections) {
     if ((redirection.kind === '>' || redirection.kind === '>>') && redirection.target !== '/dev/null' && context.outputsListedElsewhere !== true) return false;
     // Bash itself opens /dev/tcp/…, /dev/udp/… (network) and /dev/fd/N; other devices may block or have effects.
@@ -63,6 +63,15 @@ function isReadOnlyLiteralCommand(simple: LiteralCommand, context: Context): boo
   const argv = unwrap(simple.argv);
   if (argv === undefined || argv.length === 0) return false;
   return isReadOnlyProgram(argv[0] as string, argv.slice(1), context);
+}
+
+/**
+ * A locale or time zone value that names no file: a locale value with a `/` (`LC_ALL=/tmp/x`) is
+ * a path glibc loads locale data from, and `TZ=:/path` or `TZ=../x` a zone file read from anywhere.
+ */
+function plainSettingValue(name: string, value: string): boolean {
+  if (name === 'TZ') return /^[A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value) && !value.split('/').includes('..');
+  return /^[A-Za-z0-9_.@,=-]*$/.test(value) && !value.includes('..');
 }
 
 // Wrappers that only run the rest of the line as a command (GNU: their flags come first).
