@@ -50,6 +50,7 @@ interface ReaderSpec {
 }
 
 const ALL: ReaderSpec = { operands: 'all' };
+const CHECKSUMS = new Set(['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum']);
 const GREP: ReaderSpec = {
   operands: 'afterPattern',
   patternFlags: ['-e', '--regexp', '-f', '--file'],
@@ -108,6 +109,8 @@ export function readsOfRun(run: ProgramRun): ReadWord[] | undefined {
   if (name === 'sed') return [...sedReads(args), ...unknownMore];
   const spec = READERS[name];
   if (!spec) return undefined;
+  // `sha256sum -c LIST` reads the files LIST names, which no word of the command spells.
+  if (CHECKSUMS.has(name) && args.some((word) => word.value === '--check' || /^-[a-z]*c/.test(word.value))) return [...specReads(spec, READ_ONLY_PROGRAMS[name], args), unknownRead()];
   return [...specReads(spec, READ_ONLY_PROGRAMS[name], args), ...unknownMore];
 }
 
@@ -214,8 +217,9 @@ function gitReads(args: readonly ShellWord[]): ReadWord[] {
   let operands = split.operands.map((at) => rest[at] as ShellWord);
   if (subcommand === 'grep' && !has(/^(-e|-f|--file)$/)) operands = operands.slice(1);
   const reads = operands.map(gitOperandRead);
+  // Files named by flags: `git grep -f PATTERNS`, `git ls-files -X`/`--exclude-from`.
+  for (const flag of split.flags) if (['-f', '--file', '-X', '--exclude-from'].includes(flag.name) && flag.value !== undefined) reads.push(readOfValue(flag, rest));
   if (subcommand === 'grep') {
-    for (const flag of split.flags) if (flag.name === '-f' || flag.name === '--file') reads.push(readOfValue(flag, rest));
     if (operands.length === 0) reads.push({ word: { value: '.', source: '.', dynamic: false }, tree: true, follows: false, skipsHidden: false });
   }
   return reads;
