@@ -134,22 +134,60 @@ export async function askApprover(run: RunContext, call: ToolCall, tool: AnyTool
   return { kind: 'allowed', input, realPaths };
 }
 
-/** `updatedPermissions` entries of type `addRules` become session rules; others are reported and ignored. */
+/**
+ * PermissionRequest `updatedPermissions` (Claude Code's permission updates), applied to this
+ * session whatever `destination` says (hookloop writes no settings file for a hook):
+ * - `addRules`: session rules of `behavior` (default `allow`). They take effect at their step of
+ *   the order, so an added allow rule never beats a deny rule, the workspace boundary or hookloop's
+ *   configuration.
+ * - `removeRules` / `replaceRules`: only rules added during the session are removed or replaced;
+ *   the settings' rules stay (a hook cannot drop a deny rule the user wrote — as in Claude Code,
+ *   whose `session` destination does not hold them).
+ * - `setMode`: `default`, `acceptEdits`, `plan` and `dontAsk` take effect for the following calls;
+ *   `bypassPermissions` is refused (it would lift the workspace boundary, which no hook may do;
+ *   Claude Code 2.1.328 did not switch to it either).
+ * - `addDirectories` / `removeDirectories`: ignored (the working directories are fixed when the
+ *   run starts; stricter than Claude Code, which adds them).
+ * Everything refused or malformed is one warning; nothing here throws.
+ */
 function applyUpdatedPermissions(run: RunContext, updates: readonly unknown[]): void {
+  const warn = (text: string) => run.emit({ type: 'warning', text: `PermissionRequest hook: updatedPermissions ${text}` });
   for (const update of updates) {
-    const entry = update as { type?: string; rules?: { toolName?: string; ruleContent?: string }[]; behavior?: 'allow' | 'deny' | 'ask' };
-    if (entry.type === 'addRules' && Array.isArray(entry.rules)) {
-      for (const rule of entry.rules) {
-        if (typeof rule.toolName !== 'string') continue;
-        const text = rule.ruleContent ? `${rule.toolName}(${rule.ruleContent})` : rule.toolName;
-        try {
-          run.policy.addSessionRule(entry.behavior ?? 'allow', text);
-        } catch (error) {
-          run.emit({ type: 'warning', text: `PermissionRequest hook: updatedPermissions rule ignored: ${describeError(error)}` });
+    const entry = (typeof update === 'object' && update !== null ? update : {}) as { type?: unknown; rules?: unknown; behavior?: unknown; mode?: unknown };
+    const behavior = entry.behavior === undefined ? 'allow' : entry.behavior;
+    const rules = Array.isArray(entry.rules) ? entry.rules.flatMap(ruleText) : undefined;
+    const ruleEntry = entry.type === 'addRules' || entry.type === 'removeRules' || entry.type === 'replaceRules';
+    if (ruleEntry && (rules === undefined || (behavior !== 'allow' && behavior !== 'deny' && behavior !== 'ask'))) {
+      warn(`${String(entry.type)} entry ignored: it needs "rules" (a list of {toolName, ruleContent}) and a "behavior" of allow, deny or ask`);
+      continue;
+    }
+    try {
+      if (entry.type === 'addRules') for (const text of rules ?? []) run.policy.addSessionRule(behavior as 'allow', text);
+      else if (entry.type === 'removeRules' || entry.type === 'replaceRules') {
+        const target = entry.type === 'replaceRules' ? run.policy.sessionRulesOf(behavior as 'allow') : (rules ?? []);
+        const kept = run.policy.removeSessionRules(behavior as 'allow', target);
+        if (entry.type === 'replaceRules') for (const text of rules ?? []) run.policy.addSessionRule(behavior as 'allow', text);
+        else if (kept.length > 0) warn(`removeRules: ${kept.join(', ')} not removed: only rules added during this session can be removed, never those of the settings`);
+      } else if (entry.type === 'setMode') {
+        if (entry.mode === 'default' || entry.mode === 'acceptEdits' || entry.mode === 'plan' || entry.mode === 'dontAsk') {
+          run.policy.setMode(entry.mode);
+          run.state.mode = entry.mode;
         }
+        else warn(`setMode to ${JSON.stringify(entry.mode)} ignored: a hook may switch to default, acceptEdits, plan or dontAsk, never to bypassPermissions`);
+      } else if (entry.type === 'addDirectories' || entry.type === 'removeDirectories') {
+        warn(`${entry.type} ignored: the working directories are fixed when the run starts (start hookloop with --add-dir)`);
+      } else {
+        warn(`entry of type ${JSON.stringify(entry.type)} is not supported and was ignored`);
       }
-    } else {
-      run.emit({ type: 'warning', text: `PermissionRequest hook: updatedPermissions entry of type ${JSON.stringify(entry.type)} is not supported and was ignored` });
+    } catch (error) {
+      warn(`rule ignored: ${describeError(error)}`);
     }
   }
+}
+
+/** `{toolName, ruleContent}` as rule text (`Bash(npm test)`), or nothing when malformed. */
+function ruleText(rule: unknown): string[] {
+  const fields = (typeof rule === 'object' && rule !== null ? rule : {}) as { toolName?: unknown; ruleContent?: unknown };
+  if (typeof fields.toolName !== 'string') return [];
+  return [typeof fields.ruleContent === 'string' && fields.ruleContent !== '' ? `${fields.toolName}(${fields.ruleContent})` : fields.toolName];
 }

@@ -3,7 +3,7 @@ import { backquotedScriptsIn } from './bash-backquotes.js';
 import type { OutputRedirection, ShellWord, SimpleCommand } from './bash-types.js';
 import { withBashTree } from './bash-parser.js';
 import { BashSyntaxError, ReadError } from './bash-read-error.js';
-import { headOfHeredoc, outputRedirection, redirectHeadEnd, REDIRECTS } from './bash-redirections.js';
+import { headOfHeredoc, inputRedirection, outputRedirection, redirectHeadEnd, REDIRECTS } from './bash-redirections.js';
 import { arithmeticText, checkLeaf, isMissingNameAfterAssignment, keywordWords, readTestCommand, RESERVED, testCommandPieces, trailingRedirectOwner, uncoveredText } from './bash-tree-quirks.js';
 import { builtinEvaluation, codeInText, DISAGREEING_CHARACTERS, expansionEnd, isConstantArithmetic, lateEvaluation } from './bash-expansion-scan.js';
 import { programsOf } from './bash-programs.js';
@@ -22,6 +22,8 @@ const NOT_STATEMENTS = new Set(['command', 'declaration_command', 'variable_assi
 export class CommandCollector {
   readonly commands: SimpleCommand[] = [];
   readonly redirections: OutputRedirection[] = [];
+  /** The files read by `<` and `<>` redirections, anywhere in the line. */
+  readonly inputs: ShellWord[] = [];
   /** Redirections that tree-sitter-bash hangs on a whole pipeline or list, by the id of the last command they belong to. */
   private readonly trailing = new Map<number, Node[]>();
   /** Backquoted scripts by offset (see `withBashTree`), removed as they are read. */
@@ -175,6 +177,8 @@ export class CommandCollector {
       if (after.later) after.later.push(...rest);
       else for (const child of rest) this.visit(child, depth + 1);
     }
+    const input = target && inputRedirection(node, this.word(target));
+    if (input) this.inputs.push(input);
     const output = target && outputRedirection(node, this.word(target));
     if (output) {
       own.push(output);
@@ -226,6 +230,7 @@ export class CommandCollector {
     if (!result.ok) return false;
     this.commands.push(...inner.commands);
     this.redirections.push(...inner.redirections);
+    this.inputs.push(...inner.inputs);
     return true;
   }
 

@@ -12,10 +12,11 @@ export type { OutputRedirection, ShellWord, SimpleCommand } from './bash-types.j
  * and those inside `$(…)`, `` `…` ``, `<(…)`, `>(…)`, `$((…))`, `${…}`, unquoted here-documents,
  * and the string of `bash -c '…'` / `sh -c '…'` / `eval …`. Order: inner commands before the command
  * that contains them, otherwise source order. `redirections` holds every output redirection,
- * including those on compound commands (`(cd a; ls) > out.txt`).
+ * including those on compound commands (`(cd a; ls) > out.txt`); `inputs` the files of every `<`
+ * and `<>` redirection.
  */
 export type ParsedBashCommand =
-  | { readonly ok: true; readonly commands: readonly SimpleCommand[]; readonly redirections: readonly OutputRedirection[] }
+  | { readonly ok: true; readonly commands: readonly SimpleCommand[]; readonly redirections: readonly OutputRedirection[]; readonly inputs: readonly ShellWord[] }
   | { readonly ok: false; readonly error: string };
 
 const CACHE_LIMIT = 256;
@@ -59,7 +60,7 @@ function readWith(parser: Parser, command: string): ParsedBashCommand {
     const collector = new CommandCollector(command, parser);
     const result = withBashTree(parser, command, (root, backquotes) => collector.read(root, backquotes));
     if (!result.ok) return { ok: false, error: `not valid Bash: ${result.error}` };
-    return { ok: true, commands: collector.commands, redirections: collector.redirections };
+    return { ok: true, commands: collector.commands, redirections: collector.redirections, inputs: collector.inputs };
   } catch (error) {
     if (error instanceof BashSyntaxError) return { ok: false, error: `not valid Bash: ${error.message}` };
     const reason = error instanceof ReadError ? error.message : `unexpected error: ${errorText(error)}`;

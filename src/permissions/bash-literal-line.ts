@@ -22,6 +22,8 @@ export interface LiteralCommand {
   /** The words, quotes removed: `argv[0]` is the program. Empty only for an assignment-only command. */
   readonly argv: readonly string[];
   readonly redirections: readonly LiteralRedirection[];
+  /** The operator that joins it to the next command (`&&`, `||`, `|`, `|&`, `;`, a newline), if any. */
+  readonly next?: string;
 }
 
 /** A command line read as literal simple commands, or why it is not one. */
@@ -77,6 +79,7 @@ class LiteralReader {
       }
       if (char === '\n') {
         this.index += 1;
+        if (afterCommand) this.joined(commands, '\n');
         afterCommand = false;
         continue;
       }
@@ -93,6 +96,7 @@ class LiteralReader {
         if (operator === '&') throw new Refused('a background command ("&")');
         if (operator === ';;' || operator === ';&') throw new Refused(`"${operator}" outside a case statement`);
         this.index += operator.length;
+        this.joined(commands, operator);
         pending = operator === ';' ? undefined : operator;
         afterCommand = false;
         continue;
@@ -102,6 +106,12 @@ class LiteralReader {
       pending = undefined;
       afterCommand = true;
     }
+  }
+
+  /** Records the operator after the last command read. */
+  private joined(commands: LiteralCommand[], operator: string): void {
+    const last = commands.at(-1);
+    if (last && last.next === undefined) commands[commands.length - 1] = { ...last, next: operator };
   }
 
   private simpleCommand(): LiteralCommand {

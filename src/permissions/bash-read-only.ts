@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Workspace } from '../tools/workspace.js';
@@ -6,6 +7,10 @@ import { isReadOnlyCommandLine, isReadOnlySimpleCommandText, literalCommandCount
 import { programName, programsOf } from './bash-programs.js';
 import { protectedRemovals as removalsOf } from './bash-removals.js';
 import { writesOfRun } from './bash-writes.js';
+import { readsOfLine, type BashRead } from './bash-read-paths.js';
+import { readLiteralCommandLine } from './bash-literal-line.js';
+
+export type { BashRead } from './bash-read-paths.js';
 
 /** Where a path a command writes lies: in the workspace, outside it, or not knowable before it runs. */
 export type PathPlace = 'inside' | 'outside' | 'unknown';
@@ -40,6 +45,10 @@ export interface BashWrite {
  * - `protectedRemovals`: what rm/rmdir/unlink/mv/`find -delete` (also behind wrappers) would remove
  *   and no hook or mode may approve: `/`, the home directory, a workspace root, a directory above
  *   one, or an operand that may be one of them (see `protectedRemovals` in bash-removals.ts).
+ * - `reads`: every file the command's reading programs read (operands, `-f FILE` values, `<`
+ *   redirections, `cd` targets), resolved against every directory the command may be in by then
+ *   (see `readsOfLine`). `readOnly` needs each to be known; the policy checks them against Read
+ *   rules and the working directories.
  * - `parsed`: false when the command is not valid Bash (it is then never read-only).
  */
 export interface BashClassification {
@@ -49,6 +58,7 @@ export interface BashClassification {
   readonly writes: readonly BashWrite[];
   readonly editsInsideWorkspace: boolean;
   readonly protectedRemovals: readonly string[];
+  readonly reads: readonly BashRead[];
 }
 
 /** The Claude Code text for a call that needs approval and has no more specific reason. */
@@ -63,7 +73,7 @@ const DISCARD_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/de
 export async function classifyBashCommand(command: string, context: { cwd: string; workspace: Workspace; homeDir?: string }): Promise<BashClassification> {
   const parsed = await parseBashCommand(command);
   if (!parsed.ok) {
-    return { parsed: false, readOnly: false, reason: GENERIC_BASH_REASON, writes: [{ kind: 'program', message: GENERIC_BASH_REASON }], editsInsideWorkspace: false, protectedRemovals: [] };
+    return { parsed: false, readOnly: false, reason: GENERIC_BASH_REASON, writes: [{ kind: 'program', message: GENERIC_BASH_REASON }], editsInsideWorkspace: false, protectedRemovals: [], reads: [] };
   }
   const homeDir = context.homeDir ?? os.homedir();
   const changesDirectory = parsed.commands.some((simple) => ['cd', 'pushd', 'popd'].includes(simple.words[0] ?? ''));
@@ -106,7 +116,53 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
   // command neither sees, e.g. `(( x ))`: it is never read-only and never a mere file edit.
   if (!lineReadOnly && (writes.length === 0 || literalCommandCount(command) !== parsed.commands.length)) writes.push({ kind: 'program', message: GENERIC_BASH_REASON });
   const editsInsideWorkspace = writes.every((write) => write.kind !== 'program' && write.place === 'inside');
-  return { parsed: true, readOnly: lineReadOnly && writes.length === 0, ...(writes[0] ? { reason: writes[0].message } : {}), writes, editsInsideWorkspace, protectedRemovals };
+  const literal = readLiteralCommandLine(command);
+  const joins = literal.ok && literal.commands.length === parsed.commands.length ? literal.commands.map((simple) => simple.next) : undefined;
+  const reads = readsOfLine(parsed, { cwd: context.cwd, homeDir, ...(joins ? { joins } : {}) });
+  // A file read whose path is only known at run time may be anything: not provably harmless to run unasked.
+  const readsKnown = reads.every((read) => read.path !== undefined);
+  const readOnly = lineReadOnly && writes.length === 0 && readsKnown && programsFromTrustedPath(parsed.commands, context.workspace);
+  const reason = writes[0]?.message ?? (readOnly ? undefined : GENERIC_BASH_REASON);
+  return { parsed: true, readOnly, ...(reason !== undefined ? { reason } : {}), writes, editsInsideWorkspace: editsInsideWorkspace && readsKnown, protectedRemovals, reads };
+}
+
+// Read-only commands run by bash itself, never looked up on PATH.
+const BUILTINS = new Set(['echo', 'printf', 'pwd', 'cd', 'true', 'false', ':', 'test', '[', 'type', 'command']);
+
+/**
+ * Whether every program the command runs is found where the model cannot have put another one:
+ * bash builtins always; for the others, every `PATH` entry bash looks in before it finds the
+ * program must be absolute and outside the working directories, or hold no such name (a workspace
+ * `node_modules/.bin` on PATH is fine until an `ls` appears in it, which an acceptEdits copy could
+ * have made executable). A relative or empty entry (the cwd) is never trusted. Reads the `PATH`
+ * hookloop runs with (the Bash tool inherits it).
+ */
+function programsFromTrustedPath(commands: readonly SimpleCommand[], workspace: Workspace): boolean {
+  const entries = (process.env['PATH'] ?? '').split(':');
+  const names = commands.flatMap((simple) => programsOf(simple.argv).runs.map((run) => run.argv[0]?.value ?? ''));
+  return names.every((name) => BUILTINS.has(name) || foundOnTrustedPath(name, entries, workspace));
+}
+
+function foundOnTrustedPath(name: string, entries: readonly string[], workspace: Workspace): boolean {
+  for (const entry of entries) {
+    if (!path.isAbsolute(entry)) return false;
+    const candidate = path.join(entry, name);
+    const exists = fs.existsSync(candidate) || isLink(candidate);
+    if (workspace.contains(entry)) {
+      if (exists) return false;
+      continue;
+    }
+    if (exists) return true;
+  }
+  return true; // not found: bash reports "command not found"
+}
+
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function describePlace(place: PathPlace, workspace: Workspace): string {

@@ -24,6 +24,13 @@ export function outputRedirection(node: Node, target: ShellWord): OutputRedirect
   return undefined;
 }
 
+/** The file a `<` or `<>` redirection reads (its destination word), or undefined for any other redirection. */
+export function inputRedirection(node: Node, target: ShellWord): ShellWord | undefined {
+  if (node.type !== 'file_redirect') return undefined;
+  const operator = node.children.find((child) => !child.isNamed)?.type;
+  return operator === '<' || operator === '<>' ? target : undefined;
+}
+
 /**
  * Where a redirection ends on its command's line. A here-document's node runs to its closing
  * delimiter and may hold the rest of the line (`cat <<EOF | grep x`); only its operator, its

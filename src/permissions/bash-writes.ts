@@ -72,6 +72,13 @@ function copyWrites(name: string, read: ReadOptions, moreArguments: boolean): Wr
     }
   }
   if (name === 'mv') written.push(...sources.map((word) => ({ word, tree: true })));
+  // A link is a second name of its source: a write through it writes the source, so the source counts
+  // as written (`ln .claude/settings.json x && echo … > x`). A relative symbolic source is resolved
+  // from the link's directory, which is only known when the command runs.
+  const symbolic = hasOption(read, '-s', '--symbolic', '--symbolic-link');
+  if (name === 'ln' || (name === 'cp' && hasOption(read, '-l', '-s', '--link', '--symbolic-link'))) {
+    for (const source of sources) written.push(symbolic && !path.isAbsolute(source.value) && !source.value.startsWith('~') ? { word: undefined } : { word: source });
+  }
   return written;
 }
 

@@ -141,24 +141,58 @@ function anchor(specifier: string, context: { cwd: string; projectDir: string; h
 
 /** Matches one absolute path against a path specifier (see `matchesRule`). */
 export function matchPathSpecifier(specifier: string, filePath: string, context: { cwd: string; projectDir: string; homeDir: string; flavour: MatchFlavour }): boolean {
-  const anchored = anchor(specifier, context);
+  const matches = pathSpecifierMatcher(specifier, context);
   const candidates = [...new Set([path.resolve(filePath), realpathLoose(filePath)])];
-  const test = (candidate: string): boolean => {
-    if ('basename' in anchored) {
-      const isMatch = picomatch(anchored.basename, { dot: true });
-      return candidate.split('/').some((part) => part !== '' && isMatch(part));
-    }
-    const isMatch = picomatch(anchored.pattern, { dot: true });
-    const bases = anchored.bases.flatMap((base) => [path.resolve(base), realpathLoose(base)]);
-    return bases.some((base) => {
+  return context.flavour === 'any' ? candidates.some(matches) : candidates.every(matches);
+}
+
+/**
+ * A path specifier compiled once, for testing many absolute paths (each as given: the caller
+ * resolves links). See `matchesRule` for the pattern forms.
+ */
+export function pathSpecifierMatcher(specifier: string, context: { cwd: string; projectDir: string; homeDir: string }): (candidate: string) => boolean {
+  return compilePathSpecifier(specifier, context).matches;
+}
+
+/**
+ * `pathSpecifierMatcher`, plus `mayMatchBelow(directory)`: false only when no path below
+ * `directory` (absolute, as given) can match — the pattern is anchored elsewhere, or its fixed
+ * leading directories lead away from `directory`. Used to skip walking trees no rule can reach.
+ */
+export function compilePathSpecifier(specifier: string, context: { cwd: string; projectDir: string; homeDir: string }): { matches: (candidate: string) => boolean; mayMatchBelow: (directory: string) => boolean } {
+  const anchored = anchor(specifier, context);
+  if ('basename' in anchored) {
+    const isMatch = picomatch(anchored.basename, { dot: true });
+    return { matches: (candidate) => candidate.split('/').some((part) => part !== '' && isMatch(part)), mayMatchBelow: () => true };
+  }
+  const isMatch = picomatch(anchored.pattern, { dot: true });
+  const bases = [...new Set(anchored.bases.flatMap((base) => [path.resolve(base), realpathLoose(base)]))];
+  const fixed: string[] = [];
+  for (const part of anchored.pattern.split('/')) {
+    if (/[*?[\]{}()!+@]/.test(part)) break;
+    fixed.push(part);
+  }
+  const mayMatchBelow = (directory: string): boolean =>
+    bases.some((base) => {
+      const relative = path.relative(base, directory);
+      if (relative === '') return true;
+      if (relative.startsWith('..') || path.isAbsolute(relative)) return isSameOrInsideText(base, directory);
+      const parts = relative.split(path.sep);
+      return parts.every((part, index) => index >= fixed.length || fixed[index] === part);
+    });
+  const matches = (candidate: string): boolean =>
+    bases.some((base) => {
       const relative = path.relative(base, candidate);
       if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return anchored.pattern === '**' && relative === '';
       // The path itself or a directory above it (gitignore: an ignored directory covers its contents).
       const parts = relative.split(path.sep);
       return parts.some((_, index) => isMatch(parts.slice(0, index + 1).join('/')));
     });
-  };
-  return context.flavour === 'any' ? candidates.some(test) : candidates.every(test);
+  return { matches, mayMatchBelow };
+}
+
+function isSameOrInsideText(inner: string, outer: string): boolean {
+  return inner === outer || inner.startsWith(outer.endsWith('/') ? outer : `${outer}/`);
 }
 
 function matchDomain(specifier: string, url: string): boolean {

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { isSameOrInside, realpathLoose, type Workspace } from '../tools/workspace.js';
-import { classifyBashCommand, GENERIC_BASH_REASON, type BashClassification } from './bash-read-only.js';
+import { classifyBashCommand, type BashClassification } from './bash-read-only.js';
+import { askMessage, DENIAL_WORKAROUND_GUIDANCE, denyMessage, planMessage } from './policy-messages.js';
+
+export { DENIAL_WORKAROUND_GUIDANCE } from './policy-messages.js';
+import { inspectReads, readBoundaryVerdict, type ReadFindings } from './bash-read-policy.js';
 import { bashCommandIsKnown } from './match-bash.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
 import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
@@ -47,6 +51,7 @@ interface Call {
   readonly command: string | undefined;
   /** Computed once, for Bash calls only. */
   bash?: BashClassification;
+  reads?: ReadFindings;
 }
 
 /**
@@ -68,6 +73,8 @@ interface Call {
 export class PermissionPolicy {
   private currentMode: PermissionMode;
   private readonly lists: Record<Behavior, PermissionRule[]>;
+  /** The rules added during the session (never those of the settings): the only ones a hook may remove. */
+  private readonly sessionRules = new Set<PermissionRule>();
   private readonly workspace: Workspace;
   private readonly projectDir: string;
   private readonly homeDir: string;
@@ -123,7 +130,32 @@ export class PermissionPolicy {
    * build an exact rule for a call. @throws ConfigError when the rule is malformed.
    */
   addSessionRule(behavior: Behavior, rule: string): void {
-    this.lists[behavior].push(parseRule(rule, `session ${behavior} rule`));
+    const parsed = parseRule(rule, `session ${behavior} rule`);
+    this.lists[behavior].push(parsed);
+    this.sessionRules.add(parsed);
+  }
+
+  /**
+   * Removes session rules (added with `addSessionRule`) whose text is one of `rules`, for
+   * PermissionRequest `updatedPermissions` `removeRules`/`replaceRules`. A rule from the settings is
+   * never removed: a hook cannot drop a deny rule the user wrote. Returns the texts that named no
+   * session rule (settings rules among them), for a warning.
+   */
+  removeSessionRules(behavior: Behavior, rules: readonly string[]): string[] {
+    const wanted = new Set(rules.map((rule) => parseRule(rule, `session ${behavior} rule`).text));
+    const removed = new Set<string>();
+    this.lists[behavior] = this.lists[behavior].filter((rule) => {
+      if (!this.sessionRules.has(rule) || !wanted.has(rule.text)) return true;
+      removed.add(rule.text);
+      this.sessionRules.delete(rule);
+      return false;
+    });
+    return [...wanted].filter((text) => !removed.has(text));
+  }
+
+  /** The session rules of one behavior (for `replaceRules`: the settings' rules are not the hook's to replace). */
+  sessionRulesOf(behavior: Behavior): string[] {
+    return this.lists[behavior].filter((rule) => this.sessionRules.has(rule)).map((rule) => rule.text);
   }
 
   /** Evaluates one call (see the class comment for the order). Never throws. */
@@ -133,6 +165,9 @@ export class PermissionPolicy {
 
     const denied = await this.firstMatch('deny', call, 'any');
     if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}` };
+    // The files a Bash command reads are under the Read rules, as the Read tool is.
+    const reads = await this.readFindings(call);
+    if (reads?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${reads.denied.rule.text}` };
     // Plan mode's read-only rule comes before ask rules, so no approval can route around it.
     // Like the reference, it still lets PermissionRequest hooks see the call.
     if (mode === 'plan' && !(await this.readOnly(call))) {
@@ -140,6 +175,7 @@ export class PermissionPolicy {
     }
     const asked = await this.firstMatch('ask', call, 'any');
     if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true };
+    if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true };
 
     const boundary = await this.boundary(call);
     if (boundary) return boundary;
@@ -189,9 +225,20 @@ export class PermissionPolicy {
     return call.bash;
   }
 
+  /** What the files a Bash command reads meet (see `inspectReads`), computed once per call. */
+  private async readFindings(call: Call): Promise<ReadFindings | undefined> {
+    const bash = await this.classify(call);
+    if (!bash) return undefined;
+    call.reads ??= inspectReads(bash.reads, { workspace: this.workspace, cwd: call.query.cwd, projectDir: this.projectDir, homeDir: this.homeDir, deny: this.lists.deny, ask: this.lists.ask });
+    return call.reads;
+  }
+
   /** Step 3: what no hook may approve. */
   private async boundary(call: Call): Promise<PermissionVerdict | undefined> {
     const { tool } = call;
+    const reads = await this.readFindings(call);
+    const readBoundary = reads && readBoundaryVerdict(reads, this.workspace, this.currentMode);
+    if (readBoundary) return readBoundary;
     if ((tool.kind === 'read' || tool.kind === 'edit') && this.currentMode !== 'bypassPermissions') {
       const outside = call.paths.find((file) => !this.workspace.contains(file));
       if (outside !== undefined) {
@@ -354,30 +401,3 @@ function defaultPaths(fields: Record<string, unknown>, toolName: string, cwd: st
 function escapeSpecifier(command: string): string {
   return formatRule('x', command).slice(2, -1);
 }
-
-function denyMessage(call: Call): string {
-  if (call.command !== undefined) return `Permission to use ${call.tool.name} with command ${call.command} has been denied.`;
-  return `Permission to use ${call.tool.name} has been denied.`;
-}
-
-function askMessage(call: Call): string {
-  const file = call.paths[0];
-  if (call.command !== undefined) return GENERIC_BASH_REASON.replace('Bash', call.tool.name);
-  if (file !== undefined && call.tool.kind === 'edit') return `Claude requested permissions to write to ${file}, but you haven't granted it yet.`;
-  if (file !== undefined && call.tool.kind === 'read') return `Claude requested permissions to read from ${file}, but you haven't granted it yet.`;
-  return `Claude requested permissions to use ${call.tool.name}, but you haven't granted it yet.`;
-}
-
-function planMessage(call: Call): string {
-  const file = call.paths[0];
-  if (call.command !== undefined) return `Cannot run \`${call.command}\` while in plan mode: only read-only commands run in plan mode.`;
-  if (file !== undefined && call.tool.kind === 'edit') return `Cannot write to ${file} while in plan mode.`;
-  return `Cannot use ${call.tool.name} while in plan mode.`;
-}
-
-/**
- * What Claude Code appends to a dontAsk refusal (issue 15 item 7: the model reads the same words
- * under both agents; only the agent's name differs).
- */
-export const DENIAL_WORKAROUND_GUIDANCE =
-  "IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed.";

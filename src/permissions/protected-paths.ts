@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { isSameOrInside, realpathLoose } from '../tools/workspace.js';
 import type { PermissionVerdict } from './types.js';
@@ -38,6 +39,8 @@ export interface ProtectedHit {
 }
 
 const GIT_FILES = new Set(['.gitattributes', '.gitmodules', '.gitconfig']);
+// Git's system configuration, and the global one when the environment names another file.
+const SYSTEM_GIT_CONFIG = ['/etc/gitconfig', ...[process.env['GIT_CONFIG_GLOBAL'], process.env['GIT_CONFIG_SYSTEM']].filter((file): file is string => file !== undefined && file !== '' && file !== '/dev/null')];
 
 /** See {@link ProtectedPathsOptions}. Built once per run; entries are resolved on every check (a link may appear later). */
 export class ProtectedPaths {
@@ -56,7 +59,7 @@ export class ProtectedPaths {
       ...(options.files ?? []).map((file) => path.resolve(projectDir, file)),
     ];
     this.gitDirectories = roots.map((root) => path.join(root, '.git'));
-    this.gitConfiguration = [path.join(options.homeDir, '.config', 'git'), ...(process.env['XDG_CONFIG_HOME'] ? [path.join(process.env['XDG_CONFIG_HOME'], 'git')] : [])];
+    this.gitConfiguration = [path.join(options.homeDir, '.config', 'git'), ...(process.env['XDG_CONFIG_HOME'] ? [path.join(process.env['XDG_CONFIG_HOME'], 'git')] : []), ...SYSTEM_GIT_CONFIG];
   }
 
   /**
@@ -72,10 +75,17 @@ export class ProtectedPaths {
     }
     for (const candidate of written) {
       const parts = candidate.split(path.sep);
-      const gitAt = parts.indexOf('.git');
+      const folded = parts.map(foldName);
+      // A `.claude` folder anywhere: the project settings of a session started there.
+      const claudeAt = folded.indexOf('.claude');
+      if (claudeAt >= 0) return { path: parts.slice(0, claudeAt + 1).join(path.sep), kind: 'configuration' };
+      const gitAt = folded.indexOf('.git');
       if (gitAt >= 0) return { path: parts.slice(0, gitAt + 1).join(path.sep), kind: 'git' };
-      if (GIT_FILES.has(path.basename(candidate))) return { path: candidate, kind: 'git' };
+      if (GIT_FILES.has(foldName(path.basename(candidate)))) return { path: candidate, kind: 'git' };
     }
+    // A second name of a protected file: writing it writes the file (a hard link shares its contents).
+    const shared = this.sharedInode(file);
+    if (shared) return shared;
     for (const entry of this.gitConfiguration) {
       const entries = candidates(entry);
       if (written.some((candidate) => entries.some((gitConfig) => touches(candidate, gitConfig, options.replacesDirectories)))) return { path: entry, kind: 'git' };
@@ -88,6 +98,76 @@ export class ProtectedPaths {
     }
     return undefined;
   }
+
+  /**
+   * The protected file `file` is another name of (a hard link: same device and inode), or, when
+   * `file` has several names and one of them might be protected, that it is unknown which.
+   */
+  private sharedInode(file: string): ProtectedHit | undefined {
+    let stats: fs.Stats;
+    try {
+      stats = fs.statSync(file);
+    } catch {
+      return undefined;
+    }
+    if (!stats.isFile() || stats.nlink < 2) return undefined;
+    for (const entry of [...this.configuration, ...this.gitConfiguration]) {
+      const below = filesBelow(entry);
+      // Too many files to compare: fail closed, it may be one of them.
+      if (below.truncated) return { path: entry, kind: this.gitConfiguration.includes(entry) ? 'git' : 'configuration' };
+      for (const candidate of below.files) {
+        try {
+          const other = fs.statSync(candidate);
+          if (other.ino === stats.ino && other.dev === stats.dev) return { path: candidate, kind: this.gitConfiguration.includes(entry) ? 'git' : 'configuration' };
+        } catch {
+          // gone: nothing to share
+        }
+      }
+    }
+    return undefined;
+  }
+}
+
+/** The regular files at or below `entry`, up to `limit` entries looked at (`truncated` when there were more). */
+function filesBelow(entry: string, limit = 5000): { files: string[]; truncated: boolean } {
+  const files: string[] = [];
+  const pending = [entry];
+  let looked = 0;
+  while (pending.length > 0) {
+    if (++looked > limit) return { files, truncated: true };
+    const current = pending.pop() as string;
+    let stats: fs.Stats;
+    try {
+      stats = fs.statSync(current);
+    } catch {
+      continue;
+    }
+    if (stats.isFile()) files.push(current);
+    else if (stats.isDirectory()) {
+      try {
+        for (const name of fs.readdirSync(current)) pending.push(path.join(current, name));
+      } catch {
+        // unreadable: nothing of it can be linked by us either
+      }
+    }
+  }
+  return { files, truncated: false };
+}
+
+/**
+ * A path component as a case-insensitive or Unicode-folding file system (macOS, Windows, ext4
+ * casefold) may store it: lower case, without the code points HFS+ ignores, without the trailing
+ * dots and spaces NTFS drops. Comparing folded names protects `.Claude/`, `.GIT/config`,
+ * `.g\u200cit` and `.git.` wherever they name the same entry; where they do not, protecting them
+ * costs nothing.
+ */
+function foldName(part: string): string {
+  const lower = part.toLowerCase().replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, '');
+  return lower === '.' || lower === '..' ? lower : lower.replace(/[. ]+$/, '');
+}
+
+function foldPath(file: string): string {
+  return file.split(path.sep).map(foldName).join(path.sep);
 }
 
 /**
@@ -101,7 +181,8 @@ function candidates(file: string): string[] {
 }
 
 function touches(written: string, entry: string, replacesDirectories: boolean): boolean {
-  return isSameOrInside(written, entry) || (replacesDirectories && isSameOrInside(entry, written));
+  const [file, protectedPath] = [foldPath(written), foldPath(entry)];
+  return isSameOrInside(file, protectedPath) || (replacesDirectories && isSameOrInside(protectedPath, file));
 }
 
 /**

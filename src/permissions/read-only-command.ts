@@ -54,7 +54,7 @@ interface Context {
 }
 
 function isReadOnlyLiteralCommand(simple: LiteralCommand, context: Context): boolean {
-  if (!simple.assignments.every(([name]) => READ_ONLY_ASSIGNMENTS.has(name))) return false;
+  if (!simple.assignments.every(([name, value]) => READ_ONLY_ASSIGNMENTS.has(name) && plainSettingValue(name, value))) return false;
   for (const redirection of simple.redirections) {
     if ((redirection.kind === '>' || redirection.kind === '>>') && redirection.target !== '/dev/null' && context.outputsListedElsewhere !== true) return false;
     // Bash itself opens /dev/tcp/…, /dev/udp/… (network) and /dev/fd/N; other devices may block or have effects.
@@ -63,6 +63,15 @@ function isReadOnlyLiteralCommand(simple: LiteralCommand, context: Context): boo
   const argv = unwrap(simple.argv);
   if (argv === undefined || argv.length === 0) return false;
   return isReadOnlyProgram(argv[0] as string, argv.slice(1), context);
+}
+
+/**
+ * A locale or time zone value that names no file: a locale value with a `/` (`LC_ALL=/tmp/x`) is
+ * a path glibc loads locale data from, and `TZ=:/path` or `TZ=../x` a zone file read from anywhere.
+ */
+function plainSettingValue(name: string, value: string): boolean {
+  if (name === 'TZ') return /^[A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value) && !value.split('/').includes('..');
+  return /^[A-Za-z0-9_.@,=-]*$/.test(value) && !value.includes('..');
 }
 
 // Wrappers that only run the rest of the line as a command (GNU: their flags come first).
@@ -102,7 +111,8 @@ function isReadOnlyProgram(program: string, args: readonly string[], context: Co
   if (!Object.hasOwn(READ_ONLY_PROGRAMS, program)) return false;
   const spec = READ_ONLY_PROGRAMS[program] as ProgramFlags;
   if (program === 'test' || program === '[') return testOperands(program, args);
-  if (program === 'jq' && args.some((arg) => /env/i.test(arg))) return false; // `env`, `$ENV`: the environment may hold credentials
+  // `env`, `$ENV`: the environment may hold credentials; `import`/`include` read module and data files from anywhere.
+  if (program === 'jq' && args.some((arg) => /env|import|include|modulemeta/i.test(arg))) return false;
   const operands = operandsOf(spec, args);
   return operands !== undefined && (spec.operands?.(operands) ?? true);
 }
@@ -172,12 +182,28 @@ function inBareRepository(cwd: string): boolean {
  * with `optionsFirst`.
  */
 export function operandsOf(spec: ProgramFlags, args: readonly string[]): string[] | undefined {
-  const operands: string[] = [];
+  return splitArguments(spec, args)?.operands.map((index) => args[index] as string);
+}
+
+/** One flag of a split argument list: its name as written before any `=` (`-f`, `--file`) and where its value is. */
+export interface SplitFlag {
+  readonly name: string;
+  /** The value: the index of the next word that holds it, or the text attached to the flag (`-fX`, `--file=X`). */
+  readonly value?: { readonly index: number } | { readonly attached: string };
+}
+
+/**
+ * `args` split into operands (their indices) and flags with their values, when every flag is on
+ * `spec`'s list (see `operandsOf`); undefined otherwise. A short cluster (`-rn`) is one flag per letter.
+ */
+export function splitArguments(spec: ProgramFlags, args: readonly string[]): { operands: number[]; flags: SplitFlag[] } | undefined {
+  const operands: number[] = [];
+  const flags: SplitFlag[] = [];
   let options = true;
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] as string;
     if (!options || arg === '-' || !arg.startsWith('-') || (spec.optionsFirst === true && operands.length > 0)) {
-      operands.push(arg);
+      operands.push(index);
       continue;
     }
     if (arg === '--') {
@@ -187,9 +213,30 @@ export function operandsOf(spec: ProgramFlags, args: readonly string[]): string[
     const taken = flagWords(spec, arg);
     if (taken === undefined) return undefined;
     if (taken === 2 && index + 1 >= args.length) return undefined;
+    flags.push(...splitFlag(spec, arg, taken === 2 ? index + 1 : undefined));
     index += taken - 1;
   }
-  return operands;
+  return { operands, flags };
+}
+
+function splitFlag(spec: ProgramFlags, arg: string, next: number | undefined): SplitFlag[] {
+  const withNext = next === undefined ? {} : { value: { index: next } };
+  if (spec.singleDash === true) return [{ name: arg, ...withNext }];
+  if (arg.startsWith('--')) {
+    const equals = arg.indexOf('=');
+    return equals < 0 ? [{ name: arg, ...withNext }] : [{ name: arg.slice(0, equals), value: { attached: arg.slice(equals + 1) } }];
+  }
+  if (spec.numeric === true && /^-\d+$/.test(arg)) return [{ name: arg }];
+  const flags: SplitFlag[] = [];
+  for (let index = 1; index < arg.length; index += 1) {
+    const letter = arg[index] as string;
+    if (spec.shortValue?.includes(letter) === true && spec.short?.includes(letter) !== true) {
+      flags.push(index + 1 < arg.length ? { name: `-${letter}`, value: { attached: arg.slice(index + 1) } } : { name: `-${letter}`, ...withNext });
+      return flags;
+    }
+    flags.push({ name: `-${letter}` });
+  }
+  return flags;
 }
 
 /** The leading flags of a wrapper's `args` (flags stop at the first operand) and the words after them. */

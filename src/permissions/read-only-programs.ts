@@ -201,7 +201,10 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramFlags>> = {
   locale: { short: 'akcv', long: '--all-locales --category-name --keyword-name --verbose' }, // never -m: it starts gzip
   which: { short: 'a' },
   whereis: { short: 'bmsul' },
-  ps: { short: 'AaedfFHjlLMNTwxy', shortValue: 'opuUgGtCq', longValue: '--sort --format --pid --ppid --user --group --cols --columns --width --rows', long: '--forest --no-headers --headers', operands: (operands) => operands.every((operand) => /^[a-df-zA-Z]+$/.test(operand) || /^\d+$/.test(operand)) }, // BSD `e` prints other processes' environments
+  // Only the UNIX-style selections with the default columns (PID TTY TIME CMD, the program's name):
+  // `-f`, `-o args`, BSD `aux` … print every process's command line, which holds what /proc/*/cmdline
+  // does (tokens given as arguments). BSD `e` prints environments.
+  ps: { short: 'AedNTa', shortValue: 'puUgGtCq', long: '--no-headers --headers', longValue: '--pid --ppid --user --group --sort', operands: none },
   tree: { short: 'adfilhsDCFnNpugQrtvxJ', shortValue: 'LPI', long: '--noreport --dirsfirst --gitignore --du --prune --matchdirs --ignore-case --inodes --device --si', longValue: '--charset --sort --filelimit --timefmt' },
   // Never -p/--preserve-date (sets access times back), -C (compiles a magic file), -z/-Z (may start decompressors).
   file: { short: 'bchiklLNnrsS0', long: '--brief --mime --mime-type --mime-encoding --keep-going --list --dereference --no-dereference --no-pad --no-buffer --raw --special-files --print0 --extension --apple', longValue: '--separator --parameter' },

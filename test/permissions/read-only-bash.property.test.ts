@@ -1,14 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { classifyBashCommand } from '../../src/permissions/bash-read-only.js';
+import { PermissionPolicy } from '../../src/permissions/policy.js';
+import { builtinTools } from '../../src/tools/builtin/index.js';
 import { READ_ONLY_GIT, READ_ONLY_PROGRAMS } from '../../src/permissions/read-only-programs.js';
 import { Workspace } from '../../src/tools/workspace.js';
 import { bashCommandLine, externalPrograms, HOSTILE_FLAGS } from '../support/bash-command-arbitrary.js';
-import { BwrapProbe, bwrapUnavailable, readOnlyFixture } from '../support/bwrap-probe.js';
+import { BwrapProbe, bwrapUnavailable, OUTSIDE_CANARY, readOnlyFixture } from '../support/bwrap-probe.js';
 
 // Property (issue 14, "Done when"): every command the classifier calls read-only, run for real
 // with bash in a read-only bubblewrap sandbox, neither writes nor starts a program outside the
-// read-only list (see test/support/bwrap-probe.ts for how both are detected).
+// read-only list (see test/support/bwrap-probe.ts for how both are detected), nor prints what lies
+// only outside the workspace (a canary reached by paths, `cd`, links and /proc/self/environ).
 // HOOKLOOP_BASH_FUZZ_RUNS sets how many commands are generated (default 400; the bench uses
 // thousands), HOOKLOOP_BASH_FUZZ_SEED replays a failing seed.
 
@@ -19,6 +21,14 @@ if (unavailable) console.warn(`read-only Bash property skipped: ${unavailable}`)
 
 // The wrappers and git run for real; every other name in the program directories is a tripwire.
 const ALLOWED = [...Object.keys(READ_ONLY_PROGRAMS), 'git', 'timeout', 'nice'];
+const BASH = builtinTools().find((tool) => tool.name === 'Bash');
+
+/** Whether the policy runs `command` unasked in default mode with no rules: what the property is about. */
+async function autoAllowed(command: string, caseDir: string, workspace: Workspace): Promise<boolean> {
+  if (!BASH) throw new Error('no Bash tool');
+  const policy = new PermissionPolicy({ rules: { allow: [], ask: [], deny: [] }, mode: 'default', workspace, projectDir: caseDir, homeDir: '/tmp/home' });
+  return (await policy.evaluate({ tool: BASH, input: { command }, cwd: caseDir })).behavior === 'allow';
+}
 
 describe.skipIf(unavailable !== undefined)('read-only Bash, run in a read-only bubblewrap sandbox', () => {
   let probe: BwrapProbe | undefined;
@@ -43,7 +53,7 @@ describe.skipIf(unavailable !== undefined)('read-only Bash, run in a read-only b
     const commands = programs.flatMap((program) => HOSTILE_FLAGS.map((flag) => (flag.startsWith('--') && !flag.includes('=') ? `${program} ${flag}=pwn f` : `${program} ${flag} pwn f`)));
     const readOnly: string[] = [];
     for (const command of commands) {
-      if ((await classifyBashCommand(command, { cwd: probe.caseDir, workspace, homeDir: '/tmp/home' })).readOnly) readOnly.push(command);
+      if (await autoAllowed(command, probe.caseDir, workspace)) readOnly.push(command);
     }
     const results = await probe.runAll(readOnly);
     const violations = results.filter((result) => result.writes.length > 0 || result.forbiddenPrograms.length > 0);
@@ -57,11 +67,11 @@ describe.skipIf(unavailable !== undefined)('read-only Bash, run in a read-only b
     const commands = fc.sample(bashCommandLine(usable), { numRuns: RUNS, seed: SEED });
     const readOnly: string[] = [];
     for (const command of commands) {
-      if ((await classifyBashCommand(command, { cwd: probe.caseDir, workspace, homeDir: '/tmp/home' })).readOnly) readOnly.push(command);
+      if (await autoAllowed(command, probe.caseDir, workspace)) readOnly.push(command);
     }
     const results = await probe.runAll(readOnly);
     console.info(`read-only Bash property: ${readOnly.length} of ${RUNS} generated commands were read-only and ran in the sandbox (seed ${SEED})`);
-    const violations = results.filter((result) => result.writes.length > 0 || result.forbiddenPrograms.length > 0);
+    const violations = results.filter((result) => result.writes.length > 0 || result.forbiddenPrograms.length > 0 || result.output.includes(OUTSIDE_CANARY));
     expect(violations.map(({ command, writes, forbiddenPrograms, output }) => ({ command, writes, forbiddenPrograms, output: output.slice(0, 300) })), `seed ${SEED}`).toEqual([]);
     // The grammar must reach the read-only side often enough for the property to mean something.
     expect(readOnly.length, `only ${readOnly.length} of ${RUNS} generated commands were read-only`).toBeGreaterThan(RUNS / 10);

@@ -16,6 +16,8 @@ const readOnly = async (command: string, cwd = ws) => (await classifyBashCommand
 describe('the read-only rule', () => {
   it.each([
     ['combined short flags, each listed', 'ls -laht src'],
+    ['ps with its default columns', 'ps && ps -e && ps -p 1'],
+    ['a checksum of a named file', 'sha256sum f'],
     ['a value attached to a short flag', 'head -n5 f && tail -c 10 f && grep -A3 -e foo f'],
     ['long flags with = and with the next word', 'grep --max-count=2 --context 3 foo f'],
     ['optional values only with =', 'ls --color=never && git diff --stat=80'],
@@ -77,6 +79,10 @@ describe('the read-only rule', () => {
     ['git branch creating a branch', 'git branch x'],
     ['a git format that verifies signatures (starts gpg)', 'git log --format=%G?'],
     ['ps showing the environments of processes', 'ps e'],
+    ['ps showing every command line (what /proc/*/cmdline holds)', 'ps aux'],
+    ['ps -ef (full format: arguments)', 'ps -ef'],
+    ['ps -o args', 'ps -o pid,args'],
+    ['sha256sum -c reading the files its list names', 'sha256sum -c sums.txt'],
   ])('%s is not read-only: %s', async (_, command) => {
     expect(await readOnly(command)).toBe(false);
   });

@@ -9,7 +9,8 @@ import { READ_ONLY_GIT, READ_ONLY_PROGRAMS, type ProgramFlags } from '../../src/
 // Payloads write `pwn` or start `touch`/`sh`, which the sandbox reports.
 
 const PAYLOAD = 'touch pwn';
-const FILES = ['file', 'f', 'a', 'b', 'notes.txt', 'src', 'src/x.ts', 'data.json', '.', '..', 'missing', '/etc/hostname', '-'];
+// Files inside the case directory, and ways to read outside it (the fixture's outside canary, links to it, /proc).
+const FILES = ['file', 'f', 'a', 'b', 'notes.txt', 'src', 'src/x.ts', 'data.json', '.', '..', 'missing', '/etc/hostname', '-', '../outside/canary.txt', '/tmp/outside/canary.txt', 'link-out', 'docs', 'docs/out-dir', '/proc/self/environ', '../outside'];
 const WRITE_TARGETS = ['out.txt', 'pwn', '/tmp/pwn', '../pwn', '/tmp/home/pwn'];
 const EXECUTABLES = ['sh', 'bash', 'touch', '/bin/sh', './pwn.sh', 'sh -c "touch pwn"'];
 const VALUES = ['1', '5', '0', '+%Y', 'foo', 'x', '%h %s', 'HEAD', 'HEAD~1', 'always', 'never', ',', ':', 'auto', '2', ...FILES, ...WRITE_TARGETS, ...EXECUTABLES];
@@ -116,6 +117,10 @@ const hostileCompound = (inner: string) =>
     `[[ -f f ]] && ${inner}`,
     `${inner} <<EOF\n$(${PAYLOAD})\nEOF`,
     `echo $(${inner})`,
+    `cd .. && ${inner}`,
+    `cd /tmp/outside; ${inner}`,
+    `cd docs/out-dir && ${inner}`,
+    `cd docs && ${inner}`,
   );
 
 /**

@@ -95,7 +95,7 @@ export class BwrapProbe {
     const out = path.join(this.root, 'tmp', '.probe-out', name);
     fs.mkdirSync(out);
     fs.writeFileSync(path.join(out, 'cases'), commands.map((command) => `${command}\0`).join(''));
-    const args = [...this.mountArgs, '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', '--new-session', '--clearenv', '--setenv', 'PATH', '/usr/local/bin:/usr/bin:/bin', '--setenv', 'HOME', '/tmp/home', '--setenv', 'LANG', 'C.UTF-8', '--setenv', 'PROBE_OUT', `${OUT}/${name}`, '--chdir', '/tmp/case', `${HIDDEN}/bash`, `${HIDDEN}/driver.sh`];
+    const args = [...this.mountArgs, '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', '--new-session', '--clearenv', '--setenv', 'PATH', '/usr/local/bin:/usr/bin:/bin', '--setenv', 'HOME', '/tmp/home', '--setenv', 'PROBE_SECRET', OUTSIDE_CANARY, '--setenv', 'LANG', 'C.UTF-8', '--setenv', 'PROBE_OUT', `${OUT}/${name}`, '--chdir', '/tmp/case', `${HIDDEN}/bash`, `${HIDDEN}/driver.sh`];
     await new Promise<void>((resolve, reject) => {
       const child = spawn('/usr/bin/bwrap', args, { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
@@ -165,8 +165,20 @@ function readOr(file: string): string {
   }
 }
 
-/** A small git repository with text files, for commands to read. */
+/**
+ * Text that lives only outside the case directory (in `/tmp/outside/canary.txt`, reached from
+ * inside through the links `link-out` and `docs/out-dir`, and in the environment as
+ * `PROBE_SECRET`, so in `/proc/self/environ`): a read-only command must never print it.
+ */
+export const OUTSIDE_CANARY = 'OUTSIDE-CANARY-5e1d';
+
+/** A small git repository with text files, for commands to read, and links that lead out of it. */
 export function readOnlyFixture(dir: string): void {
+  fs.mkdirSync(path.join(dir, '..', 'outside'), { recursive: true });
+  fs.writeFileSync(path.join(dir, '..', 'outside', 'canary.txt'), `${OUTSIDE_CANARY}\n`);
+  fs.mkdirSync(path.join(dir, 'docs'), { recursive: true });
+  fs.symlinkSync('../outside/canary.txt', path.join(dir, 'link-out'));
+  fs.symlinkSync('../../outside', path.join(dir, 'docs', 'out-dir'));
   const files: Record<string, string> = { file: 'foo\nbar\n', f: 'b\na\n', a: 'same\n', b: 'other\n', 'notes.txt': 'end$\n', 'src/x.ts': 'export const x = 1;\n', 'data.json': '{"a":1}\n' };
   for (const [name, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
