@@ -163,8 +163,9 @@ function finish(run: RunContext, call: ToolCall, result: ToolResultMessage, cont
     result,
     contexts,
     ...(stop ? { stop } : {}),
-    // An MCP tool's response is its content array (after updatedMCPToolOutput), as the reference reports it.
-    batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: ran && !result.isError && run.tools.get(call.name)?.mcpServer && output !== undefined ? output : result.content },
+    // An MCP tool's response is its output (after updatedMCPToolOutput), as the reference reports it;
+    // an empty one is the no-output line the model got.
+    batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: ran && !result.isError && run.tools.get(call.name)?.mcpServer && output !== undefined && !(Array.isArray(output) && output.length === 0) ? output : result.content },
   };
 }
 

@@ -27,6 +27,13 @@ export function serverEntries(option: McpServersOption): McpServerEntry[] {
 /** `McpClientOptions` plus where warnings go (one line each: a server that failed, died, or changed its tools badly). */
 export interface McpServerSetOptions extends Omit<McpClientOptions, 'onToolsChanged' | 'onClosed'> {
   readonly warn: (text: string) => void;
+  /** The session's `tool-results` folder, where binary tool output is saved (see `mcpTool`). */
+  readonly blobDir?: string | undefined;
+  /**
+   * Tools left out of the session, as Claude Code leaves out a tool a deny rule covers whole
+   * (`mcp__server`, `mcp__server__*`, `mcp__server__tool`): a call to one is "No such tool available".
+   */
+  readonly hides?: (toolName: string) => boolean;
 }
 
 /**
@@ -100,7 +107,8 @@ export class McpServerSet {
     for (const remove of this.removers.get(client) ?? []) remove();
     const removers: (() => void)[] = [];
     for (const info of client.tools) {
-      const tool = mcpTool(client, info);
+      const tool = mcpTool(client, info, { blobDir: this.options.blobDir });
+      if (this.options.hides?.(tool.name) === true) continue;
       try {
         removers.push(this.registry.register(tool));
       } catch {

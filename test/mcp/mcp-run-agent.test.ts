@@ -63,22 +63,29 @@ describe('runAgent({ mcpServers }) over stdio', () => {
     expect(toolResults(result.messages)[0]).toMatchObject({ content: 'REPLACED', isError: false });
   });
 
-  it('keeps deny rules over MCP tools: mcp__test__danger never runs, even when a hook allows it', async () => {
+  it('keeps deny rules over MCP tools: a tool a deny rule covers whole is not offered, never runs and fires no hook, as in Claude Code', async () => {
     const dir = tempProject();
     const log = path.join(dir, 'calls.log');
     const hooks = new HookEngine();
-    hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }) as never);
-    const { result } = await scriptedRun([[toolUse('t1', 'mcp__test__danger', {}), toolUse('t2', 'mcp__test__echo', { text: 'ok' })], [text('done')]], {
+    const seen: string[] = [];
+    hooks.on('PreToolUse', (input) => {
+      seen.push((input as { tool_name: string }).tool_name);
+      return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } } as never;
+    });
+    const { result, model } = await scriptedRun([[toolUse('t1', 'mcp__test__danger', {}), toolUse('t2', 'mcp__test__echo', { text: 'ok' })], [text('done')]], {
       projectDir: dir,
       hooks,
       mcpServers: stdioServer({ CALL_LOG: log }),
       permissions: { rules: { allow: ['mcp__test'], deny: ['mcp__test__danger'] } },
     });
     const [danger, echo] = toolResults(result.messages);
-    expect(danger).toMatchObject({ isError: true });
+    expect(danger).toMatchObject({ isError: true, content: '<tool_use_error>Error: No such tool available: mcp__test__danger</tool_use_error>' });
     expect(echo).toMatchObject({ content: 'ECHO:ok', isError: false });
     expect(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean)).toEqual(['echo']);
-    expect(result.permissionDenials.map((denial) => denial.tool_name)).toEqual(['mcp__test__danger']);
+    expect(seen).toEqual(['mcp__test__echo']);
+    const offered = model.requests[0]!.tools.map((tool) => tool.name);
+    expect(offered).toContain('mcp__test__echo');
+    expect(offered).not.toContain('mcp__test__danger');
   });
 
   it('asks for MCP tools no rule allows (headless: refused), as Claude Code does', async () => {
@@ -157,12 +164,16 @@ describe('runAgent({ mcpServers }) over stdio', () => {
     expect(fs.readFileSync(log, 'utf8').trim()).toBe('echo');
   });
 
-  it('images reach the model as image blocks; the text form describes them', async () => {
+  it('images reach the model as image blocks followed by the file they were saved to, as Claude Code sends them; the text form describes them', async () => {
     const { result, model } = await scriptedRun([[toolUse('t1', 'mcp__test__image', {})], [text('done')]], { mcpServers: stdioServer(), permissions: { rules: { allow: ['mcp__test'] } } });
     const paired = toolResults(result.messages)[0]!;
-    expect(paired.content).toBe('[image: image/png]\na 1x1 pixel');
+    const saved = /\[Image: source: (\S+\/tool-results\/mcp-test-blob-\d+-[0-9a-f]+\.png)\]/.exec(paired.content)?.[1];
+    expect(saved).toBeDefined();
+    expect(fs.readFileSync(saved!).subarray(1, 4).toString()).toBe('PNG');
+    expect(paired.content).toBe(`[image: image/png]\n[Image: source: ${saved}]\na 1x1 pixel`);
     expect(paired.blocks).toEqual([
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: expect.stringMatching(/^iVBOR/) } },
+      { type: 'text', text: `[Image: source: ${saved}]` },
       { type: 'text', text: 'a 1x1 pixel' },
     ]);
     const sent = model.requests[1]!.messages.find((message) => message.role === 'tool');
