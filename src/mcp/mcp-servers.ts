@@ -1,6 +1,6 @@
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { McpClient, type McpClientOptions } from './mcp-client.js';
-import { mcpTool, normalizeMcpName } from './mcp-tools.js';
+import { mcpTool } from './mcp-tools.js';
 import { parseServerConfig, type McpServerConfig, type McpServerEntry } from './server-config.js';
 
 /**
@@ -51,7 +51,6 @@ export interface McpServerSetOptions extends Omit<McpClientOptions, 'onToolsChan
 export class McpServerSet {
   readonly clients: readonly McpClient[];
   private readonly removers = new Map<McpClient, (() => void)[]>();
-  private restoreHint: (() => void) | undefined;
 
   constructor(
     entries: readonly McpServerEntry[],
@@ -70,17 +69,14 @@ export class McpServerSet {
 
   /** Connects every server and registers the tools of those that started. */
   async start(): Promise<void> {
-    // A call to a tool of a server that is not up says so, instead of a bare "No such tool".
-    const previousHint = this.registry.missingToolHint;
-    this.restoreHint = () => (this.registry.missingToolHint = previousHint);
-    this.registry.missingToolHint = (name) => this.whyMissing(name) ?? previousHint?.(name);
-    await Promise.all(
-      this.clients.map(async (client) => {
-        await client.connect();
-        if (client.state === 'connected') this.registerTools(client);
-        else this.options.warn(`MCP server "${client.name}" (${client.entry.file}) failed to start: ${client.error ?? 'unknown error'}`);
-      }),
-    );
+    // A call to a tool of a server that is not up is plain "No such tool available", as in Claude
+    // Code; why the server is down was the startup warning.
+    await Promise.all(this.clients.map((client) => client.connect()));
+    // Registered in config order, not in the order servers answered, so every run offers the same list.
+    for (const client of this.clients) {
+      if (client.state === 'connected') this.registerTools(client);
+      else this.options.warn(`MCP server "${client.name}" (${client.entry.file}) failed to start: ${client.error ?? 'unknown error'}`);
+    }
   }
 
   /** The client of a server by its configured name. */
@@ -92,15 +88,7 @@ export class McpServerSet {
   async close(): Promise<void> {
     for (const removers of this.removers.values()) for (const remove of removers) remove();
     this.removers.clear();
-    this.restoreHint?.();
     await Promise.all(this.clients.map((client) => client.close()));
-  }
-
-  /** `MCP server "x" failed to start: …` for `mcp__x__…` when server x is not connected. */
-  private whyMissing(name: string): string | undefined {
-    const client = this.clients.find((each) => name.startsWith(`mcp__${normalizeMcpName(each.name)}__`));
-    if (!client || client.state === 'connected') return undefined;
-    return `MCP server "${client.name}" ${client.state === 'failed' ? 'failed to start' : 'is not connected'}${client.error ? `: ${client.error}` : ''}`;
   }
 
   private registerTools(client: McpClient): void {

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeError } from '../errors.js';
 import { ToolFailure, type Tool } from '../tools/define-tool.js';
-import type { McpClient } from './mcp-client.js';
+import { McpCallError, type McpClient } from './mcp-client.js';
 import { mcpToolName } from './mcp-names.js';
 import { errorText, mcpToolOutput, outputResultBlocks, outputText, type McpContentBlock, type McpToolOutput } from './mcp-result.js';
 
@@ -90,6 +90,7 @@ function callFailure(server: string, error: unknown): string {
   if (error instanceof Error && Array.isArray((error as { issues?: unknown }).issues)) {
     return `MCP server "${server}" returned a malformed result that failed schema validation: Invalid result for tools/call: ${error.message}`;
   }
+  if (error instanceof McpCallError) return error.message;
   return `Error: ${describeError(error)}`;
 }
 
