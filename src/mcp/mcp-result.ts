@@ -16,7 +16,7 @@ export type McpOutputBlock = { type: 'text'; text: string } | { type: 'image'; s
  * model's tool result alike): the JSON text of `structuredContent` when the server sent one; else
  * the content array with images as Anthropic image blocks (followed by `[Image: source: <file>]`)
  * and every other block as text (`[Resource from <server> at <uri>] …`, `[Resource link: <name>]
- * <uri>`, `[Audio from <server>] Binary content (…) saved to <file>`). An empty array reaches the
+ * <uri> (<description>)`, `[Audio from <server>] Binary content (…) saved to <file>`). An empty array reaches the
  * model as `(<tool> completed with no output)`.
  */
 export type McpToolOutput = string | McpOutputBlock[];
@@ -52,7 +52,7 @@ function outputBlocks(block: McpContentBlock | McpOutputBlock, context: McpResul
     if (typeof resource.text === 'string') return text(`${head} ${resource.text}`);
     return text(`${head} ${binaryDescription(resource.blob ?? '', resource.mimeType ?? 'application/octet-stream', context)}`);
   }
-  if (block.type === 'resource_link') return text(`[Resource link: ${block.name}] ${block.uri}`);
+  if (block.type === 'resource_link') return text(`[Resource link: ${block.name}] ${block.uri}${typeof block.description === 'string' && block.description !== '' ? ` (${block.description})` : ''}`);
   return text(JSON.stringify(block));
 }
 

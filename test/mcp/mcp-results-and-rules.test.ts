@@ -32,6 +32,7 @@ describe('MCP results as Claude Code passes them on', () => {
       { type: 'text', text: '[Resource from test at file:///r.txt] RESOURCE-TEXT' },
       { type: 'text', text: `[Resource from test at file:///b.bin] Binary content (application/octet-stream, 3 bytes) saved to ${saved}` },
       { type: 'text', text: '[Resource link: l.txt] file:///l.txt' },
+      { type: 'text', text: '[Resource link: d.txt] file:///d.txt (a described file)' },
     ]);
     // An empty result is [] for PostToolUse, and Claude Code's no-output line for the model and PostToolBatch.
     expect(responses[2]).toEqual([]);
