@@ -56,6 +56,7 @@ const permissionRequestInput = z.object({
   tool_name: z.string(),
   tool_input: toolInput,
   permission_suggestions: z.array(z.unknown()).optional(),
+  ...mcpServerField,
 });
 const postToolUseInput = z.object({
   ...commonInput,
@@ -150,6 +151,7 @@ const permissionDeniedInput = z.object({
   tool_input: toolInput,
   tool_use_id: z.string(),
   reason: z.string(),
+  ...mcpServerField,
 });
 const subagentStartInput = z.object({
   ...commonInput,

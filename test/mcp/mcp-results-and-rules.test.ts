@@ -92,4 +92,12 @@ describe('MCP permission rules and modes as Claude Code reads them', () => {
     const plan = await scriptedRun([[toolUse('t1', 'mcp__a__echo', { text: 'x' })], [text('done')]], { mcpServers: servers('a'), permissions: { mode: 'plan', rules: { allow: ['mcp__a'] } } });
     expect(toolResults(plan.result.messages)[0]!.content).toBe('Cannot call mcp__a__echo while in plan mode.');
   });
+
+  it('PermissionDenied of an MCP tool (auto mode) carries mcp_server', async () => {
+    const hooks = new HookEngine();
+    const denied: Record<string, unknown>[] = [];
+    hooks.on('PermissionDenied', (input) => void denied.push(input as never));
+    await scriptedRun([[toolUse('t1', 'mcp__a__empty', {})], [text('done')]], { hooks, mcpServers: servers('a'), permissions: { mode: 'dontAsk', autoMode: true } });
+    expect(denied).toEqual([expect.objectContaining({ tool_name: 'mcp__a__empty', mcp_server: { name: 'a', source: 'dynamic' } })]);
+  });
 });
