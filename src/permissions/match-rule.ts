@@ -68,6 +68,9 @@ export async function matchesRule(rule: PermissionRule | string, toolName: strin
   if (!toolNameMatches(parsed.toolName, toolName, kind)) return false;
   const specifier = parsed.specifier;
   const flavour = options.flavour ?? 'any';
+  // Claude Code gives an MCP tool's rules no specifier: `mcp__s__t(*)` allows nothing. As deny or
+  // ask it still covers the tool (fails closed).
+  if (specifier === undefined && flavour === 'all' && toolName.startsWith('mcp__') && parsed.text.includes('(')) return false;
   if (specifier === undefined) {
     // A bare `Bash` allow rule covers what hookloop can read, not what it cannot: only a person or bypassPermissions runs that.
     if (kind !== 'bash' || flavour === 'any') return true;

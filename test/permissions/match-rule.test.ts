@@ -125,6 +125,9 @@ describe('tool names', () => {
     expect(await matchesAny('mcp__oracle__ech*', 'mcp__oracle__fetch', {}, ws, ws)).toBe(false);
     expect(await matchesAny('mcp__*', 'mcp__oracle__echo', {}, ws, ws)).toBe(false);
     expect(await matchesAny('mcp__oracle__.*', 'mcp__oracle__echo', {}, ws, ws)).toBe(false);
+    // mcp__x__t(*) allows nothing, as in Claude Code, but still denies.
+    expect(await matchesAll('mcp__oracle__echo(*)', 'mcp__oracle__echo', {}, ws, ws)).toBe(false);
+    expect(await matchesAny('mcp__oracle__echo(*)', 'mcp__oracle__echo', {}, ws, ws)).toBe(true);
     expect(await matchesAny('Bash', 'BashOutput', {}, ws, ws)).toBe(false);
   });
 
