@@ -4,6 +4,7 @@ import type { McpToolCaller } from '../hooks/hook-services.js';
 import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
 import { toolNameMatches } from '../permissions/match-rule.js';
 import { parseRule } from '../permissions/rule.js';
+import { persistedMcpOutput, type McpToolOutput } from '../mcp/mcp-result.js';
 import { McpServerSet, serverEntries, type McpServersOption } from '../mcp/mcp-servers.js';
 import { fireHook, type RunContext } from './run-context.js';
 import type { RunEvent } from './run-events.js';
@@ -34,8 +35,21 @@ export function createSessionMcp(
     warn: (text) => parts.emit({ type: 'warning', text }),
     onElicitation: parts.onElicitation,
     hides: wholeToolDenial(parts.denyRules ?? []),
-    ...(parts.transcriptPath ? { blobDir: path.join(path.dirname(parts.transcriptPath), path.basename(parts.transcriptPath, '.jsonl'), 'tool-results') } : {}),
+    ...(parts.transcriptPath ? { blobDir: toolResultsDir(parts.transcriptPath) } : {}),
   });
+}
+
+/** `<transcript dir>/<session>/tool-results`: where Claude Code saves a session's tool output files. */
+export function toolResultsDir(transcriptPath: string): string {
+  return path.join(path.dirname(transcriptPath), path.basename(transcriptPath, '.jsonl'), 'tool-results');
+}
+
+/**
+ * An MCP output over Claude Code's size limit as the model gets it (see `persistedMcpOutput`), or
+ * undefined when it goes as it is.
+ */
+export function oversizedMcpOutput(run: RunContext, toolUseId: string, output: unknown): string | undefined {
+  return persistedMcpOutput(output as McpToolOutput, toolUseId, toolResultsDir(run.state.transcriptPath));
 }
 
 /**

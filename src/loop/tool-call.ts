@@ -5,6 +5,7 @@ import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-too
 import { toolUseError } from '../tools/tool-registry.js';
 import { checkInput, decidePermission } from './decide-permission.js';
 import { contextLabel, DEFERRED_BATCH_SKIPPED, postToolUseBlock, preToolUseError } from './hook-text.js';
+import { oversizedMcpOutput } from './mcp-session.js';
 import { permissionDenied } from './permission-events.js';
 import { checkReplacedOutput, replacementFor, withAbsolutePaths } from './replaced-output.js';
 import { fireHook, toolContext, type RunContext } from './run-context.js';
@@ -71,7 +72,7 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
 
   const executed = await execute(run, call, tool, input, context, rewritten);
   contexts.push(...executed.contexts);
-  return finish(run, call, executed.result, contexts, executed.stop ?? stop, true, executed.output);
+  return finish(run, call, executed.result, contexts, executed.stop ?? stop, true, executed.persisted === true ? undefined : executed.output);
 }
 
 /**
@@ -96,7 +97,7 @@ async function validateContent(tool: AnyTool, input: Input, context: ToolContext
 }
 
 /** Runs the handler exactly once, then PostToolUse (success) or PostToolUseFailure (failure). */
-async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, context: ToolContext, rewritten: boolean): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped'; output?: unknown }> {
+async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, context: ToolContext, rewritten: boolean): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: 'hook_stopped'; output?: unknown; persisted?: true }> {
   const started = performance.now();
   const cwd = run.state.cwd;
   let output: unknown;
@@ -132,14 +133,18 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
   contexts.push(...post.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason)));
   let content: string;
   let blocks: readonly ToolResultBlock[] | undefined;
+  let persisted: string | undefined;
   try {
     content = tool.render(output, input);
     blocks = tool.renderBlocks?.(output, input);
+    // An MCP output over Claude Code's limit reaches the model and PostToolBatch as a saved file's preview.
+    persisted = tool.mcpServer ? oversizedMcpOutput(run, call.id, output) : undefined;
+    if (persisted !== undefined) [content, blocks] = [persisted, undefined];
   } catch (error) {
     content = `Error: the tool output could not be rendered: ${describeError(error)}`;
     blocks = undefined;
   }
-  return { result: toolResultMessage(call.id, tool.name, content, false, blocks), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), output };
+  return { result: toolResultMessage(call.id, tool.name, content, false, blocks), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), output, ...(persisted !== undefined ? { persisted: true } : {}) };
 }
 
 /** `mcp_server` for the tool events of an MCP tool (Claude Code sends it last, after the event's own fields). */

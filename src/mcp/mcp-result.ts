@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { persistedOutputMessage } from '../hooks/output-size.js';
 import type { ToolResultBlock } from '../messages/messages.js';
+import { safePathPart } from '../session/path-part.js';
 import { normalizeMcpName } from './mcp-names.js';
 
 /** One block of an MCP tool result (`text`, `image`, `audio`, `resource`, `resource_link`), as the server sent it. */
@@ -96,4 +98,28 @@ export function outputText(output: McpToolOutput): string {
 /** The text of an error result, its text blocks one per line (Claude Code's PostToolUseFailure `error`). */
 export function errorText(content: readonly McpContentBlock[]): string {
   return content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+}
+
+/** Claude Code saves an MCP output whose text is longer than this to a file and sends a preview. */
+export const MAX_MCP_OUTPUT_CHARS = 50_000;
+
+/**
+ * The `<persisted-output>` text the model gets instead of an MCP output whose text is longer than
+ * {@link MAX_MCP_OUTPUT_CHARS}, as Claude Code sends it: the output (as pretty JSON, or the string)
+ * saved to `<tool-results>/<tool_use_id>.json` (`.txt`), and its first 2 KB. Undefined for a
+ * shorter output, or when there is no folder or it cannot be written (the output then goes whole).
+ */
+export function persistedMcpOutput(output: McpToolOutput, toolUseId: string, blobDir: string | undefined): string | undefined {
+  const length = typeof output === 'string' ? output.length : output.reduce((sum, block) => sum + (block.type === 'text' ? block.text.length : 0), 0);
+  if (length <= MAX_MCP_OUTPUT_CHARS || blobDir === undefined) return undefined;
+  const text = typeof output === 'string' ? output : JSON.stringify(output, null, 2);
+  // The model chose the id: it becomes a file name only through safePathPart.
+  const file = path.join(blobDir, `${safePathPart(toolUseId)}.${typeof output === 'string' ? 'txt' : 'json'}`);
+  try {
+    fs.mkdirSync(blobDir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(file, text, { mode: 0o600 });
+  } catch {
+    return undefined;
+  }
+  return persistedOutputMessage(text, file);
 }

@@ -40,6 +40,24 @@ describe('MCP results as Claude Code passes them on', () => {
     expect(batches[2]).toBe('(mcp__test__empty completed with no output)');
   });
 
+  it('an output with more than 50 000 characters of text is saved to tool-results/<id>.json and the model gets a preview; PostToolUse still sees it whole', async () => {
+    const hooks = new HookEngine();
+    const responses: unknown[] = [];
+    hooks.on('PostToolUse', (input) => void responses.push((input as HookInput<'PostToolUse'>).tool_response));
+    const { result } = await scriptedRun([[toolUse('t1', 'mcp__test__big', { n: 50_000 })], [toolUse('t2', 'mcp__test__big', { n: 50_001 })], [text('done')]], {
+      hooks,
+      mcpServers: servers('test'),
+      permissions: { rules: { allow: ['mcp__test'] } },
+    });
+    const [fits, over] = toolResults(result.messages);
+    expect(fits!.content).toBe('x'.repeat(50_000));
+    const saved = /^<persisted-output>\nOutput too large \(48\.9KB\)\. Full output saved to: (\S+\/tool-results\/t2\.json)\n\nPreview \(first 2KB\):\n\[/.exec(over!.content)?.[1];
+    expect(saved).toBeDefined();
+    expect(JSON.parse(fs.readFileSync(saved!, 'utf8'))).toEqual([{ type: 'text', text: 'x'.repeat(50_001) }]);
+    expect(over!.content.length).toBeLessThan(3000);
+    expect(responses[1]).toEqual([{ type: 'text', text: 'x'.repeat(50_001) }]);
+  });
+
   it('a result that is not a tool result is a failure in Claude Code words', async () => {
     const hooks = new HookEngine();
     const errors: string[] = [];
