@@ -4,6 +4,7 @@ import { tallyUsage } from '../model/usage.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { toolUseError } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
+import { oversizedMcpOutput } from './mcp-session.js';
 import { batchInput, batchResponse, callContext, followUpText, mcpServerOf, renderResult, runHandler, validateContent, type HandlerRun } from './call-execution.js';
 import { compactBeforeTurn, contextTokensOf, PROMPT_TOO_LONG } from './compaction.js';
 import { askApprover, askPermissionHooks, checkInput, policyVerdict, type HookRecommendation } from './decide-permission.js';
@@ -246,7 +247,10 @@ async function postToolUse(run: RunContext, call: ToolCall, tool: AnyTool, input
   const post = mergePostToolUse(await fireHook(run, 'PostToolUse', { ...fields, tool_response: ran.output, tool_use_id: call.id, duration_ms: ran.durationMs, ...mcpServerOf(tool) }, tool.name));
   const output = replacedOutput(run, call, tool, post, ran.output);
   const contexts = [...post.contexts.map((text) => contextLabel('PostToolUse', tool.name, text)), ...post.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason))];
-  return { result: renderResult(call, tool, output, input), contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), output };
+  // An MCP output over Claude Code's limit reaches the model and PostToolBatch as a saved file's preview.
+  const persisted = tool.mcpServer ? oversizedMcpOutput(run, call.id, output) : undefined;
+  const result = persisted !== undefined ? toolResultMessage(call.id, tool.name, persisted, false) : renderResult(call, tool, output, input);
+  return { result, contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), ...(persisted === undefined ? { output } : {}) };
 }
 
 /**

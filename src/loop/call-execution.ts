@@ -92,7 +92,8 @@ export function mcpServerOf(tool: AnyTool): { mcp_server?: { name: string; sourc
  */
 export function batchResponse(run: RunContext, call: ToolCall, result: ToolResultMessage, ran: boolean, output: unknown): unknown {
   const tool = run.tools.get(call.name);
-  if (ran && !result.isError && tool?.mcpServer && output !== undefined) return output;
+  // An empty MCP output is the no-output line the model got.
+  if (ran && !result.isError && tool?.mcpServer && output !== undefined && !(Array.isArray(output) && output.length === 0)) return output;
   if (ran && !result.isError && !tool?.mcpServer && result.blocks !== undefined) return result.blocks;
   return result.content;
 }

@@ -48,7 +48,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   }
   const signal = options.signal ?? new AbortController().signal;
   const tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
-  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
+  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, transcriptPath, denyRules: rules.deny, env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
   const run: RunContext = {
     state,
     messages: [...(resume?.messages ?? [])],

@@ -86,7 +86,7 @@ export async function askPermissionHooks(run: RunContext, call: ToolCall, tool: 
   const { input, verdict } = asking;
   if (hook.decision === 'ask') return asking;
   const request = mergePermissionRequest(
-    await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}) }, tool.name),
+    await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}), ...(tool.mcpServer ? { mcp_server: { name: tool.mcpServer.name, source: tool.mcpServer.source } } : {}) }, tool.name),
   );
   if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, byHook: true, ...(request.interrupt ? { interrupt: true } : {}) };
   if (request.behavior !== 'allow') return asking;

@@ -23,6 +23,9 @@ export async function notifyApproval(run: RunContext, toolName: string): Promise
 
 /** Fires PermissionDenied for a refused call; returns the user notes it asks for (the retry text, or none). */
 export async function permissionDenied(run: RunContext, call: { readonly id: string }, toolName: string, input: Readonly<Record<string, unknown>>, reason: string): Promise<string[]> {
-  const denied = mergePermissionDenied(await fireHook(run, 'PermissionDenied', { tool_name: toolName, tool_input: input as Record<string, unknown>, tool_use_id: call.id, reason }, toolName));
+  // An MCP tool's event carries mcp_server last, as Claude Code sends it.
+  const server = run.tools.get(toolName)?.mcpServer;
+  const fields = { tool_name: toolName, tool_input: input as Record<string, unknown>, tool_use_id: call.id, reason, ...(server ? { mcp_server: { name: server.name, source: server.source } } : {}) };
+  const denied = mergePermissionDenied(await fireHook(run, 'PermissionDenied', fields, toolName));
   return denied.retry ? [PERMISSION_DENIED_RETRY] : [];
 }

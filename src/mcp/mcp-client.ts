@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '../errors.js';
 import { isStdioConfig, type McpServerEntry } from './server-config.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
@@ -50,6 +50,14 @@ const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 // AbortSignal is what ends a hung call.
 const DEFAULT_TOOL_TIMEOUT_MS = 100_000_000;
 
+/** A call that failed at the protocol level, its message worded as Claude Code words it (the model sees it as it is). */
+export class McpCallError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'McpCallError';
+  }
+}
+
 /**
  * One connection to one MCP server through the official SDK client: stdio (own process group,
  * see StdioProcessTransport), streamable HTTP or legacy SSE. For embedders who manage connections
@@ -57,8 +65,8 @@ const DEFAULT_TOOL_TIMEOUT_MS = 100_000_000;
  *
  * Contract:
  * - `connect()` never throws: a server that cannot start ends `failed`, with `error` set.
- * - A stdio server that died (or failed) is started again once, on the next `callTool`; after that
- *   its calls answer an error.
+ * - A stdio server that died is started again on the next `callTool`, each time it dies (as Claude
+ *   Code does); when it does not come back, its calls answer an error.
  * - `close()` ends the server (stdio: its whole process group) and is safe to call twice.
  */
 export class McpClient {
@@ -148,16 +156,29 @@ export class McpClient {
    * at the protocol level; a tool's own failure is a result with `isError: true`, not a throw.
    */
   async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    // Like Claude Code, a server that died is started again on the next call, every time it dies;
+    // one that then fails to come back is not tried again.
     if (this.state !== 'connected' && !this.closing && isStdioConfig(this.entry.config) && this.restarts < 1 && (this.state === 'closed' || this.state === 'failed')) {
       this.restarts++;
       await this.connect();
       // The restarted server may offer other tools than before.
-      if ((this.state as McpClientState) === 'connected') this.options.onToolsChanged?.(this.tools);
+      if ((this.state as McpClientState) === 'connected') {
+        this.restarts = 0;
+        this.options.onToolsChanged?.(this.tools);
+      }
     }
     if (this.state !== 'connected' || !this.client) throw new Error(`MCP server "${this.name}" is not connected${this.error ? `: ${this.error}` : ''}`);
     const env = this.options.env ?? process.env;
     const timeout = Number(env['MCP_TOOL_TIMEOUT']) > 0 ? Number(env['MCP_TOOL_TIMEOUT']) : DEFAULT_TOOL_TIMEOUT_MS;
-    const result = await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout, ...(signal ? { signal } : {}) });
+    let result: unknown;
+    try {
+      result = await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      // Claude Code's words for the two protocol failures a call meets most.
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) throw new McpCallError(`MCP server "${this.name}" tool "${tool}" timed out after ${timeout / 1000}s`);
+      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) throw new McpCallError('Connection closed');
+      throw error;
+    }
     if (this.refreshing) await this.refreshing;
     return result as CallToolResult;
   }

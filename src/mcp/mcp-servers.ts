@@ -1,6 +1,6 @@
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { McpClient, type McpClientOptions } from './mcp-client.js';
-import { mcpTool, normalizeMcpName } from './mcp-tools.js';
+import { mcpTool } from './mcp-tools.js';
 import { parseServerConfig, type McpServerConfig, type McpServerEntry } from './server-config.js';
 
 /**
@@ -27,6 +27,13 @@ export function serverEntries(option: McpServersOption): McpServerEntry[] {
 /** `McpClientOptions` plus where warnings go (one line each: a server that failed, died, or changed its tools badly). */
 export interface McpServerSetOptions extends Omit<McpClientOptions, 'onToolsChanged' | 'onClosed'> {
   readonly warn: (text: string) => void;
+  /** The session's `tool-results` folder, where binary tool output is saved (see `mcpTool`). */
+  readonly blobDir?: string | undefined;
+  /**
+   * Tools left out of the session, as Claude Code leaves out a tool a deny rule covers whole
+   * (`mcp__server`, `mcp__server__*`, `mcp__server__tool`): a call to one is "No such tool available".
+   */
+  readonly hides?: (toolName: string) => boolean;
 }
 
 /**
@@ -44,7 +51,6 @@ export interface McpServerSetOptions extends Omit<McpClientOptions, 'onToolsChan
 export class McpServerSet {
   readonly clients: readonly McpClient[];
   private readonly removers = new Map<McpClient, (() => void)[]>();
-  private restoreHint: (() => void) | undefined;
 
   constructor(
     entries: readonly McpServerEntry[],
@@ -63,17 +69,14 @@ export class McpServerSet {
 
   /** Connects every server and registers the tools of those that started. */
   async start(): Promise<void> {
-    // A call to a tool of a server that is not up says so, instead of a bare "No such tool".
-    const previousHint = this.registry.missingToolHint;
-    this.restoreHint = () => (this.registry.missingToolHint = previousHint);
-    this.registry.missingToolHint = (name) => this.whyMissing(name) ?? previousHint?.(name);
-    await Promise.all(
-      this.clients.map(async (client) => {
-        await client.connect();
-        if (client.state === 'connected') this.registerTools(client);
-        else this.options.warn(`MCP server "${client.name}" (${client.entry.file}) failed to start: ${client.error ?? 'unknown error'}`);
-      }),
-    );
+    // A call to a tool of a server that is not up is plain "No such tool available", as in Claude
+    // Code; why the server is down was the startup warning.
+    await Promise.all(this.clients.map((client) => client.connect()));
+    // Registered in config order, not in the order servers answered, so every run offers the same list.
+    for (const client of this.clients) {
+      if (client.state === 'connected') this.registerTools(client);
+      else this.options.warn(`MCP server "${client.name}" (${client.entry.file}) failed to start: ${client.error ?? 'unknown error'}`);
+    }
   }
 
   /** The client of a server by its configured name. */
@@ -85,22 +88,15 @@ export class McpServerSet {
   async close(): Promise<void> {
     for (const removers of this.removers.values()) for (const remove of removers) remove();
     this.removers.clear();
-    this.restoreHint?.();
     await Promise.all(this.clients.map((client) => client.close()));
-  }
-
-  /** `MCP server "x" failed to start: …` for `mcp__x__…` when server x is not connected. */
-  private whyMissing(name: string): string | undefined {
-    const client = this.clients.find((each) => name.startsWith(`mcp__${normalizeMcpName(each.name)}__`));
-    if (!client || client.state === 'connected') return undefined;
-    return `MCP server "${client.name}" ${client.state === 'failed' ? 'failed to start' : 'is not connected'}${client.error ? `: ${client.error}` : ''}`;
   }
 
   private registerTools(client: McpClient): void {
     for (const remove of this.removers.get(client) ?? []) remove();
     const removers: (() => void)[] = [];
     for (const info of client.tools) {
-      const tool = mcpTool(client, info);
+      const tool = mcpTool(client, info, { blobDir: this.options.blobDir });
+      if (this.options.hides?.(tool.name) === true) continue;
       try {
         removers.push(this.registry.register(tool));
       } catch {

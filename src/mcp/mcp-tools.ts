@@ -2,27 +2,15 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeError } from '../errors.js';
-import type { ToolResultBlock } from '../messages/messages.js';
 import { ToolFailure, type Tool } from '../tools/define-tool.js';
-import type { McpClient } from './mcp-client.js';
+import { McpCallError, type McpClient } from './mcp-client.js';
+import { mcpToolName } from './mcp-names.js';
+import { errorText, mcpToolOutput, outputResultBlocks, outputText, type McpContentBlock, type McpToolOutput } from './mcp-result.js';
 
 type McpToolInfo = McpClient['tools'][number];
 
-/** One block of an MCP tool result (`text`, `image`, `audio`, `resource`, `resource_link`), as the server sent it. */
-export type McpContentBlock = CallToolResult['content'][number];
-
-/**
- * Claude Code's name normalisation for MCP servers and tools: every character outside
- * `[a-zA-Z0-9_-]` becomes `_` (`my server` → `my_server`, `plugin:p:s` → `plugin_p_s`).
- */
-export function normalizeMcpName(name: string): string {
-  return name.replace(/[^a-zA-Z0-9_-]/g, '_');
-}
-
-/** The model-facing name of a server's tool: `mcp__<server>__<tool>`, both parts normalised. */
-export function mcpToolName(server: string, tool: string): string {
-  return `mcp__${normalizeMcpName(server)}__${normalizeMcpName(tool)}`;
-}
+export { mcpToolName, normalizeMcpName } from './mcp-names.js';
+export type { McpContentBlock } from './mcp-result.js';
 
 const validators = new AjvJsonSchemaValidator();
 
@@ -48,56 +36,62 @@ export function jsonSchemaInput(schema: Record<string, unknown>): z.ZodType<Reco
   });
 }
 
-const contentArray = z.array(z.looseObject({ type: z.string() }));
+// What a PostToolUse `updatedMCPToolOutput` may be: a content array (MCP or Anthropic blocks) or text.
+const outputShape = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]);
+
+/** Options of {@link mcpTool}. */
+export interface McpToolOptions {
+  /** The session's `tool-results` folder, where images, audio and blob resources are saved as Claude Code saves them. */
+  readonly blobDir?: string | undefined;
+}
 
 /**
- * The hookloop tool for one server tool. Its `tool_response` (PostToolUse) is the result's content
- * array, as Claude Code passes it; a result with `isError: true` is a failure whose text is the
- * error (PostToolUseFailure `error`); a PostToolUse `updatedMCPToolOutput` must be a content array.
+ * The hookloop tool for one server tool. Its output — PostToolUse's `tool_response` and what the
+ * model sees — is Claude Code's (see `McpToolOutput`): the JSON text of `structuredContent`, a
+ * no-output line, or the content array with images as image blocks and other blocks as text. A
+ * result with `isError: true` is a failure whose text blocks, one per line, are the error
+ * (PostToolUseFailure `error`); a result that is not a tool result is a failure saying so. A
+ * PostToolUse `updatedMCPToolOutput` must be a content array or a string.
  * MCP tools are never read-only for the permission policy: like Claude Code, a call asks unless a
  * rule or mode allows it, whatever the server's `readOnlyHint` says (a server's claim is not proof).
  */
-export function mcpTool(client: McpClient, info: McpToolInfo): Tool<Record<string, unknown>, McpContentBlock[]> {
+export function mcpTool(client: McpClient, info: McpToolInfo, options: McpToolOptions = {}): Tool<Record<string, unknown>, McpToolOutput> {
   const modelSchema = { ...(info.inputSchema as Record<string, unknown>) };
+  const name = mcpToolName(client.name, info.name);
+  const context = { server: client.name, blobDir: options.blobDir };
   return {
-    name: mcpToolName(client.name, info.name),
+    name,
     description: info.description ?? info.title ?? info.name,
     inputSchema: jsonSchemaInput(modelSchema),
     modelSchema,
     mcpServer: { name: client.name, source: client.entry.source },
     kind: 'other',
     readOnly: false,
-    outputSchema: contentArray as unknown as z.ZodType<McpContentBlock[]>,
-    async handler(input, context) {
+    outputSchema: outputShape as unknown as z.ZodType<McpToolOutput>,
+    async handler(input, toolContext) {
       let result: CallToolResult;
       try {
-        result = await client.callTool(info.name, input, context.signal);
+        result = await client.callTool(info.name, input, toolContext.signal);
       } catch (error) {
-        throw new ToolFailure(`Error: ${describeError(error)}`);
+        throw new ToolFailure(callFailure(client.name, error));
       }
       const content = Array.isArray(result.content) ? result.content : [];
-      if (result.isError === true) throw new ToolFailure(contentText(content) || 'Error: the MCP tool failed without a message');
-      return content;
+      if (result.isError === true) throw new ToolFailure(errorText(content) || 'Error: the MCP tool failed without a message');
+      return mcpToolOutput(result, context);
     },
-    render: (output) => contentText(output),
-    // The API refuses empty text blocks: an output with nothing to show goes as its (empty) text.
-    renderBlocks: (output) => {
-      const blocks = contentBlocks(output).filter((block) => block.type !== 'text' || block.text !== '');
-      return blocks.length > 0 ? blocks : undefined;
-    },
+    // An empty result reaches hooks as [] and the model as Claude Code's no-output line.
+    render: (output) => (Array.isArray(output) && output.length === 0 ? `(${name} completed with no output)` : outputText(output)),
+    renderBlocks: (output) => outputResultBlocks(output, context),
   };
 }
 
-/**
- * A content array as the model gets it (Claude Code passes MCP results as blocks): text as text,
- * images as base64 image blocks, a text resource as its text; other blocks (audio, binary
- * resources, links) as the bracketed description of `contentText`.
- */
-export function contentBlocks(content: readonly McpContentBlock[]): ToolResultBlock[] {
-  return content.map((block): ToolResultBlock => {
-    if (block.type === 'image') return { type: 'image', source: { type: 'base64', media_type: block.mimeType, data: block.data } };
-    return { type: 'text', text: contentText([block]) };
-  });
+/** The text of a call that did not come back as a tool result: Claude Code's words for a malformed one. */
+function callFailure(server: string, error: unknown): string {
+  if (error instanceof Error && Array.isArray((error as { issues?: unknown }).issues)) {
+    return `MCP server "${server}" returned a malformed result that failed schema validation: Invalid result for tools/call: ${error.message}`;
+  }
+  if (error instanceof McpCallError) return error.message;
+  return `Error: ${describeError(error)}`;
 }
 
 /**

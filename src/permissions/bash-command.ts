@@ -2,7 +2,7 @@ import { CommandCollector } from './bash-ast.js';
 import { BashSyntaxError, ReadError } from './bash-read-error.js';
 import { loadBashParser, loadedBashParser, withBashTree } from './bash-parser.js';
 import type { Parser } from 'web-tree-sitter';
-import type { OutputRedirection, SimpleCommand } from './bash-types.js';
+import type { OutputRedirection, ShellWord, SimpleCommand } from './bash-types.js';
 
 export type { OutputRedirection, ShellWord, SimpleCommand } from './bash-types.js';
 

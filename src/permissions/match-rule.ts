@@ -68,6 +68,9 @@ export async function matchesRule(rule: PermissionRule | string, toolName: strin
   if (!toolNameMatches(parsed.toolName, toolName, kind)) return false;
   const specifier = parsed.specifier;
   const flavour = options.flavour ?? 'any';
+  // Claude Code gives an MCP tool's rules no specifier: `mcp__s__t(*)` allows nothing. As deny or
+  // ask it still covers the tool (fails closed).
+  if (specifier === undefined && flavour === 'all' && toolName.startsWith('mcp__') && parsed.text.includes('(')) return false;
   if (specifier === undefined) {
     // A bare `Bash` allow rule covers what hookloop can read, not what it cannot: only a person or bypassPermissions runs that.
     if (kind !== 'bash' || flavour === 'any') return true;
@@ -120,11 +123,23 @@ export function toolNameMatches(ruleTool: string, toolName: string, kind: ToolKi
   if (ruleTool === toolName) return true;
   if (ruleTool === 'Edit' && kind === 'edit') return true;
   if (ruleTool === 'Read' && kind === 'read') return true;
-  if (ruleTool.startsWith('mcp__')) {
-    if (ruleTool.endsWith('__*')) return toolName.startsWith(ruleTool.slice(0, -1));
-    if (ruleTool.split('__').length === 2) return toolName.startsWith(`${ruleTool}__`);
-  }
+  if (ruleTool.startsWith('mcp__')) return mcpRuleMatches(ruleTool, toolName);
   return false;
+}
+
+/**
+ * Claude Code's MCP rule forms: `mcp__server` and `mcp__server__*` cover every tool of the server;
+ * in `mcp__server__tool` a `*` is a wildcard within the tool part (`mcp__github__get_*`). The
+ * server part is literal (`mcp__*` is a server named `*`, which no normalised name is).
+ */
+function mcpRuleMatches(ruleTool: string, toolName: string): boolean {
+  const [server, ...rest] = ruleTool.slice('mcp__'.length).split('__');
+  const prefix = `mcp__${server}__`;
+  if (!toolName.startsWith(prefix)) return false;
+  if (rest.length === 0) return true;
+  const toolPart = rest.join('__');
+  const pattern = new RegExp(`^${toolPart.split('*').map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return pattern.test(toolName.slice(prefix.length));
 }
 
 /** Anchoring of a path pattern: the directories it is relative to, or a name matched anywhere. */

@@ -3,7 +3,7 @@ import type { ToolKind } from '../tools/define-tool.js';
 
 /** What the messages below need to know about a call. */
 export interface CallText {
-  readonly tool: { readonly name: string; readonly kind: ToolKind };
+  readonly tool: { readonly name: string; readonly kind: ToolKind; readonly mcpServer?: unknown };
   readonly paths: readonly string[];
   readonly command: string | undefined;
 }
@@ -28,7 +28,8 @@ export function planMessage(call: CallText): string {
   const file = call.paths[0];
   if (call.command !== undefined) return `Cannot run \`${call.command}\` while in plan mode: only read-only commands run in plan mode.`;
   if (file !== undefined && call.tool.kind === 'edit') return `Cannot write to ${file} while in plan mode.`;
-  return `Cannot use ${call.tool.name} while in plan mode.`;
+  // Claude Code's words for an MCP tool differ from those for its other tools.
+  return `Cannot ${call.tool.mcpServer ? 'call' : 'use'} ${call.tool.name} while in plan mode.`;
 }
 
 /**

@@ -171,9 +171,13 @@ export class PermissionPolicy {
     // Plan mode's read-only rule comes before ask rules, so no approval can route around it.
     // Like the reference, it still lets PermissionRequest hooks see the call.
     if (mode === 'plan' && !(await this.readOnly(call))) {
-      return { behavior: 'ask', message: planMessage(call), source: 'mode plan', hookMayDecide: false, humanMayDecide: false };
+      // The refusal reads as the ask rule's when one covers the call too, as the reference words it.
+      const message = (await this.firstMatch('ask', call, 'any')) ? askMessage(call) : planMessage(call);
+      return { behavior: 'ask', message, source: 'mode plan', hookMayDecide: false, humanMayDecide: false };
     }
     const asked = await this.firstMatch('ask', call, 'any');
+    // dontAsk never asks: an ask rule is a refusal there, without PermissionRequest (as in Claude Code).
+    if (asked && mode === 'dontAsk') return { ...dontAskDenial(call.tool.name), source: `rule ${asked.text} (mode dontAsk)` };
     if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true };
     if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true };
 
@@ -346,13 +350,7 @@ export class PermissionPolicy {
     if (bash ? bash.readOnly : tool.kind === 'read' || tool.readOnly) return { behavior: 'allow', source: 'read-only' };
     if (tool.kind === 'bash' && this.sandboxAutoAllows?.(call.query.input) === true) return { behavior: 'allow', source: 'sandbox' };
     if (mode === 'acceptEdits' && (bash ? bash.editsInsideWorkspace : tool.kind === 'edit')) return { behavior: 'allow', source: 'mode acceptEdits' };
-    if (mode === 'dontAsk') {
-      return {
-        behavior: 'deny',
-        message: `Permission to use ${tool.name} has been denied because hookloop is running in don't ask mode. ${DENIAL_WORKAROUND_GUIDANCE}`,
-        source: 'mode dontAsk',
-      };
-    }
+    if (mode === 'dontAsk') return dontAskDenial(tool.name);
     const message = bash?.reason ?? askMessage(call);
     const suggestions = this.suggestions(call, bash);
     return { behavior: 'ask', message, source: `mode ${mode}`, hookMayDecide: true, ...(suggestions.length > 0 ? { suggestions } : {}) };
@@ -370,6 +368,7 @@ export class PermissionPolicy {
       const directories = [{ type: 'addDirectories', directories: [path.dirname(first.path)], destination: 'session' }];
       return first.kind === 'filesystem' ? [...directories, { type: 'setMode', mode: 'acceptEdits', destination: 'session' }] : directories;
     }
+    if (call.tool.mcpServer) return [{ type: 'addRules', rules: [{ toolName: call.tool.name }], behavior: 'allow', destination: 'localSettings' }];
     return call.tool.kind === 'edit' ? [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] : [];
   }
 }
@@ -381,6 +380,10 @@ export class PermissionPolicy {
 export function ruleForCall(tool: Pick<AnyTool, 'name' | 'kind'>, input: unknown): string {
   const command = (input as { command?: unknown } | null)?.command;
   return tool.kind === 'bash' && typeof command === 'string' ? formatRule(tool.name, command) : tool.name;
+}
+
+function dontAskDenial(toolName: string): PermissionVerdict & { behavior: 'deny' } {
+  return { behavior: 'deny', message: `Permission to use ${toolName} has been denied because hookloop is running in don't ask mode. ${DENIAL_WORKAROUND_GUIDANCE}`, source: 'mode dontAsk' };
 }
 
 function checkMode(mode: PermissionMode): PermissionMode {

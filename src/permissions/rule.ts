@@ -11,7 +11,9 @@ export interface PermissionRule {
   readonly text: string;
 }
 
-const TOOL_NAME = /^[A-Za-z0-9_-]+(?:__\*)?$/;
+// MCP rules are taken as Claude Code takes them: any text after `mcp__` (a `*` in the tool part is
+// a wildcard; other characters can never match a normalised name, so such a rule is inert, not an error).
+const TOOL_NAME = /^(?:[A-Za-z0-9_-]+(?:__\*)?|mcp__[^\s()]+)$/;
 const EXAMPLES = 'Tool or Tool(specifier), e.g. Bash, Bash(npm test), Bash(git:*), Read(./secrets/**), mcp__server__tool';
 
 /**

@@ -39,7 +39,8 @@ describe('hookloop -p with MCP servers', () => {
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.status).toBe(0);
     const result = JSON.parse(run.stdout) as { permission_denials: { tool_name: string }[] };
-    expect(result.permission_denials.map((denial) => denial.tool_name)).toEqual(['mcp__test__image', 'mcp__test__danger']);
+    // The deny rule leaves mcp__test__danger out of the session ("No such tool available"), not a refusal.
+    expect(result.permission_denials.map((denial) => denial.tool_name)).toEqual(['mcp__test__image']);
     expect(calls(log)).toEqual(['echo']);
   });
 
@@ -98,6 +99,29 @@ describe('hookloop -p with MCP servers', () => {
     expect(run.status).toBe(0);
     expect(calls(log)).toEqual(['echo', 'echo']);
     expect(run.stderr).not.toContain('skipped');
+  });
+
+  it('an mcp_tool hook counts JSON text as output and plain text as "<Event> completed"; on SessionStart (startup) it reaches no server, as in Claude Code', () => {
+    const dir = tempProject();
+    const log = path.join(dir, 'raw.log');
+    const RAW = fileURLToPath(new URL('./fixtures/raw-server.mjs', import.meta.url));
+    writeJson(dir, 'servers.json', { mcpServers: { raw: { command: process.execPath, args: [RAW], env: { SRV_LOG: log } } } });
+    const verbatim = (text: string) => ({ type: 'mcp_tool', server: 'raw', tool: 'verbatim', input: { text } });
+    writeJson(dir, 'hooks.json', {
+      hooks: {
+        SessionStart: [{ hooks: [verbatim('AT-STARTUP')] }],
+        UserPromptSubmit: [{ hooks: [verbatim('{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"CTX-FROM-MCP"}}')] }, { hooks: [verbatim('PLAIN-FROM-MCP')] }],
+      },
+    });
+    const requests = path.join(dir, 'requests.jsonl');
+    const run = runCli(['-p', 'go', '--model-script', script(dir, []), '--mcp-config', 'servers.json', '--settings', 'hooks.json', '--record-requests', requests], dir);
+    expect(run.status).toBe(0);
+    const first = fs.readFileSync(requests, 'utf8').split('\n')[0]!;
+    expect(first).toContain('UserPromptSubmit hook additional context: CTX-FROM-MCP');
+    expect(first).toContain('UserPromptSubmit hook success: UserPromptSubmit completed');
+    expect(first).not.toContain('PLAIN-FROM-MCP');
+    expect(first).not.toContain('AT-STARTUP');
+    expect(fs.readFileSync(log, 'utf8')).not.toContain('AT-STARTUP');
   });
 
   it('a plugin .mcp.json server (with ${CLAUDE_PLUGIN_ROOT}) is offered as mcp__plugin_<plugin>_<server>__<tool>', () => {

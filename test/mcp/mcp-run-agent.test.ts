@@ -63,22 +63,29 @@ describe('runAgent({ mcpServers }) over stdio', () => {
     expect(toolResults(result.messages)[0]).toMatchObject({ content: 'REPLACED', isError: false });
   });
 
-  it('keeps deny rules over MCP tools: mcp__test__danger never runs, even when a hook allows it', async () => {
+  it('keeps deny rules over MCP tools: a tool a deny rule covers whole is not offered, never runs and fires no hook, as in Claude Code', async () => {
     const dir = tempProject();
     const log = path.join(dir, 'calls.log');
     const hooks = new HookEngine();
-    hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }) as never);
-    const { result } = await scriptedRun([[toolUse('t1', 'mcp__test__danger', {}), toolUse('t2', 'mcp__test__echo', { text: 'ok' })], [text('done')]], {
+    const seen: string[] = [];
+    hooks.on('PreToolUse', (input) => {
+      seen.push((input as { tool_name: string }).tool_name);
+      return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } } as never;
+    });
+    const { result, model } = await scriptedRun([[toolUse('t1', 'mcp__test__danger', {}), toolUse('t2', 'mcp__test__echo', { text: 'ok' })], [text('done')]], {
       projectDir: dir,
       hooks,
       mcpServers: stdioServer({ CALL_LOG: log }),
       permissions: { rules: { allow: ['mcp__test'], deny: ['mcp__test__danger'] } },
     });
     const [danger, echo] = toolResults(result.messages);
-    expect(danger).toMatchObject({ isError: true });
+    expect(danger).toMatchObject({ isError: true, content: '<tool_use_error>Error: No such tool available: mcp__test__danger</tool_use_error>' });
     expect(echo).toMatchObject({ content: 'ECHO:ok', isError: false });
     expect(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean)).toEqual(['echo']);
-    expect(result.permissionDenials.map((denial) => denial.tool_name)).toEqual(['mcp__test__danger']);
+    expect(seen).toEqual(['mcp__test__echo']);
+    const offered = model.requests[0]!.tools.map((tool) => tool.name);
+    expect(offered).toContain('mcp__test__echo');
+    expect(offered).not.toContain('mcp__test__danger');
   });
 
   it('asks for MCP tools no rule allows (headless: refused), as Claude Code does', async () => {
@@ -120,14 +127,15 @@ describe('runAgent({ mcpServers }) over stdio', () => {
     expect(events.some((event) => event.type === 'warning' && /MCP server "test" stopped/.test(event.text))).toBe(true);
   });
 
-  it('a server that cannot start is a warning, a call to it says why; the other servers keep working', async () => {
+  it('a server that cannot start is a warning, its tools are not there; the other servers keep working', async () => {
     const { result, events } = await scriptedRun([[toolUse('t1', 'mcp__test__echo', { text: 'ok' }), toolUse('t2', 'mcp__broken__x', {})], [text('done')]], {
       mcpServers: { ...stdioServer(), broken: { command: path.join(tempProject(), 'no-such-binary') } },
       permissions: { rules: { allow: ['mcp__test'] } },
     });
     expect(toolResults(result.messages)[0]).toMatchObject({ content: 'ECHO:ok' });
     expect(events.some((event) => event.type === 'warning' && /MCP server "broken" .*failed to start/.test(event.text))).toBe(true);
-    expect(toolResults(result.messages)[1]).toMatchObject({ isError: true, content: expect.stringMatching(/^<tool_use_error>Error: No such tool available: mcp__broken__x \(MCP server "broken" failed to start: /) });
+    // The model gets Claude Code's plain answer; the reason was the startup warning.
+    expect(toolResults(result.messages)[1]).toMatchObject({ isError: true, content: '<tool_use_error>Error: No such tool available: mcp__broken__x</tool_use_error>' });
   });
 
   it('picks up tools/list_changed between turns', async () => {
@@ -157,12 +165,16 @@ describe('runAgent({ mcpServers }) over stdio', () => {
     expect(fs.readFileSync(log, 'utf8').trim()).toBe('echo');
   });
 
-  it('images reach the model as image blocks; the text form describes them', async () => {
+  it('images reach the model as image blocks followed by the file they were saved to, as Claude Code sends them; the text form describes them', async () => {
     const { result, model } = await scriptedRun([[toolUse('t1', 'mcp__test__image', {})], [text('done')]], { mcpServers: stdioServer(), permissions: { rules: { allow: ['mcp__test'] } } });
     const paired = toolResults(result.messages)[0]!;
-    expect(paired.content).toBe('[image: image/png]\na 1x1 pixel');
+    const saved = /\[Image: source: (\S+\/tool-results\/mcp-test-blob-\d+-[0-9a-f]+\.png)\]/.exec(paired.content)?.[1];
+    expect(saved).toBeDefined();
+    expect(fs.readFileSync(saved!).subarray(1, 4).toString()).toBe('PNG');
+    expect(paired.content).toBe(`[image: image/png]\n[Image: source: ${saved}]\na 1x1 pixel`);
     expect(paired.blocks).toEqual([
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: expect.stringMatching(/^iVBOR/) } },
+      { type: 'text', text: `[Image: source: ${saved}]` },
       { type: 'text', text: 'a 1x1 pixel' },
     ]);
     const sent = model.requests[1]!.messages.find((message) => message.role === 'tool');
@@ -212,5 +224,32 @@ describe('elicitation', () => {
     expect(asked).toEqual(['test: Pick a color']);
     expect(results).toEqual([{ action: 'accept', content: { color: 'green' } }]);
     expect(toolResults(result.messages)[0]!.content).toBe('ELICITATION-RESULT:{"action":"accept","content":{"color":"green"}}');
+  });
+});
+
+describe('a stdio server that dies', () => {
+  it('is started again on the next call each time it dies, as Claude Code does; the call in flight reads "Connection closed"', async () => {
+    const { result } = await scriptedRun(
+      [[toolUse('t1', 'mcp__test__crash', {})], [toolUse('t2', 'mcp__test__echo', { text: 'one' })], [toolUse('t3', 'mcp__test__crash', {})], [toolUse('t4', 'mcp__test__echo', { text: 'two' })], [text('done')]],
+      { mcpServers: stdioServer(), permissions: { rules: { allow: ['mcp__test'] } } },
+    );
+    expect(toolResults(result.messages).map((paired) => [paired.content, paired.isError])).toEqual([
+      ['Connection closed', true],
+      ['ECHO:one', false],
+      ['Connection closed', true],
+      ['ECHO:two', false],
+    ]);
+  });
+
+  it('a call past $MCP_TOOL_TIMEOUT fails in Claude Code words and the session goes on', async () => {
+    const { result } = await scriptedRun([[toolUse('t1', 'mcp__test__hang', {})], [toolUse('t2', 'mcp__test__echo', { text: 'next' })], [text('done')]], {
+      mcpServers: stdioServer(),
+      env: { MCP_TOOL_TIMEOUT: '500' },
+      permissions: { rules: { allow: ['mcp__test'] } },
+    });
+    expect(toolResults(result.messages).map((paired) => [paired.content, paired.isError])).toEqual([
+      ['MCP server "test" tool "hang" timed out after 0.5s', true],
+      ['ECHO:next', false],
+    ]);
   });
 });

@@ -117,6 +117,17 @@ describe('tool names', () => {
     expect(await matchesAny('mcp__oracle__echo', 'mcp__oracle__echo', {}, ws, ws)).toBe(true);
     expect(await matchesAny('mcp__oracle__echo', 'mcp__oracle__other', {}, ws, ws)).toBe(false);
     expect(await matchesAny('mcp__oracle', 'mcp__oraclex__echo', {}, ws, ws)).toBe(false);
+  });
+
+  it('a * in the tool part of an MCP rule is a wildcard; the server part is literal and regex text is inert (Claude Code 2.1.328)', async () => {
+    expect(await matchesAny('mcp__oracle__ech*', 'mcp__oracle__echo', {}, ws, ws)).toBe(true);
+    expect(await matchesAny('mcp__oracle__*o', 'mcp__oracle__echo', {}, ws, ws)).toBe(true);
+    expect(await matchesAny('mcp__oracle__ech*', 'mcp__oracle__fetch', {}, ws, ws)).toBe(false);
+    expect(await matchesAny('mcp__*', 'mcp__oracle__echo', {}, ws, ws)).toBe(false);
+    expect(await matchesAny('mcp__oracle__.*', 'mcp__oracle__echo', {}, ws, ws)).toBe(false);
+    // mcp__x__t(*) allows nothing, as in Claude Code, but still denies.
+    expect(await matchesAll('mcp__oracle__echo(*)', 'mcp__oracle__echo', {}, ws, ws)).toBe(false);
+    expect(await matchesAny('mcp__oracle__echo(*)', 'mcp__oracle__echo', {}, ws, ws)).toBe(true);
     expect(await matchesAny('Bash', 'BashOutput', {}, ws, ws)).toBe(false);
   });
 

@@ -44,7 +44,7 @@ const permissionRequestDecision = z.discriminatedUnion('behavior', [
 ]);
 
 export const PermissionRequest = defineEvent({
-  input: z.object({ ...callFields, hook_event_name: z.literal('PermissionRequest'), permission_suggestions: z.array(z.unknown()).optional() }),
+  input: z.object({ ...callFields, hook_event_name: z.literal('PermissionRequest'), permission_suggestions: z.array(z.unknown()).optional(), ...mcpServerField }),
   output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('PermissionRequest', { decision: permissionRequestDecision.optional() }) }),
   matchField: 'tool_name',
   acceptsIf: true,
@@ -56,7 +56,7 @@ export const PermissionRequest = defineEvent({
 
 /** A call the permission policy or the approver refused; `reason` is the text the model gets as the error result. `retry: true` tells the model it may try again. */
 export const PermissionDenied = defineEvent({
-  input: z.object({ ...callFields, hook_event_name: z.literal('PermissionDenied'), tool_use_id: z.string(), reason: z.string() }),
+  input: z.object({ ...callFields, hook_event_name: z.literal('PermissionDenied'), tool_use_id: z.string(), reason: z.string(), ...mcpServerField }),
   output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('PermissionDenied', { retry: z.boolean().optional() }) }),
   matchField: 'tool_name',
   acceptsIf: true,

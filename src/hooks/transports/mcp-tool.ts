@@ -38,9 +38,10 @@ export function substituteHookInput(value: unknown, payload: Readonly<Record<str
 
 /**
  * The RegisteredHandler of an `mcp_tool` hook: calls `tool` on the session's MCP `server` with the
- * substituted `input`, and reads the tool's text like a command hook's stdout (JSON output
- * honoured, plain text as plain stdout); a result with `isError` is a failing hook (exit code 1,
- * its text as stderr). The session supplies the connection through `HookServices.callMcpTool`;
+ * substituted `input`, and reads the tool's text like a command hook's stdout when it is a JSON
+ * object; plain text counts as the stdout `<Event> completed`, as Claude Code reports it. A result
+ * with `isError` is a failing hook (exit code 1, its text as stderr). On SessionStart (startup) it
+ * fails without calling the server, since Claude Code's servers are not up yet then. The session supplies the connection through `HookServices.callMcpTool`;
  * without one (no such server) the hook fails and is reported, like a command that cannot start.
  * Timeout: the handler's `timeout`, default 600 s as for command hooks.
  */
@@ -72,11 +73,19 @@ export function mcpToolHandler(id: number, entry: McpToolEntry): RegisteredHandl
       });
       const onFailure = config.onFailure;
       if (!services?.callMcpTool) return interpretCommandResult(event, origin, result({ exitCode: null, spawnError: `no MCP server "${config.server}" in this session` }), onFailure);
+      // Claude Code runs SessionStart's startup hooks before its MCP servers are up: an mcp_tool
+      // hook there reaches no server (the server sees no call, the model no context).
+      if (event === 'SessionStart' && input['source'] === 'startup') {
+        return interpretCommandResult(event, origin, result({ exitCode: null, spawnError: `MCP server "${config.server}" is not connected yet when SessionStart (startup) fires` }), onFailure);
+      }
       const deadline = timeoutSignal(signal, timeoutMs);
       try {
         const arguments_ = substituteHookInput(config.input ?? {}, input) as Record<string, unknown>;
         const answer = await untilAborted(services.callMcpTool({ server: config.server, tool: config.tool, input: arguments_, signal: deadline.signal }), deadline.signal);
-        return interpretCommandResult(event, origin, answer.isError ? result({ exitCode: 1, stderr: answer.text }) : result({ stdout: answer.text }), onFailure);
+        // JSON output counts as a command's; plain text is not passed on: Claude Code reports the
+        // hook as "<Event> completed" instead (x-mcp-tool-ups).
+        const stdout = isJsonObject(answer.text) ? answer.text : `${event} completed`;
+        return interpretCommandResult(event, origin, answer.isError ? result({ exitCode: 1, stderr: answer.text }) : result({ stdout }), onFailure);
       } catch (error) {
         if (deadline.timedOut()) return interpretCommandResult(event, origin, result({ exitCode: null, timedOut: true }), onFailure);
         if (signal.aborted) return interpretCommandResult(event, origin, result({ exitCode: null, aborted: true }), onFailure);
@@ -86,4 +95,13 @@ export function mcpToolHandler(id: number, entry: McpToolEntry): RegisteredHandl
       }
     },
   };
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
 }
