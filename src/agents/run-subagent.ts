@@ -10,7 +10,7 @@ import { SessionState } from '../loop/session-state.js';
 import { systemMessage, userMessage } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { emptyTally } from '../model/usage.js';
-import type { PermissionMode } from '../permissions/types.js';
+import type { Approver, PermissionMode } from '../permissions/types.js';
 import { agentTranscriptPath } from '../session/paths.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
@@ -130,6 +130,7 @@ function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDef
     messages: [],
     tools: new ToolRegistry(offeredTools(parent.tools.list(), definition)),
     policy: mode === parent.policy.mode ? parent.policy : parent.policy.withMode(mode),
+    approver: oneQuestionAtATime(parent.approver),
     model,
     signal,
     permissionDenials: [],
@@ -167,6 +168,29 @@ export function offeredTools(tools: readonly AnyTool[], definition: Pick<AgentDe
       return name === '*' || name === tool.name || (name.startsWith('mcp__') && tool.name.startsWith(`${name}__`));
     });
   return tools.filter((tool) => !NEVER_INSIDE.has(tool.name) && (definition.tools === undefined || matches(definition.tools, tool)) && !matches(definition.disallowedTools ?? [], tool));
+}
+
+const serialApprovers = new WeakMap<Approver, Approver>();
+
+/**
+ * The session's approver, asked one question at a time: subagents side by side must not put two
+ * questions on one terminal at once. Shared by every subagent of the approver's session.
+ */
+function oneQuestionAtATime(approver: Approver): Approver {
+  let serial = serialApprovers.get(approver);
+  if (serial === undefined) {
+    let queue: Promise<unknown> = Promise.resolve();
+    serial = {
+      ...(approver.awaitsHuman !== undefined ? { awaitsHuman: approver.awaitsHuman } : {}),
+      approve: (request) => {
+        const answer = queue.then(() => (request.signal.aborted ? ('deny' as const) : approver.approve(request)));
+        queue = answer.catch(() => undefined);
+        return answer;
+      },
+    };
+    serialApprovers.set(approver, serial);
+  }
+  return serial;
 }
 
 /** How strict each mode is: a subagent's `permissionMode` counts only when it is stricter than the parent's. */

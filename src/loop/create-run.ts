@@ -47,7 +47,9 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     observers.unshift(writer.observer);
   }
   const signal = options.signal ?? new AbortController().signal;
-  const tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
+  // The Agent and Skill tools belong to this run: a registry the caller passes (and may reuse) gets them in a copy.
+  const ownsTools = (options.agents?.length ?? 0) > 0 || (options.skills?.length ?? 0) > 0;
+  const tools = options.tools instanceof ToolRegistry && !ownsTools ? options.tools : new ToolRegistry(options.tools instanceof ToolRegistry ? options.tools.list() : (options.tools ?? []));
   const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, transcriptPath, denyRules: rules.deny, env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
   const run: RunContext = {
     state,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { allow, defineTool, GENERAL_PURPOSE, HookEngine, runAgent, type AgentDefinition, type HookInput } from '../../src/index.js';
+import { allow, callbackApprover, defineTool, GENERAL_PURPOSE, HookEngine, runAgent, type AgentDefinition, type HookInput } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { tempProject, text, toolUse } from '../support/scripted-run.js';
 
@@ -93,6 +93,34 @@ describe('the Agent tool', () => {
     expect(ran).not.toContain('Probe:after');
     const results = result.messages.filter((message) => message.role === 'tool').map((message) => message.toolCallId);
     expect(results).toEqual(['a1', 'a2', 'm1']);
+  });
+});
+
+
+describe('approvals from subagents side by side', () => {
+  it('are asked one at a time, and what the person allows runs', async () => {
+    const projectDir = tempProject();
+    const ran: string[] = [];
+    let open = 0;
+    let most = 0;
+    const approver = callbackApprover(async () => {
+      most = Math.max(most, ++open);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      open--;
+      return 'allow';
+    });
+    const model = new ScriptedModel([
+      [agentCall('a1', 'TASK-ONE'), agentCall('a2', 'TASK-TWO')],
+      { match: 'TASK-ONE', content: [toolUse('s1', 'Act', { value: 'one' })] },
+      { match: 'TASK-TWO', content: [toolUse('s2', 'Act', { value: 'two' })] },
+      { match: 'TASK-ONE', content: [text('one done')] },
+      { match: 'TASK-TWO', content: [text('two done')] },
+      [text('done')],
+    ]);
+    const result = await runAgent('go', { model, projectDir, approver, tools: [recordingTool('Act', ran)], agents: [GENERAL_PURPOSE], transcript: false });
+    expect(result.result).toBe('done');
+    expect(ran.sort()).toEqual(['Act:one', 'Act:two']);
+    expect(most).toBe(1);
   });
 });
 

@@ -65,8 +65,9 @@ export interface HookTestReport extends Omit<TestPayload, 'notes'> {
  * not take part in the merge. Never throws for hook failures: they are answers.
  */
 export async function testEvent(setup: HookSetup, built: TestPayload, projectDir: string): Promise<HookTestReport> {
-  // Wired as a library user's or the loop's engine is: default `if` evaluation, the project folder given per fire.
-  const engine = new HookEngine();
+  // Wired as the CLI's run wires its engine: default `if` evaluation, the settings' concurrency
+  // limits, the project folder given per fire.
+  const engine = new HookEngine({ concurrency: setup.settings.hookConcurrency });
   const registration = registerEffective(engine, setup.handlers, projectDir);
   const configured = registration.byEvent.get(built.event) ?? [];
   const plan = await explain(configured, built, projectDir);
