@@ -103,7 +103,7 @@ describe('approvals from subagents side by side', () => {
     const ran: string[] = [];
     let open = 0;
     let most = 0;
-    const approver = callbackApprover(async () => {
+    const approver = callbackApprover(async (): Promise<'allow'> => {
       most = Math.max(most, ++open);
       await new Promise((resolve) => setTimeout(resolve, 20));
       open--;
