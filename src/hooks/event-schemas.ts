@@ -207,7 +207,8 @@ const commonOutput = {
   suppressOutput: z.boolean().optional(),
   systemMessage: z.string().optional(),
 };
-const blockDecision = { decision: z.literal('block').optional(), reason: z.string().optional() };
+/** Claude Code's schema takes the legacy `decision` on every event; only `block` does something where it can block (`approve` is accepted and changes nothing). */
+const blockDecision = { decision: z.enum(['approve', 'block']).optional(), reason: z.string().optional() };
 
 function specific<E extends string, S extends z.ZodRawShape>(event: E, shape: S) {
   return z.strictObject({ hookEventName: z.literal(event), ...shape }).optional();
@@ -282,7 +283,7 @@ export const hookEventSchemas = {
   },
   PostToolUseFailure: {
     input: postToolUseFailureInput,
-    output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('PostToolUseFailure', contextOnly) }),
+    output: z.strictObject({ ...commonOutput, ...blockDecision, hookSpecificOutput: specific('PostToolUseFailure', contextOnly) }),
   },
   PostToolBatch: {
     input: postToolBatchInput,

@@ -42,6 +42,9 @@ export function mergeCommon(outcomes: readonly HandlerOutcome[]): CommonMerge {
   return { ...(stop ? { stop } : {}), contexts, plainTexts, systemMessages };
 }
 
+/** Claude Code's reason for a `decision: "block"` or `permissionDecision: "deny"` that gives none. */
+export const BLOCKED_BY_HOOK = 'Blocked by hook';
+
 /** PreToolUse decisions in merge precedence: deny > defer > ask > allow (Claude Code docs; DESIGN invariant 2). */
 export type PreToolDecision = 'deny' | 'defer' | 'ask' | 'allow';
 const DECISION_RANK: Record<PreToolDecision, number> = { deny: 4, defer: 3, ask: 2, allow: 1 };
@@ -83,9 +86,13 @@ export function mergePreToolUse(outcomes: readonly HandlerOutcome[]): PreToolUse
     else if (outcome.failClosed) consider('deny', failClosedMessage(outcome, 'PreToolUse'));
     const output = outcome.output as { decision?: string; reason?: string };
     const specific = specificOf(outcome) as { permissionDecision?: PreToolDecision; permissionDecisionReason?: string; updatedInput?: Record<string, unknown> } | undefined;
-    const own = specific?.permissionDecision ?? (output.decision === 'block' ? 'deny' : output.decision === 'approve' ? 'allow' : undefined);
-    if (specific?.permissionDecision) consider(specific.permissionDecision, specific.permissionDecisionReason);
-    else if (own !== undefined) consider(own, output.reason);
+    // Claude Code reads the legacy `decision` and `permissionDecision` of one answer each on its own
+    // (a `block` next to an `allow` still blocks); a deny without its own reason takes `reason`, and
+    // `permissionDecisionReason` is the text when both give one.
+    const legacy = output.decision === 'block' ? 'deny' : output.decision === 'approve' ? 'allow' : undefined;
+    const own = specific?.permissionDecision ?? legacy;
+    if (specific?.permissionDecision) consider(specific.permissionDecision, specific.permissionDecision === 'deny' ? specific.permissionDecisionReason || output.reason || BLOCKED_BY_HOOK : specific.permissionDecisionReason);
+    if (legacy !== undefined) consider(legacy, legacy === 'deny' ? output.reason || BLOCKED_BY_HOOK : output.reason);
     if (specific?.updatedInput !== undefined) rewrites.push({ decision: own, input: specific.updatedInput });
   }
   const counted = rewrites.filter((rewrite) => rewrite.decision === undefined || decision === undefined || DECISION_RANK[rewrite.decision] >= DECISION_RANK[decision]);
@@ -134,7 +141,7 @@ export function mergePermissionRequest(outcomes: readonly HandlerOutcome[]): Per
       | undefined;
     if (!decision) continue;
     if (decision.behavior === 'deny') {
-      if (behavior !== 'deny') message = decision.message;
+      if (behavior !== 'deny') message = decision.message || 'Permission denied by hook';
       behavior = 'deny';
       interrupt ||= decision.interrupt === true;
     } else if (behavior !== 'deny') {
@@ -161,14 +168,14 @@ export interface BlockFeedback {
   readonly labelled?: string;
 }
 
-/** Reduction for events that can block with feedback (UserPromptSubmit, PostToolUse, PostToolBatch, Stop). */
+/** Reduction for events that can block with feedback (UserPromptSubmit, PostToolUse, PostToolUseFailure, PostToolBatch, Stop). */
 export interface BlockingMerge extends CommonMerge {
   readonly blocks: readonly BlockFeedback[];
 }
 
 /**
  * Exit 2, `decision: "block"` and fail-closed failures each add a block, in merge order. For
- * PostToolUse the exit-2 label keeps the command twice, as the reference prints it.
+ * PostToolUse and PostToolUseFailure the exit-2 label keeps the command twice, as the reference prints it.
  */
 export function mergeBlocking(outcomes: readonly HandlerOutcome[], event: string): BlockingMerge {
   const blocks: BlockFeedback[] = [];
@@ -176,11 +183,11 @@ export function mergeBlocking(outcomes: readonly HandlerOutcome[], event: string
     const output = outcome.output as { decision?: string; reason?: string };
     if (outcome.status === 'blocked') {
       const reason = outcome.blockMessage ?? '';
-      blocks.push(event === 'PostToolUse' ? { reason, labelled: `${fromLabel(outcome.origin)}: ${reason}` } : { reason });
+      blocks.push(event === 'PostToolUse' || event === 'PostToolUseFailure' ? { reason, labelled: `${fromLabel(outcome.origin)}: ${reason}` } : { reason });
     } else if (outcome.failClosed) {
       blocks.push({ reason: failClosedMessage(outcome, event) });
     } else if (output.decision === 'block') {
-      const reason = output.reason ?? '';
+      const reason = output.reason || BLOCKED_BY_HOOK;
       blocks.push({ reason, labelled: `${fromLabel(outcome.origin)}: ${reason}` });
     }
   }

@@ -19,9 +19,9 @@ export function preToolUseError(toolName: string, reason: string): string {
   return `PreToolUse:${toolName} hook error: ${reason}`;
 }
 
-/** `PostToolUse:<Tool> hook blocking error from command: "<cmd>": <reason>` (system text; the result stays). */
-export function postToolUseBlock(toolName: string, labelled: string): string {
-  return `PostToolUse:${toolName} hook blocking error ${labelled}`;
+/** `PostToolUse:<Tool> hook blocking error from command: "<cmd>": <reason>` (system text; the result stays); PostToolUseFailure alike. */
+export function postToolUseBlock(toolName: string, labelled: string, event: 'PostToolUse' | 'PostToolUseFailure' = 'PostToolUse'): string {
+  return `${event}:${toolName} hook blocking error ${labelled}`;
 }
 
 /** The user text a Stop block sends back: `Stop hook feedback:\n<reason>`. */
@@ -61,6 +61,11 @@ export function stopContext(text: string): string {
  */
 export function queuedPromptNotice(prompt: string): string {
   return `The user sent a new message while you were working:\n${prompt}`;
+}
+
+/** The `result` of a run whose prompt a UserPromptSubmit hook answered with `continue: false`: `Operation stopped by hook[: <stopReason>]`. */
+export function promptStoppedResult(stopReason: string | undefined): string {
+  return stopReason ? `Operation stopped by hook: ${stopReason}` : 'Operation stopped by hook';
 }
 
 /** The `result` of a run whose prompt a UserPromptSubmit hook blocked. */

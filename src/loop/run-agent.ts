@@ -18,7 +18,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
 import { createRun, startRunSandboxFor } from './create-run.js';
 import { distinctCallIds, type DistinctCalls } from './distinct-call-ids.js';
-import { contextLabel, promptBlockedResult, queuedPromptNotice, stopBlockingError, stopContext, stopFeedback, successLabel } from './hook-text.js';
+import { contextLabel, promptBlockedResult, promptStoppedResult, queuedPromptNotice, stopBlockingError, stopContext, stopFeedback, successLabel } from './hook-text.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
 import { runToolBatch } from './tool-batch.js';
@@ -203,8 +203,8 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const opened = await submitFirstPrompt(turnRun, prompt, opening);
         opening = undefined;
         const outcome: LoopEnd =
-          opened.blocked !== undefined
-            ? { result: promptBlockedResult(opened.blocked.reason, opened.blocked.prompt), isError: false, terminalReason: 'prompt_blocked', stopReason: null }
+          opened.ended !== undefined
+            ? { result: opened.ended, isError: false, terminalReason: 'prompt_blocked', stopReason: null }
             : await converse(turnRun, options, totals, () => ++turns, opened.queued);
         const { sessionId } = run.state;
         return { ...outcome, numTurns: turns, sessionId, durationMs: Date.now() - started, usage: totals.total, modelUsage: totals.byModel, permissionDenials: turnRun.permissionDenials, messages: run.messages };
@@ -244,29 +244,26 @@ async function beginSession(run: RunContext, source: 'startup' | 'resume'): Prom
   };
 }
 
-/**
- * UserPromptSubmit for a prompt; with the SessionStart context (first prompt) its context becomes
- * one system message after the prompt. A SessionStart `initialUserMessage` becomes the first user
- * turn and the prompt is `queued`, as in the reference (session-start-outputs).
- */
-async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionOpening | undefined): Promise<{ blocked?: { reason: string; prompt: string }; queued?: string }> {
+/** UserPromptSubmit for the first prompt: its context and SessionStart's become one system message after it; a SessionStart `initialUserMessage` goes first and the prompt is `queued` (session-start-outputs). */
+async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionOpening | undefined): Promise<{ ended?: string; queued?: string }> {
   const first = opening?.initialUserMessage ?? prompt;
   run.state.promptId = randomUUID();
   const submit = await submitPrompt(run, first);
-  if (submit.blocked !== undefined) return { blocked: { reason: submit.blocked, prompt: first } };
+  if (submit.blocked !== undefined || submit.stopped !== undefined) return { ended: submit.stopped ?? promptBlockedResult(submit.blocked ?? '', first) };
   const context = [...(opening?.context ?? []), ...submit.context];
   appendMessage(run, userMessage(first));
   if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
   return opening?.initialUserMessage !== undefined ? { queued: prompt } : {};
 }
 
-/** UserPromptSubmit for `prompt`: the block reason, or the labelled context paragraphs (additionalContext, then plain stdout). */
-async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; context: string[] }> {
+/** UserPromptSubmit for `prompt`: the block reason, the `result` a `continue: false` ends the run with, or the labelled context (additionalContext, then plain stdout). */
+async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; stopped?: string; context: string[] }> {
   const title = run.state.sessionTitle;
   await run.hooks.boundary('before-prompt');
   const submitted = await fireHook(run, 'UserPromptSubmit', { prompt, ...(title !== undefined ? { session_title: title } : {}) });
   const submit = mergeBlocking(submitted, 'UserPromptSubmit');
   if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n'), context: [] };
+  if (submit.stop !== undefined) return { stopped: promptStoppedResult(submit.stop.reason), context: [] };
   return {
     context: [
       ...submit.contexts.map((text) => contextLabel('UserPromptSubmit', undefined, text)),
@@ -282,8 +279,8 @@ async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?
  */
 async function deliverQueuedPrompt(run: RunContext, prompt: string, midTurn: boolean): Promise<void> {
   const submit = await submitPrompt(run, prompt);
-  if (submit.blocked !== undefined) {
-    run.emit({ type: 'warning', text: `UserPromptSubmit blocked the queued prompt: ${submit.blocked}` });
+  if (submit.blocked !== undefined || submit.stopped !== undefined) {
+    run.emit({ type: 'warning', text: `UserPromptSubmit blocked the queued prompt: ${submit.blocked ?? submit.stopped}` });
     return;
   }
   if (midTurn) appendMessage(run, systemMessage([queuedPromptNotice(prompt), ...submit.context].join('\n\n')));

@@ -1,4 +1,4 @@
-import { mergePostToolUse, mergePreToolUse, mergeCommon } from '../hooks/merge.js';
+import { BLOCKED_BY_HOOK, mergeBlocking, mergePostToolUse, mergePreToolUse } from '../hooks/merge.js';
 import { describeError } from '../errors.js';
 import { toolResultMessage, type ToolCall, type ToolResultBlock, type ToolResultMessage } from '../messages/messages.js';
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
@@ -43,7 +43,7 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
   const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name));
   contexts.push(...pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text)));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
-  if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseError(tool.name, pre.reason ?? 'blocked'), contexts, stop);
+  if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseError(tool.name, pre.reason ?? BLOCKED_BY_HOOK), contexts, stop);
   if (pre.decision === 'defer') {
     const result = toolResultMessage(call.id, tool.name, 'The call was deferred by a PreToolUse hook; it did not run.', true);
     return { ...finish(run, call, result, contexts), deferred: { id: call.id, name: tool.name, input: call.input } };
@@ -107,12 +107,17 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
   } catch (error) {
     await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
     const message = error instanceof ToolFailure ? error.message : `Error: ${describeError(error)}`;
-    const failure = mergeCommon(
+    const failure = mergeBlocking(
       await fireHook(run, 'PostToolUseFailure', { tool_name: tool.name, tool_input: input as Record<string, unknown>, tool_use_id: call.id, error: message, is_interrupt: run.signal.aborted, duration_ms: Math.round(performance.now() - started), ...mcpServerOf(tool) }, tool.name),
+      'PostToolUseFailure',
     );
     return {
       result: toolResultMessage(call.id, tool.name, message, true),
-      contexts: failure.contexts.map((text) => contextLabel('PostToolUseFailure', tool.name, text)),
+      // As after PostToolUse, a block cannot undo the call: its feedback follows the context as system text.
+      contexts: [
+        ...failure.contexts.map((text) => contextLabel('PostToolUseFailure', tool.name, text)),
+        ...failure.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason, 'PostToolUseFailure')),
+      ],
       ...(failure.stop ? { stop: 'hook_stopped' as const } : {}),
     };
   }
