@@ -53,6 +53,8 @@ const DECISION_RANK: Record<PreToolDecision, number> = { deny: 4, defer: 3, ask:
 export interface PreToolUseMerge extends CommonMerge {
   readonly decision?: PreToolDecision;
   readonly reason?: string;
+  /** Set when the winning deny is an exit code 2 or a fail-closed failure rather than an answer's `deny`/`block`. */
+  readonly deniedByExit?: true;
   /** The rewrite that applies (each `updatedInput` replaces the whole input, as in Claude Code); see `mergePreToolUse`. */
   readonly updatedInput?: Record<string, unknown>;
 }
@@ -74,16 +76,18 @@ export interface PreToolUseMerge extends CommonMerge {
 export function mergePreToolUse(outcomes: readonly HandlerOutcome[]): PreToolUseMerge {
   let decision: PreToolDecision | undefined;
   let reason: string | undefined;
+  let deniedByExit = false;
   const rewrites: { decision: PreToolDecision | undefined; input: Record<string, unknown> }[] = [];
-  const consider = (candidate: PreToolDecision, candidateReason: string | undefined) => {
+  const consider = (candidate: PreToolDecision, candidateReason: string | undefined, byExit = false) => {
     if (decision === undefined || DECISION_RANK[candidate] > DECISION_RANK[decision]) {
       decision = candidate;
       reason = candidateReason;
+      deniedByExit = byExit;
     }
   };
   for (const outcome of outcomes) {
-    if (outcome.status === 'blocked') consider('deny', outcome.blockMessage);
-    else if (outcome.failClosed) consider('deny', failClosedMessage(outcome, 'PreToolUse'));
+    if (outcome.status === 'blocked') consider('deny', outcome.blockMessage, true);
+    else if (outcome.failClosed) consider('deny', failClosedMessage(outcome, 'PreToolUse'), true);
     const output = outcome.output as { decision?: string; reason?: string };
     const specific = specificOf(outcome) as { permissionDecision?: PreToolDecision; permissionDecisionReason?: string; updatedInput?: Record<string, unknown> } | undefined;
     // Claude Code reads the legacy `decision` and `permissionDecision` of one answer each on its own
@@ -97,7 +101,7 @@ export function mergePreToolUse(outcomes: readonly HandlerOutcome[]): PreToolUse
   }
   const counted = rewrites.filter((rewrite) => rewrite.decision === undefined || decision === undefined || DECISION_RANK[rewrite.decision] >= DECISION_RANK[decision]);
   const updatedInput = counted.at(-1)?.input;
-  return { ...mergeCommon(outcomes), ...(decision ? { decision } : {}), ...(reason !== undefined ? { reason } : {}), ...(updatedInput ? { updatedInput } : {}) };
+  return { ...mergeCommon(outcomes), ...(decision ? { decision } : {}), ...(reason !== undefined ? { reason } : {}), ...(deniedByExit ? { deniedByExit: true as const } : {}), ...(updatedInput ? { updatedInput } : {}) };
 }
 
 /**

@@ -4,7 +4,7 @@ import { toolResultMessage, type ToolCall, type ToolResultBlock, type ToolResult
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
 import { toolUseError } from '../tools/tool-registry.js';
 import { checkInput, decidePermission } from './decide-permission.js';
-import { contextLabel, DEFERRED_BATCH_SKIPPED, postToolUseBlock, preToolUseError } from './hook-text.js';
+import { contextLabel, DEFERRED_BATCH_SKIPPED, postToolUseBlock, preToolUseError, preToolUseRefusal } from './hook-text.js';
 import { permissionDenied } from './permission-events.js';
 import { checkReplacedOutput, replacementFor, withAbsolutePaths } from './replaced-output.js';
 import { fireHook, toolContext, type RunContext } from './run-context.js';
@@ -43,7 +43,7 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
   const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name));
   contexts.push(...pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text)));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
-  if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseError(tool.name, pre.reason ?? BLOCKED_BY_HOOK), contexts, stop);
+  if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseRefusal(tool.name, pre.reason ?? BLOCKED_BY_HOOK, pre.deniedByExit === true), contexts, stop);
   if (pre.decision === 'defer') {
     const result = toolResultMessage(call.id, tool.name, 'The call was deferred by a PreToolUse hook; it did not run.', true);
     return { ...finish(run, call, result, contexts), deferred: { id: call.id, name: tool.name, input: call.input } };

@@ -89,6 +89,37 @@ describe('a refusal that gives no reason', () => {
   });
 });
 
+describe('a deny on the file tools', () => {
+  it('an answered deny on Write, Edit or Read is its reason alone; an exit 2 there and a deny on Glob keep the label', () => {
+    const hooks = {
+      Write: print(deny({ permissionDecisionReason: 'WRITE-DENY' })),
+      Edit: print({ decision: 'block', reason: 'EDIT-BLOCK' }),
+      Read: 'echo READ-EXIT2 >&2; exit 2',
+      Glob: print(deny({ permissionDecisionReason: 'GLOB-DENY' })),
+    };
+    const dir = tempProject({ 'e.txt': 'abc\n' });
+    const settings = { permissions: { allow: ['Write', 'Edit', 'Read', 'Glob'] }, hooks: { PreToolUse: Object.entries(hooks).map(([matcher, body]) => ({ matcher, hooks: [{ type: 'command', command: `cat > /dev/null; ${body}` }] })) } };
+    writeJson(dir, 'settings.json', settings);
+    const calls = [
+      { name: 'Write', input: { file_path: 'w.txt', content: 'x' } },
+      { name: 'Edit', input: { file_path: 'e.txt', old_string: 'abc', new_string: 'x' } },
+      { name: 'Read', input: { file_path: 'e.txt' } },
+      { name: 'Glob', input: { pattern: '*.txt' } },
+    ];
+    writeJson(dir, 'turns.json', [calls.map((call, index) => ({ type: 'tool_use', id: `toolu_0${index + 1}`, ...call })), [{ type: 'text', text: 'done' }]]);
+    runCli(['-p', 'go', '--settings', 'settings.json', '--model-script', 'turns.json', '--record-requests', 'requests.jsonl'], dir);
+    const last = JSON.parse(fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').at(-1)!) as { messages: unknown[] };
+    expect(textsOf(last.messages).filter((text) => text.startsWith('error|'))).toEqual([
+      'error|WRITE-DENY',
+      'error|EDIT-BLOCK',
+      'error|PreToolUse:Read hook error: [cat > /dev/null; echo READ-EXIT2 >&2; exit 2]: READ-EXIT2\n',
+      'error|PreToolUse:Glob hook error: GLOB-DENY',
+    ]);
+    expect(fs.existsSync(path.join(dir, 'w.txt'))).toBe(false);
+    expect(fs.readFileSync(path.join(dir, 'e.txt'), 'utf8')).toBe('abc\n');
+  });
+});
+
 describe('JSON on exit 2', () => {
   it("a refusal in the JSON is the refusal: its reason, not stderr, is what the model reads", () => {
     const exit2 = (value: unknown) => `${print(value)}; echo STDERR-TEXT >&2; exit 2`;
