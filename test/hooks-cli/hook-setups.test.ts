@@ -50,7 +50,7 @@ const names = fs.readdirSync(SETUPS).filter((name) => fs.existsSync(path.join(SE
 
 describe('ecosystem hook setups', () => {
   it('cover every style the issue names', () => {
-    expect(names.sort()).toEqual(['bash-guard-exit2', 'node-json-decision', 'plugin-layout', 'python-json-decision', 'relative-and-unquoted', 'ten-handlers']);
+    expect(names.sort()).toEqual(['bash-guard-exit2', 'if-tool-names', 'node-json-decision', 'plugin-layout', 'python-json-decision', 'relative-and-unquoted', 'ten-handlers']);
   });
 
   for (const name of names) {
