@@ -366,11 +366,12 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
     }
     continuations++;
     if (stop.blocks.length > 0) {
+      // With a block, Claude Code puts the Stop context after the blocking errors in one system message; alone, it is user text.
       appendMessage(run, userMessage(stop.blocks.map((block) => stopFeedback(block.reason)).join('\n\n')));
       const labelled = stop.blocks.filter((block) => block.labelled !== undefined).map((block) => stopBlockingError(block.labelled!));
-      if (labelled.length > 0) appendMessage(run, systemMessage(labelled.join('\n\n')));
-    }
-    if (stop.contexts.length > 0) appendMessage(run, userMessage(stop.contexts.map(stopContext).join('\n\n')));
+      const system = [...labelled, ...stop.contexts.map((text) => contextLabel('Stop', undefined, text))];
+      if (system.length > 0) appendMessage(run, systemMessage(system.join('\n\n')));
+    } else appendMessage(run, userMessage(stop.contexts.map(stopContext).join('\n\n')));
   }
 }
 

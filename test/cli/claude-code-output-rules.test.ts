@@ -155,6 +155,18 @@ describe('the legacy decision "approve" outside PreToolUse', () => {
   });
 });
 
+describe('Stop context next to a block', () => {
+  it('joins the blocking error in one system message; without a block it stays a user reminder', () => {
+    const answer = { decision: 'block', reason: 'KEEP-GOING', hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'STOP-CONTEXT' } };
+    const turns = [[{ type: 'text', text: 'first' }], [{ type: 'text', text: 'second' }]];
+    const blocked = run('Stop', `[ -f "$CLAUDE_PROJECT_DIR/once" ] && exit 0; touch "$CLAUDE_PROJECT_DIR/once"; ${print(answer)}`, turns);
+    expect(blocked.texts).toContain('Stop hook feedback:\nKEEP-GOING');
+    expect(blocked.texts).toContain(`Stop hook blocking error from command: "${HOOK}": KEEP-GOING\n\nStop hook additional context: STOP-CONTEXT`);
+    const alone = run('Stop', `[ -f "$CLAUDE_PROJECT_DIR/once" ] && exit 0; touch "$CLAUDE_PROJECT_DIR/once"; ${print({ hookSpecificOutput: answer.hookSpecificOutput })}`, turns);
+    expect(alone.texts).toContain('<system-reminder>\nStop hook additional context: STOP-CONTEXT\n</system-reminder>');
+  });
+});
+
 describe('continue: false on UserPromptSubmit', () => {
   it('ends the run before the model is asked, with Claude Code\'s result text', () => {
     const withReason = run('UserPromptSubmit', print({ continue: false, stopReason: 'QUOTA' }), bashCall('touch canary'));
