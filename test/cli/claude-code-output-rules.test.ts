@@ -76,6 +76,11 @@ describe('a refusal that gives no reason', () => {
     expect(run('PostToolUse', print({ decision: 'block' }), bashCall('true')).texts).toContain(`PostToolUse:Bash hook blocking error from command: "${HOOK}": Blocked by hook`);
   });
 
+  it('an ask without a reason is refused in -p with "Hook PreToolUse:<Tool> asked for confirmation for this tool"', () => {
+    const ask = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask' } };
+    expect(run('PreToolUse', print(ask), bashCall('true'), { permissions: {} }).texts).toContain('error|Hook PreToolUse:Bash asked for confirmation for this tool');
+  });
+
   it('a PermissionRequest deny without a message reads "Permission denied by hook"', () => {
     const answer = { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny' } } };
     const { dir, texts } = run('PermissionRequest', print(answer), bashCall('touch canary'), { permissions: {} });
