@@ -92,8 +92,8 @@ export interface RunOptions {
   readonly elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
 }
 
-/** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one. */
-export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit';
+/** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one (`stop_hook_prevented`: a Stop hook's `continue: false`). */
+export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit' | 'stop_hook_prevented';
 
 /** The outcome of a run; the CLI's `--output-format json` prints it in Claude Code's field names. */
 export interface RunResult {
@@ -279,10 +279,8 @@ async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?
  */
 async function deliverQueuedPrompt(run: RunContext, prompt: string, midTurn: boolean): Promise<void> {
   const submit = await submitPrompt(run, prompt);
-  if (submit.blocked !== undefined || submit.stopped !== undefined) {
-    run.emit({ type: 'warning', text: `UserPromptSubmit blocked the queued prompt: ${submit.blocked ?? submit.stopped}` });
-    return;
-  }
+  const refused = submit.blocked ?? submit.stopped;
+  if (refused !== undefined) return run.emit({ type: 'warning', text: `UserPromptSubmit blocked the queued prompt: ${refused}` });
   if (midTurn) appendMessage(run, systemMessage([queuedPromptNotice(prompt), ...submit.context].join('\n\n')));
   else {
     appendMessage(run, userMessage(prompt));
@@ -362,6 +360,8 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
         continuations++;
         continue;
       }
+      // A Stop hook's continue:false ends the run as Claude Code reports it: an empty result when it came with a block.
+      if (stop.stop) return { result: stop.blocks.length > 0 ? '' : assistant.text, isError: false, terminalReason: 'stop_hook_prevented', stopReason: lastStopReason };
       return { result: assistant.text, isError: false, terminalReason: 'completed', stopReason: lastStopReason };
     }
     continuations++;

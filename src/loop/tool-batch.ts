@@ -13,8 +13,9 @@ export type BatchEnd =
 /**
  * Runs the tool calls of one assistant message in order and appends exactly one paired result per
  * call (DESIGN invariant 1), then the user notes of PermissionDenied hooks (`retry`), then one
- * system message with the hooks' context (Pre, Post, Batch order), then fires PostToolBatch. When a
- * hook ends the run, or the run is aborted, every call not yet run is paired with a stable error result.
+ * system message with the hooks' context (Pre, Post, Batch order), then fires PostToolBatch. A hook's
+ * `continue: false` ends the run after the batch (the other calls still run, no PostToolBatch); when
+ * the run is aborted or interrupted, every call not yet run is paired with a stable error result.
  *
  * A deferred call ends the run, but the calls after it still get their PreToolUse hooks (none of
  * them runs): the run reports the last call a hook deferred, as the reference does
@@ -32,6 +33,8 @@ export async function runToolBatch(
 ): Promise<BatchEnd> {
   const outcomes: CallOutcome[] = [];
   let end: BatchEnd = { kind: 'continue' };
+  // A hook's continue:false lets the rest of the batch run, as Claude Code does; the run ends after it, without PostToolBatch.
+  let stopped = false;
   let answered = false;
   for (const call of assistant.toolCalls) {
     if ((end.kind !== 'continue' && end.kind !== 'tool_deferred') || answered || run.signal.aborted) {
@@ -48,10 +51,12 @@ export async function runToolBatch(
     outcomes.push(outcome);
     appendMessage(run, outcome.result);
     if (outcome.deferred) end = { kind: 'tool_deferred', deferred: outcome.deferred };
+    else if (outcome.stop === 'hook_stopped') stopped = true;
     else if (outcome.stop) end = { kind: outcome.stop };
     answered = finished();
   }
   if (run.signal.aborted && end.kind === 'continue') end = { kind: 'aborted' };
+  if (stopped && end.kind === 'continue') end = { kind: 'hook_stopped' };
 
   const notes = outcomes.flatMap((outcome) => outcome.notes ?? []);
   if (notes.length > 0) appendMessage(run, userMessage(notes.join('\n\n')));

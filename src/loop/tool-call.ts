@@ -118,7 +118,7 @@ async function execute(run: RunContext, call: ToolCall, tool: AnyTool, input: In
         ...failure.contexts.map((text) => contextLabel('PostToolUseFailure', tool.name, text)),
         ...failure.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason, 'PostToolUseFailure')),
       ],
-      ...(failure.stop ? { stop: 'hook_stopped' as const } : {}),
+      // Claude Code does not honour continue:false from PostToolUseFailure (measured): the run goes on.
     };
   }
   await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });

@@ -172,6 +172,33 @@ describe('Stop context next to a block', () => {
   });
 });
 
+describe('continue: false on tool events and Stop', () => {
+  const twoCalls = [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'touch one' } }, { type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'touch two' } }], [{ type: 'text', text: 'done' }]];
+  const onFirst = (value: unknown) => `IN=$(cat); case "$IN" in *toolu_01*) ${print(value)};; esac`;
+
+  it.each(['PreToolUse', 'PostToolUse'])('from %s, the rest of the batch still runs, then the run ends without asking the model again', (event) => {
+    const dir = tempProject();
+    writeJson(dir, 'settings.json', { permissions: { allow: ['Bash'] }, hooks: { [event]: [{ hooks: [{ type: 'command', command: onFirst({ continue: false, stopReason: 'ENOUGH' }) }] }], PostToolBatch: [{ hooks: [{ type: 'command', command: 'cat > /dev/null; touch "$CLAUDE_PROJECT_DIR/batch-ran"' }] }] } });
+    writeJson(dir, 'turns.json', twoCalls);
+    const result = runCli(['-p', 'go', '--settings', 'settings.json', '--model-script', 'turns.json', '--output-format', 'json'], dir);
+    expect(JSON.parse(result.stdout)).toMatchObject({ result: '', terminal_reason: 'hook_stopped' });
+    expect(fs.existsSync(path.join(dir, 'one')), event).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'two')), event).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'batch-ran')), event).toBe(false);
+  });
+
+  it('from PostToolUseFailure it is ignored: the run goes on', () => {
+    const failing = [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'exit 4' } }], [{ type: 'text', text: 'went on' }]];
+    expect(run('PostToolUseFailure', print({ continue: false }), failing).json).toMatchObject({ result: 'went on', terminal_reason: 'completed' });
+  });
+
+  it("from Stop, the run ends with terminal_reason stop_hook_prevented (result '' when it came with a block)", () => {
+    const turns = [[{ type: 'text', text: 'first' }], [{ type: 'text', text: 'second' }]];
+    expect(run('Stop', print({ continue: false }), turns).json).toMatchObject({ result: 'first', terminal_reason: 'stop_hook_prevented' });
+    expect(run('Stop', print({ continue: false, decision: 'block', reason: 'B' }), turns).json).toMatchObject({ result: '', terminal_reason: 'stop_hook_prevented' });
+  });
+});
+
 describe('continue: false on UserPromptSubmit', () => {
   it('ends the run before the model is asked, with Claude Code\'s result text', () => {
     const withReason = run('UserPromptSubmit', print({ continue: false, stopReason: 'QUOTA' }), bashCall('touch canary'));
