@@ -15,7 +15,7 @@ export type { BlockFeedback, BlockingMerge, PostToolUseMerge } from './merge/blo
 export type { PermissionDeniedMerge, PermissionRequestMerge, PreToolDecision, PreToolUseMerge } from './merge/decisions.js';
 export type { ElicitationChoice, ElicitationMerge, SessionStartMerge } from './merge/answers.js';
 export type { CommonMerge, MergeRule, RuleVerdict } from './merge/rule.js';
-export { failClosedMessage } from './merge/rule.js';
+export { BLOCKED_BY_HOOK, failClosedMessage } from './merge/rule.js';
 
 /** The outcomes of one event, or a fired result that carries them. */
 export type Answers = readonly HandlerOutcome[] | { readonly outcomes: readonly HandlerOutcome[] };
@@ -42,7 +42,7 @@ export function mergePermissionRequest(answers: Answers): PermissionRequestMerge
 
 /** @deprecated use the result of `fire` for a blocking event. `event` matters for PostToolUse only (its exit-2 blocks keep the command label). */
 export function mergeBlocking(answers: Answers, event: string): BlockingMerge {
-  return mergeBlocks(outcomesOf(answers), event === 'PostToolUse');
+  return mergeBlocks(outcomesOf(answers), event === 'PostToolUse' || event === 'PostToolUseFailure');
 }
 
 /** @deprecated use the result of `fire('PostToolUse', …)`. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { safePathPart } from '../session/path-part.js';
@@ -22,7 +22,8 @@ export const PREVIEW_CHARS = 2000;
  * oversized plain stdout, which is context there too — replaced by its `<persisted-output>` preview,
  * the full text saved (mode 0600, like transcripts) to
  * `<transcript dir>/<session>/tool-results/hook-<tool_use_id>-<Event>-<hash>-<additionalContext|stdout>.txt`
- * (Claude Code's place for it; `<tool_use_id>-` only on tool events). When the file cannot be
+ * (Claude Code's place and name for it; a random UUID in place of the `<tool_use_id>` on events
+ * without a tool call). When the file cannot be
  * written the text is cut to the cap with a note saying why. Any other outcome is returned as is.
  * Never throws.
  */
@@ -49,8 +50,9 @@ export function persistedOutputMessage(text: string, file: string): string {
 function persistContext(text: string, input: Readonly<Record<string, unknown>>, field: 'additionalContext' | 'stdout' = 'additionalContext'): string {
   const transcript = typeof input['transcript_path'] === 'string' ? input['transcript_path'] : undefined;
   const event = typeof input['hook_event_name'] === 'string' ? safePathPart(input['hook_event_name']) : 'Hook';
-  // The model chose the tool-use id: it becomes a file name only through safePathPart.
-  const toolUseId = typeof input['tool_use_id'] === 'string' ? `${safePathPart(input['tool_use_id'])}-` : '';
+  // The model chose the tool-use id: it becomes a file name only through safePathPart. Events
+  // without a call get a random id in its place, as Claude Code names their files.
+  const toolUseId = `${typeof input['tool_use_id'] === 'string' ? safePathPart(input['tool_use_id']) : randomUUID()}-`;
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
   if (transcript !== undefined) {
     const dir = path.join(path.dirname(transcript), path.basename(transcript, '.jsonl'), 'tool-results');

@@ -66,6 +66,14 @@ export function readExternalOutput<E extends HookEventName>(event: E, value: unk
   return { ok: false, error: strict.error.message };
 }
 
+/**
+ * `text` without a leading UTF-8 byte order mark (U+FEFF). Claude Code drops it before it looks
+ * for JSON, so a hook written by a Windows editor or PowerShell's `Out-File` still decides.
+ */
+export function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** True when the answer denies or blocks (the fields whose loss would let a refused action run). */
 function refuses(output: Record<string, unknown>): boolean {
   const specific = output['hookSpecificOutput'] as { permissionDecision?: unknown; decision?: { behavior?: unknown } } | undefined;

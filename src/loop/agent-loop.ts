@@ -1,4 +1,4 @@
-import { mergeBlocking, mergeCommon, mergePostToolUse, mergePreToolUse } from '../hooks/merge.js';
+import { BLOCKED_BY_HOOK, mergeBlocking, mergePostToolUse, mergePreToolUse } from '../hooks/merge.js';
 import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
 import { tallyUsage } from '../model/usage.js';
 import type { AnyTool } from '../tools/define-tool.js';
@@ -9,7 +9,7 @@ import { batchInput, batchResponse, callContext, followUpText, mcpServerOf, rend
 import { compactBeforeTurn, contextTokensOf, PROMPT_TOO_LONG } from './compaction.js';
 import { askApprover, askPermissionHooks, checkInput, policyVerdict, type HookRecommendation } from './decide-permission.js';
 import { distinctCallIds } from './distinct-call-ids.js';
-import { contextLabel, DEFERRED_BATCH_SKIPPED, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, postToolUseBlock, preToolUseError, stopBlockingError, stopContext, stopFeedback, SUBAGENT_ANSWERED } from './hook-text.js';
+import { contextLabel, DEFERRED_BATCH_SKIPPED, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, postToolUseBlock, preToolUseError, preToolUseRefusal, stopBlockingError, stopContext, stopFeedback, SUBAGENT_ANSWERED } from './hook-text.js';
 import type { BatchEnd, CallOutcome, LoopEnd, LoopOptions } from './loop-types.js';
 import { failTurn } from './model-failure.js';
 import { permissionDenied } from './permission-events.js';
@@ -67,6 +67,8 @@ export async function runLoop(run: RunContext, options: LoopOptions): Promise<Lo
     }
 
     const stop = await decideStop(run, options, assistant.text, continuations);
+    // A stop hook's continue:false ends the run as Claude Code reports it: an empty result when it came with a block.
+    if (stop === 'prevented' || stop === 'prevented_with_block') return { result: stop === 'prevented' ? assistant.text : '', isError: false, terminalReason: 'stop_hook_prevented', stopReason: lastStopReason };
     if (stop === 'continue') {
       continuations++;
       continue;
@@ -126,6 +128,8 @@ async function requestModel(run: RunContext, options: LoopOptions, turn: number)
 async function runToolBatch(run: RunContext, assistant: AssistantMessage, repeated: ReadonlyMap<string, string>, answered: () => boolean = () => false): Promise<BatchEnd> {
   const outcomes: CallOutcome[] = [];
   let end: BatchEnd = { kind: 'continue' };
+  // A hook's continue:false lets the rest of the batch run, as Claude Code does; the run ends after it, without PostToolBatch.
+  let stopped = false;
   for (const group of callGroups(run, assistant.toolCalls)) {
     const settled = await Promise.all(
       group.map(async (call): Promise<CallOutcome | ToolResultMessage> => {
@@ -141,10 +145,12 @@ async function runToolBatch(run: RunContext, assistant: AssistantMessage, repeat
       outcomes.push(entry);
       appendMessage(run, entry.result);
       if (entry.deferred) end = { kind: 'tool_deferred', deferred: entry.deferred };
+      else if (entry.stop === 'hook_stopped') stopped = true;
       else if (entry.stop) end = { kind: entry.stop };
     }
   }
   if (run.signal.aborted && end.kind === 'continue') end = { kind: 'aborted' };
+  if (stopped && end.kind === 'continue') end = { kind: 'hook_stopped' };
 
   const notes = outcomes.flatMap((outcome) => outcome.notes ?? []);
   if (notes.length > 0) appendMessage(run, userMessage(notes.join('\n\n')));
@@ -197,7 +203,7 @@ async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean):
   const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name));
   const contexts = pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
-  if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseError(tool.name, pre.reason ?? 'blocked'), contexts, stop);
+  if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseRefusal(tool.name, pre.reason ?? BLOCKED_BY_HOOK, pre.deniedByExit === true), contexts, stop);
   if (pre.decision === 'defer') {
     const result = toolResultMessage(call.id, tool.name, 'The call was deferred by a PreToolUse hook; it did not run.', true);
     return { ...pair(run, call, result, contexts), deferred: { id: call.id, name: tool.name, input: call.input } };
@@ -239,9 +245,14 @@ async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean):
 async function postToolUse(run: RunContext, call: ToolCall, tool: AnyTool, input: Readonly<Record<string, unknown>>, ran: HandlerRun): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: CallOutcome['stop']; output?: unknown }> {
   const fields = { tool_name: tool.name, tool_input: input as Record<string, unknown> };
   if (!ran.ok) {
-    const failure = mergeCommon(await fireHook(run, 'PostToolUseFailure', { ...fields, tool_use_id: call.id, error: ran.message, is_interrupt: run.signal.aborted, duration_ms: ran.durationMs, ...mcpServerOf(tool) }, tool.name));
-    const contexts = failure.contexts.map((text) => contextLabel('PostToolUseFailure', tool.name, text));
-    const stop = ran.endsRun ?? (failure.stop ? ('hook_stopped' as const) : undefined);
+    const failure = await fireHook(run, 'PostToolUseFailure', { ...fields, tool_use_id: call.id, error: ran.message, is_interrupt: run.signal.aborted, duration_ms: ran.durationMs, ...mcpServerOf(tool) });
+    // As after PostToolUse, a block cannot undo the call: its feedback follows the context as system text.
+    const contexts = [
+      ...failure.contexts.map((text) => contextLabel('PostToolUseFailure', tool.name, text)),
+      ...failure.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason, 'PostToolUseFailure')),
+    ];
+    // Claude Code does not honour continue:false from PostToolUseFailure (measured): the run goes on.
+    const stop = ran.endsRun;
     return { result: toolResultMessage(call.id, tool.name, ran.message, true), contexts, ...(stop ? { stop } : {}) };
   }
   const post = mergePostToolUse(await fireHook(run, 'PostToolUse', { ...fields, tool_response: ran.output, tool_use_id: call.id, duration_ms: ran.durationMs, ...mcpServerOf(tool) }, tool.name));
@@ -280,7 +291,7 @@ function pair(run: RunContext, call: ToolCall, result: ToolResultMessage, contex
  * overridden (`capped`). A hook's `continue: false` stops at once. In the main session a stop with
  * no block waits for `asyncRewake` hooks, whose block also means another turn.
  */
-async function decideStop(run: RunContext, options: LoopOptions, lastText: string, continuations: number): Promise<'stop' | 'continue' | 'capped'> {
+async function decideStop(run: RunContext, options: LoopOptions, lastText: string, continuations: number): Promise<'stop' | 'continue' | 'capped' | 'prevented' | 'prevented_with_block'> {
   const { stop } = options;
   const active = { stop_hook_active: continuations > 0 };
   const tail = { last_assistant_message: lastText, background_tasks: [], session_crons: [] };
@@ -293,7 +304,7 @@ async function decideStop(run: RunContext, options: LoopOptions, lastText: strin
   }
   const wantsMore = merged.blocks.length > 0 || merged.contexts.length > 0;
   const mayContinue = continuations < options.maxStopContinuations;
-  if (merged.stop) return 'stop';
+  if (merged.stop) return merged.blocks.length > 0 ? 'prevented_with_block' : 'prevented';
   if (!wantsMore) return options.background && mayContinue && (await wokenByBackground(run)) ? 'continue' : 'stop';
   if (!mayContinue) {
     run.emit({ type: 'warning', text: `${stop.event} hooks asked for more than ${continuations} continuations; the limit ends the run` });
@@ -302,9 +313,10 @@ async function decideStop(run: RunContext, options: LoopOptions, lastText: strin
   if (merged.blocks.length > 0) {
     appendMessage(run, userMessage(merged.blocks.map((block) => stopFeedback(block.reason)).join('\n\n')));
     const labelled = merged.blocks.filter((block) => block.labelled !== undefined).map((block) => stopBlockingError(block.labelled!, stop.event));
-    if (labelled.length > 0) appendMessage(run, systemMessage(labelled.join('\n\n')));
-  }
-  if (merged.contexts.length > 0) appendMessage(run, userMessage(merged.contexts.map((text) => stopContext(text, stop.event)).join('\n\n')));
+    // With a block, Claude Code puts the stop context after the blocking errors in one system message; alone, it is user text.
+    const system = [...labelled, ...merged.contexts.map((text) => contextLabel(stop.event, undefined, text))];
+    if (system.length > 0) appendMessage(run, systemMessage(system.join('\n\n')));
+  } else appendMessage(run, userMessage(merged.contexts.map((text) => stopContext(text, stop.event)).join('\n\n')));
   // Sent back to work: an answer it gave no longer stands; it must answer again.
   options.answer?.withdraw();
   return 'continue';

@@ -19,9 +19,21 @@ export function preToolUseError(toolName: string, reason: string): string {
   return `PreToolUse:${toolName} hook error: ${reason}`;
 }
 
-/** `PostToolUse:<Tool> hook blocking error from command: "<cmd>": <reason>` (system text; the result stays). */
-export function postToolUseBlock(toolName: string, labelled: string): string {
-  return `PostToolUse:${toolName} hook blocking error ${labelled}`;
+/** Claude Code's file tools, whose permission check reports a hook's answered deny by its reason alone. */
+const FILE_PERMISSION_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'NotebookEdit']);
+
+/**
+ * The tool result of a PreToolUse refusal, as Claude Code 2.1.328 words it: `preToolUseError`,
+ * except that a `deny` or `block` answer on Read, Write or Edit is the bare reason (an exit code 2
+ * or a fail-closed failure keeps the label on every tool).
+ */
+export function preToolUseRefusal(toolName: string, reason: string, byExit: boolean): string {
+  return !byExit && FILE_PERMISSION_TOOLS.has(toolName) ? reason : preToolUseError(toolName, reason);
+}
+
+/** `PostToolUse:<Tool> hook blocking error from command: "<cmd>": <reason>` (system text; the result stays); PostToolUseFailure alike. */
+export function postToolUseBlock(toolName: string, labelled: string, event: 'PostToolUse' | 'PostToolUseFailure' = 'PostToolUse'): string {
+  return `${event}:${toolName} hook blocking error ${labelled}`;
 }
 
 /** The user text a Stop block sends back: `Stop hook feedback:\n<reason>`. */
@@ -61,6 +73,11 @@ export function stopContext(text: string, event: 'Stop' | 'SubagentStop' = 'Stop
  */
 export function queuedPromptNotice(prompt: string): string {
   return `The user sent a new message while you were working:\n${prompt}`;
+}
+
+/** The `result` of a run whose prompt a UserPromptSubmit hook answered with `continue: false`: `Operation stopped by hook[: <stopReason>]`. */
+export function promptStoppedResult(stopReason: string | undefined): string {
+  return stopReason ? `Operation stopped by hook: ${stopReason}` : 'Operation stopped by hook';
 }
 
 /** The `result` of a run whose prompt a UserPromptSubmit hook blocked. */

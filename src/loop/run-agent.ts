@@ -6,7 +6,7 @@ import { emptyTally } from '../model/usage.js';
 import { runLoop } from './agent-loop.js';
 import { compactConversation, type CompactionOutcome } from './compaction.js';
 import { createRun, startRunSandboxFor } from './create-run.js';
-import { contextLabel, promptBlockedResult, queuedPromptNotice, successLabel } from './hook-text.js';
+import { contextLabel, promptBlockedResult, promptStoppedResult, queuedPromptNotice, successLabel } from './hook-text.js';
 import type { LoopEnd } from './loop-types.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunOptions, RunResult } from './run-options.js';
@@ -107,8 +107,8 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const opened = await submitFirstPrompt(turnRun, prompt, opening);
         opening = undefined;
         const outcome: LoopEnd =
-          opened.blocked !== undefined
-            ? { result: promptBlockedResult(opened.blocked.reason, opened.blocked.prompt), isError: false, terminalReason: 'prompt_blocked', stopReason: null }
+          opened.ended !== undefined
+            ? { result: opened.ended, isError: false, terminalReason: 'prompt_blocked', stopReason: null }
             : await runLoop(turnRun, {
                 model: options.model,
                 system: options.system ?? '',
@@ -143,11 +143,11 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
  * one system message after the prompt. A SessionStart `initialUserMessage` becomes the first user
  * turn and the prompt is `queued`, as in the reference (session-start-outputs).
  */
-async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined): Promise<{ blocked?: { reason: string; prompt: string }; queued?: string }> {
+async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined): Promise<{ ended?: string; queued?: string }> {
   const first = opening?.initialUserMessage ?? prompt;
   run.state.promptId = randomUUID();
   const submit = await submitPrompt(run, first);
-  if (submit.blocked !== undefined) return { blocked: { reason: submit.blocked, prompt: first } };
+  if (submit.blocked !== undefined || submit.stopped !== undefined) return { ended: submit.stopped ?? promptBlockedResult(submit.blocked ?? '', first) };
   // Hook context first, then what the session lists (skills), as in Claude Code's first system text.
   const [hookContext, listed] = splitListing(opening?.context ?? []);
   const context = [...hookContext, ...submit.context, ...listed];
@@ -157,12 +157,13 @@ async function submitFirstPrompt(run: RunContext, prompt: string, opening: Sessi
 }
 
 /** UserPromptSubmit for `prompt`: the block reason, or the labelled context paragraphs (additionalContext, then plain stdout). */
-async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; context: string[] }> {
+async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; stopped?: string; context: string[] }> {
   const title = run.state.sessionTitle;
   await run.hooks.boundary('before-prompt');
   const submitted = await fireHook(run, 'UserPromptSubmit', { prompt, ...(title !== undefined ? { session_title: title } : {}) });
   const submit = mergeBlocking(submitted, 'UserPromptSubmit');
   if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n'), context: [] };
+  if (submit.stop !== undefined) return { stopped: promptStoppedResult(submit.stop.reason), context: [] };
   return {
     context: [
       ...submit.contexts.map((text) => contextLabel('UserPromptSubmit', undefined, text)),
@@ -178,8 +179,9 @@ async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?
  */
 async function deliverQueuedPrompt(run: RunContext, prompt: string, midTurn: boolean): Promise<void> {
   const submit = await submitPrompt(run, prompt);
-  if (submit.blocked !== undefined) {
-    run.emit({ type: 'warning', text: `UserPromptSubmit blocked the queued prompt: ${submit.blocked}` });
+  const refused = submit.blocked ?? submit.stopped;
+  if (refused !== undefined) {
+    run.emit({ type: 'warning', text: `UserPromptSubmit blocked the queued prompt: ${refused}` });
     return;
   }
   if (midTurn) appendMessage(run, systemMessage([queuedPromptNotice(prompt), ...submit.context].join('\n\n')));

@@ -99,8 +99,8 @@ export interface RunOptions {
   readonly skills?: readonly SkillDefinition[];
 }
 
-/** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one. */
-export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit';
+/** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one (`stop_hook_prevented`: a Stop hook's `continue: false`). */
+export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit' | 'stop_hook_prevented';
 
 /** The outcome of a run; the CLI's `--output-format json` prints it in Claude Code's field names. */
 export interface RunResult {

@@ -105,8 +105,10 @@ export function matchesAll(rule: PermissionRule | string, toolName: string, inpu
 
 /**
  * A hook `if` condition (spec §6): `matchesAny`, except that a condition that is not a valid rule
- * matches (the hook runs, as for an unparsable command) instead of throwing. Settings loaders should
- * reject such conditions up front with `parseRule`.
+ * matches (the hook runs, as for an unparsable command) instead of throwing, and that the tool name
+ * is compared as written: Claude Code's `if: "Edit"` does not run for Write (measured), although an
+ * `Edit` permission rule covers every edit tool. Settings loaders should reject malformed
+ * conditions up front with `parseRule`.
  */
 export async function matchesCondition(condition: string, toolName: string, input: unknown, cwd: string, projectDir: string, options: Omit<MatchOptions, 'flavour'> = {}): Promise<boolean> {
   let rule: PermissionRule;
@@ -115,6 +117,7 @@ export async function matchesCondition(condition: string, toolName: string, inpu
   } catch {
     return true; // a malformed condition must not break the run; the loader reports it
   }
+  if (!toolNameMatches(rule.toolName, toolName, 'other')) return false;
   return matchesRule(rule, toolName, input, cwd, projectDir, { ...options, flavour: 'any' });
 }
 

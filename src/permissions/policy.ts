@@ -186,7 +186,8 @@ export class PermissionPolicy {
 
     // A hook may not allow a Bash command hookloop cannot read or whose programs it cannot name: only a person or bypassPermissions may.
     if (query.hookDecision === 'allow' && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook' };
-    if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || askMessage(call), source: 'hook', hookMayDecide: false };
+    // Claude Code's words for a hook's ask without a reason (measured): what a headless run refuses with.
+    if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false };
 
     const allowed = await this.firstMatch('allow', call, 'all');
     if (allowed && (await this.redirectsStayInside(call))) return { behavior: 'allow', source: `rule ${allowed.text}` };

@@ -20,7 +20,8 @@ describe.each(['SessionStart', 'UserPromptSubmit'])('plain stdout of a %s hook',
     expect(request).toContain('<persisted-output>');
     expect(request).not.toContain('THE-END-MARKER');
     const saved = /Full output saved to: ([^\s\\]+)/.exec(request)?.[1];
-    expect(saved).toMatch(new RegExp(`${event}-[0-9a-f]+-stdout\\.txt$`));
+    // Named as Claude Code names it for an event without a tool call: a random UUID where the tool_use_id goes.
+    expect(saved).toMatch(new RegExp(`/hook-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-${event}-[0-9a-f]{32}-stdout\\.txt$`));
     expect(fs.readFileSync(saved!, 'utf8').trimEnd()).toBe(fs.readFileSync(path.join(dir, 'big.txt'), 'utf8').trimEnd());
     expect(fs.statSync(saved!).mode & 0o777).toBe(0o600);
   });

@@ -4,7 +4,8 @@
  * relative and unquoted $CLAUDE_PROJECT_DIR command paths, ten handlers on one event), each run
  * unchanged through `hookloop hooks test` and through a scripted `hookloop -p` session. Both must
  * decide as Claude Code does (spec §3 PreToolUse outcomes), and the same way as each other: the
- * tool result the model sees for a refused call is `PreToolUse:<Tool> hook error: <merged reason>`.
+ * tool result the model sees for a refused call is `PreToolUse:<Tool> hook error: <merged reason>`,
+ * except for an answered deny on Read, Write or Edit, which Claude Code reports by its reason alone.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -49,7 +50,7 @@ const names = fs.readdirSync(SETUPS).filter((name) => fs.existsSync(path.join(SE
 
 describe('ecosystem hook setups', () => {
   it('cover every style the issue names', () => {
-    expect(names.sort()).toEqual(['bash-guard-exit2', 'node-json-decision', 'plugin-layout', 'python-json-decision', 'relative-and-unquoted', 'ten-handlers']);
+    expect(names.sort()).toEqual(['bash-guard-exit2', 'if-tool-names', 'node-json-decision', 'plugin-layout', 'python-json-decision', 'relative-and-unquoted', 'ten-handlers']);
   });
 
   for (const name of names) {
@@ -80,7 +81,7 @@ describe('ecosystem hook setups', () => {
       for (const [index, call] of spec.calls.entries()) {
         const id = `toolu_0${index + 1}`;
         const reason = reasons.get(id);
-        if (reason !== undefined) expect(results.get(id)).toEqual({ content: `PreToolUse:${call.tool} hook error: ${reason}`, is_error: true });
+        if (reason !== undefined) expect(results.get(id)).toEqual({ content: refusalText(call.tool, reason), is_error: true });
         else expect(results.get(id)?.is_error).toBeUndefined();
         if (call.creates !== undefined) expect(fs.existsSync(path.join(dir, call.creates))).toBe(true);
       }
@@ -105,6 +106,11 @@ describe('ecosystem hook setups', () => {
     expect(votes.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 });
+
+/** What the model reads for a refused call: an exit-2 reason (`[<cmd>]: …`) is labelled on every tool, an answer's reason only outside the file tools. */
+function refusalText(tool: string, reason: string): string {
+  return ['Read', 'Write', 'Edit'].includes(tool) && !reason.startsWith('[') ? reason : `PreToolUse:${tool} hook error: ${reason}`;
+}
 
 /** The tool results of the session's last model request, by tool_use_id. */
 function toolResults(dir: string): Map<string, { content: unknown; is_error?: boolean }> {

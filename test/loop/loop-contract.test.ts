@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { allow, block, deny, rewriteInput } from '../../src/hooks/builders.js';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
 import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
-import { HOOK_STOPPED_CONTINUATION } from '../../src/loop/hook-text.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { pairingViolations, scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
@@ -136,22 +135,25 @@ describe('the loop contract', () => {
     expect(toolResults(result.messages)[0]!.content).toBe('counted a+1+2+3');
   });
 
-  it('a PostToolUse that ends the run pairs the remaining calls with hook_stopped_continuation', async () => {
+  it('a PostToolUse continue:false lets the rest of the batch run, then ends the run without PostToolBatch (as Claude Code)', async () => {
     const hooks = new HookEngine();
-    hooks.on('PostToolUse', () => ({ continue: false, stopReason: 'enough' }));
+    let batches = 0;
+    hooks.on('PostToolUse', ({ tool_use_id }) => (tool_use_id === 't1' ? { continue: false, stopReason: 'enough' } : {}));
+    hooks.on('PostToolBatch', () => void batches++);
     const { tool, calls } = countingTool();
     const { result, model } = await scriptedRun(
       [[toolUse('t1', 'Count', { label: 'a' }), toolUse('t2', 'Count', { label: 'b' }), toolUse('t3', 'Count', { label: 'c' })]],
       { hooks, tools: [tool] },
     );
-    expect(calls).toHaveLength(1);
+    expect(calls).toHaveLength(3);
     expect(result.terminalReason).toBe('hook_stopped');
     expect(result.isError).toBe(false);
     expect(model.requests).toHaveLength(1);
+    expect(batches).toBe(0);
     expect(toolResults(result.messages).map((r) => [r.toolCallId, r.isError, r.content])).toEqual([
       ['t1', false, 'counted a'],
-      ['t2', true, HOOK_STOPPED_CONTINUATION],
-      ['t3', true, HOOK_STOPPED_CONTINUATION],
+      ['t2', false, 'counted b'],
+      ['t3', false, 'counted c'],
     ]);
     expect(pairingViolations(result.messages)).toEqual([]);
   });

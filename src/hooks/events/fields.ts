@@ -33,7 +33,8 @@ export const commonOutput = {
   suppressOutput: z.boolean().optional(),
   systemMessage: z.string().optional(),
 };
-export const blockDecision = { decision: z.literal('block').optional(), reason: z.string().optional() };
+/** Claude Code's schema takes the legacy `decision` on every event; only `block` does something where it can block (`approve` is accepted and changes nothing). */
+export const blockDecision = { decision: z.enum(['approve', 'block']).optional(), reason: z.string().optional() };
 export const contextOnly = { additionalContext: z.string().optional() };
 
 /** `hookSpecificOutput` of event `E`: strict, and its `hookEventName` must name `E`. */

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { detached } from '../detach.js';
-import { blockingRule, postToolUseRule } from '../merge/blocking.js';
+import { blockingRule, postToolUseFailureRule, postToolUseRule } from '../merge/blocking.js';
 import { permissionDeniedRule, permissionRequestRule, preToolUseRule } from '../merge/decisions.js';
-import { observerRule } from '../merge/rule.js';
 import { defineEvent, type ExampleContext } from './define-event.js';
 import { blockDecision, commonInput, commonOutput, contextOnly, mcpServerField, specific, toolInput, withEffort, withMode } from './fields.js';
 
@@ -87,10 +86,10 @@ export const PostToolUse = defineEvent({
 
 export const PostToolUseFailure = defineEvent({
   input: z.object({ ...callFields, hook_event_name: z.literal('PostToolUseFailure'), tool_use_id: z.string(), error: z.string(), is_interrupt: z.boolean(), duration_ms: z.number(), ...mcpServerField }),
-  output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('PostToolUseFailure', contextOnly) }),
+  output: z.strictObject({ ...commonOutput, ...blockDecision, hookSpecificOutput: specific('PostToolUseFailure', contextOnly) }),
   matchField: 'tool_name',
   acceptsIf: true,
-  merge: observerRule,
+  merge: postToolUseFailureRule,
   example: (context) => ({ ...tool(context), tool_use_id: context.toolUseId, error: typeof context.response === 'string' ? context.response : 'Exit code 1', is_interrupt: false, duration_ms: 0 }),
 });
 

@@ -1,6 +1,6 @@
 import type { HandlerOutcome } from '../outcome.js';
 import { fromLabel } from '../outcome.js';
-import { failClosedMessage, mergeCommon, type CommonAnswer, type CommonMerge, type MergeRule, type RuleVerdict } from './rule.js';
+import { BLOCKED_BY_HOOK, failClosedMessage, mergeCommon, type CommonAnswer, type CommonMerge, type MergeRule, type RuleVerdict } from './rule.js';
 
 /** The output fields of events that can block with feedback (`decision: "block"` + `reason`). */
 export interface BlockAnswer extends CommonAnswer {
@@ -35,7 +35,7 @@ export function mergeBlocks(outcomes: readonly HandlerOutcome<BlockAnswer>[], la
     } else if (outcome.failClosed) {
       blocks.push({ reason: failClosedMessage(outcome) });
     } else if (output.decision === 'block') {
-      const reason = output.reason ?? '';
+      const reason = output.reason || BLOCKED_BY_HOOK;
       blocks.push({ reason, labelled: `${fromLabel(outcome.origin)}: ${reason}` });
     }
   }
@@ -83,6 +83,16 @@ export function mergePostToolUseAnswers(outcomes: readonly HandlerOutcome<PostTo
 /** PostToolUse: blocks (feedback next to the unchanged result) plus output rewrites. */
 export const postToolUseRule: MergeRule<PostToolUseAnswer, PostToolUseMerge> = {
   merge: mergePostToolUseAnswers,
+  refuses: (output) => output.decision === 'block',
+  verdict: blockVerdict,
+};
+
+/**
+ * PostToolUseFailure: a block cannot undo the failed call; its feedback goes next to the error as
+ * system text, the exit-2 label keeping the command twice as after PostToolUse (Claude Code, measured).
+ */
+export const postToolUseFailureRule: MergeRule<BlockAnswer, BlockingMerge> = {
+  merge: (outcomes) => mergeBlocks(outcomes, true),
   refuses: (output) => output.decision === 'block',
   verdict: blockVerdict,
 };

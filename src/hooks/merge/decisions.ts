@@ -1,5 +1,5 @@
 import type { HandlerOutcome } from '../outcome.js';
-import { failClosedMessage, mergeCommon, type CommonAnswer, type CommonMerge, type MergeRule } from './rule.js';
+import { BLOCKED_BY_HOOK, failClosedMessage, mergeCommon, type CommonAnswer, type CommonMerge, type MergeRule } from './rule.js';
 
 /** PreToolUse decisions in merge precedence: deny > defer > ask > allow (Claude Code docs; DESIGN invariant 2). */
 export type PreToolDecision = 'deny' | 'defer' | 'ask' | 'allow';
@@ -23,6 +23,8 @@ export interface PreToolUseAnswer extends CommonAnswer {
 export interface PreToolUseMerge extends CommonMerge {
   readonly decision?: PreToolDecision;
   readonly reason?: string;
+  /** Set when the winning deny is an exit code 2 or a fail-closed failure rather than an answer's `deny`/`block`. */
+  readonly deniedByExit?: true;
   /** The rewrite that applies (each `updatedInput` replaces the whole input, as in Claude Code); see `mergePreToolUseAnswers`. */
   readonly updatedInput?: Record<string, unknown>;
 }
@@ -44,26 +46,32 @@ export interface PreToolUseMerge extends CommonMerge {
 export function mergePreToolUseAnswers(outcomes: readonly HandlerOutcome<PreToolUseAnswer>[]): PreToolUseMerge {
   let decision: PreToolDecision | undefined;
   let reason: string | undefined;
+  let deniedByExit = false;
   const rewrites: { decision: PreToolDecision | undefined; input: Record<string, unknown> }[] = [];
-  const consider = (candidate: PreToolDecision, candidateReason: string | undefined) => {
+  const consider = (candidate: PreToolDecision, candidateReason: string | undefined, byExit = false) => {
     if (decision === undefined || DECISION_RANK[candidate] > DECISION_RANK[decision]) {
       decision = candidate;
       reason = candidateReason;
+      deniedByExit = byExit;
     }
   };
   for (const outcome of outcomes) {
-    if (outcome.status === 'blocked') consider('deny', outcome.blockMessage);
-    else if (outcome.failClosed) consider('deny', failClosedMessage(outcome));
+    if (outcome.status === 'blocked') consider('deny', outcome.blockMessage, true);
+    else if (outcome.failClosed) consider('deny', failClosedMessage(outcome), true);
     const output = outcome.output;
     const specific = output.hookSpecificOutput;
-    const own = specific?.permissionDecision ?? legacyDecision(output.decision);
-    if (specific?.permissionDecision) consider(specific.permissionDecision, specific.permissionDecisionReason);
-    else if (own !== undefined) consider(own, output.reason);
+    // Claude Code reads the legacy `decision` and `permissionDecision` of one answer each on its own
+    // (a `block` next to an `allow` still blocks); a deny without its own reason takes `reason`, and
+    // `permissionDecisionReason` is the text when both give one.
+    const legacy = legacyDecision(output.decision);
+    const own = specific?.permissionDecision ?? legacy;
+    if (specific?.permissionDecision) consider(specific.permissionDecision, specific.permissionDecision === 'deny' ? specific.permissionDecisionReason || output.reason || BLOCKED_BY_HOOK : specific.permissionDecisionReason);
+    if (legacy !== undefined) consider(legacy, legacy === 'deny' ? output.reason || BLOCKED_BY_HOOK : output.reason);
     if (specific?.updatedInput !== undefined) rewrites.push({ decision: own, input: specific.updatedInput });
   }
   const counted = rewrites.filter((rewrite) => rewrite.decision === undefined || decision === undefined || DECISION_RANK[rewrite.decision] >= DECISION_RANK[decision]);
   const updatedInput = counted.at(-1)?.input;
-  return { ...mergeCommon(outcomes), ...(decision ? { decision } : {}), ...(reason !== undefined ? { reason } : {}), ...(updatedInput ? { updatedInput } : {}) };
+  return { ...mergeCommon(outcomes), ...(decision ? { decision } : {}), ...(reason !== undefined ? { reason } : {}), ...(deniedByExit ? { deniedByExit: true as const } : {}), ...(updatedInput ? { updatedInput } : {}) };
 }
 
 function legacyDecision(decision: PreToolUseAnswer['decision']): PreToolDecision | undefined {
@@ -114,7 +122,7 @@ export function mergePermissionRequestAnswers(outcomes: readonly HandlerOutcome<
     const decision = outcome.output.hookSpecificOutput?.decision;
     if (!decision) continue;
     if (decision.behavior === 'deny') {
-      if (behavior !== 'deny') message = decision.message;
+      if (behavior !== 'deny') message = decision.message || 'Permission denied by hook';
       behavior = 'deny';
       interrupt ||= decision.interrupt === true;
     } else if (behavior !== 'deny') {

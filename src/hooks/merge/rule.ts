@@ -87,6 +87,9 @@ export function failClosedMessage(outcome: HandlerOutcome<unknown>): string {
 }
 
 /** Observers (Notification, SessionEnd, PostCompact, …): only the common fields; nothing refuses. */
+/** Claude Code's reason for a `decision: "block"` or `permissionDecision: "deny"` that gives none. */
+export const BLOCKED_BY_HOOK = 'Blocked by hook';
+
 export const observerRule: MergeRule<CommonAnswer, CommonMerge> = {
   merge: mergeCommon,
   refuses: () => false,

@@ -1,16 +1,20 @@
 import type { HookEventName } from '../event-names.js';
 import type { HandlerOutcome, HandlerOrigin } from '../handler.js';
 import { bracketLabel } from '../handler.js';
-import { readExternalOutput } from '../read-external-output.js';
+import { readExternalOutput, withoutByteOrderMark } from '../read-external-output.js';
 import type { CommandProcessResult } from './command-process.js';
 
 /**
  * Applies Claude Code's command-hook protocol (spec §4) to a finished process:
- * - exit 0: stdout is JSON when its first non-blank character is `{`, read leniently
+ * - exit 0: stdout is JSON when its first non-blank character (after a UTF-8 byte order mark,
+ *   which Windows editors and PowerShell's `Out-File` write) is `{`, read leniently
  *   (`readExternalOutput`: unknown fields are a `warning`, the known ones count; invalid JSON or a
  *   malformed answer is a non-blocking failure), otherwise plain text;
- * - exit 2: a blocking error whose message is `[<cmd>]: <stderr>`; JSON on stdout still counts
- *   for `additionalContext` (the reference delivers it with an exit-2 PreToolUse block);
+ * - exit 2: Claude Code reads a JSON answer on stdout first, as on exit 0. When that answer refuses
+ *   by itself (`decision: "block"`, `permissionDecision: "deny"`, a PermissionRequest deny), it is
+ *   the refusal and its reason is the message; otherwise the exit code blocks with the message
+ *   `[<cmd>]: <stderr>` (`No stderr output` when stderr is empty) and the answer's other fields
+ *   (`additionalContext`, `continue: false`) still count, its `allow` does not;
  * - any other exit code: Claude Code reads a JSON answer on stdout before it looks at the exit code,
  *   so a valid JSON answer decides as on exit 0 (a `deny` printed before `exit 1` denies); the
  *   outcome is still `failed` (the exit code is reported), and `onFailure: "block"` still fails closed;
@@ -31,13 +35,14 @@ export function interpretCommandResult(
   if (result.spawnError !== undefined) return { ...base, status: 'failed', output: {}, error: `failed to start: ${result.spawnError}`, failClosed };
   if (result.exitCode === 2) {
     const json = parseJsonStdout(event, result.stdout);
-    const context = json.ok ? pickAdditionalContext(json.output) : undefined;
+    if (json.ok && refusesByItself(json.output)) return { ...base, status: 'ok', output: json.output, failClosed: false, ...(json.warning ? { warning: json.warning } : {}) };
     return {
       ...base,
       status: 'blocked',
-      output: context === undefined ? {} : { hookSpecificOutput: { hookEventName: event, additionalContext: context } },
-      blockMessage: `${bracketLabel(origin)}: ${result.stderr}`,
+      output: json.ok ? withoutApproval(json.output) : {},
+      blockMessage: `${bracketLabel(origin)}: ${result.stderr === '' ? 'No stderr output' : result.stderr}`,
       failClosed: false,
+      ...(json.ok && json.warning ? { warning: json.warning } : {}),
     };
   }
   if (result.exitCode !== 0) {
@@ -57,10 +62,11 @@ export function interpretCommandResult(
 type JsonStdout = { ok: true; output: Record<string, unknown>; warning?: string } | { ok: false; error?: string };
 
 function parseJsonStdout(event: HookEventName, stdout: string): JsonStdout {
-  if (!stdout.trimStart().startsWith('{')) return { ok: false };
+  const text = withoutByteOrderMark(stdout);
+  if (!text.trimStart().startsWith('{')) return { ok: false };
   let value: unknown;
   try {
-    value = JSON.parse(stdout);
+    value = JSON.parse(text);
   } catch (error) {
     return { ok: false, error: `invalid JSON on stdout: ${(error as Error).message}` };
   }
@@ -69,7 +75,21 @@ function parseJsonStdout(event: HookEventName, stdout: string): JsonStdout {
   return { ok: true, output: read.output as Record<string, unknown>, ...(read.warning ? { warning: read.warning } : {}) };
 }
 
-function pickAdditionalContext(output: Record<string, unknown>): string | undefined {
-  const specific = output['hookSpecificOutput'] as { additionalContext?: unknown } | undefined;
-  return typeof specific?.additionalContext === 'string' ? specific.additionalContext : undefined;
+/** The answer minus what would approve (`allow`, `approve`, a PermissionRequest allow): an exit code 2 never approves. */
+function withoutApproval(output: Record<string, unknown>): Record<string, unknown> {
+  const { decision, hookSpecificOutput, ...rest } = output as { decision?: unknown; hookSpecificOutput?: Record<string, unknown> } & Record<string, unknown>;
+  const kept: Record<string, unknown> = { ...rest, ...(decision !== undefined && decision !== 'approve' ? { decision } : {}) };
+  if (hookSpecificOutput === undefined) return kept;
+  const { permissionDecision, permissionDecisionReason: _reason, updatedInput: _input, decision: requestDecision, ...specific } = hookSpecificOutput;
+  const approves = (requestDecision as { behavior?: unknown } | undefined)?.behavior === 'allow';
+  return {
+    ...kept,
+    hookSpecificOutput: { ...specific, ...(permissionDecision !== undefined && permissionDecision !== 'allow' ? { permissionDecision } : {}), ...(requestDecision !== undefined && !approves ? { decision: requestDecision } : {}) },
+  };
+}
+
+/** True when the answer itself blocks or denies; then an exit code 2 adds nothing to it. */
+function refusesByItself(output: Record<string, unknown>): boolean {
+  const specific = output['hookSpecificOutput'] as { permissionDecision?: unknown; decision?: { behavior?: unknown } } | undefined;
+  return output['decision'] === 'block' || specific?.permissionDecision === 'deny' || specific?.decision?.behavior === 'deny';
 }

@@ -2,7 +2,7 @@ import { describeError } from '../../errors.js';
 import type { HookEventName } from '../event-names.js';
 import type { HandlerOrigin, HandlerOutcome } from '../handler.js';
 import type { HttpHandlerConfig } from '../settings/settings-schema.js';
-import { readExternalOutput } from '../read-external-output.js';
+import { readExternalOutput, withoutByteOrderMark } from '../read-external-output.js';
 import { timeoutSignal } from './deadline.js';
 
 /**
@@ -98,7 +98,7 @@ export function interpretHttpResult(event: HookEventName, origin: HandlerOrigin,
     const excerpt = result.body.trim().slice(0, 200);
     return { ...base, status: 'failed', output: {}, error: `HTTP ${result.status}${excerpt ? `: ${excerpt}` : ''}${tries}`, failClosed };
   }
-  const text = result.body.trim();
+  const text = withoutByteOrderMark(result.body).trim();
   if (!text.startsWith('{')) return { ...base, status: 'ok', output: {}, failClosed: false };
   let value: unknown;
   try {
