@@ -84,6 +84,9 @@ const READERS: Readonly<Record<string, ReaderSpec>> = {
   awk: { operands: 'afterPattern', patternFlags: ['-f', '--file'], pathFlags: ['-f', '--file'] },
   gawk: { operands: 'afterPattern', patternFlags: ['-f', '--file'], pathFlags: ['-f', '--file'] },
   source: { operands: 'first' },
+  // Interpreters read their script file and often the files named after it: with no flag table,
+  // every word that is not an option is a possible file (for Read rules only).
+  ...Object.fromEntries(['python', 'python3', 'perl', 'ruby', 'node', 'php', 'lua', 'bash', 'sh', 'dash', 'zsh', 'ksh'].map((name) => [name, ALL])),
   '.': { operands: 'first' },
 };
 
