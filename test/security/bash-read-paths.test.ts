@@ -104,6 +104,8 @@ const OUTSIDE = [
   'wc -c OUT/canary.txt',
   'cat /proc/self/environ',
   'strings /proc/self/cmdline',
+  'test -f OUT/canary.txt', // existence is a read too (the Glob tool hides it)
+  '[ -e OUT/sub ]',
 ];
 
 describe('Bash reads under Read deny rules', () => {
