@@ -119,8 +119,9 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
   const literal = readLiteralCommandLine(command);
   const joins = literal.ok && literal.commands.length === parsed.commands.length ? literal.commands.map((simple) => simple.next) : undefined;
   const reads = readsOfLine(parsed, { cwd: context.cwd, homeDir, ...(joins ? { joins } : {}) });
-  // A file read whose path is only known at run time may be anything: not provably harmless to run unasked.
-  const readsKnown = reads.every((read) => read.path !== undefined);
+  // A file read whose path is only known at run time, or only guessed (options not read with
+  // confidence), may be anything: never provably harmless to run unasked.
+  const readsKnown = reads.every((read) => read.path !== undefined && read.guessed !== true);
   const readOnly = lineReadOnly && writes.length === 0 && readsKnown && programsFromTrustedPath(parsed.commands, context.workspace);
   const reason = writes[0]?.message ?? (readOnly ? undefined : GENERIC_BASH_REASON);
   return { parsed: true, readOnly, ...(reason !== undefined ? { reason } : {}), writes, editsInsideWorkspace: editsInsideWorkspace && readsKnown, protectedRemovals, reads };

@@ -50,6 +50,8 @@ interface ReaderSpec {
 }
 
 const ALL: ReaderSpec = { operands: 'all' };
+// `test`/`[` words that are operators; every other word may name a file (`-f FILE`, `A -nt B`), strings included.
+const TEST_OPERATORS = new Set(['!', '(', ')', ']', '-a', '-o', '=', '==', '!=', '<', '>', '-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-nt', '-ot', '-ef', '-n', '-z', ...'bcdefghkLprsStuwxGNOV'.split('').map((letter) => `-${letter}`)]);
 const CHECKSUMS = new Set(['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum']);
 const GREP: ReaderSpec = {
   operands: 'afterPattern',
@@ -66,7 +68,7 @@ const GREP: ReaderSpec = {
  */
 const READERS: Readonly<Record<string, ReaderSpec>> = {
   ...Object.fromEntries(
-    ['cat', 'head', 'tail', 'wc', 'sort', 'uniq', 'cut', 'nl', 'fold', 'expand', 'unexpand', 'paste', 'rev', 'column', 'od', 'hexdump', 'strings', 'base64', 'base32', 'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'stat', 'readlink', 'file', 'cmp', 'comm', 'df', 'test', '[']
+    ['cat', 'head', 'tail', 'wc', 'sort', 'uniq', 'cut', 'nl', 'fold', 'expand', 'unexpand', 'paste', 'rev', 'column', 'od', 'hexdump', 'strings', 'base64', 'base32', 'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'stat', 'readlink', 'file', 'cmp', 'comm', 'df']
       .concat(['tac', 'less', 'more', 'most', 'xxd', 'bat', 'batcat', 'view', 'vi', 'vim', 'nvim', 'nano', 'zcat', 'bzcat', 'xzcat', 'zless', 'zmore', 'iconv', 'dos2unix', 'unix2dos', 'shuf', 'split', 'csplit', 'pr', 'fmt', 'tsort', 'look', 'join', 'sum', 'ptx'])
       .map((name) => [name, ALL]),
   ),
@@ -84,6 +86,9 @@ const READERS: Readonly<Record<string, ReaderSpec>> = {
   awk: { operands: 'afterPattern', patternFlags: ['-f', '--file'], pathFlags: ['-f', '--file'] },
   gawk: { operands: 'afterPattern', patternFlags: ['-f', '--file'], pathFlags: ['-f', '--file'] },
   source: { operands: 'first' },
+  // Interpreters read their script file and often the files named after it: with no flag table,
+  // every word that is not an option is a possible file (for Read rules only).
+  ...Object.fromEntries(['python', 'python3', 'perl', 'ruby', 'node', 'php', 'lua', 'bash', 'sh', 'dash', 'zsh', 'ksh'].map((name) => [name, ALL])),
   '.': { operands: 'first' },
 };
 
@@ -107,6 +112,7 @@ export function readsOfRun(run: ProgramRun): ReadWord[] | undefined {
   if (name === 'dd') return args.filter((word) => word.value.startsWith('if=')).map((word) => plainRead({ ...word, value: word.value.slice(3) }));
   if (name === 'cp' || name === 'mv' || name === 'ln' || name === 'install') return [...copySources(name, args), ...unknownMore];
   if (name === 'sed') return [...sedReads(args), ...unknownMore];
+  if (name === 'test' || name === '[') return args.filter((word) => word.dynamic || !TEST_OPERATORS.has(word.value)).map((word) => readOf(word, false, false, false));
   const spec = READERS[name];
   if (!spec) return undefined;
   // `sha256sum -c LIST` reads the files LIST names, which no word of the command spells.

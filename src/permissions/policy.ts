@@ -242,7 +242,10 @@ export class PermissionPolicy {
   private async boundary(call: Call): Promise<PermissionVerdict | undefined> {
     const { tool } = call;
     const reads = await this.readFindings(call);
-    const readBoundary = reads && readBoundaryVerdict(reads, this.workspace, this.currentMode);
+    // In the OS sandbox with every Read rule carried into it (auto-allow stays on only then), the kernel
+    // keeps denied files unreadable whatever path the command computes or walks.
+    const enforced = this.sandboxAutoAllows?.(call.query.input) === true;
+    const readBoundary = reads && readBoundaryVerdict(enforced ? { ...reads, unknown: undefined, deniedBelow: undefined, unchecked: undefined } : reads, this.workspace, this.currentMode);
     if (readBoundary) return readBoundary;
     if ((tool.kind === 'read' || tool.kind === 'edit') && this.currentMode !== 'bypassPermissions') {
       const outside = call.paths.find((file) => !this.workspace.contains(file));

@@ -77,6 +77,11 @@ const DENIED = [
   'echo $(cat secrets/key.txt)',
   'cat secrets/*', // a glob's matches all lie below its fixed start
   'cat secrets/{key,other}.txt',
+  'python3 secrets/key.txt', // an interpreter reads its script (and prints the failing line)
+  'bash secrets/key.txt',
+  "sh -c 'cat secrets/key.txt'",
+  'ln secrets/key.txt copy-link.txt && cat copy-link.txt', // a hard link is a second name of the file
+  'cp secrets/key.txt copy.txt && cat copy.txt',
 ];
 
 /** Reads outside the workspace; none may print the canary without a person's approval. OUT is the outside directory. */
@@ -99,6 +104,8 @@ const OUTSIDE = [
   'wc -c OUT/canary.txt',
   'cat /proc/self/environ',
   'strings /proc/self/cmdline',
+  'test -f OUT/canary.txt', // existence is a read too (the Glob tool hides it)
+  '[ -e OUT/sub ]',
 ];
 
 describe('Bash reads under Read deny rules', () => {
