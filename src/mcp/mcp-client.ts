@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '../errors.js';
 import { isStdioConfig, type McpServerEntry } from './server-config.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
@@ -28,7 +28,8 @@ export interface ElicitationAnswer {
 }
 
 /**
- * - `projectDir`: the directory stdio servers start in (unless their config has `cwd`; a relative `cwd` is under it).
+ * - `projectDir`: the directory stdio servers start in (unless their config has `cwd`; a relative `cwd` is under it),
+ *   and the one root offered to servers that ask (`roots/list`: `file://<projectDir>`, as Claude Code answers).
  * - `env`: the environment stdio servers inherit (default `process.env`); their config's `env` is added on top.
  * - `onElicitation`: answers a server's `elicitation/create` (default: `cancel`, as Claude Code's `-p` does unanswered).
  * - `onToolsChanged`: called with the new list after `notifications/tools/list_changed`.
@@ -101,7 +102,9 @@ export class McpClient {
     const client = new Client(
       { name: 'hookloop', version: '0.1.0' },
       {
-        capabilities: { elicitation: { form: {} } },
+        // Roots as Claude Code offers them: the project directory (servers such as
+        // @modelcontextprotocol/server-filesystem take it as their allowed directory).
+        capabilities: { elicitation: { form: {} }, roots: { listChanged: true } },
       },
     );
     // A list change is fetched at once; a call during which it arrived waits for the new list
@@ -109,6 +112,7 @@ export class McpClient {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.refreshing = this.refreshTools(client);
     });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: `file://${path.resolve(this.options.projectDir)}` }] }));
     client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       const params = request.params as { message: string; mode?: 'form' | 'url'; requestedSchema?: Record<string, unknown>; url?: string };
       const elicitation: ElicitationRequest = {

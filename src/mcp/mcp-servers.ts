@@ -46,6 +46,8 @@ export interface McpServerSetOptions extends Omit<McpClientOptions, 'onToolsChan
  *   (a stdio server is started again once, on the next call).
  * - `notifications/tools/list_changed` replaces the server's tools in the registry; the model sees
  *   the new list from its next request (between turns).
+ * - A tool `options.hides` names (a deny rule covers it whole) is not registered, as Claude Code
+ *   leaves it out: the model is not offered it and a call to it is "No such tool available".
  * - `close()` ends every server (stdio: the whole process group) and removes their tools.
  */
 export class McpServerSet {

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HookEngine, type HookInput } from '../../src/index.js';
-import { scriptedRun, text, toolResults, toolUse } from '../support/scripted-run.js';
+import path from 'node:path';
+import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/test-server.mjs', import.meta.url));
 const RAW_SERVER = fileURLToPath(new URL('./fixtures/raw-server.mjs', import.meta.url));
@@ -117,5 +118,18 @@ describe('MCP permission rules and modes as Claude Code reads them', () => {
     hooks.on('PermissionDenied', (input) => void denied.push(input as never));
     await scriptedRun([[toolUse('t1', 'mcp__a__empty', {})], [text('done')]], { hooks, mcpServers: servers('a'), permissions: { mode: 'dontAsk', autoMode: true } });
     expect(denied).toEqual([expect.objectContaining({ tool_name: 'mcp__a__empty', mcp_server: { name: 'a', source: 'dynamic' } })]);
+  });
+});
+
+describe('roots', () => {
+  it('a server that asks roots/list gets the project directory, as Claude Code answers', async () => {
+    const dir = tempProject();
+    const log = path.join(dir, 'raw.log');
+    await scriptedRun([[toolUse('t1', 'mcp__raw__echo', { text: 'a' })], [text('done')]], {
+      projectDir: dir,
+      mcpServers: { raw: { command: process.execPath, args: [RAW_SERVER], env: { SRV_ROOTS: '1', SRV_LOG: log } } },
+      permissions: { rules: { allow: ['mcp__raw'] } },
+    });
+    expect(fs.readFileSync(log, 'utf8')).toContain(`roots {"roots":[{"uri":"file://${path.resolve(dir)}"}]}`);
   });
 });
