@@ -1,12 +1,33 @@
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '../errors.js';
 import { isStdioConfig, type McpServerEntry } from './server-config.js';
-import { StdioProcessTransport } from './stdio-process-transport.js';
+
+/**
+ * The SDK's runtime parts, imported at the first connection: the SDK and its schemas are ~25 ms
+ * and several MB of start-up that a run without MCP servers does not need.
+ */
+type McpSdk = Awaited<ReturnType<typeof importMcpSdk>>;
+let sdk: Promise<McpSdk> | undefined;
+async function importMcpSdk() {
+  const [client, sse, http, types, stdio] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('./stdio-process-transport.js'),
+  ]);
+  return {
+    Client: client.Client,
+    SSEClientTransport: sse.SSEClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    ElicitRequestSchema: types.ElicitRequestSchema,
+    ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    StdioProcessTransport: stdio.StdioProcessTransport,
+  };
+}
 
 /** A server tool as listed by `tools/list` (name, description, inputSchema, annotations). */
 export type McpToolInfoList = readonly McpToolInfo[];
@@ -90,6 +111,14 @@ export class McpClient {
     this.error = undefined;
     const env = this.options.env ?? process.env;
     const startup = Number(env['MCP_TIMEOUT']) > 0 ? Number(env['MCP_TIMEOUT']) : DEFAULT_STARTUP_TIMEOUT_MS;
+    let mcp: McpSdk;
+    try {
+      mcp = await (sdk ??= importMcpSdk());
+    } catch (error) {
+      sdk = undefined;
+      return this.fail(describeError(error));
+    }
+    const { Client, ElicitRequestSchema, ToolListChangedNotificationSchema, StdioProcessTransport } = mcp;
     const client = new Client(
       { name: 'hookloop', version: '0.1.0' },
       {
@@ -115,7 +144,7 @@ export class McpClient {
     });
     let transport: Transport;
     try {
-      transport = this.createTransport();
+      transport = this.createTransport(mcp);
     } catch (error) {
       return this.fail(describeError(error));
     }
@@ -194,7 +223,7 @@ export class McpClient {
     this.error = reason;
   }
 
-  private createTransport(): Transport {
+  private createTransport({ StdioProcessTransport, SSEClientTransport, StreamableHTTPClientTransport }: McpSdk): Transport {
     const config = this.entry.config;
     if (isStdioConfig(config)) {
       const base = { ...(this.options.env ?? process.env) };

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';
-import { Language, Parser, type Node } from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 import { parseWithBackquotes } from './bash-backquotes.js';
 import { isMissingNameAfterAssignment } from './bash-tree-quirks.js';
 
@@ -21,6 +21,8 @@ export function loadBashParser(): Promise<Parser> {
     // classification takes 0.16 ms with Liftoff only against 0.35 ms with tier-up. So this process
     // stays on Liftoff; set before the first module is compiled, as V8 reads the flag there.
     v8.setFlagsFromString('--liftoff-only');
+    // Imported here, not at the top: a run whose model never calls Bash needs no grammar.
+    const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init();
     const grammar = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
     const parser = new Parser();
