@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { ConfigError, describeError, HookloopError } from '../errors.js';
 import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
+import { closePersistentHooks } from '../hooks/transports/persistent-command.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runAgent, type RunOptions } from '../loop/run-agent.js';
 import type { ModelClient } from '../model/model-client.js';
@@ -187,6 +188,8 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     return termination.exitCode(exitCodeOf(result));
   } finally {
     await sessionHooks.close();
+    // The session is over (SessionEnd has run): persistent hook processes end now, not with the process.
+    await closePersistentHooks();
     termination.dispose();
   }
 }
