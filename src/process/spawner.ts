@@ -62,6 +62,19 @@ class Spawner {
     this.child.stdin?.write(`${JSON.stringify({ id, request })}\n`);
   }
 
+  /** EOF to the spawner, then waits (at most `graceMs`) until it exited and was reaped. */
+  stop(graceMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.dead || this.child.exitCode !== null) return resolve();
+      const timer = setTimeout(resolve, graceMs);
+      this.child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.child.stdin?.end();
+    });
+  }
+
   private idle(): void {
     if (![...this.pending.values()].some((entry) => entry.holdsLoop)) (this.child.stdout as unknown as { unref?: () => void }).unref?.();
     (this.child.stdin as unknown as { unref?: () => void }).unref?.();
@@ -177,4 +190,15 @@ export function spawnCaptured(request: SpawnRequest, listener: SpawnListener): v
   }
   prestartSpawner();
   spawnLocal(request, listener);
+}
+
+/**
+ * Ends the spawner process (EOF on its pipe) and waits until it exited, at most `graceMs`: the CLI
+ * does so before it exits, so the spawner is reaped by it (its CPU time counts as the agent's, as
+ * `time` shows) and is surely gone. Never rejects.
+ */
+export async function stopSpawner(graceMs = 500): Promise<void> {
+  const running = current;
+  current = undefined;
+  await running?.stop(graceMs);
 }
