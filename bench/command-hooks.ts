@@ -5,9 +5,13 @@
  * against node's own start-up.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { HookEngine } from '../src/hooks/hook-engine.js';
 import type { HookEventName } from '../src/hooks/event-names.js';
+import { closePersistentHooks } from '../src/hooks/transports/persistent-command.js';
 import { registerSettingsHandlers, type ExternalHandlerEntry } from '../src/hooks/transports/settings-handlers.js';
 import { runAgent } from '../src/loop/run-agent.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
@@ -61,6 +65,54 @@ async function rawSpawns(count: number, commands: readonly string[]): Promise<nu
   });
 }
 
+/** The `node` hook written with hookloop/hook (node-hook.ts), run one-shot and persistent. */
+const NODE_HOOK = `node ${JSON.stringify(path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'node-hook.js'))}`;
+
+/**
+ * ms for one agent run of `calls` Noop calls (10 per turn) with `engine`'s hooks, in session
+ * `sessionId` (a persistent hook's process lives for its session: the same id keeps it across runs).
+ */
+async function sessionRun(calls: number, engine: HookEngine, sessionId: string): Promise<number> {
+  const turns = calls / 10;
+  return timeMs(() => runAgent('go', { model: new ScriptedModel(noopScript(turns, 10), { record: false }), projectDir: os.tmpdir(), tools: [noopTool()], hooks: engine, maxTurns: turns + 1, transcript: false, sessionId }));
+}
+
+/** Per invocation of the node hook on PreToolUse, persistent (its process already started) against one-shot. */
+async function persistentRows(options: { runs: number; warmup: number }): Promise<BenchRow> {
+  const persistent = new HookEngine();
+  const config = { type: 'command', command: NODE_HOOK, timeout: 30, persistent: true } as ExternalHandlerEntry['config'];
+  const registration = registerSettingsHandlers(persistent, [{ event: 'PreToolUse', matcher: undefined, config, source: { file: 'bench' } }], os.tmpdir());
+  const oneShot = new HookEngine();
+  registerSettingsHandlers(oneShot, [commandEntry('PreToolUse', NODE_HOOK)], os.tmpdir());
+  const none = new HookEngine();
+  const sessionId = randomUUID();
+  try {
+    const measured = await interleaved(
+      {
+        persistent: async () => ((await sessionRun(PERSISTENT_CALLS, persistent, sessionId)) - (await sessionRun(PERSISTENT_CALLS, none, sessionId))) / PERSISTENT_CALLS,
+        oneShot: async () => ((await sessionRun(NODE_CALLS, oneShot, sessionId)) - (await sessionRun(NODE_CALLS, none, sessionId))) / NODE_CALLS,
+      },
+      options,
+    );
+    const ratio = measured.oneShot.median / measured.persistent.median;
+    return {
+      row: '2 persistent `node` hook (hookloop/hook) (ms/invocation)',
+      unit: 'ms',
+      hookloop: measured.persistent,
+      floorLabel: 'the same, one-shot',
+      floor: measured.oneShot,
+      ratio: measured.persistent.median / measured.oneShot.median,
+      goal: '≤ 0.5 ms and ≥ 100× cheaper',
+      verdict: verdict(measured.persistent.median <= 0.5 && ratio >= 100),
+      note: `${ratio.toFixed(0)}× cheaper than one node start-up per event (its process starts once per session, here in the warm-up)`,
+    };
+  } finally {
+    registration.unregister();
+    await closePersistentHooks();
+  }
+}
+
+const PERSISTENT_CALLS = 200;
 const CALLS = 200;
 const FAN_CALLS = 100;
 const NODE_CALLS = 20;
@@ -136,6 +188,7 @@ export async function commandHookRows(options: { runs: number; warmup: number })
     verdict: 'info',
     note: `a hook written in JavaScript pays node's start-up (~${nodeHook.floor.median.toFixed(0)} ms here) on every event; a shell hook pays ~${rows[0]!.floor!.median.toFixed(1)} ms`,
   });
+  rows.push(await persistentRows({ runs: options.runs + 2, warmup: 1 }));
   return rows;
 }
 

@@ -2,7 +2,7 @@
  * `npm run bench`: runs every benchmark row, prints the table (hookloop against its floor measured
  * in the same run) and writes bench/results.json with the machine it ran on.
  *
- * `node dist/bench/run.js [row…]` runs only the given rows (1–7); HOOKLOOP_BENCH_QUICK=1 takes
+ * `node dist/bench/run.js [row…]` runs only the given rows (0–7); HOOKLOOP_BENCH_QUICK=1 takes
  * fewer samples (for trying things out, not for the README); `--print` prints the table of the last
  * bench/results.json without running anything (for the README).
  */
@@ -18,12 +18,14 @@ import { growthRows } from './growth.js';
 import { loopOverheadRows } from './loop-overhead.js';
 import type { BenchRow, Stats } from './measure.js';
 import { scaleRows } from './scale.js';
+import { sideBySideRows } from './side-by-side.js';
 
 const RESULTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/results.json');
 const quick = process.env['HOOKLOOP_BENCH_QUICK'] === '1';
 const samples = quick ? { runs: 3, warmup: 1 } : { runs: 7, warmup: 1 };
 
 const sections: { id: string; title: string; run: () => Promise<BenchRow[]> }[] = [
+  { id: '0', title: 'side by side with Claude Code', run: () => sideBySideRows({ rounds: quick ? 2 : 3 }) },
   { id: '1', title: 'in-process loop overhead', run: () => loopOverheadRows(samples) },
   // Each sample of row 2 already spawns 400 processes; 3 samples keep the bench under 5 minutes.
   { id: '2', title: 'command hook cost', run: () => commandHookRows({ runs: 3, warmup: 1 }) },

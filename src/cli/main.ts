@@ -6,6 +6,7 @@ import { ConfigError, describeError, HookloopError } from '../errors.js';
 import { loadAgents } from '../agents/load-agents.js';
 import { loadSkills } from '../skills/load-skills.js';
 import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
+import { closePersistentHooks } from '../hooks/transports/persistent-command.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runAgent, type RunOptions } from '../loop/run-agent.js';
 import type { ModelClient } from '../model/model-client.js';
@@ -15,14 +16,8 @@ import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { resolveConfigDir } from '../session/paths.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { configurationFiles } from './configuration-files.js';
-import { runDemo } from './demo.js';
-import { runHooksCommand } from './hooks-command/run-hooks-command.js';
 import { SessionHookEngine } from './hooks-command/session-engine.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
-import { interactiveActivity, runInteractiveSession } from './interactive.js';
-import { approveProjectServers } from './approve-project-servers.js';
-import { runMcpCommand } from './mcp-command.js';
-import { ttyElicitor } from './tty-elicitation.js';
 import { lifecycleLog } from './lifecycle-log.js';
 import { resolvePermissionMode } from './permission-mode.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
@@ -58,9 +53,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       io.stdout.write(command.text);
       return command.exitCode;
     }
-    if (command.command === 'demo') return await runDemo({ keep: command.keep, write: line(io.stdout), writeError: line(io.stderr) });
-    if (command.command === 'hooks') return await runHooksCommand(command, io, runPrompt);
-    if (command.command === 'mcp') return await runMcpCommand(command, io);
+    // Each subcommand's modules load only when it runs: a `-p` run pays for none of them.
+    if (command.command === 'demo') return await (await import('./demo.js')).runDemo({ keep: command.keep, write: line(io.stdout), writeError: line(io.stderr) });
+    if (command.command === 'hooks') return await (await import('./hooks-command/run-hooks-command.js')).runHooksCommand(command, io, runPrompt);
+    if (command.command === 'mcp') return await (await import('./mcp-command.js')).runMcpCommand(command, io);
     return await runPrompt(command, io);
   } catch (error) {
     if (error instanceof HookloopError) {
@@ -106,7 +102,8 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const skills = loadSkills({ projectDir, configDir: resolveConfigDir(sessionFlags.configDir), plugins: setup.plugins });
   for (const text of skills.warnings) warn(text);
   // Interactive: the person approves the project's new .mcp.json servers, as in Claude Code.
-  const approved = interactive ? await approveProjectServers(mcp.skipped, { input: io.stdin, output: io.stderr, projectDir }) : [];
+  const interactiveParts = interactive ? await importInteractive() : undefined;
+  const approved = interactiveParts ? await interactiveParts.approveProjectServers(mcp.skipped, { input: io.stdin, output: io.stderr, projectDir }) : [];
   const mcpServers = [...mcp.servers, ...approved.filter((entry) => !mcp.servers.some((server) => server.name === entry.name))];
   const provider = await createModel(selection, {
     projectDir,
@@ -167,17 +164,18 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       // --mcp-config files name processes the next session starts: the model may not write them either.
       configurationFiles: [...configurationFiles(setup, setupOptions), ...options.mcpConfigs.filter((value) => !value.trim().startsWith('{')).map((file) => path.resolve(projectDir, file))],
       approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,
-      ...(interactive ? { elicit: ttyElicitor({ input: io.stdin, output: io.stderr }) } : {}),
+      ...(interactiveParts ? { elicit: interactiveParts.ttyElicitor({ input: io.stdin, output: io.stderr }) } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       sessionId,
       signal: controller.signal,
-      observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose), ...output.observers, ...(interactive ? [interactiveActivity((line) => io.stderr.write(`${line}\n`), (line) => io.stdout.write(`${line}\n`))] : [])],
+      observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose), ...output.observers, ...(interactiveParts ? [interactiveParts.interactiveActivity((line) => io.stderr.write(`${line}\n`), (line) => io.stdout.write(`${line}\n`))] : [])],
       configDir: sessionFlags.configDir,
       ...(settings.sandbox !== undefined ? { sandbox: cliSandboxOptions(settings.sandbox, setup, setupOptions) } : {}),
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };
-    if (interactive || prompt === undefined) {
+    if (interactiveParts || prompt === undefined) {
+      const { runInteractiveSession } = interactiveParts ?? (await importInteractive());
       try {
         return termination.exitCode(await runInteractiveSession(runOptions, prompt, { input: io.stdin, output: io.stdout, notices: io.stderr }, output.alreadyPrinted));
       } finally {
@@ -192,6 +190,8 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     return termination.exitCode(exitCodeOf(result));
   } finally {
     await sessionHooks.close();
+    // The session is over (SessionEnd has run): persistent hook processes end now, not with the process.
+    await closePersistentHooks();
     termination.dispose();
   }
 }
@@ -221,6 +221,12 @@ function observedModel(model: ModelClient, requestLog: RequestLog | undefined, f
       });
     },
   };
+}
+
+/** What only an interactive session uses, loaded when one starts. */
+async function importInteractive() {
+  const [session, servers, elicitation] = await Promise.all([import('./interactive.js'), import('./approve-project-servers.js'), import('./tty-elicitation.js')]);
+  return { ...session, ...servers, ...elicitation };
 }
 
 function processIo(): CliIo {

@@ -42,8 +42,9 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   state.contextTokens = resume?.contextTokens ?? 0;
   const observers: RunObserver[] = [...(options.observers ?? [])];
   const emit = makeEmitter(observers);
+  let writer: TranscriptWriter | undefined;
   if (options.transcript !== false) {
-    const writer = new TranscriptWriter({ path: transcriptPath, sessionId, facts: state, ...(resume ? { resume } : {}) }, (error) => emit({ type: 'warning', text: error.message }));
+    writer = new TranscriptWriter({ path: transcriptPath, sessionId, facts: state, ...(resume ? { resume } : {}) }, (error) => emit({ type: 'warning', text: error.message }));
     observers.unshift(writer.observer);
   }
   const signal = options.signal ?? new AbortController().signal;
@@ -66,6 +67,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     ...(sandbox ? { sandbox } : {}),
     configDir: resolveConfigDir(options.configDir),
     emit,
+    ...(writer ? { flushTranscript: () => writer.flush() } : {}),
     permissionDenials: [],
     model: options.model,
     background: new BackgroundHooks(signal),

@@ -37,6 +37,8 @@ export interface RunContext {
   /** The folder that plays Claude Code's `~/.claude` for this run (transcripts, `session-env/`); see session/paths.ts. */
   readonly configDir: string;
   readonly emit: (event: RunEvent) => void;
+  /** Writes the transcript lines collected so far (the JSONL writer batches them); called before every hook dispatch. */
+  readonly flushTranscript?: () => void;
   readonly permissionDenials: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
   /** The session's model client: the loop's turns, prompt hooks and agent-hook subagents all use it. */
   readonly model: ModelClient;
@@ -100,6 +102,8 @@ export async function fireHook<E extends HookEventName>(
   if (!run.hooks.has(event)) return noAnswers(event);
   const input = run.state.payload(event, fields);
   const matched = matchValue ?? matchValueOf(event, input as Readonly<Record<string, unknown>>);
+  // A hook may read transcript_path: every line so far is in the file before it runs.
+  run.flushTranscript?.();
   return run.hooks.fire(event, input, {
     // SessionEnd and StopFailure report the end of a run, an abort included: the run's aborted
     // signal must not cancel them. Their own timeouts bound them (SessionEnd: 1.5 s by default).

@@ -1,12 +1,36 @@
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '../errors.js';
 import { isStdioConfig, type McpServerEntry } from './server-config.js';
-import { StdioProcessTransport } from './stdio-process-transport.js';
+
+/**
+ * The SDK's runtime parts, imported at the first connection: the SDK and its schemas are ~25 ms
+ * and several MB of start-up that a run without MCP servers does not need.
+ */
+type McpSdk = Awaited<ReturnType<typeof importMcpSdk>>;
+let sdk: Promise<McpSdk> | undefined;
+async function importMcpSdk() {
+  const [client, sse, http, types, stdio] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('./stdio-process-transport.js'),
+  ]);
+  return {
+    Client: client.Client,
+    SSEClientTransport: sse.SSEClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    ElicitRequestSchema: types.ElicitRequestSchema,
+    ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    ListRootsRequestSchema: types.ListRootsRequestSchema,
+    McpError: types.McpError,
+    ErrorCode: types.ErrorCode,
+    StdioProcessTransport: stdio.StdioProcessTransport,
+  };
+}
 
 /** A server tool as listed by `tools/list` (name, description, inputSchema, annotations). */
 export type McpToolInfoList = readonly McpToolInfo[];
@@ -99,6 +123,14 @@ export class McpClient {
     this.error = undefined;
     const env = this.options.env ?? process.env;
     const startup = Number(env['MCP_TIMEOUT']) > 0 ? Number(env['MCP_TIMEOUT']) : DEFAULT_STARTUP_TIMEOUT_MS;
+    let mcp: McpSdk;
+    try {
+      mcp = await (sdk ??= importMcpSdk());
+    } catch (error) {
+      sdk = undefined;
+      return this.fail(describeError(error));
+    }
+    const { Client, ElicitRequestSchema, ListRootsRequestSchema, ToolListChangedNotificationSchema, StdioProcessTransport } = mcp;
     const client = new Client(
       { name: 'hookloop', version: '0.1.0' },
       {
@@ -127,7 +159,7 @@ export class McpClient {
     });
     let transport: Transport;
     try {
-      transport = this.createTransport();
+      transport = this.createTransport(mcp);
     } catch (error) {
       return this.fail(describeError(error));
     }
@@ -178,7 +210,8 @@ export class McpClient {
     try {
       result = await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout, ...(signal ? { signal } : {}) });
     } catch (error) {
-      // Claude Code's words for the two protocol failures a call meets most.
+      // Claude Code's words for the two protocol failures a call meets most (the SDK is loaded: the client connected).
+      const { McpError, ErrorCode } = await (sdk ??= importMcpSdk());
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) throw new McpCallError(`MCP server "${this.name}" tool "${tool}" timed out after ${timeout / 1000}s`);
       if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) throw new McpCallError('Connection closed');
       throw error;
@@ -219,7 +252,7 @@ export class McpClient {
     this.error = reason;
   }
 
-  private createTransport(): Transport {
+  private createTransport({ StdioProcessTransport, SSEClientTransport, StreamableHTTPClientTransport }: McpSdk): Transport {
     const config = this.entry.config;
     if (isStdioConfig(config)) {
       const base = { ...(this.options.env ?? process.env) };

@@ -1,4 +1,5 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { createRequire } from 'node:module';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeError } from '../errors.js';
@@ -12,7 +13,16 @@ type McpToolInfo = McpClient['tools'][number];
 export { mcpToolName, normalizeMcpName } from './mcp-names.js';
 export type { McpContentBlock } from './mcp-result.js';
 
-const validators = new AjvJsonSchemaValidator();
+// Loaded at the first MCP tool (ajv is several MB a run without MCP servers does not need); the
+// SDK's CommonJS build, as this must be synchronous.
+let validators: AjvJsonSchemaValidator | undefined;
+function schemaValidators(): AjvJsonSchemaValidator {
+  if (validators === undefined) {
+    const ajv = createRequire(import.meta.url)('@modelcontextprotocol/sdk/validation/ajv') as typeof import('@modelcontextprotocol/sdk/validation/ajv');
+    validators = new ajv.AjvJsonSchemaValidator();
+  }
+  return validators;
+}
 
 /**
  * A zod schema that validates with the server's JSON Schema (ajv, through the SDK), so the tool
@@ -25,7 +35,7 @@ export function jsonSchemaInput(schema: Record<string, unknown>): z.ZodType<Reco
   try {
     // `$schema` names a draft ajv may not hold (2020-12); the keywords servers use are the same.
     const { $schema: _ignored, ...rest } = schema;
-    validate = validators.getValidator(rest as never);
+    validate = schemaValidators().getValidator(rest as never);
   } catch (error) {
     compileError = `the server's input schema cannot be used: ${describeError(error)}`;
   }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { Language, Parser, type Node } from 'web-tree-sitter';
+import v8 from 'node:v8';
+import type { Node, Parser } from 'web-tree-sitter';
 import { parseWithBackquotes } from './bash-backquotes.js';
 import { isMissingNameAfterAssignment } from './bash-tree-quirks.js';
 
@@ -13,6 +14,15 @@ let loaded: Parser | undefined;
  */
 export function loadBashParser(): Promise<Parser> {
   loading ??= (async () => {
+    // V8 first compiles WebAssembly with its baseline compiler (Liftoff), then recompiles the hot
+    // functions of the 1.3 MB grammar with TurboFan on background threads. On this 2-core class of
+    // machine that recompile stalled the first Bash call by 0.7–5 s (the shell had exited; its
+    // exit was handled only after the recompile) and made later parses no faster: measured, a
+    // classification takes 0.16 ms with Liftoff only against 0.35 ms with tier-up. So this process
+    // stays on Liftoff; set before the first module is compiled, as V8 reads the flag there.
+    v8.setFlagsFromString('--liftoff-only');
+    // Imported here, not at the top: a run whose model never calls Bash needs no grammar.
+    const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init();
     const grammar = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
     const parser = new Parser();

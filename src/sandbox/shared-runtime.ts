@@ -1,4 +1,4 @@
-import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { ConfigError } from '../errors.js';
 
 /**
@@ -7,6 +7,18 @@ import { ConfigError } from '../errors.js';
  * one to leave resets it. The filesystem policy is given per call, so runs with different
  * workspaces can share it; the network policy cannot, so concurrent runs must agree on it.
  */
+
+type Manager = (typeof import('@anthropic-ai/sandbox-runtime'))['SandboxManager'];
+let manager: Manager | undefined;
+
+/**
+ * The runtime's `SandboxManager`, imported at first use: the runtime (its proxies, TLS and SOCKS
+ * code) is ~90 ms of start-up and ~10 MB that a run without a sandbox does not need.
+ */
+export async function sandboxManager(): Promise<Manager> {
+  manager ??= (await import('@anthropic-ai/sandbox-runtime')).SandboxManager;
+  return manager;
+}
 
 let holders = 0;
 let activeNetwork: string | undefined;
@@ -28,7 +40,7 @@ export class SandboxUnavailable extends Error {
  * @throws ConfigError when a run holding the runtime has another network policy.
  */
 export async function acquireRuntime(config: SandboxRuntimeConfig): Promise<() => Promise<void>> {
-  if (!SandboxManager.isSupportedPlatform()) throw new SandboxUnavailable(['this platform is not supported (Linux with bubblewrap, or macOS)']);
+  if (!(await sandboxManager()).isSupportedPlatform()) throw new SandboxUnavailable(['this platform is not supported (Linux with bubblewrap, or macOS)']);
   const network = JSON.stringify(config.network);
   if (holders > 0 && network !== activeNetwork) {
     throw new ConfigError('sandbox.network differs from the network settings of another sandboxed run in this process; runs in one process share one network proxy', { field: 'sandbox.network' });
@@ -68,13 +80,13 @@ export async function ensureInitialized(): Promise<void> {
   starting = (async () => {
     const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
     try {
-      await SandboxManager.initialize(config);
+      await (await sandboxManager()).initialize(config);
       dropRuntimeSignalListeners(signalListeners);
     } catch (error) {
       dropRuntimeSignalListeners(signalListeners);
       // initialize keeps its configuration even when its dependency check fails: clear it, so
       // that nothing later mistakes a runtime that never started for a running one.
-      await SandboxManager.reset().catch(() => undefined);
+      await (await sandboxManager()).reset().catch(() => undefined);
       throw unavailableFrom(error);
     }
   })();
@@ -91,7 +103,7 @@ export async function ensureInitialized(): Promise<void> {
  * while the proxies, which we always configure (`network.allowedDomains` is always given), are gone.
  */
 function isRunning(): boolean {
-  return SandboxManager.getProxyPort() !== undefined;
+  return manager?.getProxyPort() !== undefined;
 }
 
 /**
@@ -112,7 +124,7 @@ function dropRuntimeSignalListeners(before: Record<'SIGINT' | 'SIGTERM', readonl
 async function resetRuntime(): Promise<void> {
   activeNetwork = undefined;
   activeConfig = undefined;
-  await SandboxManager.reset().catch(() => undefined);
+  await (await sandboxManager()).reset().catch(() => undefined);
 }
 
 const DEPENDENCY_PREFIX = 'Sandbox dependencies not available: ';

@@ -18,9 +18,10 @@ import type { ResumedSession } from './resume.js';
  * - hookloop's system messages (hook context) as `attachment` lines (`hookloop_system_message`,
  *   `renderedRole: "system"`), which Claude Code's readers skip and resume reads back;
  * - a compaction as a `system`/`compact_boundary` line, then the `isCompactSummary` user line.
- * Lines are compact JSON, raw UTF-8, each appended with one synchronous write when its RunEvent
- * arrives, so it is in the file before the next hook runs and a crash leaves only whole lines (or a
- * cut last line, which the reader skips). The file (0600) and its folder are created with the first line.
+ * Lines are compact JSON, raw UTF-8, collected as their RunEvents arrive and appended with one
+ * synchronous write before the next hook is dispatched (`flush`), or at the end of the current
+ * synchronous step, whichever comes first; so a line is in the file before any hook that could read
+ * it runs, and a crash leaves only whole lines (or a cut last line, which the reader skips). The file (0600) and its folder are created with the first line.
  */
 
 /** What the writer reads from the session at each line (the loop's SessionState fits). */
@@ -70,8 +71,10 @@ export class TranscriptWriter {
   private failed = false;
   private branch: { cwd: string; name: string } | undefined;
   private nextUserIsSummary = false;
-  /** Open only during a burst of lines (see `append`). */
+  /** Open only during a burst of lines (see `write`). */
   private fd: number | undefined;
+  /** Lines not yet written (see `append`). */
+  private pending: string[] = [];
   private keepOpen = true;
 
   constructor(options: TranscriptWriterOptions, onError: (error: Error) => void) {
@@ -243,12 +246,35 @@ export class TranscriptWriter {
   }
 
   private append(line: Record<string, unknown>): void {
-    const data = Buffer.from(`${JSON.stringify(line)}\n`, 'utf8');
-    // Each line is written synchronously, so it is in the file (the OS's) before the next hook runs.
-    // The file stays open for the lines of one synchronous burst (a tool batch writes several) and is
-    // closed on the next turn of the event loop: mkdir + open + close for every line cost ~20 µs per
-    // line, more than the rest of the loop's work for a tool call (bench row 1). Many sessions in one
-    // process (in-memory models never yield to the event loop) keep at most MAX_OPEN_TRANSCRIPTS open.
+    this.appendLine(JSON.stringify(line));
+  }
+
+  private appendLine(json: string): void {
+    // Lines are collected and written together, one write for all the lines of a synchronous
+    // burst (a tool batch writes several), instead of one write each: `flush` runs before any hook
+    // is dispatched (the run calls it: see RunContext.flushTranscript) and, for every other reader,
+    // at the end of the current synchronous step (a microtask).
+    if (this.pending.length === 0) queueMicrotask(() => this.flush());
+    this.pending.push(json);
+  }
+
+  /**
+   * Writes the lines collected so far with one synchronous write, so they are in the file (the
+   * OS's) when this returns. The run calls it before dispatching any hook, so a hook that reads
+   * `transcript_path` finds every line so far. Never throws (see `observer`).
+   */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const data = Buffer.from(`${this.pending.join('\n')}\n`, 'utf8');
+    this.pending = [];
+    this.safely(() => this.write(data));
+  }
+
+  private write(data: Buffer): void {
+    // The file stays open for the writes of one synchronous burst and is closed on the next turn of
+    // the event loop: mkdir + open + close for every line cost ~20 µs per line, more than the rest
+    // of the loop's work for a tool call (bench row 1). Many sessions in one process (in-memory
+    // models never yield to the event loop) keep at most MAX_OPEN_TRANSCRIPTS open.
     if (this.fd === undefined) {
       fs.mkdirSync(path.dirname(this.options.path), { recursive: true, mode: 0o755 });
       this.fd = fs.openSync(this.options.path, 'a', 0o600);

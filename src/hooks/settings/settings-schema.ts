@@ -37,6 +37,8 @@ export const commandHandlerSchema = z.object({
   async: flag.optional(),
   asyncRewake: flag.optional(),
   shell: nonEmptyText.optional(),
+  /** hookloop extension: one process per session, one JSON event a line in, one answer a line out (docs/hooks.md, persistent-command.ts). */
+  persistent: flag.optional(),
   ...common,
 });
 

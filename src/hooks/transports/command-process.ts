@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Readable } from 'node:stream';
+import type { CapturedOutput, SpawnFailure } from '../../process/captured-spawn.js';
+import { spawnCaptured } from '../../process/spawner.js';
 
 /**
  * Runs one command hook process the way Claude Code does (spec §8–§10): the event JSON on stdin
@@ -116,55 +116,57 @@ export function runCommandProcess(spec: CommandSpec, options: CommandProcessOpti
     return Promise.resolve({ ...base, aborted: false, spawnError: 'no command to run', durationMs: 0 });
   }
   const { file, args } = commandArgv(spec, options.env);
-  let child: ChildProcess;
-  try {
-    child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
-  } catch (error) {
-    // Synchronous throws are argument errors (e.g. a NUL byte in the command).
-    return Promise.resolve({ ...base, aborted: false, spawnError: describeSpawnError(error, options.cwd), durationMs: 0 });
-  }
-  return new Promise((resolve) => new HookProcess(child, options, started, resolve).start());
+  return new Promise((resolve) => new HookProcess(options, started, resolve).start(file, args));
 }
 
 /** One running process and the bookkeeping that ends it; lives until `resolve` is called. */
 class HookProcess {
-  private readonly stdout: OutputBuffer;
-  private readonly stderr: OutputBuffer;
+  private pid: number | undefined;
   private timedOut = false;
   private aborted = false;
   private killing = false;
   private exited = false;
   private settled = false;
+  private exit: { exitCode: number | null; signal: string | null } = { exitCode: null, signal: null };
   private timeoutTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
   private readonly onAbort = (): void => this.killGroup('abort');
 
   constructor(
-    private readonly child: ChildProcess,
     private readonly options: CommandProcessOptions,
     private readonly started: number,
     private readonly resolve: (result: CommandProcessResult) => void,
-  ) {
-    const limit = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-    this.stdout = new OutputBuffer(child.stdout, limit);
-    this.stderr = new OutputBuffer(child.stderr, limit);
-  }
+  ) {}
 
-  start(): void {
-    const { child, options } = this;
-    child.once('error', (error) => {
-      // Emitted instead of 'exit' when the program could not be started (ENOENT, EACCES, bad cwd).
-      if (child.pid === undefined) this.finish({ exitCode: null, signal: null, spawnError: describeSpawnError(error, options.cwd) });
-    });
-    child.once('exit', (exitCode, signal) => this.afterExit(exitCode, signal));
-    // The hook may exit or close stdin without reading it: EPIPE/ECONNRESET here change nothing
-    // about its result, so they are dropped on purpose.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(options.stdin);
+  start(file: string, args: string[]): void {
+    const { options } = this;
     if (Number.isFinite(options.timeoutMs)) {
       this.timeoutTimer = setTimeout(() => this.killGroup('timeout'), Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS));
     }
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
+    spawnCaptured(
+      { file, args, cwd: options.cwd, env: options.env, stdin: options.stdin, captureBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, drainMs: options.drainMs ?? DEFAULT_DRAIN_MS },
+      {
+        spawned: (pid) => {
+          this.pid = pid;
+          // A timeout or abort that came before the pid was known kills the group now.
+          if (this.killing) signalGroup(pid, 'SIGTERM');
+        },
+        failed: (failure) => this.finish(undefined, describeSpawnError(failure, options.cwd)),
+        exited: (exitCode, signal) => {
+          this.exited = true;
+          this.exit = { exitCode, signal };
+          clearTimeout(this.timeoutTimer);
+        },
+        finished: (output) => {
+          // Someone in the group still holds the hook's stdout or stderr: it can only write into
+          // pipes nobody reads any more, so it goes with the group (a daemon that redirected its
+          // output is not touched: its pipes are closed).
+          if (!output.closed) this.killing = true;
+          this.finish(output);
+        },
+      },
+    );
   }
 
   /**
@@ -176,26 +178,11 @@ class HookProcess {
     this.killing = true;
     if (reason === 'timeout') this.timedOut = true;
     else this.aborted = true;
-    signalGroup(this.child.pid, 'SIGTERM');
-    this.graceTimer = setTimeout(() => signalGroup(this.child.pid, 'SIGKILL'), this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    signalGroup(this.pid, 'SIGTERM');
+    this.graceTimer = setTimeout(() => signalGroup(this.pid, 'SIGKILL'), this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   }
 
-  private afterExit(exitCode: number | null, signal: NodeJS.Signals | null): void {
-    this.exited = true;
-    clearTimeout(this.timeoutTimer);
-    const drainMs = this.options.drainMs ?? DEFAULT_DRAIN_MS;
-    // Neither promise rejects (OutputBuffer.ended resolves on error too).
-    const drained = Promise.all([this.stdout.ended, this.stderr.ended]).then(() => true);
-    void Promise.race([drained, delay(drainMs).then(() => false)]).then((closed) => {
-      // Someone in the group still holds the hook's stdout or stderr: it can only write into pipes
-      // nobody reads any more, so it goes with the group (a daemon that redirected its output is
-      // not touched: its pipes are closed).
-      if (!closed) this.killing = true;
-      this.finish({ exitCode, signal });
-    });
-  }
-
-  private finish(outcome: { exitCode: number | null; signal: string | null; spawnError?: string }): void {
+  private finish(output: CapturedOutput | undefined, spawnError?: string): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timeoutTimer);
@@ -203,60 +190,19 @@ class HookProcess {
     this.options.signal?.removeEventListener('abort', this.onAbort);
     // Leftovers of a group we were asked to kill go now; those of a hook that exited on its own
     // are its business (it may have started a daemon on purpose).
-    if (this.killing) signalGroup(this.child.pid, 'SIGKILL');
-    this.stdout.close();
-    this.stderr.close();
-    this.child.stdin?.destroy();
+    if (this.killing) signalGroup(this.pid, 'SIGKILL');
     this.resolve({
-      ...outcome,
-      stdout: this.stdout.text(),
-      stderr: this.stderr.text(),
-      stdoutTruncated: this.stdout.truncated,
-      stderrTruncated: this.stderr.truncated,
+      ...this.exit,
+      stdout: output?.stdout.bytes.toString('utf8') ?? '',
+      stderr: output?.stderr.bytes.toString('utf8') ?? '',
+      stdoutTruncated: (output?.stdout.droppedBytes ?? 0) > 0,
+      stderrTruncated: (output?.stderr.droppedBytes ?? 0) > 0,
       timedOut: this.timedOut,
       aborted: this.aborted,
+      ...(spawnError !== undefined ? { spawnError } : {}),
       durationMs: Math.round(performance.now() - this.started),
-      pid: this.child.pid,
+      pid: this.pid,
     });
-  }
-}
-
-/** Collects one output stream up to `limit` bytes, reading (and dropping) the rest so the writer never blocks. */
-class OutputBuffer {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  truncated = false;
-  readonly ended: Promise<void>;
-
-  constructor(
-    private readonly stream: Readable | null,
-    private readonly limit: number,
-  ) {
-    this.ended = new Promise((resolve) => {
-      if (!stream) return resolve();
-      stream.on('data', (chunk: Buffer) => this.add(chunk));
-      stream.once('end', () => resolve());
-      stream.once('close', () => resolve());
-      // A read error ends the capture; what was read so far is kept.
-      stream.once('error', () => resolve());
-    });
-  }
-
-  private add(chunk: Buffer): void {
-    const room = this.limit - this.size;
-    if (chunk.length > room) this.truncated = true;
-    if (room <= 0) return;
-    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    this.chunks.push(kept);
-    this.size += kept.length;
-  }
-
-  close(): void {
-    this.stream?.destroy();
-  }
-
-  text(): string {
-    return Buffer.concat(this.chunks).toString('utf8');
   }
 }
 
@@ -273,16 +219,10 @@ function signalGroup(pgid: number | undefined, signal: NodeJS.Signals): boolean 
   }
 }
 
-function describeSpawnError(error: unknown, cwd: string): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+function describeSpawnError({ code, message }: SpawnFailure, cwd: string): string {
   // Node reports a missing cwd as `spawn /bin/sh ENOENT`, which blames the wrong file.
   if (code === 'ENOENT' && !fs.existsSync(cwd)) return `ENOENT: working directory does not exist: ${cwd}`;
   return code === undefined ? message : `${code}: ${message}`;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

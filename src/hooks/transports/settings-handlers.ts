@@ -8,6 +8,7 @@ import { resolveConfigDir } from '../../session/paths.js';
 import { runCommandProcess, hookEnvironment } from './command-process.js';
 import { interpretCommandResult } from './command.js';
 import { mcpToolHandler } from './mcp-tool.js';
+import { PersistentHookPool } from './persistent-command.js';
 import { handlerWarnings, remoteHandler, remoteLabel, timeoutSecondsFor } from './remote-handlers.js';
 
 /** A handler from a settings file, as the settings loader returns it. */
@@ -44,6 +45,7 @@ export function registerSettingsHandlers(
   const removers: Unregister[] = [];
   const warnings: string[] = [];
   const envFileHooks = new Map<HookEventName, number>();
+  let persistentHooks: PersistentHookPool | undefined;
   for (const entry of entries) {
     const location = `${entry.source.file}: hooks.${entry.event}[${entry.groupIndex ?? 0}].hooks[${entry.handlerIndex ?? 0}]`;
     const config = entry.config;
@@ -63,6 +65,8 @@ export function registerSettingsHandlers(
     const timeoutSeconds = timeoutSecondsFor(event, config);
     // SessionStart hooks (the table's `envFile` events) each get their own CLAUDE_ENV_FILE, numbered in settings order as Claude Code does.
     const envFileIndex = eventSpec(event).envFile ? nextIndex(envFileHooks, event) : undefined;
+    // hookloop extension: one process for the session, one event a line (persistent-command.ts).
+    const persistent = config.persistent === true ? { pool: (persistentHooks ??= new PersistentHookPool(projectDir)), hook: { event, origin, config, identity: handlerIdentity(config), timeoutMs: timeoutSeconds * 1000, ...(entry.env ? { env: entry.env } : {}) } } : undefined;
     const handler: RegisteredHandler = {
       id: engine.allocateId(),
       event,
@@ -73,6 +77,7 @@ export function registerSettingsHandlers(
       background: config.async === true || config.asyncRewake === true,
       rewake: config.asyncRewake === true,
       run: async (input, signal) => {
+        if (persistent) return persistent.pool.invoke(persistent.hook, input, signal);
         const payload = input as { cwd: string; session_id: string; effort?: { level?: string } };
         const result = await runCommandProcess(config, {
           stdin: JSON.stringify(input),
@@ -92,7 +97,13 @@ export function registerSettingsHandlers(
     };
     removers.push(engine.add(handler));
   }
-  return { unregister: () => removers.forEach((remove) => remove()), warnings };
+  return {
+    unregister: () => {
+      removers.forEach((remove) => remove());
+      void persistentHooks?.close();
+    },
+    warnings,
+  };
 }
 
 function nextIndex(counters: Map<HookEventName, number>, event: HookEventName): number {

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { CapturedStream, SpawnRequest } from '../../process/captured-spawn.js';
+import { spawnCaptured } from '../../process/spawner.js';
 import { defineTool, ToolFailure, type ToolContext } from '../define-tool.js';
 import { realpathLoose } from '../workspace.js';
 import { trackProcessGroup, untrackProcessGroup } from './process-groups.js';
@@ -140,29 +141,15 @@ async function runInForeground(input: BashInput, context: ToolContext): Promise<
   const startDirectory = fs.existsSync(context.cwd) ? context.cwd : context.projectDir;
   const cwdFile = path.join(context.sandbox?.scratchDir ?? os.tmpdir(), `hookloop-cwd-${randomUUID()}`);
   const script = wrapCommand(input.command, cwdFile);
-  const child = spawn('/bin/bash', ['-c', (await sandboxed(script, input, context)) ?? script], {
-    cwd: startDirectory,
-    env: bashEnvironment(process.env, context),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  trackProcessGroup(child.pid);
-  const stdout = new CappedOutput();
-  const stderr = new CappedOutput();
-  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-
-  let outcome: ExitOutcome;
-  try {
-    outcome = await waitForExit(child, timeoutMs, context.signal);
-  } finally {
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-  }
+  const { outcome, stdout, stderr } = await runShell(
+    { file: '/bin/bash', args: ['-c', (await sandboxed(script, input, context)) ?? script], cwd: startDirectory, env: bashEnvironment(process.env, context), captureBytes: CAPTURE_BYTES, drainMs: DRAIN_MS },
+    timeoutMs,
+    context.signal,
+  );
   const notes = followCd(cwdFile, startDirectory, context);
   const output: BashOutput = {
-    stdout: stdout.text(),
-    stderr: [stderr.text(), ...notes].filter((part) => part !== '').join('\n'),
+    stdout: cappedText(stdout),
+    stderr: [cappedText(stderr), ...notes].filter((part) => part !== '').join('\n'),
     interrupted: outcome.reason !== 'exit',
     isImage: false,
     noOutputExpected: isSilentCommand(input.command),
@@ -203,14 +190,20 @@ interface ExitOutcome {
   exitCode: number;
 }
 
-/** Waits for the shell to exit (killing its group on timeout/abort), then for its pipes to close or {@link DRAIN_MS}. */
-function waitForExit(child: ChildProcess, timeoutMs: number, signal: AbortSignal): Promise<ExitOutcome> {
+/**
+ * Starts the shell (through the spawner: see src/process/spawner.ts) and waits for it to exit,
+ * killing its group on timeout/abort, then for its pipes to close or {@link DRAIN_MS}.
+ * @throws ToolFailure when /bin/bash could not be started.
+ */
+function runShell(request: SpawnRequest, timeoutMs: number, signal: AbortSignal): Promise<{ outcome: ExitOutcome; stdout: CapturedStream; stderr: CapturedStream }> {
   return new Promise((resolve, reject) => {
     let reason: ExitOutcome['reason'] = 'exit';
+    let pid: number | undefined;
+    let exitCode = 0;
     const interrupt = (why: 'timeout' | 'abort') => {
       if (reason !== 'exit') return;
       reason = why;
-      if (child.pid !== undefined) killProcessGroup(child.pid);
+      if (pid !== undefined) killProcessGroup(pid);
     };
     const timer = setTimeout(() => interrupt('timeout'), timeoutMs);
     const onAbort = () => interrupt('abort');
@@ -220,23 +213,25 @@ function waitForExit(child: ChildProcess, timeoutMs: number, signal: AbortSignal
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
     };
-
-    child.once('error', (error) => {
-      cleanUp();
-      reject(new ToolFailure(`Failed to start /bin/bash: ${error.message}`));
-    });
-    child.once('exit', (code, exitSignal) => {
-      cleanUp();
-      // A killed group stays tracked until its SIGKILL (a child may outlive the shell's SIGTERM).
-      if (reason === 'exit') untrackProcessGroup(child.pid);
-      const exitCode = code ?? 128 + (exitSignal === null ? 0 : (os.constants.signals[exitSignal] ?? 0));
-      const settle = () => {
-        clearTimeout(drainTimer);
-        resolve({ reason, exitCode });
-      };
-      // 'close' (all stdio ended) always follows 'exit'; a background grandchild holding the pipe delays it forever.
-      const drainTimer = setTimeout(settle, DRAIN_MS);
-      child.once('close', settle);
+    spawnCaptured(request, {
+      spawned: (started) => {
+        pid = started;
+        trackProcessGroup(pid);
+        // Interrupted before the pid was known: the group goes now.
+        if (reason !== 'exit') killProcessGroup(pid);
+      },
+      failed: (failure) => {
+        cleanUp();
+        reject(new ToolFailure(`Failed to start /bin/bash: ${failure.message}`));
+      },
+      exited: (code, exitSignal) => {
+        cleanUp();
+        // A killed group stays tracked until its SIGKILL (a child may outlive the shell's SIGTERM).
+        if (reason === 'exit') untrackProcessGroup(pid);
+        exitCode = code ?? 128 + (exitSignal === null ? 0 : (os.constants.signals[exitSignal] ?? 0));
+      },
+      // A background grandchild holding the pipe would delay the end forever: the spawn gives up after DRAIN_MS.
+      finished: (output) => resolve({ outcome: { reason, exitCode }, stdout: output.stdout, stderr: output.stderr }),
     });
   });
 }
@@ -269,21 +264,27 @@ async function startInBackground(input: BashInput, context: ToolContext): Promis
   const taskId = `b${randomBytes(5).toString('hex')}`;
   const outputPath = backgroundOutputPath(taskId);
   const script = (await sandboxed(input.command, input, context)) ?? input.command;
-  const descriptor = fs.openSync(outputPath, 'w');
-  try {
-    const child = spawn('/bin/bash', ['-c', script], {
-      cwd: fs.existsSync(context.cwd) ? context.cwd : context.projectDir,
-      env: bashEnvironment(process.env, context),
-      detached: true,
-      stdio: ['ignore', descriptor, descriptor],
-    });
-    child.once('error', (error) => fs.appendFileSync(outputPath, `hookloop: failed to start /bin/bash: ${error.message}\n`));
-    trackProcessGroup(child.pid);
-    child.once('exit', () => untrackProcessGroup(child.pid));
-    child.unref();
-  } finally {
-    fs.closeSync(descriptor);
-  }
+  // Created here, so that it exists (or the call fails) before the call returns; the spawn appends to it.
+  fs.closeSync(fs.openSync(outputPath, 'w'));
+  let pid: number | undefined;
+  spawnCaptured(
+    { file: '/bin/bash', args: ['-c', script], cwd: fs.existsSync(context.cwd) ? context.cwd : context.projectDir, env: bashEnvironment(process.env, context), outputFile: outputPath, captureBytes: 0, drainMs: 0 },
+    {
+      spawned: (started) => {
+        pid = started;
+        trackProcessGroup(pid);
+      },
+      failed: (failure) => {
+        try {
+          fs.appendFileSync(outputPath, `hookloop: failed to start /bin/bash: ${failure.message}\n`);
+        } catch {
+          // The output file went away: nobody will read the note either.
+        }
+      },
+      exited: () => untrackProcessGroup(pid),
+      finished: () => undefined,
+    },
+  );
   return { stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false, backgroundTaskId: taskId };
 }
 
@@ -298,37 +299,18 @@ async function sandboxed(script: string, input: BashInput, context: ToolContext)
 }
 
 /**
- * Collects one output stream: keeps the first {@link CAPTURE_BYTES} bytes and counts the newlines
- * of the rest, so a command printing gigabytes costs bounded memory.
+ * One output stream as the model sees it: one trailing newline stripped, cut at 30,000 characters
+ * like Claude Code's `formatOutput`, the cut counted in lines (the spawn keeps the first
+ * {@link CAPTURE_BYTES} bytes and counts the newlines of the rest, so a command printing gigabytes
+ * costs bounded memory).
  */
-class CappedOutput {
-  private readonly chunks: Buffer[] = [];
-  private kept = 0;
-  private dropped = false;
-  private droppedNewlines = 0;
-
-  push(chunk: Buffer): void {
-    const room = CAPTURE_BYTES - this.kept;
-    const head = room > 0 ? chunk.subarray(0, room) : chunk.subarray(0, 0);
-    if (head.length > 0) {
-      this.chunks.push(head);
-      this.kept += head.length;
-    }
-    const rest = chunk.subarray(head.length);
-    if (rest.length > 0) {
-      this.dropped = true;
-      for (let index = rest.indexOf(10); index !== -1; index = rest.indexOf(10, index + 1)) this.droppedNewlines += 1;
-    }
-  }
-
-  /** The text with one trailing newline stripped, cut at 30,000 characters like Claude Code's `formatOutput`. */
-  text(): string {
-    let text = Buffer.concat(this.chunks).toString('utf8');
-    if (!this.dropped && text.endsWith('\n')) text = text.slice(0, -1);
-    if (!this.dropped && text.length <= BASH_MAX_OUTPUT_CHARS) return text;
-    const truncatedLines = text.slice(BASH_MAX_OUTPUT_CHARS).split('\n').length + this.droppedNewlines;
-    return `${text.slice(0, BASH_MAX_OUTPUT_CHARS)}\n\n... [${truncatedLines} lines truncated] ...`;
-  }
+function cappedText(stream: CapturedStream): string {
+  const dropped = stream.droppedBytes > 0;
+  let text = stream.bytes.toString('utf8');
+  if (!dropped && text.endsWith('\n')) text = text.slice(0, -1);
+  if (!dropped && text.length <= BASH_MAX_OUTPUT_CHARS) return text;
+  const truncatedLines = text.slice(BASH_MAX_OUTPUT_CHARS).split('\n').length + stream.droppedNewlines;
+  return `${text.slice(0, BASH_MAX_OUTPUT_CHARS)}\n\n... [${truncatedLines} lines truncated] ...`;
 }
 
 /** SIGTERM to the whole group now, SIGKILL to whatever is left after {@link KILL_GRACE_MS}. */
