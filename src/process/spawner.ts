@@ -113,7 +113,10 @@ class Spawner {
     this.idle();
   }
 
-  /** The spawner is gone: nobody reads the output of what it started, so those groups go too, and every caller hears of it. */
+  /**
+   * The spawner is gone: nobody reads the output of the foreground commands it started, so those
+   * groups go too, and every caller hears of it; background commands are left running.
+   */
   private die(): void {
     if (this.dead) return;
     this.dead = true;
@@ -127,6 +130,8 @@ class Spawner {
         entry.listener.failed(LOST);
         continue;
       }
+      // A background command (output to its file) lives on, as it does after the agent exits.
+      if (!entry.holdsLoop) continue;
       if (!entry.exited) {
         try {
           process.kill(-entry.pid, 'SIGKILL');
