@@ -11,7 +11,7 @@
  *   same script as a `"persistent": true` hook, a hookloop extension, is row 2: in-process);
  * - CPU (user + system of the whole process tree, from `/usr/bin/time`) and peak RSS (its largest
  *   process) of the five-hooks run.
- * Claude Code is found at HOOKLOOP_BENCH_CLAUDE or where ../shared/conformance/tools/setup.sh
+ * Claude Code is found at HOOKLOOP_BENCH_CLAUDE or where the conformance setup (npm install --prefix /tmp/oracle-cc)
  * installs it; without it its cells say so and hookloop's rows still run.
  */
 import { spawn } from 'node:child_process';
@@ -162,7 +162,7 @@ export async function sideBySideRows(options: { rounds: number }): Promise<Bench
   });
   const ours = perRound('hookloop');
   const theirs = claude ? perRound('claude') : undefined;
-  const missing = 'Claude Code not installed (run ../shared/conformance/tools/setup.sh, or set HOOKLOOP_BENCH_CLAUDE)';
+  const missing = 'Claude Code not installed (npm install --prefix /tmp/oracle-cc @anthropic-ai/claude-code@2.1.328, or set HOOKLOOP_BENCH_CLAUDE)';
   const bare = median(nodeBare);
   const rows: BenchRow[] = [];
   const vsClaude = (row: string, unit: string, mine: Stats | undefined, other: Stats | undefined, limit: number | undefined, goal: string, note?: string) => {

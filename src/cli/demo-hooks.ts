@@ -21,6 +21,7 @@ const MAX_OUTPUT_LINES = 10;
  */
 export function registerDemoHooks(hooks: HookEngine, options: { auditLog: string }): DemoTally {
   const tally: DemoTally = { ran: 0, blocked: [], rewrittenInputs: 0, truncatedOutputs: 0, stopContinuations: 0 };
+  const ran = new Set<string>();
   let testsRan = false;
 
   // Guard: generated files are produced by a generator, never edited by hand.
@@ -64,16 +65,19 @@ export function registerDemoHooks(hooks: HookEngine, options: { auditLog: string
   const audit = (record: Record<string, unknown>) => fs.appendFileSync(options.auditLog, `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`);
   hooks.on('PostToolUse', { name: 'audit' }, ({ tool_name, tool_use_id, tool_input }) => {
     tally.ran++;
+    ran.add(tool_use_id);
     audit({ event: 'PostToolUse', tool_name, tool_use_id, tool_input, outcome: 'ran' });
   });
   hooks.on('PostToolUseFailure', { name: 'audit' }, ({ tool_name, tool_use_id, tool_input, error }) => {
     tally.ran++;
+    ran.add(tool_use_id);
     audit({ event: 'PostToolUseFailure', tool_name, tool_use_id, tool_input, outcome: 'failed', error });
   });
   hooks.on('PostToolBatch', { name: 'audit' }, ({ tool_calls }) => {
     for (const call of tool_calls) {
+      // A call that reached neither PostToolUse nor PostToolUseFailure never ran: a hook, a rule or the schema stopped it.
       const text = String(call.tool_response);
-      if (/hook error|denied|needs approval|haven't granted|<tool_use_error>/.test(text)) {
+      if (!ran.has(call.tool_use_id)) {
         tally.blocked.push(`${call.tool_name} ${call.tool_use_id}`);
         audit({ event: 'PostToolBatch', tool_name: call.tool_name, tool_use_id: call.tool_use_id, tool_input: call.tool_input, outcome: 'blocked', reason: text });
       }

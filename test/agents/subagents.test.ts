@@ -77,7 +77,7 @@ describe('the Agent tool', () => {
     expect(result.result).toBe('done');
   });
 
-  it('several Agent calls of one message all run, each paired in call order; a continue:false inside ends the whole run', async () => {
+  it('several Agent calls of one message all run, each paired in call order; a continue:false inside ends the whole run after the batch, as a continue:false in the message itself does', async () => {
     const projectDir = tempProject();
     const ran: string[] = [];
     const hooks = new HookEngine();
@@ -90,7 +90,8 @@ describe('the Agent tool', () => {
     ], { mode: 'lenient' });
     const result = await runAgent('go', { model, projectDir, hooks, tools: [recordingTool('Probe', ran, true)], agents: [GENERAL_PURPOSE], transcript: false });
     expect(result.terminalReason).toBe('hook_stopped');
-    expect(ran).not.toContain('Probe:after');
+    // Claude Code lets the rest of a batch run after a hook's continue:false, then ends the run (measured).
+    expect(ran).toContain('Probe:after');
     const results = result.messages.filter((message) => message.role === 'tool').map((message) => message.toolCallId);
     expect(results).toEqual(['a1', 'a2', 'm1']);
   });
