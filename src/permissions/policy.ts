@@ -5,6 +5,9 @@ import type { AnyTool } from '../tools/define-tool.js';
 import { isSameOrInside, realpathLoose, type Workspace } from '../tools/workspace.js';
 import { classifyBashCommand, type BashClassification } from './bash-read-only.js';
 import { askMessage, DENIAL_WORKAROUND_GUIDANCE, denyMessage, planMessage } from './policy-messages.js';
+import { permissionSuggestions } from './permission-suggestions.js';
+
+export { ruleForCall } from './permission-suggestions.js';
 
 export { DENIAL_WORKAROUND_GUIDANCE } from './policy-messages.js';
 import { inspectReads, readBoundaryVerdict, type ReadFindings } from './bash-read-policy.js';
@@ -12,7 +15,7 @@ import { bashCommandIsKnown } from './match-bash.js';
 import { firstOutside, firstWriteRule, writesApproved, writtenFiles } from './bash-write-approval.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
 import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
-import { formatRule, parseRule, type PermissionRule } from './rule.js';
+import { parseRule, type PermissionRule } from './rule.js';
 import { PERMISSION_MODES, type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict } from './types.js';
 
 /** What a `PermissionPolicy` is built from. */
@@ -371,34 +374,9 @@ export class PermissionPolicy {
     if (mode === 'acceptEdits' && (bash ? bash.editsInsideWorkspace : tool.kind === 'edit')) return { behavior: 'allow', source: 'mode acceptEdits' };
     if (mode === 'dontAsk') return dontAskDenial(tool.name);
     const message = bash?.reason ?? askMessage(call);
-    const suggestions = this.suggestions(call, bash);
+    const suggestions = permissionSuggestions(call, bash);
     return { behavior: 'ask', message, source: `mode ${mode}`, hookMayDecide: true, ...(suggestions.length > 0 ? { suggestions } : {}) };
   }
-
-  /** Claude Code `permission_suggestions` for a call the mode asks about. */
-  private suggestions(call: Call, bash: BashClassification | undefined): unknown[] {
-    if (bash) {
-      const first = bash.writes[0];
-      if (!bash.parsed || first === undefined) return [];
-      if (first.kind === 'program') {
-        return [{ type: 'addRules', rules: [{ toolName: call.tool.name, ruleContent: escapeSpecifier(call.command ?? '') }], behavior: 'allow', destination: 'session' }];
-      }
-      if (first.place !== 'inside' || first.path === undefined) return [];
-      const directories = [{ type: 'addDirectories', directories: [path.dirname(first.path)], destination: 'session' }];
-      return first.kind === 'filesystem' ? [...directories, { type: 'setMode', mode: 'acceptEdits', destination: 'session' }] : directories;
-    }
-    if (call.tool.mcpServer) return [{ type: 'addRules', rules: [{ toolName: call.tool.name }], behavior: 'allow', destination: 'localSettings' }];
-    return call.tool.kind === 'edit' ? [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] : [];
-  }
-}
-
-/**
- * The session rule an approver's "always" should add for a call: `Bash(<exact command>)` (with
- * `(`, `)` and `*` escaped so the rule matches just that command), else the bare tool name.
- */
-export function ruleForCall(tool: Pick<AnyTool, 'name' | 'kind'>, input: unknown): string {
-  const command = (input as { command?: unknown } | null)?.command;
-  return tool.kind === 'bash' && typeof command === 'string' ? formatRule(tool.name, command) : tool.name;
 }
 
 function dontAskDenial(toolName: string): PermissionVerdict & { behavior: 'deny' } {
@@ -418,8 +396,4 @@ function defaultPaths(fields: Record<string, unknown>, toolName: string, cwd: st
     if (typeof value === 'string' && value !== '') return [path.resolve(cwd, value)];
   }
   return toolName === 'Glob' || toolName === 'Grep' ? [path.resolve(cwd)] : [];
-}
-
-function escapeSpecifier(command: string): string {
-  return formatRule('x', command).slice(2, -1);
 }
