@@ -30,15 +30,19 @@ export function isHarmlessDevice(file: string): boolean {
  * running it, not these writes: each is a file write the policy checks as one (as Claude Code does
  * for `echo x > f` under `Bash(echo:*)`).
  */
-export function writtenFiles(bash: BashClassification | undefined): { readonly files: readonly string[]; readonly unknown: boolean } {
+export function writtenFiles(bash: BashClassification | undefined): { readonly files: readonly string[]; readonly redirected: readonly string[]; readonly unknown: boolean } {
   const files: string[] = [];
+  const redirected: string[] = [];
   let unknown = false;
   for (const write of bash?.writes ?? []) {
     if (write.kind === 'program' && write.path === undefined) continue;
     if (write.path === undefined || write.place === 'unknown' || !path.isAbsolute(write.path)) unknown = true;
-    else if (!isHarmlessDevice(write.path)) files.push(write.path);
+    else if (!isHarmlessDevice(write.path)) {
+      files.push(write.path);
+      if (write.kind === 'redirect') redirected.push(write.path);
+    }
   }
-  return { files, unknown };
+  return { files, redirected, unknown };
 }
 
 /** The first written file outside the workspace (a hook `allow` may not approve it, nor may a rule for the command). */
@@ -69,7 +73,11 @@ export async function writesApproved(
   if (written.unknown && !context.sandboxed) return false;
   if (firstOutside(written.files, context.workspace) !== undefined) return false;
   if (context.mode === 'acceptEdits' || context.mode === 'bypassPermissions') return true;
-  for (const file of written.files) {
+  // Inside the workspace, a rule naming the program covers what that program writes (Claude Code
+  // runs `touch f` under `Bash(touch *)`: rule-allow-vs-permission-request); a redirection is the
+  // shell's write, not the program's, and needs its own approval (Claude Code asks for `echo x > f`
+  // under `Bash(echo:*)`).
+  for (const file of written.redirected) {
     if (!(await firstWriteRule([file], context.allow, context, 'all'))) return false;
   }
   return true;

@@ -202,7 +202,9 @@ export class PermissionPolicy {
     if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false };
 
     const allowed = await this.firstMatch('allow', call, 'all');
-    if (allowed && (await this.writesApproved(call))) return { behavior: 'allow', source: `rule ${allowed.text}` };
+    // A rule that spells out the whole command (no wildcard: an "always" answer's exact rule) names its redirections too.
+    const exact = allowed?.specifier !== undefined && !/(^|[^\\])\*/.test(allowed.specifier);
+    if (allowed && (exact ? firstOutside(writtenFiles(await this.classify(call)).files, this.workspace) === undefined : await this.writesApproved(call))) return { behavior: 'allow', source: `rule ${allowed.text}` };
 
     return this.byMode(call);
   }

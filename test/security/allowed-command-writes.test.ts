@@ -32,9 +32,12 @@ describe('written paths of an allowed command are approved as writes', () => {
     expect(first).toMatchObject({ isError: true });
   });
 
-  it('a bare Bash allow does not approve a cp target either', async () => {
+  it('a rule naming the program covers what the program writes inside the workspace (as Claude Code runs touch under Bash(touch *)), never outside it', async () => {
     const { dir } = await run('cp a.txt b.txt', { allow: ['Bash'] });
-    expect(fs.existsSync(path.join(dir, 'b.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'b.txt'))).toBe(true);
+    const outside = tempProject();
+    await run(`cp a.txt ${outside}/b.txt`, { allow: ['Bash'] });
+    expect(fs.existsSync(path.join(outside, 'b.txt'))).toBe(false);
   });
 
   it('legitimate: the same command runs with an Edit rule for the path, in acceptEdits, or to /dev/null', async () => {
