@@ -202,9 +202,7 @@ export class PermissionPolicy {
     if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false };
 
     const allowed = await this.firstMatch('allow', call, 'all');
-    // A rule that spells out the whole command (no wildcard: an "always" answer's exact rule) names its redirections too.
-    const exact = allowed?.specifier !== undefined && !/(^|[^\\])\*/.test(allowed.specifier);
-    if (allowed && (exact ? firstOutside(writtenFiles(await this.classify(call)).files, this.workspace) === undefined : await this.writesApproved(call))) return { behavior: 'allow', source: `rule ${allowed.text}` };
+    if (allowed && (await this.writesApproved(call, allowed))) return { behavior: 'allow', source: `rule ${allowed.text}` };
 
     return this.byMode(call);
   }
@@ -359,10 +357,11 @@ export class PermissionPolicy {
   }
 
   /** An allow rule approves running a command, not the files it writes: see `writesApproved`. */
-  private async writesApproved(call: Call): Promise<boolean> {
+  private async writesApproved(call: Call, rule: PermissionRule): Promise<boolean> {
     const written = writtenFiles(await this.classify(call));
-    const where = { cwd: call.query.cwd, projectDir: this.projectDir, homeDir: this.homeDir };
-    return writesApproved(written, { workspace: this.workspace, mode: this.currentMode, allow: this.lists.allow, sandboxed: this.runsSandboxed?.(call.query.input) === true, ...where });
+    // A rule that spells out the whole command (no wildcard: an "always" answer's exact rule) names its redirections too.
+    if (rule.specifier !== undefined && !/(^|[^\\])\*/.test(rule.specifier)) return firstOutside(written.files, this.workspace) === undefined;
+    return writesApproved(written, { workspace: this.workspace, mode: this.currentMode, allow: this.lists.allow, sandboxed: this.runsSandboxed?.(call.query.input) === true, cwd: call.query.cwd, projectDir: this.projectDir, homeDir: this.homeDir });
   }
 
   /** Step 7. */
