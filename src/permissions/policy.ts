@@ -12,7 +12,6 @@ export { ruleForCall } from './permission-suggestions.js';
 export { DENIAL_WORKAROUND_GUIDANCE } from './policy-messages.js';
 import { inspectReads, readBoundaryVerdict, type ReadFindings } from './bash-read-policy.js';
 import { bashCommandIsKnown } from './match-bash.js';
-import { firstOutside, firstWriteRule, writesApproved, writtenFiles } from './bash-write-approval.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
 import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
 import { parseRule, type PermissionRule } from './rule.js';
@@ -172,9 +171,6 @@ export class PermissionPolicy {
     // The files a Bash command reads are under the Read rules, as the Read tool is.
     const reads = await this.readFindings(call);
     if (reads?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${reads.denied.rule.text}` };
-    // The files a Bash command writes are under the Write/Edit rules, as the Write tool is.
-    const writeDenied = await this.writeRule('deny', call);
-    if (writeDenied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${writeDenied.text}` };
     // Plan mode's read-only rule comes before ask rules, so no approval can route around it.
     // Like the reference, it still lets PermissionRequest hooks see the call.
     if (mode === 'plan' && !(await this.readOnly(call))) {
@@ -187,22 +183,17 @@ export class PermissionPolicy {
     if (asked && mode === 'dontAsk') return { ...dontAskDenial(call.tool.name), source: `rule ${asked.text} (mode dontAsk)` };
     if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true };
     if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true };
-    const writeAsked = await this.writeRule('ask', call);
-    if (writeAsked && mode === 'dontAsk') return { ...dontAskDenial(call.tool.name), source: `rule ${writeAsked.text} (mode dontAsk)` };
-    if (writeAsked) return { behavior: 'ask', message: askMessage(call), source: `rule ${writeAsked.text}`, hookMayDecide: true };
 
     const boundary = await this.boundary(call);
     if (boundary) return boundary;
 
     // A hook may not allow a Bash command hookloop cannot read or whose programs it cannot name: only a person or bypassPermissions may.
-    // It may skip the approval the mode asks for, but not a write outside the workspace (the boundary).
-    const hookAllows = query.hookDecision === 'allow' && (call.command === undefined || ((await bashCommandIsKnown(call.command)) && firstOutside(writtenFiles(await this.classify(call)).files, this.workspace) === undefined));
-    if (hookAllows) return { behavior: 'allow', source: 'hook' };
+    if (query.hookDecision === 'allow' && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook' };
     // Claude Code's words for a hook's ask without a reason (measured): what a headless run refuses with.
     if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false };
 
     const allowed = await this.firstMatch('allow', call, 'all');
-    if (allowed && (await this.writesApproved(call, allowed))) return { behavior: 'allow', source: `rule ${allowed.text}` };
+    if (allowed && (await this.redirectsStayInside(call))) return { behavior: 'allow', source: `rule ${allowed.text}` };
 
     return this.byMode(call);
   }
@@ -351,17 +342,10 @@ export class PermissionPolicy {
     return call.tool.readOnly;
   }
 
-  /** The first `behavior` rule that covers a file the Bash command writes, read as a Write of that file. */
-  private async writeRule(behavior: Behavior, call: Call): Promise<PermissionRule | undefined> {
-    return firstWriteRule(writtenFiles(await this.classify(call)).files, this.lists[behavior], { cwd: call.query.cwd, projectDir: this.projectDir, homeDir: this.homeDir }, 'any');
-  }
-
-  /** An allow rule approves running a command, not the files it writes: see `writesApproved`. */
-  private async writesApproved(call: Call, rule: PermissionRule): Promise<boolean> {
-    const written = writtenFiles(await this.classify(call));
-    // A rule that spells out the whole command (no wildcard: an "always" answer's exact rule) names its redirections too.
-    if (rule.specifier !== undefined && !/(^|[^\\])\*/.test(rule.specifier)) return firstOutside(written.files, this.workspace) === undefined;
-    return writesApproved(written, { workspace: this.workspace, mode: this.currentMode, allow: this.lists.allow, sandboxed: this.runsSandboxed?.(call.query.input) === true, cwd: call.query.cwd, projectDir: this.projectDir, homeDir: this.homeDir });
+  /** An allow rule covers a Bash command's output redirections only when they stay in the workspace. */
+  private async redirectsStayInside(call: Call): Promise<boolean> {
+    const bash = await this.classify(call);
+    return bash === undefined || bash.writes.every((write) => write.kind !== 'redirect' || write.place === 'inside');
   }
 
   /** Step 7. */

@@ -159,8 +159,7 @@ describe('precedence', () => {
 
   it('an allow rule does not cover a redirection out of the workspace', async () => {
     const subject = policy('default', { allow: ['Bash(echo *)'] });
-    // The rule approves echo, not the shell's write (Claude Code asks for it too).
-    expect(await subject.evaluate(bash('echo x > inside.txt'))).toMatchObject({ behavior: 'ask' });
+    expect(await subject.evaluate(bash('echo x > inside.txt'))).toEqual({ behavior: 'allow', source: 'rule Bash(echo *)' });
     expect(await subject.evaluate(bash('echo x > /tmp/outside.txt'))).toMatchObject({ behavior: 'ask', message: `Output redirection to '/tmp/outside.txt' needs approval. The path is outside the working directories for this session ('${ws}').` });
   });
 
