@@ -19,7 +19,7 @@ export { BackgroundHooks, type BackgroundDelivery } from './hooks/async-hooks.js
 export type { HookCallback, HookCallbackContext } from './hooks/transports/callback.js';
 export { hookEventSchemas, permissionDecisionSchema, type HookEvents, type HookInput, type HookOutput, type HookPayload } from './hooks/event-schemas.js';
 export { HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from './hooks/event-names.js';
-export { addContext, allow, ask, block, deny, replaceOutput, rewriteInput, stopRun, type ContextEvent } from './hooks/builders.js';
+export { addContext, allow, ask, block, deny, replaceOutput, rewriteInput, rewritePrompt, stopRun, type ContextEvent } from './hooks/builders.js';
 export { checkHookOutput, type OutputCheck } from './hooks/validate-output.js';
 export { readExternalOutput, type ExternalOutputRead } from './hooks/read-external-output.js';
 export type { HandlerOutcome, HandlerOrigin, RegisteredHandler } from './hooks/handler.js';

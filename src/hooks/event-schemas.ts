@@ -246,7 +246,14 @@ export const hookEventSchemas = {
     output: z.strictObject({
       ...commonOutput,
       ...blockDecision,
-      hookSpecificOutput: specific('UserPromptSubmit', { ...contextOnly, sessionTitle: z.string().optional() }),
+      hookSpecificOutput: specific('UserPromptSubmit', {
+        ...contextOnly,
+        sessionTitle: z.string().optional(),
+        // Claude Code's: with a block, the block message leaves out `Original prompt: …`.
+        suppressOriginalPrompt: z.boolean().optional(),
+        // hookloop extension (docs/hooks.md): the prompt the model receives instead of the typed one.
+        updatedPrompt: z.string().optional(),
+      }),
     }),
   },
   PreToolUse: {

@@ -7,6 +7,7 @@ import type { BackgroundHooks } from './async-hooks.js';
 import { mapLimited } from './concurrency.js';
 import { FailureWatch } from './failure-watch.js';
 import type { HookServices } from './hook-services.js';
+import { applyExtensionRewrite } from './extension-rewrites.js';
 import { capContext } from './output-size.js';
 import { compileMatcher, matcherMatches } from './matcher.js';
 import { GATE_EVENTS, runCallback, type HookCallback } from './transports/callback.js';
@@ -311,6 +312,9 @@ function endsChain(event: HookEventName, outcome: HandlerOutcome): boolean {
 }
 
 function applyRewrite(event: HookEventName, input: Record<string, unknown>, outcome: HandlerOutcome): Record<string, unknown> {
+  // hookloop's extension events and fields (prompt rewrite, model calls) chain the same way: see extension-rewrites.ts.
+  const extended = applyExtensionRewrite(event, input, outcome.output);
+  if (extended !== undefined) return extended;
   const specific = outcome.output['hookSpecificOutput'] as { updatedInput?: unknown; updatedToolOutput?: unknown; updatedMCPToolOutput?: unknown } | undefined;
   if (event === 'PreToolUse' && specific?.updatedInput !== undefined) return deepFreeze({ ...input, tool_input: detach(specific.updatedInput) });
   if (event === 'PostToolUse') {

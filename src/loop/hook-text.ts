@@ -64,8 +64,9 @@ export function queuedPromptNotice(prompt: string): string {
 }
 
 /** The `result` of a run whose prompt a UserPromptSubmit hook blocked. */
-export function promptBlockedResult(reason: string, prompt: string): string {
-  return `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${prompt}`;
+export function promptBlockedResult(reason: string, prompt: string | undefined): string {
+  // `prompt` undefined: a hook answered `suppressOriginalPrompt: true` (Claude Code leaves the line out).
+  return `UserPromptSubmit operation blocked by hook:\n${reason}${prompt === undefined ? '' : `\n\nOriginal prompt: ${prompt}`}`;
 }
 
 /** The stable error result of a call skipped because a hook ended the run (DESIGN invariant 1). */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describeError, ProviderError } from '../errors.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
+import { mergePromptRewrite } from '../hooks/extension-merge.js';
 import { mergeBlocking, mergeCommon, mergeSessionStart } from '../hooks/merge.js';
 import { readSessionEnv } from '../hooks/session-env.js';
 import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
@@ -249,25 +250,31 @@ async function beginSession(run: RunContext, source: 'startup' | 'resume'): Prom
  * one system message after the prompt. A SessionStart `initialUserMessage` becomes the first user
  * turn and the prompt is `queued`, as in the reference (session-start-outputs).
  */
-async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionOpening | undefined): Promise<{ blocked?: { reason: string; prompt: string }; queued?: string }> {
+async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionOpening | undefined): Promise<{ blocked?: { reason: string; prompt: string | undefined }; queued?: string }> {
   const first = opening?.initialUserMessage ?? prompt;
   run.state.promptId = randomUUID();
   const submit = await submitPrompt(run, first);
-  if (submit.blocked !== undefined) return { blocked: { reason: submit.blocked, prompt: first } };
+  if (submit.blocked !== undefined) return { blocked: { reason: submit.blocked, prompt: submit.suppressOriginalPrompt ? undefined : first } };
   const context = [...(opening?.context ?? []), ...submit.context];
-  appendMessage(run, userMessage(first));
+  appendPrompt(run, first, submit.sent);
   if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
   return opening?.initialUserMessage !== undefined ? { queued: prompt } : {};
 }
 
-/** UserPromptSubmit for `prompt`: the block reason, or the labelled context paragraphs (additionalContext, then plain stdout). */
-async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; context: string[] }> {
+/**
+ * UserPromptSubmit for `prompt`: the block reason (a block wins over any rewrite), or the prompt to
+ * send (`updatedPrompt`, hookloop's extension: see mergePromptRewrite) and the labelled context
+ * paragraphs (additionalContext, then plain stdout).
+ */
+async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; suppressOriginalPrompt?: boolean; sent: string; context: string[] }> {
   const title = run.state.sessionTitle;
   await run.hooks.boundary('before-prompt');
   const submitted = await fireHook(run, 'UserPromptSubmit', { prompt, ...(title !== undefined ? { session_title: title } : {}) });
   const submit = mergeBlocking(submitted, 'UserPromptSubmit');
-  if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n'), context: [] };
+  const rewrite = mergePromptRewrite(submitted);
+  if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n'), suppressOriginalPrompt: rewrite.suppressOriginalPrompt, sent: prompt, context: [] };
   return {
+    sent: rewrite.updatedPrompt ?? prompt,
     context: [
       ...submit.contexts.map((text) => contextLabel('UserPromptSubmit', undefined, text)),
       ...mergeCommon(submitted).plainTexts.map((text) => successLabel('UserPromptSubmit', undefined, text)),
@@ -286,11 +293,17 @@ async function deliverQueuedPrompt(run: RunContext, prompt: string, midTurn: boo
     run.emit({ type: 'warning', text: `UserPromptSubmit blocked the queued prompt: ${submit.blocked}` });
     return;
   }
-  if (midTurn) appendMessage(run, systemMessage([queuedPromptNotice(prompt), ...submit.context].join('\n\n')));
+  if (midTurn) appendMessage(run, systemMessage([queuedPromptNotice(submit.sent), ...submit.context].join('\n\n')));
   else {
-    appendMessage(run, userMessage(prompt));
+    appendPrompt(run, prompt, submit.sent);
     if (submit.context.length > 0) appendMessage(run, systemMessage(submit.context.join('\n\n')));
   }
+}
+
+/** The user turn of a prompt: what was sent, after a `prompt_rewritten` event naming what was typed when a hook rewrote it (the transcript keeps both). */
+function appendPrompt(run: RunContext, typed: string, sent: string): void {
+  if (sent !== typed) run.emit({ type: 'prompt_rewritten', typed, sent });
+  appendMessage(run, userMessage(sent));
 }
 
 type LoopEnd = Omit<RunResult, 'sessionId' | 'durationMs' | 'usage' | 'modelUsage' | 'permissionDenials' | 'messages' | 'numTurns'>;

@@ -12,6 +12,8 @@ export type RunEvent =
   | { readonly type: 'hook_started'; readonly event: HookEventName; readonly matchValue: string | undefined; readonly handlers: number }
   | { readonly type: 'hook_outcome'; readonly event: HookEventName; readonly matchValue: string | undefined; readonly outcome: HandlerOutcome }
   | { readonly type: 'message'; readonly message: Message }
+  /** A UserPromptSubmit hook rewrote the prompt (`updatedPrompt`): the next user message is `sent`; the transcript keeps `typed` on its line. */
+  | { readonly type: 'prompt_rewritten'; readonly typed: string; readonly sent: string }
   /**
    * The conversation was compacted: `messages` (the summary as a user message, then the context
    * SessionStart(compact) hooks added) replaced the whole history. `preTokens` is the context size

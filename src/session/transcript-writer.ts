@@ -11,7 +11,8 @@ import type { ResumedSession } from './resume.js';
  * Writes a session's conversation as Claude Code's JSONL transcript (the format Claude Code
  * 2.1.328 writes under ~/.claude/projects/),
  * so hook scripts that read `transcript_path` find what they find under Claude Code:
- * - one `user` line per prompt (string content) and per tool result (`tool_result` block, `toolUseResult`,
+ * - one `user` line per prompt (string content: the prompt as sent; `typedPrompt`, hookloop's field,
+ *   holds what the user typed when a UserPromptSubmit hook rewrote it) and per tool result (`tool_result` block, `toolUseResult`,
  *   `sourceToolAssistantUUID`); Stop feedback as `isMeta` user lines;
  * - one `assistant` line per content block (text, then each `tool_use`), sharing `message.id`, with
  *   `model`, `stop_reason` and `usage`;
@@ -65,6 +66,8 @@ export class TranscriptWriter {
   private failed = false;
   private branch: { cwd: string; name: string } | undefined;
   private nextUserIsSummary = false;
+  /** What the user typed, when a UserPromptSubmit hook rewrote it: kept on the next user line as `typedPrompt` (hookloop's field). */
+  private typedPrompt: string | undefined;
   /** Open only during a burst of lines (see `append`). */
   private fd: number | undefined;
   private keepOpen = true;
@@ -93,6 +96,9 @@ export class TranscriptWriter {
       case 'compaction':
         this.writeCompaction(event);
         return;
+      case 'prompt_rewritten':
+        this.typedPrompt = event.typed;
+        return;
       default:
         return;
     }
@@ -118,6 +124,8 @@ export class TranscriptWriter {
         const summary = this.nextUserIsSummary;
         this.nextUserIsSummary = false;
         const meta = META_USER_TEXT.some((pattern) => pattern.test(message.content));
+        const typed = this.typedPrompt;
+        this.typedPrompt = undefined;
         this.chain({
           ...this.prompt(),
           type: 'user',
@@ -125,6 +133,7 @@ export class TranscriptWriter {
           ...(meta ? { isMeta: true } : {}),
           ...(summary ? { isCompactSummary: true, isVisibleInTranscriptOnly: true } : {}),
           ...(!meta && !summary ? { permissionMode: this.options.facts.mode } : {}),
+          ...(typed !== undefined ? { typedPrompt: typed } : {}),
         });
         return;
       }
