@@ -8,8 +8,10 @@
  * hooks unchanged. The scripted model for tests lives in `hookloop/testing`.
  */
 export { runAgent, startSession, defaultTranscriptPath, type AgentSession, type RunOptions, type RunResult, type SessionEndReason, type TerminalReason } from './loop/run-agent.js';
+export { resumeAgent } from './loop/resume-agent.js';
 export { compactionThresholds, PROMPT_TOO_LONG, type CompactionOptions, type CompactionOutcome } from './session/compaction.js';
 export { loadSession, rebuildConversation, RESUMED_WITHOUT_RESULT, type ResumedSession } from './session/resume.js';
+export { APPROVAL_INPUT_CHANGED, DENIED_WHILE_PENDING, UNDECIDED_PENDING, type PendingCall, type PendingDecision, type PendingDecisions, type PendingReason } from './session/pending-calls.js';
 export { findTranscript, latestTranscript, projectSlug, resolveConfigDir, transcriptPathFor } from './session/paths.js';
 export { readTranscriptLines, type TranscriptLine, type TranscriptRead } from './session/transcript-reader.js';
 export type { RunEvent, RunObserver } from './loop/run-events.js';

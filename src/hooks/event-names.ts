@@ -22,6 +22,10 @@ export const HOOK_EVENT_NAMES = [
   'PostCompact',
   'Elicitation',
   'ElicitationResult',
+  // hookloop extensions (no Claude Code counterpart; see EXTENSION_EVENTS):
+  'PreModelRequest',
+  'PreToolSelection',
+  'PostModelResponse',
 ] as const;
 
 /** One of the events hookloop fires. */
@@ -47,6 +51,13 @@ export const REFERENCE_ONLY_EVENTS = [
   'DirectoryAdded',
   'TeammateIdle',
 ] as const;
+
+/**
+ * Events hookloop fires that Claude Code 2.1.328 does not have: hooks around every model request
+ * (docs/hooks.md "Model-call events"). Named in Claude Code's style; `hooks validate` says they are
+ * extensions, since a settings file using them does nothing under Claude Code.
+ */
+export const EXTENSION_EVENTS: ReadonlySet<HookEventName> = new Set(['PreModelRequest', 'PreToolSelection', 'PostModelResponse']);
 
 /** Events whose matcher is tested against the tool name, and which accept `if` conditions. */
 export const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure']);

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { modelCallEventSchemas } from './extension-schemas.js';
+
+export { MODEL_CALLERS, toolChoiceSchema, wireMessageSchema, type ModelCaller } from './extension-schemas.js';
 
 /**
  * Zod schemas of every hook event's stdin payload and allowed output, written once: the TypeScript
@@ -225,6 +228,8 @@ const permissionRequestDecision = z.discriminatedUnion('behavior', [
     updatedPermissions: z.array(z.unknown()).optional(),
   }),
   z.strictObject({ behavior: z.literal('deny'), message: z.string().optional(), interrupt: z.boolean().optional() }),
+  // hookloop extension: decide later; the run ends tool_deferred with the call pending (docs/hooks.md).
+  z.strictObject({ behavior: z.literal('defer'), message: z.string().optional() }),
 ]);
 
 /** Input and output schema per event: the single map everything else derives from. */
@@ -355,6 +360,8 @@ export const hookEventSchemas = {
     input: elicitationResultInput,
     output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('ElicitationResult', { action: elicitationAction.optional(), content: z.record(z.string(), z.unknown()).optional() }) }),
   },
+  // hookloop's model-call events (extensions), defined in extension-schemas.ts with this file's parts.
+  ...modelCallEventSchemas(commonInput, commonOutput),
 } as const;
 
 type Schemas = typeof hookEventSchemas;

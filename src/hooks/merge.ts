@@ -109,7 +109,8 @@ export function failClosedMessage(outcome: HandlerOutcome, _event: string): stri
 
 /** PermissionRequest: deny (from any hook, or a fail-closed failure) beats allow; among allows the last `updatedInput` wins. */
 export interface PermissionRequestMerge extends CommonMerge {
-  readonly behavior?: 'allow' | 'deny';
+  /** `defer` (hookloop extension): leave the decision for later; the call waits (deny > defer > allow). */
+  readonly behavior?: 'allow' | 'deny' | 'defer';
   readonly message?: string;
   readonly interrupt?: boolean;
   readonly updatedInput?: Record<string, unknown>;
@@ -117,7 +118,7 @@ export interface PermissionRequestMerge extends CommonMerge {
 }
 
 export function mergePermissionRequest(outcomes: readonly HandlerOutcome[]): PermissionRequestMerge {
-  let behavior: 'allow' | 'deny' | undefined;
+  let behavior: 'allow' | 'deny' | 'defer' | undefined;
   let message: string | undefined;
   let interrupt = false;
   let updatedInput: Record<string, unknown> | undefined;
@@ -131,13 +132,17 @@ export function mergePermissionRequest(outcomes: readonly HandlerOutcome[]): Per
     const decision = specificOf(outcome)?.['decision'] as
       | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[] }
       | { behavior: 'deny'; message?: string; interrupt?: boolean }
+      | { behavior: 'defer'; message?: string }
       | undefined;
     if (!decision) continue;
-    if (decision.behavior === 'deny') {
+    if (decision.behavior === 'defer') {
+      if (behavior !== 'deny' && behavior !== 'defer') message = decision.message;
+      if (behavior !== 'deny') behavior = 'defer';
+    } else if (decision.behavior === 'deny') {
       if (behavior !== 'deny') message = decision.message;
       behavior = 'deny';
       interrupt ||= decision.interrupt === true;
-    } else if (behavior !== 'deny') {
+    } else if (behavior !== 'deny' && behavior !== 'defer') {
       behavior = 'allow';
       if (decision.updatedInput) updatedInput = decision.updatedInput;
       updatedPermissions.push(...(decision.updatedPermissions ?? []));

@@ -13,6 +13,7 @@ import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
 import type { RunOptions } from './run-agent.js';
 import { answerElicitation, createSessionMcp, mcpToolCaller } from './mcp-session.js';
+import { hookModelClient } from './model-call-hooks.js';
 import { makeEmitter, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
 import { SessionState } from './session-state.js';
@@ -65,7 +66,8 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     model: options.model,
     background: new BackgroundHooks(signal),
     // Prompt hooks ask the session's model; agent hooks run a bounded sub-run of this loop.
-    services: { model: options.model, runSubagent: (request) => runSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
+    // A prompt hook's request goes through the model-call hooks too (caller "hook").
+    services: { model: hookModelClient(() => run, options.model), runSubagent: (request) => runSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
     ...(mcp ? { mcp } : {}),
   };
   return run;

@@ -59,7 +59,11 @@ function namedPaths(tool: AnyTool, input: Input, cwd: string): string[] {
  * Claude Code's classifier (the dontAsk refusal of a run in `autoMode`), the only refusal that fires
  * PermissionDenied, as in Claude Code (not for rule, hook, PermissionRequest or dontAsk denials).
  */
-export type Permission = { kind: 'allowed'; input: Input; realPaths: readonly string[] } | { kind: 'denied'; message: string; interrupt?: boolean; byHook?: boolean; byClassifier?: boolean };
+export type Permission =
+  | { kind: 'allowed'; input: Input; realPaths: readonly string[] }
+  | { kind: 'denied'; message: string; interrupt?: boolean; byHook?: boolean; byClassifier?: boolean }
+  // The decision is left for later (a PermissionRequest hook's `defer`, the approver's `later`): the call waits, see session/pending-calls.ts.
+  | { kind: 'pending'; input: Input; reason: 'permission_request' | 'approver'; message: string };
 
 /**
  * Turns the policy's verdict on `input` into allowed or denied. An `ask` goes to PermissionRequest
@@ -70,11 +74,16 @@ export type Permission = { kind: 'allowed'; input: Input; realPaths: readonly st
  * past a boundary, protected configuration) it goes to the approver — a person — and a deny stays a
  * deny. The input approved is the input that runs.
  */
-export async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, checked: Extract<CheckedInput, { ok: true }>, hook: HookRecommendation): Promise<Permission> {
+export async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, checked: Extract<CheckedInput, { ok: true }>, hook: HookRecommendation, approved = false): Promise<Permission> {
   const { input, verdict, realPaths } = checked;
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: verdict.behavior, source: verdict.source });
   if (verdict.behavior === 'allow') return { kind: 'allowed', input, realPaths };
   if (verdict.behavior === 'deny') return { kind: 'denied', message: verdict.message, ...(run.autoMode && verdict.source === 'mode dontAsk' ? { byClassifier: true } : {}) };
+  // `approved`: a person's decision from `--approve` (deferred-approval.ts) answers the ask, as the approver would have; what no person may approve stays refused.
+  if (approved) {
+    run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: verdict.humanMayDecide === false ? 'deny' : 'allow', source: 'approval of a pending call' });
+    return verdict.humanMayDecide === false ? { kind: 'denied', message: verdict.message } : { kind: 'allowed', input, realPaths };
+  }
 
   // The reference fires PermissionRequest for every ask except one a PreToolUse hook raised;
   // past a hard boundary (workspace, plan mode) only a deny from it counts.
@@ -83,6 +92,7 @@ export async function decidePermission(run: RunContext, call: ToolCall, tool: An
       await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}) }, tool.name),
     );
     if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, byHook: true, ...(request.interrupt ? { interrupt: true } : {}) };
+    if (request.behavior === 'defer') return { kind: 'pending', input, reason: 'permission_request', message: request.message ?? verdict.message };
     if (request.behavior === 'allow' && !verdict.hookMayDecide) {
       run.emit({ type: 'warning', text: `PermissionRequest hook allowed ${tool.name}, but ${verdict.source} does not let hooks approve it; the allow was ignored` });
     } else if (request.behavior === 'allow') {
@@ -119,6 +129,7 @@ async function askPerson(run: RunContext, call: ToolCall, tool: AnyTool, input: 
   } catch {
     answer = 'deny';
   }
+  if (answer === 'later') return { kind: 'pending', input, reason: 'approver', message: verdict.message };
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: answer === 'deny' ? 'deny' : 'allow', source: 'approver' });
   if (answer === 'deny') return { kind: 'denied', message: verdict.message };
   if (answer === 'always') run.policy.addSessionRule('allow', alwaysRule);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describeError, ProviderError } from '../errors.js';
+import { ConfigError, describeError, ProviderError } from '../errors.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
 import { mergePromptRewrite } from '../hooks/extension-merge.js';
@@ -13,16 +13,19 @@ import { emptyTally, tallyUsage, type UsageTally } from '../model/usage.js';
 import type { Approver, PermissionMode, PermissionRules } from '../permissions/types.js';
 import { compactBeforeTurn, compactConversation, contextTokensOf, PROMPT_TOO_LONG, type CompactionOptions, type CompactionOutcome } from '../session/compaction.js';
 import type { SandboxOptions } from '../sandbox/run-sandbox.js';
+import type { PendingCall, PendingDecisions } from '../session/pending-calls.js';
 import type { ResumedSession } from '../session/resume.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
 import { createRun, startRunSandboxFor } from './create-run.js';
 import { distinctCallIds, type DistinctCalls } from './distinct-call-ids.js';
+import { requestModel } from './model-call-hooks.js';
 import { contextLabel, promptBlockedResult, queuedPromptNotice, stopBlockingError, stopContext, stopFeedback, successLabel } from './hook-text.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
-import { runToolBatch } from './tool-batch.js';
+import { abandonPending, decidePending } from './deferred-approval.js';
+import { runToolBatch, type BatchEnd } from './tool-batch.js';
 
 export { defaultTranscriptPath } from './create-run.js';
 
@@ -113,8 +116,15 @@ export interface RunResult {
   readonly modelUsage?: Readonly<Record<string, Usage>>;
   readonly permissionDenials: readonly { tool_name: string; tool_use_id: string; tool_input: unknown }[];
   readonly deferredToolUse?: { readonly id: string; readonly name: string; readonly input: unknown };
+  /**
+   * A run that ended `tool_deferred`: every call waiting for a decision (deferred by a hook, or left
+   * for `later` by a PermissionRequest hook or the approver), with the frozen input a decision
+   * applies to. They have no result yet; decide them with `AgentSession.resume({ decisions })`,
+   * also from a new process (`loadSession`, or `hookloop --resume ID --approve ID --deny ID=why`).
+   */
+  readonly pending?: readonly PendingCall[];
   readonly apiErrorStatus?: number | null;
-  /** The whole conversation, every tool call paired. */
+  /** The whole conversation, every tool call paired except the `pending` ones, which wait for a decision. */
   readonly messages: readonly Message[];
 }
 
@@ -156,6 +166,14 @@ export interface AgentSession {
    * `aborted`, every call paired, and the session can take the next prompt. Never throws for model, tool or hook failures.
    */
   send(prompt: string, options?: { readonly signal?: AbortSignal }): Promise<RunResult>;
+  /**
+   * Continues the calls the last run left pending (RunResult.pending, or a resumed session's
+   * `pending`) with `decisions` by tool_use id, then the model turns as `send` does (no new prompt).
+   * See decidePending for what an approval may do. A `send` instead pairs each pending call with an
+   * error result saying it was not decided.
+   * @throws ConfigError (nothing runs) when a decision names a call that is not pending, approves another input, or nothing is pending.
+   */
+  resume(decisions: PendingDecisions, options?: { readonly signal?: AbortSignal }): Promise<RunResult>;
   /** Compacts the conversation now (`trigger: "manual"`, `instructions` as `custom_instructions`); see compactConversation. */
   compact(instructions?: string, options?: { readonly signal?: AbortSignal }): Promise<CompactionOutcome>;
   /** Fires SessionEnd with `reason` (default `other`); later calls do nothing. */
@@ -182,6 +200,8 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
   for (const text of options.resume?.warnings ?? []) run.emit({ type: 'warning', text: `resume: ${text}` });
   await run.mcp?.start();
   let opening: SessionOpening | undefined = await beginSession(run, options.resume ? 'resume' : 'startup');
+  // Calls the last run left waiting (from this process, or saved in a resumed transcript): see deferred-approval.ts.
+  let pending: readonly PendingCall[] = (options.resume?.pending ?? []).map(({ assistantUuid: _uuid, ...call }) => call);
   let queue: Promise<unknown> = Promise.resolve();
   let ended = false;
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
@@ -201,6 +221,8 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const turnRun = view(sendOptions.signal);
         const totals = emptyTally();
         let turns = 0;
+        abandonPending(turnRun, pending);
+        pending = [];
         const opened = await submitFirstPrompt(turnRun, prompt, opening);
         opening = undefined;
         const outcome: LoopEnd =
@@ -208,7 +230,25 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
             ? { result: promptBlockedResult(opened.blocked.reason, opened.blocked.prompt), isError: false, terminalReason: 'prompt_blocked', stopReason: null }
             : await converse(turnRun, options, totals, () => ++turns, opened.queued);
         const { sessionId } = run.state;
+        pending = outcome.pending ?? [];
         return { ...outcome, numTurns: turns, sessionId, durationMs: Date.now() - started, usage: totals.total, modelUsage: totals.byModel, permissionDenials: turnRun.permissionDenials, messages: run.messages };
+      }),
+    resume: (decisions, resumeOptions = {}) =>
+      serial(async () => {
+        const started = Date.now();
+        if (pending.length === 0) throw new ConfigError('nothing to decide: the session has no pending tool calls');
+        const turnRun = view(resumeOptions.signal);
+        const totals = emptyTally();
+        let turns = 0;
+        run.state.promptId ??= randomUUID();
+        const batch = await decidePending(turnRun, pending, decisions);
+        pending = [];
+        // SessionStart's context of a resumed process reaches the model with the results.
+        if (opening !== undefined && opening.context.length > 0) appendMessage(turnRun, systemMessage(opening.context.join('\n\n')));
+        opening = undefined;
+        const outcome = batch.kind === 'continue' ? await converse(turnRun, options, totals, () => ++turns) : batchEnd(batch, 'tool_use');
+        pending = outcome.pending ?? [];
+        return { ...outcome, numTurns: turns, sessionId: run.state.sessionId, durationMs: Date.now() - started, usage: totals.total, modelUsage: totals.byModel, permissionDenials: turnRun.permissionDenials, messages: run.messages };
       }),
     compact: (instructions, compactOptions = {}) => serial(() => compactConversation(view(compactOptions.signal), options, { trigger: 'manual', ...(instructions ? { instructions } : {}) })),
     end: (reason = 'other') =>
@@ -324,19 +364,20 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
     deliverBackground(run);
     let assistant: AssistantMessage;
     let repeated: DistinctCalls['repeated'];
+    let toolRun = run;
     try {
       run.emit({ type: 'model_request', turn });
-      const response = await options.model.complete({
-        system: options.system ?? '',
-        messages: run.messages,
-        tools: run.tools.specs(),
-        signal: run.signal,
-        onStream: (event) => run.emit({ type: 'model_stream', turn, event }),
-      });
+      // Through the model-call hooks (PreModelRequest, PreToolSelection, PostModelResponse): model-call-hooks.ts.
+      const answer = await requestModel(run, { caller: 'main', turn, system: options.system ?? '', messages: run.messages, tools: run.tools.specs(), signal: run.signal, onStream: (event) => run.emit({ type: 'model_stream', turn, event }) }, options.model);
+      if (answer.kind === 'stopped') return { result: lastText, isError: false, terminalReason: 'hook_stopped', stopReason: lastStopReason };
+      const { response } = answer;
+      toolRun = answer.toolRun ?? run;
       ({ message: assistant, repeated } = distinctCallIds(response.message));
-      tallyUsage(totals, response.model ?? options.model.name, response.usage);
-      run.state.model = response.model ?? options.model.name;
-      run.state.contextTokens = contextTokensOf(response.usage);
+      if (!answer.synthetic) {
+        tallyUsage(totals, response.model ?? options.model.name, response.usage);
+        run.state.model = response.model ?? options.model.name;
+        run.state.contextTokens = contextTokensOf(response.usage);
+      }
       lastStopReason = response.stopReason;
       run.emit({ type: 'model_response', turn, text: assistant.text, toolCalls: assistant.toolCalls.length, usage: response.usage });
     } catch (error) {
@@ -346,14 +387,13 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
     lastText = assistant.text;
 
     if (assistant.toolCalls.length > 0) {
-      const batch = await runToolBatch(run, assistant, undefined, repeated);
+      const batch = await runToolBatch(toolRun, assistant, undefined, repeated);
       if (batch.kind === 'continue') {
         if (pending !== undefined) await deliverQueuedPrompt(run, pending, true);
         pending = undefined;
         continue;
       }
-      if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred };
-      return { result: '', isError: batch.kind !== 'hook_stopped', terminalReason: batch.kind, stopReason: lastStopReason };
+      return batchEnd(batch, lastStopReason);
     }
 
     if (pending !== undefined) {
@@ -388,6 +428,12 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
     }
     if (stop.contexts.length > 0) appendMessage(run, userMessage(stop.contexts.map(stopContext).join('\n\n')));
   }
+}
+
+/** How a run ends after a tool batch that did not continue: a hook stop, an abort, or calls left pending. */
+function batchEnd(batch: Exclude<BatchEnd, { kind: 'continue' }>, lastStopReason: string | null): LoopEnd {
+  if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred, pending: batch.pending };
+  return { result: '', isError: batch.kind !== 'hook_stopped', terminalReason: batch.kind, stopReason: lastStopReason };
 }
 
 /** A failed model request ends the run through StopFailure (observers only, not awaited for a decision). */

@@ -10,6 +10,7 @@ import { PermissionPolicy } from '../permissions/policy.js';
 import { safePathPart } from '../session/path-part.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { distinctCallIds, type DistinctCalls } from './distinct-call-ids.js';
+import { modelResponse } from './model-call-hooks.js';
 import { contextLabel, stopBlockingError, stopFeedback, STRUCTURED_OUTPUT_ENFORCE } from './hook-text.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunEvent } from './run-events.js';
@@ -53,7 +54,7 @@ export async function runSubagent(parent: RunContext, request: SubagentRequest):
     let assistant: AssistantMessage;
     let repeated: DistinctCalls['repeated'];
     try {
-      ({ message: assistant, repeated } = distinctCallIds((await run.model.complete({ system: AGENT_HOOK_SYSTEM, messages: [...run.messages], tools: run.tools.specs(), signal: request.signal })).message));
+      ({ message: assistant, repeated } = distinctCallIds((await modelResponse(run, { caller: 'subagent', turn, system: AGENT_HOOK_SYSTEM, messages: [...run.messages], tools: run.tools.specs(), signal: request.signal })).message));
     } catch (error) {
       return { kind: 'failed', error: `subagent model request failed: ${describeError(error)}` };
     }

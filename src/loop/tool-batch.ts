@@ -2,13 +2,14 @@ import { mergeBlocking } from '../hooks/merge.js';
 import { systemMessage, toolResultMessage, userMessage, type AssistantMessage } from '../messages/messages.js';
 import { contextLabel, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, SUBAGENT_ANSWERED } from './hook-text.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
+import type { PendingCall } from '../session/pending-calls.js';
 import { runToolCall, type CallOutcome } from './tool-call.js';
 
 /** How a batch ended: `continue` to the next model turn, or a terminal reason. */
 export type BatchEnd =
   | { readonly kind: 'continue' }
   | { readonly kind: 'hook_stopped' | 'aborted_tools' | 'aborted' }
-  | { readonly kind: 'tool_deferred'; readonly deferred: { readonly id: string; readonly name: string; readonly input: unknown } };
+  | { readonly kind: 'tool_deferred'; readonly deferred: { readonly id: string; readonly name: string; readonly input: unknown }; readonly pending: readonly PendingCall[] };
 
 /**
  * Runs the tool calls of one assistant message in order and appends exactly one paired result per
@@ -16,9 +17,11 @@ export type BatchEnd =
  * system message with the hooks' context (Pre, Post, Batch order), then fires PostToolBatch. When a
  * hook ends the run, or the run is aborted, every call not yet run is paired with a stable error result.
  *
- * A deferred call ends the run, but the calls after it still get their PreToolUse hooks (none of
- * them runs): the run reports the last call a hook deferred, as the reference does
- * (pre-json-defer-batch). `finished` (an agent hook's subagent: it gave its verdict) ends the batch
+ * A call that waits for a decision (a PreToolUse `defer`, a PermissionRequest `defer`, the
+ * approver's `later`) ends the run without a result: the calls after it still get their PreToolUse
+ * hooks and wait too (none of them runs); the run reports the last call a hook deferred, as the
+ * reference does (pre-json-defer-batch), and every waiting call in `pending`, which a
+ * `calls_pending` event hands to the transcript (see deferred-approval.ts). `finished` (an agent hook's subagent: it gave its verdict) ends the batch
  * after the current call, without PostToolBatch.
  *
  * A call in `repeated` (renamed by distinctCallIds: its id repeated an earlier call's) never runs
@@ -31,6 +34,8 @@ export async function runToolBatch(
   repeated: ReadonlyMap<string, string> = new Map(),
 ): Promise<BatchEnd> {
   const outcomes: CallOutcome[] = [];
+  const pending: PendingCall[] = [];
+  let reported: { readonly id: string; readonly name: string; readonly input: unknown } | undefined;
   let end: BatchEnd = { kind: 'continue' };
   let answered = false;
   for (const call of assistant.toolCalls) {
@@ -46,9 +51,13 @@ export async function runToolBatch(
     }
     const outcome = await runToolCall(run, call, { deferring: end.kind === 'tool_deferred' });
     outcomes.push(outcome);
-    appendMessage(run, outcome.result);
-    if (outcome.deferred) end = { kind: 'tool_deferred', deferred: outcome.deferred };
-    else if (outcome.stop) end = { kind: outcome.stop };
+    if (outcome.result) appendMessage(run, outcome.result);
+    if (outcome.pending) {
+      pending.push(outcome.pending);
+      // The reference reports the last call a hook deferred; the first waiting call when none was deferred.
+      reported = outcome.deferred ?? reported ?? { id: call.id, name: outcome.pending.name, input: call.input };
+      end = { kind: 'tool_deferred', deferred: reported, pending };
+    } else if (outcome.stop) end = { kind: outcome.stop };
     answered = finished();
   }
   if (run.signal.aborted && end.kind === 'continue') end = { kind: 'aborted' };
@@ -62,5 +71,6 @@ export async function runToolBatch(
     if (batch.blocks.length > 0 || batch.stop) end = { kind: 'hook_stopped' };
   }
   if (contexts.length > 0) appendMessage(run, systemMessage(contexts.join('\n\n')));
+  if (pending.length > 0) run.emit({ type: 'calls_pending', calls: pending });
   return end;
 }

@@ -1,18 +1,22 @@
+import { isDeepStrictEqual } from 'node:util';
 import { mergePostToolUse, mergePreToolUse, mergeCommon } from '../hooks/merge.js';
 import { describeError } from '../errors.js';
 import { toolResultMessage, type ToolCall, type ToolResultBlock, type ToolResultMessage } from '../messages/messages.js';
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
 import { toolUseError } from '../tools/tool-registry.js';
 import { checkInput, decidePermission } from './decide-permission.js';
-import { contextLabel, DEFERRED_BATCH_SKIPPED, postToolUseBlock, preToolUseError } from './hook-text.js';
+import { APPROVAL_INPUT_CHANGED, normalizeJson, type PendingCall } from '../session/pending-calls.js';
+import { contextLabel, postToolUseBlock, preToolUseError } from './hook-text.js';
 import { permissionDenied } from './permission-events.js';
 import { checkReplacedOutput, replacementFor, withAbsolutePaths } from './replaced-output.js';
 import { fireHook, toolContext, type RunContext } from './run-context.js';
 
 /** One call's way through the pipeline, as the batch needs it. */
 export interface CallOutcome {
-  /** The paired result: always present, whatever happened. */
-  readonly result: ToolResultMessage;
+  /** The paired result: present whatever happened, except for a call that waits for a decision (`pending`). */
+  readonly result?: ToolResultMessage;
+  /** Set when the call waits for a decision that may come from another process (see session/pending-calls.ts): it has no result yet. */
+  readonly pending?: PendingCall;
   /** Labelled context texts for the system message after the results, in Pre, Post order. */
   readonly contexts: readonly string[];
   /** Set when a hook ended the run: `hook_stopped` (continue:false) or `aborted_tools` (PermissionRequest interrupt). */
@@ -30,11 +34,14 @@ type Input = Readonly<Record<string, unknown>>;
 /**
  * Runs one tool call through the fixed pipeline: prepare → PreToolUse → permission policy →
  * PermissionRequest → (Notification) approver → PermissionDenied (auto mode's refusals only) → content checks
- * (`Tool.validateContent`) → handler (exactly once) → PostToolUse / PostToolUseFailure. With `deferring` (an earlier call of the batch was deferred)
- * the call stops after PreToolUse: a hook may defer it too, but it never runs.
- * Never throws: every path ends in one paired result.
+ * (`Tool.validateContent`) → handler (exactly once) → PostToolUse / PostToolUseFailure. With `deferring` (an earlier call of the batch waits)
+ * the call stops after PreToolUse: a hook may refuse or defer it, else it waits too (`batch`), and it never runs.
+ * With `approval` (a decision from `--approve`, see deferred-approval.ts) the call runs as if a person
+ * approved it now: PreToolUse runs again and its deny still wins, its defer no longer holds the
+ * call, the policy still refuses what it refuses, and the approval covers only `approval.input`.
+ * Never throws: every path ends in one paired result, or a `pending` call.
  */
-export async function runToolCall(run: RunContext, call: ToolCall, options: { readonly deferring?: boolean } = {}): Promise<CallOutcome> {
+export async function runToolCall(run: RunContext, call: ToolCall, options: { readonly deferring?: boolean; readonly approval?: { readonly input: unknown } } = {}): Promise<CallOutcome> {
   const prepared = await run.tools.prepare(call, toolContext(run));
   if (prepared.kind === 'settled') return finish(run, call, prepared.result, []);
   const { tool } = prepared;
@@ -44,18 +51,23 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
   contexts.push(...pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text)));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
   if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseError(tool.name, pre.reason ?? 'blocked'), contexts, stop);
-  if (pre.decision === 'defer') {
-    const result = toolResultMessage(call.id, tool.name, 'The call was deferred by a PreToolUse hook; it did not run.', true);
-    return { ...finish(run, call, result, contexts), deferred: { id: call.id, name: tool.name, input: call.input } };
+  if ((pre.decision === 'defer' && options.approval === undefined) || options.deferring) {
+    const normalized = pre.updatedInput === undefined ? ({ ok: true, input: prepared.input } as const) : run.tools.check(tool, pre.updatedInput, run.state);
+    if (!normalized.ok) return refuse(run, call, prepared.input, preToolUseError(tool.name, `updatedInput rejected: ${normalized.error}`), contexts, stop);
+    const deferred = pre.decision === 'defer';
+    const pending = { id: call.id, name: tool.name, input: normalized.input, reason: deferred ? ('defer' as const) : ('batch' as const), ...(deferred && pre.reason !== undefined ? { message: pre.reason } : {}) };
+    return { contexts, pending, ...(deferred ? { deferred: { id: call.id, name: tool.name, input: call.input } } : {}), batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: '' } };
   }
-  if (options.deferring) return finish(run, call, toolResultMessage(call.id, tool.name, DEFERRED_BATCH_SKIPPED, true), contexts);
 
   const hook = { decision: pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined, reason: pre.reason };
   const checked = await checkInput(run, tool, prepared.input, hook, pre.updatedInput);
   if (!checked.ok) return refuse(run, call, prepared.input, preToolUseError(tool.name, checked.error), contexts, stop);
   if (pre.updatedInput) run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse' });
+  // An approval covers the frozen input that was pending, nothing else (a rewrite on resume voids it).
+  if (options.approval !== undefined && !isDeepStrictEqual(normalizeJson(checked.input), normalizeJson(options.approval.input))) return refuse(run, call, checked.input, APPROVAL_INPUT_CHANGED, contexts, stop);
 
-  const permitted = await decidePermission(run, call, tool, checked, hook);
+  const permitted = await decidePermission(run, call, tool, checked, hook, options.approval !== undefined);
+  if (permitted.kind === 'pending') return { contexts, pending: { id: call.id, name: tool.name, input: permitted.input, reason: permitted.reason, message: permitted.message }, batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: '' } };
   if (permitted.kind === 'denied') {
     const notes = permitted.byClassifier ? await permissionDenied(run, call, tool.name, checked.input, permitted.message) : [];
     return { ...refuse(run, call, checked.input, permitted.message, contexts, permitted.interrupt ? 'aborted_tools' : stop), ...(notes.length > 0 ? { notes } : {}) };

@@ -4,6 +4,7 @@ import { describeError } from '../errors.js';
 import { mergeBlocking, mergeCommon } from '../hooks/merge.js';
 import { readSessionEnv } from '../hooks/session-env.js';
 import { contextLabel, successLabel } from '../loop/hook-text.js';
+import { modelResponse } from '../loop/model-call-hooks.js';
 import { fireHook, type RunContext } from '../loop/run-context.js';
 import { systemMessage, userMessage, type Message } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
@@ -105,12 +106,13 @@ export async function compactConversation(
 
   let answer: string;
   try {
-    const response = await setup.model.complete({
+    const response = await modelResponse(run, {
+      caller: 'compaction',
       system: setup.system ?? '',
       messages: [...run.messages, userMessage(summaryRequest([...(request.instructions ? [request.instructions] : []), ...pre.plainTexts]))],
       tools: run.tools.specs(),
       signal: run.signal,
-    });
+    }, setup.model);
     if (totals) tallyUsage(totals, response.model ?? setup.model.name, response.usage);
     answer = response.message.text;
   } catch (error) {

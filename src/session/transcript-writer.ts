@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { toWire } from '../loop/model-request-wire.js';
+import { PENDING_CALLS_ATTACHMENT } from './pending-calls.js';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../messages/messages.js';
 import type { Usage } from '../model/model-client.js';
@@ -47,6 +49,9 @@ export interface TranscriptWriterOptions {
 const MAX_OPEN_TRANSCRIPTS = 64;
 let openTranscripts = 0;
 
+/** The `attachment.type` of a model request as a model-call hook made it (see `writeModelRequest`). */
+export const MODEL_REQUEST_ATTACHMENT = 'hookloop_model_request';
+
 /** The `attachment.type` of hookloop's system messages in a transcript. */
 export const SYSTEM_MESSAGE_ATTACHMENT = 'hookloop_system_message';
 
@@ -80,6 +85,8 @@ export class TranscriptWriter {
     this.safely(() => {
       for (const repair of options.resume?.repairs ?? []) this.writeToolResult(repair.result, repair.assistantUuid);
     });
+    // A pending call's result, written when it is decided, hangs off the assistant line of its call.
+    for (const call of options.resume?.pending ?? []) if (call.assistantUuid !== undefined) this.callLines.set(call.id, call.assistantUuid);
   }
 
   private handle(event: RunEvent): void {
@@ -98,6 +105,13 @@ export class TranscriptWriter {
         return;
       case 'prompt_rewritten':
         this.typedPrompt = event.typed;
+        return;
+      case 'model_request_sent':
+        this.writeModelRequest(event);
+        return;
+      case 'calls_pending':
+        // The calls stay without result lines; this line is what `--resume ID --approve …` reads back (resume.ts).
+        this.chain({ attachment: { type: PENDING_CALLS_ATTACHMENT, calls: event.calls }, type: 'attachment' });
         return;
       default:
         return;
@@ -188,6 +202,29 @@ export class TranscriptWriter {
       },
       assistantUuid,
     );
+  }
+
+  /**
+   * A request a model-call hook changed or answered, as sent: an attachment line Claude Code's
+   * readers and resume skip (no `renderedRole`); tools by name, messages provider-neutral.
+   */
+  private writeModelRequest(event: Extract<RunEvent, { type: 'model_request_sent' }>): void {
+    const { request } = event;
+    this.chain({
+      attachment: {
+        type: MODEL_REQUEST_ATTACHMENT,
+        caller: event.caller,
+        turn: event.turn,
+        synthetic: event.synthetic,
+        system: request.system,
+        ...(request.model !== undefined ? { model: request.model } : {}),
+        ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+        tools: request.tools.map((tool) => tool.name),
+        ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
+        messages: request.messages.map(toWire),
+      },
+      type: 'attachment',
+    });
   }
 
   private writeCompaction(event: Extract<RunEvent, { type: 'compaction' }>): void {

@@ -44,6 +44,9 @@ const MATCH_FIELDS: Readonly<Record<string, string>> = {
   Notification: 'notification_type',
   Elicitation: 'mcp_server_name',
   ElicitationResult: 'mcp_server_name',
+  PreModelRequest: 'caller',
+  PreToolSelection: 'caller',
+  PostModelResponse: 'caller',
 };
 
 /**
@@ -124,6 +127,13 @@ function defaultFields(event: HookEventName, options: FieldOptions): Record<stri
       return { agent_id: randomBytes(8).toString('hex'), agent_type: 'agent-hook' };
     case 'SubagentStop':
       return { agent_id: randomBytes(8).toString('hex'), agent_type: 'agent-hook', stop_hook_active: false, agent_transcript_path: '', last_assistant_message: '', background_tasks: [], session_crons: [] };
+    // hookloop's model-call events: a main-loop request with the built-in tools (`--prompt` as the user turn, `--response` as the answer's text).
+    case 'PreModelRequest':
+      return { caller: 'main', turn: 1, model: 'claude-sonnet-5-5', system: '', messages: [{ role: 'user', content: options.prompt ?? '' }], tools: new ToolRegistry(builtinTools()).specs().map((spec) => ({ name: spec.name, description: spec.description, input_schema: spec.inputSchema })) };
+    case 'PreToolSelection':
+      return { caller: 'main', turn: 1, model: 'claude-sonnet-5-5', tools: new ToolRegistry(builtinTools()).specs().map((spec) => ({ name: spec.name, description: spec.description })) };
+    case 'PostModelResponse':
+      return { caller: 'main', turn: 1, model: 'claude-sonnet-5-5', synthetic: false, response: { text: typeof options.response === 'string' ? options.response : '', tool_calls: [], stop_reason: 'end_turn' }, usage: { input_tokens: 0, output_tokens: 0 } };
     default:
       return {};
   }

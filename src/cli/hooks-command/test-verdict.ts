@@ -1,3 +1,4 @@
+import { mergePostModelResponse, mergePreModelRequest, mergePreToolSelection, mergePromptRewrite } from '../../hooks/extension-merge.js';
 import type { HandlerOutcome } from '../../hooks/handler.js';
 import { mergeBlocking, mergeCommon, mergePermissionRequest, mergePostToolUse, mergePreToolUse, mergeSessionStart } from '../../hooks/merge.js';
 
@@ -35,8 +36,35 @@ export function mergeForTest(event: string, outcomes: readonly HandlerOutcome[])
   if (event === 'PostToolUse' || BLOCKING_EVENTS.has(event)) {
     const merged = event === 'PostToolUse' ? mergePostToolUse(outcomes) : mergeBlocking(outcomes, event);
     const first = merged.blocks[0];
-    return { decision: first === undefined ? 'none' : 'block', ...(first !== undefined ? { reason: merged.blocks.map((block) => block.reason).join('\n') } : {}), refuses: first !== undefined, merged: { ...merged } };
+    // UserPromptSubmit's hookloop extension: `updatedPrompt` (and Claude Code's suppressOriginalPrompt).
+    const rewrite = event === 'UserPromptSubmit' ? mergePromptRewrite(outcomes) : undefined;
+    const decision = first !== undefined ? 'block' : rewrite?.updatedPrompt !== undefined ? 'rewrite' : 'none';
+    return { decision, ...(first !== undefined ? { reason: merged.blocks.map((block) => block.reason).join('\n') } : {}), refuses: first !== undefined, merged: { ...merged, ...rewrite } };
   }
+  const model = modelCallVerdict(event, outcomes);
+  if (model !== undefined) return model;
   const merged = event === 'SessionStart' ? mergeSessionStart(outcomes) : mergeCommon(outcomes);
   return { decision: 'none', refuses: false, merged: { ...merged } };
+}
+
+/**
+ * hookloop's model-call events: `answer` (a synthetic response: no request), `rewrite` (the
+ * request or the answer changed), `narrow` (fewer tools offered), else `none`. They never refuse.
+ */
+function modelCallVerdict(event: string, outcomes: readonly HandlerOutcome[]): TestVerdict | undefined {
+  if (event === 'PreModelRequest') {
+    const merged = mergePreModelRequest(outcomes);
+    const rewrites = merged.updatedSystem !== undefined || merged.updatedMessages !== undefined || merged.updatedModel !== undefined || merged.updatedMaxTokens !== undefined || merged.contexts.length > 0;
+    return { decision: merged.syntheticResponse !== undefined ? 'answer' : rewrites ? 'rewrite' : 'none', refuses: false, merged: { ...mergeCommon(outcomes), ...merged } };
+  }
+  if (event === 'PreToolSelection') {
+    const merged = mergePreToolSelection(outcomes);
+    return { decision: merged.allowedTools !== undefined ? 'narrow' : 'none', refuses: false, merged: { ...mergeCommon(outcomes), ...merged, ...(merged.allowedTools ? { allowedTools: [...merged.allowedTools] } : {}) } };
+  }
+  if (event === 'PostModelResponse') {
+    const merged = mergePostModelResponse(outcomes);
+    const changes = merged.updatedText !== undefined || merged.dropToolCalls.size > 0;
+    return { decision: changes ? 'rewrite' : 'none', refuses: false, merged: { ...mergeCommon(outcomes), ...merged, dropToolCalls: [...merged.dropToolCalls] } };
+  }
+  return undefined;
 }
