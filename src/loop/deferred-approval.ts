@@ -27,17 +27,12 @@ import { runToolCall, type CallOutcome } from './tool-call.js';
  */
 export async function decidePending(run: RunContext, pending: readonly PendingCall[], decisions: PendingDecisions): Promise<BatchEnd> {
   checkDecisions(pending, decisions);
-  const { assistant, insertAt } = pendingPlace(run, pending);
+  const { assistant, place } = pendingPlace(run, pending);
   const waiting = new Map(pending.map((call) => [call.id, call]));
   const outcomes: CallOutcome[] = [];
   const still: PendingCall[] = [];
   let reported: { id: string; name: string; input: unknown } | undefined;
   let stop: 'hook_stopped' | 'aborted_tools' | undefined;
-  let at = insertAt;
-  const place = (result: ToolResultMessage) => {
-    run.messages.splice(at++, 0, result);
-    run.emit({ type: 'message', message: result });
-  };
   for (const call of assistant.toolCalls) {
     const entry = waiting.get(call.id);
     if (entry === undefined) continue;
@@ -78,22 +73,29 @@ export async function decidePending(run: RunContext, pending: readonly PendingCa
  */
 export function abandonPending(run: RunContext, pending: readonly PendingCall[]): void {
   if (pending.length === 0) return;
-  const { insertAt } = pendingPlace(run, pending);
-  pending.forEach((call, offset) => {
-    const result = toolResultMessage(call.id, call.name, UNDECIDED_PENDING, true);
-    run.messages.splice(insertAt + offset, 0, result);
-    run.emit({ type: 'message', message: result });
-  });
+  const { place } = pendingPlace(run, pending);
+  for (const call of pending) place(toolResultMessage(call.id, call.name, UNDECIDED_PENDING, true));
 }
 
-/** The assistant message holding the pending calls, and where their results go: after it and the results already there. */
-function pendingPlace(run: RunContext, pending: readonly PendingCall[]): { assistant: AssistantMessage; insertAt: number } {
+/**
+ * The assistant message holding the pending calls, and `place`, which puts a result among that
+ * message's results in call order (the results of the calls that did not wait are there already),
+ * and tells the transcript.
+ */
+function pendingPlace(run: RunContext, pending: readonly PendingCall[]): { assistant: AssistantMessage; place: (result: ToolResultMessage) => void } {
   const ids = new Set(pending.map((call) => call.id));
   const index = run.messages.findLastIndex((message) => message.role === 'assistant' && message.toolCalls.some((call) => ids.has(call.id)));
   if (index < 0) throw new Error('the pending calls are not in the conversation');
-  let insertAt = index + 1;
-  while (run.messages[insertAt]?.role === 'tool') insertAt++;
-  return { assistant: run.messages[index] as AssistantMessage, insertAt };
+  const assistant = run.messages[index] as AssistantMessage;
+  const order = new Map(assistant.toolCalls.map((call, position) => [call.id, position]));
+  const place = (result: ToolResultMessage) => {
+    const position = order.get(result.toolCallId) ?? Infinity;
+    let at = index + 1;
+    for (let next = run.messages[at]; next?.role === 'tool' && (order.get(next.toolCallId) ?? -1) < position; next = run.messages[at]) at++;
+    run.messages.splice(at, 0, result);
+    run.emit({ type: 'message', message: result });
+  };
+  return { assistant, place };
 }
 
 function append(run: RunContext, message: Message): void {

@@ -6,7 +6,7 @@ import type { ModelClient, ModelRequest, ModelResponse, ToolChoice, ToolSpec } f
 import type { ModelStreamListener } from '../model/stream-events.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { contextLabel } from './hook-text.js';
-import { editedMessages, toolsToWire, toWire, type WireMessage } from './model-request-wire.js';
+import { editedMessages, messagesToWire, toolsToWire, type WireMessage } from './model-request-wire.js';
 import { fireHook, type RunContext } from './run-context.js';
 
 /**
@@ -65,7 +65,7 @@ export async function requestModel(run: RunContext, call: ModelCall, model: Mode
 
   if (hooks.has('PreModelRequest')) {
     const pre = mergePreModelRequest(
-      await fireHook(view, 'PreModelRequest', { caller: call.caller, turn, model: modelName, system: call.system, messages: call.messages.map(toWire) as never, tools: toolsToWire(call.tools) }, call.caller),
+      await fireHook(view, 'PreModelRequest', { caller: call.caller, turn, model: modelName, system: call.system, messages: messagesToWire(call.messages) as never, tools: toolsToWire(call.tools) as never }, call.caller),
     );
     if (pre.stop) return { kind: 'stopped' };
     if (pre.updatedSystem !== undefined) request.system = pre.updatedSystem;

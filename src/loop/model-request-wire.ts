@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { assistantMessage, systemMessage, userMessage, type Message, type ToolResultMessage } from '../messages/messages.js';
+import { assistantMessage, deepFreeze, systemMessage, userMessage, type Message, type ToolResultMessage } from '../messages/messages.js';
 import type { ToolSpec } from '../model/model-client.js';
 
 /**
@@ -27,9 +27,43 @@ export function toWire(message: Message): WireMessage {
   }
 }
 
-/** The tools of a request as PreModelRequest hooks see them. */
-export function toolsToWire(tools: readonly ToolSpec[]): { name: string; description: string; input_schema: Record<string, unknown> }[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
+/** Wire forms already built: messages are deep-frozen, so one message always has the same form. */
+const wireOf = new WeakMap<Message, WireMessage>();
+/** The wire form of a conversation as last sent, per live message list (the loop's list only grows between requests). */
+const wireLists = new WeakMap<readonly Message[], { length: number; last: Message | undefined; wire: WireMessage[] }>();
+const wireTools = new WeakMap<readonly ToolSpec[], readonly unknown[]>();
+
+/**
+ * `messages` as hooks see them, frozen, built incrementally: a request of the main loop converts
+ * only the messages appended since its previous request (a model-call hook on every request of a
+ * 10,000-message conversation would otherwise cost a conversion of all of it per request). The
+ * returned array is frozen, so dispatch does not walk it again.
+ */
+export function messagesToWire(messages: readonly Message[]): readonly WireMessage[] {
+  const cached = wireLists.get(messages);
+  const reusable = cached !== undefined && cached.length <= messages.length && messages[cached.length - 1] === cached.last;
+  const wire = reusable ? cached.wire : [];
+  for (let index = wire.length; index < messages.length; index++) {
+    const message = messages[index]!;
+    let converted = wireOf.get(message);
+    if (converted === undefined) {
+      converted = deepFreeze(toWire(message));
+      wireOf.set(message, converted);
+    }
+    wire.push(converted);
+  }
+  wireLists.set(messages, { length: messages.length, last: messages.at(-1), wire });
+  return Object.freeze(wire.slice());
+}
+
+/** The tools of a request as PreModelRequest hooks see them (frozen; computed once per tool list). */
+export function toolsToWire(tools: readonly ToolSpec[]): readonly { name: string; description: string; input_schema: Record<string, unknown> }[] {
+  let wire = wireTools.get(tools);
+  if (wire === undefined) {
+    wire = deepFreeze(tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })));
+    wireTools.set(tools, wire);
+  }
+  return wire as readonly { name: string; description: string; input_schema: Record<string, unknown> }[];
 }
 
 /**
