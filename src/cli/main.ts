@@ -29,6 +29,7 @@ import { cliSandboxOptions } from './sandbox-options.js';
 import { readSessionFlags } from './session-flags.js';
 import { createModel, describeSelection, selectModel } from './select-model.js';
 import { headlessPrompt } from './stdin-prompt.js';
+import { startTelemetry } from './telemetry-sdk.js';
 import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
 import { watchTerminationSignals } from './termination-signals.js';
 
@@ -145,6 +146,8 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     const init = { type: 'system', subtype: 'init', cwd: projectDir, session_id: sessionId, model: selection.provider === 'scripted' ? 'scripted' : selection.options.model, provider: selection.provider };
     io.stdout.write(`${JSON.stringify(init)}\n`);
   }
+  // Before the run is built: the run traces only when a provider is registered by then.
+  const telemetry = await startTelemetry(io.env ?? process.env, packageVersion(), warn);
   try {
     const runOptions: RunOptions = {
       model,
@@ -157,6 +160,11 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
           allow: [...settings.permissions.allow, ...options.allowedTools],
           ask: [...settings.permissions.ask],
           deny: [...settings.permissions.deny, ...options.disallowedTools],
+        },
+        ruleSources: {
+          allow: [...settings.permissionSources.allow, ...options.allowedTools.map(() => '--allowedTools')],
+          ask: [...settings.permissionSources.ask],
+          deny: [...settings.permissionSources.deny, ...options.disallowedTools.map(() => '--disallowedTools')],
         },
         mode: resolvePermissionMode(options.permissionMode, settings.defaultMode, warn),
         autoMode: options.permissionMode === 'auto',
@@ -191,6 +199,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   } finally {
     await sessionHooks.close();
     termination.dispose();
+    await telemetry?.shutdown();
   }
 }
 

@@ -22,6 +22,7 @@ export const HOOK_EVENT_NAMES = [
   'PostCompact',
   'Elicitation',
   'ElicitationResult',
+  'PermissionDecision',
 ] as const;
 
 /** One of the events hookloop fires. */
@@ -48,8 +49,14 @@ export const REFERENCE_ONLY_EVENTS = [
   'TeammateIdle',
 ] as const;
 
+/**
+ * Events hookloop adds to Claude Code's set (named in its style, documented as extensions in
+ * docs/hooks.md): `PermissionDecision` reports who settled a tool call and why (observer-only).
+ */
+export const EXTENSION_EVENTS: ReadonlySet<HookEventName> = new Set(['PermissionDecision']);
+
 /** Events whose matcher is tested against the tool name, and which accept `if` conditions. */
-export const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure']);
+export const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure', 'PermissionDecision']);
 
 /** True when `name` is an event hookloop fires. */
 export function isHookEventName(name: string): name is HookEventName {

@@ -151,6 +151,25 @@ const permissionDeniedInput = z.object({
   tool_use_id: z.string(),
   reason: z.string(),
 });
+/**
+ * hookloop extension (observer-only): how a tool call was settled and by whom, after the policy,
+ * PermissionRequest hooks and the approver (see PermissionDecisionRecord in loop/permission-decision.ts).
+ */
+const permissionDecisionInput = z.object({
+  ...commonInput,
+  ...withMode,
+  hook_event_name: z.literal('PermissionDecision'),
+  tool_name: z.string(),
+  tool_input: toolInput,
+  tool_use_id: z.string(),
+  decision: z.enum(['allow', 'deny']),
+  decided_by: z.enum(['rule', 'mode', 'boundary', 'read_only', 'sandbox', 'hook', 'approver', 'validation']),
+  reason: z.string().optional(),
+  rule: z.object({ list: z.enum(['allow', 'ask', 'deny']), text: z.string(), file: z.string().optional() }).optional(),
+  boundary: z.enum(['workspace', 'protected_removal', 'configuration']).optional(),
+  hook: z.object({ event: z.string(), type: z.string(), name: z.string(), source: z.string(), location: z.string().optional() }).optional(),
+  policy_source: z.string().optional(),
+});
 const subagentStartInput = z.object({
   ...commonInput,
   hook_event_name: z.literal('SubagentStart'),
@@ -309,6 +328,11 @@ export const hookEventSchemas = {
   PermissionDenied: {
     input: permissionDeniedInput,
     output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('PermissionDenied', { retry: z.boolean().optional() }) }),
+  },
+  /** hookloop extension, for observers (audit logs, dashboards): nothing it answers changes the call. */
+  PermissionDecision: {
+    input: permissionDecisionInput,
+    output: z.strictObject(commonOutput),
   },
   /** `additionalContext` opens the subagent's first system message. */
   SubagentStart: {

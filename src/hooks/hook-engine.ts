@@ -39,6 +39,11 @@ export interface DispatchOptions {
   readonly matchValue?: string;
   /** Reported for every handler as it finishes (lifecycle log, audit). Must not throw. */
   readonly onOutcome?: (outcome: HandlerOutcome) => void;
+  /**
+   * Reported for every handler just before it runs (spans, timelines). What it returns reaches
+   * that handler's run as `HookServices.traceparent` (a command hook's `TRACEPARENT`). Must not throw.
+   */
+  readonly onStart?: (handler: RegisteredHandler) => { readonly traceparent?: string } | void;
   /** The session's model access for prompt and agent hooks (see HookServices); without it they fail. */
   readonly services?: HookServices;
   /**
@@ -221,7 +226,7 @@ export class HookEngine {
     const services = options.services;
     let current = deepFreeze(input) as Record<string, unknown>;
     for (const handler of selected.filter((h) => h.origin.transport === 'callback')) {
-      const outcome = await this.invoke(event, handler, current, signal, services);
+      const outcome = await this.invoke(event, handler, current, signal, services, options.onStart);
       outcomes.push(outcome);
       options.onOutcome?.(outcome);
       if (endsChain(event, outcome)) return { outcomes, shortCircuited: true };
@@ -242,7 +247,7 @@ export class HookEngine {
     if (signal.aborted) siblings.abort();
     try {
       const settled = await mapLimited(foreground, limit, async (handler) => {
-        const outcome = await this.invoke(event, handler, current, siblings.signal, services);
+        const outcome = await this.invoke(event, handler, current, siblings.signal, services, options.onStart);
         options.onOutcome?.(outcome);
         if (CANCEL_SIBLINGS_ON_BLOCK.has(event) && blocks(outcome)) siblings.abort();
         return outcome;
@@ -258,7 +263,7 @@ export class HookEngine {
   private startBackground(event: HookEventName, handlers: readonly RegisteredHandler[], input: Record<string, unknown>, signal: AbortSignal, options: DispatchOptions): void {
     const toolName = typeof input['tool_name'] === 'string' ? input['tool_name'] : undefined;
     for (const handler of handlers) {
-      const run = (runSignal: AbortSignal) => this.invoke(event, handler, input, runSignal, options.services);
+      const run = (runSignal: AbortSignal) => this.invoke(event, handler, input, runSignal, options.services, options.onStart);
       if (options.background) {
         const start = { event, origin: handler.origin, rewake: handler.rewake === true, limit: this.concurrency[event] ?? Infinity, ...(toolName !== undefined ? { toolName } : {}) };
         options.background.start(start, run, options.onOutcome);
@@ -267,8 +272,9 @@ export class HookEngine {
   }
 
   /** One handler's run, with the additionalContext cap applied and failing guards noted (see FailureWatch). */
-  private async invoke(event: HookEventName, handler: RegisteredHandler, input: Record<string, unknown>, signal: AbortSignal, services: HookServices | undefined): Promise<HandlerOutcome> {
-    const outcome = await handler.run(input, signal, services);
+  private async invoke(event: HookEventName, handler: RegisteredHandler, input: Record<string, unknown>, signal: AbortSignal, services: HookServices | undefined, onStart: DispatchOptions['onStart']): Promise<HandlerOutcome> {
+    const traceparent = onStart?.(handler)?.traceparent;
+    const outcome = await handler.run(input, signal, traceparent === undefined ? services : { ...services, traceparent });
     return this.watch.observe(event, handler.id, capContext(outcome, input));
   }
 

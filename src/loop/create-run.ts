@@ -9,6 +9,8 @@ import { deniedEnvVars } from '../sandbox/runtime-config.js';
 import { resolveConfigDir, transcriptPathFor } from '../session/paths.js';
 import { requireSessionId } from '../session/session-id.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
+import { createRunTracer } from '../telemetry/run-tracer.js';
+import { tracingRegistered } from '../telemetry/traceparent.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
 import type { RunOptions } from './run-agent.js';
@@ -43,6 +45,9 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     const writer = new TranscriptWriter({ path: transcriptPath, sessionId, facts: state, ...(resume ? { resume } : {}) }, (error) => emit({ type: 'warning', text: error.message }));
     observers.unshift(writer.observer);
   }
+  // Spans only when someone collects them: without a tracer or a registered SDK, no observer at all.
+  const tracer = options.tracer !== undefined || tracingRegistered() ? createRunTracer(sessionId, options.tracer) : undefined;
+  if (tracer) observers.push(tracer.observer);
   const signal = options.signal ?? new AbortController().signal;
   const tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
   const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
@@ -51,7 +56,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     messages: [...(resume?.messages ?? [])],
     hooks: options.hooks ?? new HookEngine(),
     tools,
-    policy: new PermissionPolicy({ rules, mode, workspace, projectDir, configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) }),
+    policy: new PermissionPolicy({ rules, mode, workspace, projectDir, ...(options.permissions?.ruleSources ? { ruleSources: options.permissions.ruleSources } : {}), configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) }),
     approver: options.approver ?? headlessApprover,
     autoMode: options.permissions?.autoMode === true,
     workspace,
@@ -67,6 +72,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     // Prompt hooks ask the session's model; agent hooks run a bounded sub-run of this loop.
     services: { model: options.model, runSubagent: (request) => runSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
     ...(mcp ? { mcp } : {}),
+    ...(tracer ? { traceparent: tracer.traceparent } : {}),
   };
   return run;
 }

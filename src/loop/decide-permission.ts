@@ -6,6 +6,7 @@ import { ruleForCall } from '../permissions/policy.js';
 import type { PermissionVerdict } from '../permissions/types.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { realpathLoose } from '../tools/workspace.js';
+import { approverDecision, decidingHook, policyDecision, reportDecision, type DecidingHook, type PermissionDecisionRecord } from './permission-decision.js';
 import { notifyApproval } from './permission-events.js';
 import { fireHook, type RunContext } from './run-context.js';
 
@@ -15,6 +16,8 @@ type Input = Readonly<Record<string, unknown>>;
 export interface HookRecommendation {
   readonly decision: 'allow' | 'ask' | undefined;
   readonly reason: string | undefined;
+  /** The PreToolUse handler whose answer this is, for the PermissionDecision record. */
+  readonly by?: DecidingHook;
 }
 
 /**
@@ -71,30 +74,51 @@ export type Permission = { kind: 'allowed'; input: Input; realPaths: readonly st
  * deny. The input approved is the input that runs.
  */
 export async function decidePermission(run: RunContext, call: ToolCall, tool: AnyTool, checked: Extract<CheckedInput, { ok: true }>, hook: HookRecommendation): Promise<Permission> {
+  const started = performance.now();
+  const { permission, record } = await settle(run, call, tool, checked, hook);
+  await reportDecision(run, call, tool.name, permission.kind === 'allowed' ? permission.input : checked.input, record, performance.now() - started);
+  return permission;
+}
+
+/** A Permission and the record of who decided it. */
+interface Settled {
+  readonly permission: Permission;
+  readonly record: PermissionDecisionRecord;
+}
+
+async function settle(run: RunContext, call: ToolCall, tool: AnyTool, checked: Extract<CheckedInput, { ok: true }>, hook: HookRecommendation): Promise<Settled> {
   const { input, verdict, realPaths } = checked;
+  const mode = run.policy.mode;
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: verdict.behavior, source: verdict.source });
-  if (verdict.behavior === 'allow') return { kind: 'allowed', input, realPaths };
-  if (verdict.behavior === 'deny') return { kind: 'denied', message: verdict.message, ...(run.autoMode && verdict.source === 'mode dontAsk' ? { byClassifier: true } : {}) };
+  if (verdict.behavior === 'allow') return { permission: { kind: 'allowed', input, realPaths }, record: policyDecision(verdict, mode, 'allow', hook.by) };
+  if (verdict.behavior === 'deny') return { permission: { kind: 'denied', message: verdict.message, ...(run.autoMode && verdict.source === 'mode dontAsk' ? { byClassifier: true } : {}) }, record: policyDecision(verdict, mode, 'deny') };
 
   // The reference fires PermissionRequest for every ask except one a PreToolUse hook raised;
   // past a hard boundary (workspace, plan mode) only a deny from it counts.
   if (hook.decision !== 'ask') {
-    const request = mergePermissionRequest(
-      await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}) }, tool.name),
-    );
-    if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, byHook: true, ...(request.interrupt ? { interrupt: true } : {}) };
+    const outcomes = await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}) }, tool.name);
+    const request = mergePermissionRequest(outcomes);
+    const by = decidingHook('PermissionRequest', outcomes, request.behavior);
+    const byRequest = (decision: 'allow' | 'deny', reason?: string): PermissionDecisionRecord => ({ decision, decidedBy: 'hook', mode, policySource: verdict.source, ...(by ? { hook: by } : {}), ...(reason !== undefined ? { reason } : {}) });
+    if (request.behavior === 'deny') {
+      const message = request.message ?? verdict.message;
+      return { permission: { kind: 'denied', message, byHook: true, ...(request.interrupt ? { interrupt: true } : {}) }, record: byRequest('deny', message) };
+    }
     if (request.behavior === 'allow' && !verdict.hookMayDecide) {
       run.emit({ type: 'warning', text: `PermissionRequest hook allowed ${tool.name}, but ${verdict.source} does not let hooks approve it; the allow was ignored` });
     } else if (request.behavior === 'allow') {
-      if (request.updatedInput === undefined) return hookApproved(run, call, tool, checked, request.updatedPermissions);
+      if (request.updatedInput === undefined) return { permission: hookApproved(run, call, tool, checked, request.updatedPermissions), record: byRequest('allow') };
       const rewritten = await checkInput(run, tool, input, hook, request.updatedInput);
-      if (!rewritten.ok) return { kind: 'denied', message: `PermissionRequest hook: ${rewritten.error}`, byHook: true };
+      if (!rewritten.ok) {
+        const message = `PermissionRequest hook: ${rewritten.error}`;
+        return { permission: { kind: 'denied', message, byHook: true }, record: { decision: 'deny', decidedBy: 'validation', mode, reason: message, ...(by ? { hook: by } : {}) } };
+      }
       run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PermissionRequest' });
       const again = rewritten.verdict;
       run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: again.behavior, source: `${again.source} (PermissionRequest updatedInput)` });
-      if (again.behavior === 'deny') return { kind: 'denied', message: again.message };
+      if (again.behavior === 'deny') return { permission: { kind: 'denied', message: again.message }, record: policyDecision(again, mode, 'deny') };
       // The hook's allow covers what it was entitled to decide; anything more is a person's call.
-      if (again.behavior === 'allow' || again.hookMayDecide) return hookApproved(run, call, tool, rewritten, request.updatedPermissions);
+      if (again.behavior === 'allow' || again.hookMayDecide) return { permission: hookApproved(run, call, tool, rewritten, request.updatedPermissions), record: byRequest('allow') };
       return askPerson(run, call, tool, rewritten.input, again, rewritten.realPaths);
     }
   }
@@ -108,8 +132,9 @@ function hookApproved(run: RunContext, call: ToolCall, tool: AnyTool, checked: {
 }
 
 /** The approver (a person on a TTY; headless: deny) decides an ask; `always` adds a session allow rule. */
-async function askPerson(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, verdict: Extract<PermissionVerdict, { behavior: 'ask' }>, realPaths: readonly string[]): Promise<Permission> {
-  if (verdict.humanMayDecide === false) return { kind: 'denied', message: verdict.message };
+async function askPerson(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, verdict: Extract<PermissionVerdict, { behavior: 'ask' }>, realPaths: readonly string[]): Promise<Settled> {
+  const mode = run.policy.mode;
+  if (verdict.humanMayDecide === false) return { permission: { kind: 'denied', message: verdict.message }, record: policyDecision(verdict, mode, 'deny') };
   let answer: Awaited<ReturnType<RunContext['approver']['approve']>>;
   if (run.approver.awaitsHuman === true) await notifyApproval(run, tool.name);
   // The rule `always` adds, shown in the question so the user knows what they allow from now on.
@@ -120,9 +145,9 @@ async function askPerson(run: RunContext, call: ToolCall, tool: AnyTool, input: 
     answer = 'deny';
   }
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: answer === 'deny' ? 'deny' : 'allow', source: 'approver' });
-  if (answer === 'deny') return { kind: 'denied', message: verdict.message };
+  if (answer === 'deny') return { permission: { kind: 'denied', message: verdict.message }, record: approverDecision(verdict, mode, 'deny') };
   if (answer === 'always') run.policy.addSessionRule('allow', alwaysRule);
-  return { kind: 'allowed', input, realPaths };
+  return { permission: { kind: 'allowed', input, realPaths }, record: approverDecision(verdict, mode, 'allow') };
 }
 
 /** `updatedPermissions` entries of type `addRules` become session rules; others are reported and ignored. */

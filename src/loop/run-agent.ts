@@ -9,6 +9,7 @@ import type { McpServersOption } from '../mcp/mcp-servers.js';
 import { systemMessage, userMessage, type AssistantMessage, type Message } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { emptyTally, tallyUsage, type UsageTally } from '../model/usage.js';
+import type { Tracer } from '@opentelemetry/api';
 import type { Approver, PermissionMode, PermissionRules } from '../permissions/types.js';
 import { compactBeforeTurn, compactConversation, contextTokensOf, PROMPT_TOO_LONG, type CompactionOptions, type CompactionOutcome } from '../session/compaction.js';
 import type { SandboxOptions } from '../sandbox/run-sandbox.js';
@@ -37,9 +38,10 @@ export interface RunOptions {
    * The permission policy. `autoMode`: hookloop's stand-in for Claude Code's `auto` mode (whose
    * classifier approves or refuses what would need approval): run with `mode: "dontAsk"` and the
    * refusals of that mode are the classifier's — they fire PermissionDenied, which fires nowhere
-   * else, as in Claude Code.
+   * else, as in Claude Code. `ruleSources`: the file each rule came from, index for index with
+   * `rules` (reported by the PermissionDecision event).
    */
-  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[]; readonly autoMode?: boolean };
+  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[]; readonly autoMode?: boolean; readonly ruleSources?: Partial<PermissionRules> };
   /**
    * Files and directories the run's configuration was read from — settings files (`--settings`
    * ones included), plugin directories, MCP configs: no rule, mode or hook lets the model write
@@ -72,6 +74,11 @@ export interface RunOptions {
   readonly compaction?: CompactionOptions | false;
   readonly signal?: AbortSignal;
   readonly observers?: readonly RunObserver[];
+  /**
+   * Where the run's OpenTelemetry spans go (see telemetry/run-tracer.ts). Default: the global
+   * tracer when an SDK registered a provider before the run started; otherwise no spans are made.
+   */
+  readonly tracer?: Tracer;
   /** Extra environment for tool processes (kept even for provider credentials, which Bash does not inherit from `process.env`). */
   readonly env?: Readonly<Record<string, string>>;
   /**
@@ -206,6 +213,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
           opened.blocked !== undefined
             ? { result: promptBlockedResult(opened.blocked.reason, opened.blocked.prompt), isError: false, terminalReason: 'prompt_blocked', stopReason: null }
             : await converse(turnRun, options, totals, () => ++turns, opened.queued);
+        run.emit({ type: 'prompt_finished', promptId: run.state.promptId ?? '', terminalReason: outcome.terminalReason, isError: outcome.isError });
         const { sessionId } = run.state;
         return { ...outcome, numTurns: turns, sessionId, durationMs: Date.now() - started, usage: totals.total, modelUsage: totals.byModel, permissionDenials: turnRun.permissionDenials, messages: run.messages };
       }),
@@ -215,6 +223,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         if (ended) return;
         ended = true;
         await fireHook(run, 'SessionEnd', { reason }).catch(() => []);
+        run.emit({ type: 'session_ended', reason });
         // Background hooks still running are killed at exit, as the reference kills them (async-hook).
         await run.background.stop();
         await run.sandbox?.close();
@@ -252,6 +261,7 @@ async function beginSession(run: RunContext, source: 'startup' | 'resume'): Prom
 async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionOpening | undefined): Promise<{ blocked?: { reason: string; prompt: string }; queued?: string }> {
   const first = opening?.initialUserMessage ?? prompt;
   run.state.promptId = randomUUID();
+  run.emit({ type: 'prompt_started', promptId: run.state.promptId, prompt: first });
   const submit = await submitPrompt(run, first);
   if (submit.blocked !== undefined) return { blocked: { reason: submit.blocked, prompt: first } };
   const context = [...(opening?.context ?? []), ...submit.context];
@@ -312,7 +322,7 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
     let assistant: AssistantMessage;
     let repeated: DistinctCalls['repeated'];
     try {
-      run.emit({ type: 'model_request', turn });
+      run.emit({ type: 'model_request', turn, model: options.model.name });
       const response = await options.model.complete({
         system: options.system ?? '',
         messages: run.messages,
@@ -325,7 +335,7 @@ async function converse(run: RunContext, options: RunOptions, totals: UsageTally
       run.state.model = response.model ?? options.model.name;
       run.state.contextTokens = contextTokensOf(response.usage);
       lastStopReason = response.stopReason;
-      run.emit({ type: 'model_response', turn, text: assistant.text, toolCalls: assistant.toolCalls.length, usage: response.usage });
+      run.emit({ type: 'model_response', turn, text: assistant.text, toolCalls: assistant.toolCalls.length, usage: response.usage, model: run.state.model, stopReason: response.stopReason });
     } catch (error) {
       return failTurn(run, error, lastText);
     }

@@ -3,7 +3,7 @@ import type { HookPayload } from '../hooks/event-schemas.js';
 import type { BackgroundHooks } from '../hooks/async-hooks.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { HookServices } from '../hooks/hook-services.js';
-import type { HandlerOutcome } from '../hooks/handler.js';
+import type { HandlerOrigin, HandlerOutcome } from '../hooks/handler.js';
 import type { Message } from '../messages/messages.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
@@ -49,6 +49,11 @@ export interface RunContext {
   readonly services: HookServices;
   /** The session's MCP servers (`RunOptions.mcpServers`): connected by startSession, closed after SessionEnd. */
   readonly mcp?: McpServerSet;
+  /**
+   * The W3C `traceparent` of the span opened for `key` (a hook invocation id or a tool call id),
+   * when the run is traced (see telemetry/run-tracer.ts); handed to hook and Bash processes.
+   */
+  readonly traceparent?: (key: string) => string | undefined;
 }
 
 /**
@@ -77,6 +82,9 @@ export function makeEmitter(observers: readonly RunObserver[]): (event: RunEvent
   return emit;
 }
 
+/** Numbers hook invocations (unique in the process, so in every run). */
+let invocationCount = 0;
+
 const ENDING_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionEnd', 'StopFailure']);
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -94,6 +102,9 @@ export async function fireHook<E extends HookEventName>(
 ): Promise<readonly HandlerOutcome[]> {
   if (!run.hooks.has(event)) return [];
   const input = run.state.payload(event, fields);
+  const ids = invocationIds(input);
+  // Pairs each handler's start with its outcome (one run per handler and dispatch).
+  const invocations = new Map<HandlerOrigin, string>();
   const result = await run.hooks.dispatch(event, input, {
     // SessionEnd and StopFailure report the end of a run, an abort included: the run's aborted
     // signal must not cancel them. Their own timeouts bound them (SessionEnd: 1.5 s by default).
@@ -102,8 +113,16 @@ export async function fireHook<E extends HookEventName>(
     background: run.background,
     projectDir: run.state.projectDir,
     ...(matchValue !== undefined ? { matchValue } : {}),
+    onStart: (handler) => {
+      const invocation = `hook-${++invocationCount}`;
+      invocations.set(handler.origin, invocation);
+      run.emit({ type: 'hook_handler_started', invocation, event, matchValue, matcher: handler.matcher, origin: handler.origin, background: handler.background, ...ids });
+      const traceparent = run.traceparent?.(invocation);
+      return traceparent === undefined ? undefined : { traceparent };
+    },
     onOutcome: (outcome) => {
-      run.emit({ type: 'hook_outcome', event, matchValue, outcome });
+      const invocation = invocations.get(outcome.origin);
+      run.emit({ type: 'hook_outcome', event, matchValue, outcome, ...(invocation !== undefined ? { invocation } : {}), ...ids });
       if (outcome.warning !== undefined) run.emit({ type: 'warning', text: hookWarningText(event, outcome) });
       const output = outcome.output as { systemMessage?: unknown; continue?: unknown; stopReason?: unknown };
       if (typeof output.systemMessage === 'string') run.emit({ type: 'system_message', text: output.systemMessage });
@@ -112,6 +131,13 @@ export async function fireHook<E extends HookEventName>(
     },
   });
   return result.outcomes;
+}
+
+/** The tool call and subagent a payload belongs to, for observers. */
+function invocationIds(input: Readonly<Record<string, unknown>>): { toolUseId?: string; agentId?: string } {
+  const toolUseId = input['tool_use_id'];
+  const agentId = input['agent_id'];
+  return { ...(typeof toolUseId === 'string' ? { toolUseId } : {}), ...(typeof agentId === 'string' ? { agentId } : {}) };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { HookInput, HookPayload } from '../hooks/event-schemas.js';
 import type { PermissionMode } from '../permissions/types.js';
 
 /** Events whose payload carries `permission_mode` (spec §2). */
-const WITH_MODE: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'SubagentStop']);
+const WITH_MODE: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PermissionDecision', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'SubagentStop']);
 /** Events whose payload carries `effort` (spec §2). */
 const WITH_EFFORT: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'SubagentStop', 'StopFailure']);
 

@@ -5,6 +5,7 @@ import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-too
 import { toolUseError } from '../tools/tool-registry.js';
 import { checkInput, decidePermission } from './decide-permission.js';
 import { contextLabel, DEFERRED_BATCH_SKIPPED, postToolUseBlock, preToolUseError } from './hook-text.js';
+import { decidingHook, reportDecision } from './permission-decision.js';
 import { permissionDenied } from './permission-events.js';
 import { checkReplacedOutput, replacementFor, withAbsolutePaths } from './replaced-output.js';
 import { fireHook, toolContext, type RunContext } from './run-context.js';
@@ -39,20 +40,30 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
   if (prepared.kind === 'settled') return finish(run, call, prepared.result, []);
   const { tool } = prepared;
   const contexts: string[] = [];
+  run.emit({ type: 'tool_started', toolName: tool.name, toolUseId: call.id, input: prepared.input });
 
-  const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name));
+  const preOutcomes = await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name);
+  const pre = mergePreToolUse(preOutcomes);
+  const preBy = decidingHook('PreToolUse', preOutcomes, pre.decision);
   contexts.push(...pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text)));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
-  if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseError(tool.name, pre.reason ?? 'blocked'), contexts, stop);
+  if (pre.decision === 'deny') {
+    const message = preToolUseError(tool.name, pre.reason ?? 'blocked');
+    await reportDecision(run, call, tool.name, prepared.input, { decision: 'deny', decidedBy: 'hook', mode: run.policy.mode, reason: pre.reason ?? 'blocked', ...(preBy ? { hook: preBy } : {}) }, 0);
+    return refuse(run, call, prepared.input, message, contexts, stop);
+  }
   if (pre.decision === 'defer') {
     const result = toolResultMessage(call.id, tool.name, 'The call was deferred by a PreToolUse hook; it did not run.', true);
     return { ...finish(run, call, result, contexts), deferred: { id: call.id, name: tool.name, input: call.input } };
   }
   if (options.deferring) return finish(run, call, toolResultMessage(call.id, tool.name, DEFERRED_BATCH_SKIPPED, true), contexts);
 
-  const hook = { decision: pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined, reason: pre.reason };
+  const hook = { decision: pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined, reason: pre.reason, ...(preBy ? { by: preBy } : {}) };
   const checked = await checkInput(run, tool, prepared.input, hook, pre.updatedInput);
-  if (!checked.ok) return refuse(run, call, prepared.input, preToolUseError(tool.name, checked.error), contexts, stop);
+  if (!checked.ok) {
+    await reportDecision(run, call, tool.name, prepared.input, { decision: 'deny', decidedBy: 'validation', mode: run.policy.mode, reason: checked.error }, 0);
+    return refuse(run, call, prepared.input, preToolUseError(tool.name, checked.error), contexts, stop);
+  }
   if (pre.updatedInput) run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse' });
 
   const permitted = await decidePermission(run, call, tool, checked, hook);
@@ -65,7 +76,8 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
   const rewritten = pre.updatedInput !== undefined || permitted.input !== prepared.input;
 
   // Checks that read the files come only now, so a refused call learns nothing about them.
-  const context = callContext(run, tool, input, permitted.realPaths);
+  run.emit({ type: 'tool_executing', toolName: tool.name, toolUseId: call.id });
+  const context = callContext(run, call, tool, input, permitted.realPaths);
   const invalid = await validateContent(tool, input, context);
   if (invalid !== undefined) return finish(run, call, toolResultMessage(call.id, tool.name, toolUseError(invalid), true), contexts, stop);
 
@@ -77,10 +89,11 @@ export async function runToolCall(run: RunContext, call: ToolCall, options: { re
 /**
  * The handler's context for this call: the run's, plus the real paths the permission was decided
  * for (file tools write there or nowhere) and the policy's search filter (Grep and Glob show only
- * files this call may read).
+ * files this call may read), and the traceparent of its span when the run is traced.
  */
-function callContext(run: RunContext, tool: AnyTool, input: Input, realPaths: readonly string[]): ToolContext {
-  const base = { ...toolContext(run), approvedPaths: realPaths };
+function callContext(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, realPaths: readonly string[]): ToolContext {
+  const traceparent = run.traceparent?.(call.id);
+  const base = { ...toolContext(run), approvedPaths: realPaths, ...(traceparent !== undefined ? { traceparent } : {}) };
   if (tool.kind !== 'read') return base;
   return { ...base, mayRead: run.policy.searchFilter({ tool, input, cwd: base.cwd }) };
 }

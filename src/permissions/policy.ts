@@ -8,7 +8,7 @@ import { bashCommandIsKnown } from './match-bash.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
 import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
 import { formatRule, parseRule, type PermissionRule } from './rule.js';
-import { PERMISSION_MODES, type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict } from './types.js';
+import { PERMISSION_MODES, type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict, type PolicyCause } from './types.js';
 
 /** What a `PermissionPolicy` is built from. */
 export interface PermissionPolicyOptions {
@@ -35,9 +35,16 @@ export interface PermissionPolicyOptions {
    * time then needs no approval for that reason (it still does for every other).
    */
   readonly runsSandboxed?: (input: unknown) => boolean;
+  /**
+   * Where each rule came from, index for index with `rules` (a settings file, `--allowedTools`):
+   * reported as the rule's `file` in a verdict's `cause`. Missing entries are simply not reported.
+   */
+  readonly ruleSources?: Partial<Record<Behavior, readonly (string | undefined)[]>>;
 }
 
 type Behavior = 'allow' | 'ask' | 'deny';
+
+const HOOK: PolicyCause = { kind: 'hook' };
 
 /** One call as the steps below see it. */
 interface Call {
@@ -74,6 +81,8 @@ export class PermissionPolicy {
   private readonly protectedPaths: ProtectedPaths;
   private readonly sandboxAutoAllows: ((input: unknown) => boolean) | undefined;
   private readonly runsSandboxed: ((input: unknown) => boolean) | undefined;
+  /** Where a rule came from (see `PermissionPolicyOptions.ruleSources`); session rules are `session`. */
+  private readonly ruleFiles = new Map<PermissionRule, string>();
 
   /** @throws ConfigError for a malformed rule (naming `permissions.<list>[i]`) or an unknown mode. */
   constructor(options: PermissionPolicyOptions) {
@@ -89,6 +98,12 @@ export class PermissionPolicy {
       ask: options.rules.ask.map((rule, index) => parseRule(rule, `permissions.ask[${index}]`)),
       deny: options.rules.deny.map((rule, index) => parseRule(rule, `permissions.deny[${index}]`)),
     };
+    for (const list of ['allow', 'ask', 'deny'] as const) {
+      this.lists[list].forEach((rule, index) => {
+        const file = options.ruleSources?.[list]?.[index];
+        if (file !== undefined) this.ruleFiles.set(rule, file);
+      });
+    }
   }
 
   /** The current permission mode. */
@@ -112,7 +127,9 @@ export class PermissionPolicy {
    * build an exact rule for a call. @throws ConfigError when the rule is malformed.
    */
   addSessionRule(behavior: Behavior, rule: string): void {
-    this.lists[behavior].push(parseRule(rule, `session ${behavior} rule`));
+    const parsed = parseRule(rule, `session ${behavior} rule`);
+    this.lists[behavior].push(parsed);
+    this.ruleFiles.set(parsed, 'session');
   }
 
   /** Evaluates one call (see the class comment for the order). Never throws. */
@@ -121,26 +138,31 @@ export class PermissionPolicy {
     const mode = this.currentMode;
 
     const denied = await this.firstMatch('deny', call, 'any');
-    if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}` };
+    if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}`, cause: this.ruleCause('deny', denied) };
     // Plan mode's read-only rule comes before ask rules, so no approval can route around it.
     // Like the reference, it still lets PermissionRequest hooks see the call.
     if (mode === 'plan' && !(await this.readOnly(call))) {
-      return { behavior: 'ask', message: planMessage(call), source: 'mode plan', hookMayDecide: false, humanMayDecide: false };
+      return { behavior: 'ask', message: planMessage(call), source: 'mode plan', hookMayDecide: false, humanMayDecide: false, cause: { kind: 'mode', mode } };
     }
     const asked = await this.firstMatch('ask', call, 'any');
-    if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true };
+    if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true, cause: this.ruleCause('ask', asked) };
 
     const boundary = await this.boundary(call);
     if (boundary) return boundary;
 
     // A hook may not allow a Bash command hookloop cannot read or whose programs it cannot name: only a person or bypassPermissions may.
-    if (query.hookDecision === 'allow' && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook' };
-    if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || askMessage(call), source: 'hook', hookMayDecide: false };
+    if (query.hookDecision === 'allow' && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook', cause: HOOK };
+    if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || askMessage(call), source: 'hook', hookMayDecide: false, cause: HOOK };
 
     const allowed = await this.firstMatch('allow', call, 'all');
-    if (allowed && (await this.redirectsStayInside(call))) return { behavior: 'allow', source: `rule ${allowed.text}` };
+    if (allowed && (await this.redirectsStayInside(call))) return { behavior: 'allow', source: `rule ${allowed.text}`, cause: this.ruleCause('allow', allowed) };
 
     return this.byMode(call);
+  }
+
+  private ruleCause(list: Behavior, rule: PermissionRule): PolicyCause {
+    const file = this.ruleFiles.get(rule);
+    return { kind: 'rule', list, rule: rule.text, ...(file !== undefined ? { file } : {}) };
   }
 
   private describe(query: PermissionQuery): Call {
@@ -190,6 +212,7 @@ export class PermissionPolicy {
           message: `Claude requested permissions to ${verb} ${outside}, but you haven't granted it yet.`,
           source: 'workspace boundary',
           hookMayDecide: false,
+          cause: { kind: 'boundary', boundary: 'workspace' },
           suggestions: [{ type: 'addDirectories', directories: [path.dirname(outside)], destination: 'session' }],
         };
       }
@@ -201,6 +224,7 @@ export class PermissionPolicy {
         message: `rm in '${removal}' needs approval: it would remove the filesystem root, the home directory or a working directory of this session, which no rule or hook can approve.`,
         source: 'protected path',
         hookMayDecide: false,
+        cause: { kind: 'boundary', boundary: 'protected_removal' },
       };
     }
     const written = await this.protectedWrite(call);
@@ -283,21 +307,22 @@ export class PermissionPolicy {
   private async byMode(call: Call): Promise<PermissionVerdict> {
     const mode = this.currentMode;
     const { tool } = call;
-    if (mode === 'bypassPermissions') return { behavior: 'allow', source: 'mode bypassPermissions' };
+    if (mode === 'bypassPermissions') return { behavior: 'allow', source: 'mode bypassPermissions', cause: { kind: 'mode', mode } };
     const bash = await this.classify(call);
-    if (bash ? bash.readOnly : tool.kind === 'read' || tool.readOnly) return { behavior: 'allow', source: 'read-only' };
-    if (tool.kind === 'bash' && this.sandboxAutoAllows?.(call.query.input) === true) return { behavior: 'allow', source: 'sandbox' };
-    if (mode === 'acceptEdits' && (bash ? bash.editsInsideWorkspace : tool.kind === 'edit')) return { behavior: 'allow', source: 'mode acceptEdits' };
+    if (bash ? bash.readOnly : tool.kind === 'read' || tool.readOnly) return { behavior: 'allow', source: 'read-only', cause: { kind: 'read_only' } };
+    if (tool.kind === 'bash' && this.sandboxAutoAllows?.(call.query.input) === true) return { behavior: 'allow', source: 'sandbox', cause: { kind: 'sandbox' } };
+    if (mode === 'acceptEdits' && (bash ? bash.editsInsideWorkspace : tool.kind === 'edit')) return { behavior: 'allow', source: 'mode acceptEdits', cause: { kind: 'mode', mode } };
     if (mode === 'dontAsk') {
       return {
         behavior: 'deny',
         message: `Permission to use ${tool.name} has been denied because hookloop is running in don't ask mode. ${DENIAL_WORKAROUND_GUIDANCE}`,
         source: 'mode dontAsk',
+        cause: { kind: 'mode', mode },
       };
     }
     const message = bash?.reason ?? askMessage(call);
     const suggestions = this.suggestions(call, bash);
-    return { behavior: 'ask', message, source: `mode ${mode}`, hookMayDecide: true, ...(suggestions.length > 0 ? { suggestions } : {}) };
+    return { behavior: 'ask', message, source: `mode ${mode}`, hookMayDecide: true, cause: { kind: 'mode', mode }, ...(suggestions.length > 0 ? { suggestions } : {}) };
   }
 
   /** Claude Code `permission_suggestions` for a call the mode asks about. */

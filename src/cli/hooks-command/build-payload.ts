@@ -114,6 +114,8 @@ function defaultFields(event: HookEventName, options: FieldOptions): Record<stri
       return { source: 'local_settings', file_path: path.join(options.projectDir, '.claude', 'settings.local.json') };
     case 'PermissionDenied':
       return { ...tool, tool_use_id: toolUseId, reason: `Permission to use ${options.toolName ?? 'the tool'} has been denied.` };
+    case 'PermissionDecision':
+      return { ...tool, tool_use_id: toolUseId, decision: 'allow', decided_by: 'mode', policy_source: 'mode default' };
     case 'Notification':
       return { message: `Claude needs your permission to use ${options.toolName ?? 'Bash'}`, notification_type: 'permission_prompt' };
     case 'Elicitation':

@@ -72,7 +72,7 @@ export function registerSettingsHandlers(
       identity: handlerIdentity(config),
       background: config.async === true || config.asyncRewake === true,
       rewake: config.asyncRewake === true,
-      run: async (input, signal) => {
+      run: async (input, signal, services) => {
         const payload = input as { cwd: string; session_id: string; effort?: { level?: string } };
         const result = await runCommandProcess(config, {
           stdin: JSON.stringify(input),
@@ -83,6 +83,7 @@ export function registerSettingsHandlers(
             cwd: payload.cwd,
             ...(payload.effort?.level ? { effort: payload.effort.level } : {}),
             ...(envFileIndex !== undefined ? { envFile: prepareSessionEnvFile(configDir, payload.session_id, event, envFileIndex) } : {}),
+            ...(services?.traceparent !== undefined ? { traceparent: services.traceparent } : {}),
           }),
           timeoutMs: timeoutSeconds * 1000,
           signal,

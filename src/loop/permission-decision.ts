@@ -1,0 +1,78 @@
+import type { HandlerOutcome } from '../hooks/handler.js';
+import type { ToolCall } from '../messages/messages.js';
+import type { PermissionMode, PermissionVerdict, PolicyCause } from '../permissions/types.js';
+import type { DecidingHook, PermissionDecisionRecord } from './decision-record.js';
+import { fireHook, type RunContext } from './run-context.js';
+
+export type { DecidingHook, PermissionDecisionRecord } from './decision-record.js';
+
+/** The handler whose answer is the event's merged decision `decision` (the first in merge order), if a handler made it. */
+export function decidingHook(event: 'PreToolUse' | 'PermissionRequest', outcomes: readonly HandlerOutcome[], decision: string | undefined): DecidingHook | undefined {
+  if (decision === undefined) return undefined;
+  const found = outcomes.find((outcome) => ownDecision(event, outcome) === decision);
+  if (found === undefined) return undefined;
+  const { origin } = found;
+  return { event, type: origin.transport, name: origin.text, source: origin.source, ...(origin.location !== undefined ? { location: origin.location } : {}) };
+}
+
+/** One handler's own answer, read from its (already validated) output the way merge.ts weighs it. */
+function ownDecision(event: 'PreToolUse' | 'PermissionRequest', outcome: HandlerOutcome): string | undefined {
+  if (outcome.status === 'blocked' || outcome.failClosed) return 'deny';
+  const output = outcome.output as { decision?: string; hookSpecificOutput?: { permissionDecision?: string; decision?: { behavior?: string } } };
+  if (event === 'PermissionRequest') return output.hookSpecificOutput?.decision?.behavior;
+  if (output.hookSpecificOutput?.permissionDecision !== undefined) return output.hookSpecificOutput.permissionDecision;
+  return output.decision === 'block' ? 'deny' : output.decision === 'approve' ? 'allow' : undefined;
+}
+
+/** The record for a call the policy settled by itself (`hook` names the PreToolUse hook when its recommendation decided). */
+export function policyDecision(verdict: PermissionVerdict, mode: PermissionMode, decision: 'allow' | 'deny', hook?: DecidingHook): PermissionDecisionRecord {
+  const reason = verdict.behavior === 'allow' ? undefined : verdict.message;
+  return { decision, mode, policySource: verdict.source, ...causeFields(verdict.cause, hook), ...(reason !== undefined ? { reason } : {}) };
+}
+
+function causeFields(cause: PolicyCause | undefined, hook: DecidingHook | undefined): Pick<PermissionDecisionRecord, 'decidedBy' | 'rule' | 'boundary' | 'hook'> {
+  switch (cause?.kind) {
+    case 'rule':
+      return { decidedBy: 'rule', rule: { list: cause.list, text: cause.rule, ...(cause.file !== undefined ? { file: cause.file } : {}) } };
+    case 'boundary':
+      return { decidedBy: 'boundary', boundary: cause.boundary };
+    case 'hook':
+      return { decidedBy: 'hook', ...(hook ? { hook } : {}) };
+    case 'read_only':
+    case 'sandbox':
+      return { decidedBy: cause.kind };
+    case 'mode':
+    case undefined:
+      return { decidedBy: 'mode' };
+  }
+}
+
+/** A person (or the configured approver) answered an ask; the policy's cause says what made it ask. */
+export function approverDecision(verdict: PermissionVerdict, mode: PermissionMode, decision: 'allow' | 'deny'): PermissionDecisionRecord {
+  const { decidedBy: _asked, ...asked } = causeFields(verdict.cause, undefined);
+  return { decision, decidedBy: 'approver', mode, policySource: verdict.source, ...asked, ...(decision === 'deny' && verdict.behavior !== 'allow' ? { reason: verdict.message } : {}) };
+}
+
+/**
+ * Tells observers how a call was settled (`permission_decision`) and fires the PermissionDecision
+ * hooks (a hookloop extension event, observer-only: nothing they answer changes the call).
+ * `durationMs` is the time the decision took, PreToolUse excluded. Never throws.
+ */
+export async function reportDecision(run: RunContext, call: ToolCall, toolName: string, input: Readonly<Record<string, unknown>>, record: PermissionDecisionRecord, durationMs: number): Promise<void> {
+  run.emit({ type: 'permission_decision', toolName, toolUseId: call.id, record, durationMs });
+  if (!run.hooks.has('PermissionDecision')) return;
+  await fireHook(run, 'PermissionDecision', { tool_name: toolName, tool_input: input as Record<string, unknown>, tool_use_id: call.id, ...decisionPayload(record) }, toolName).catch(() => []);
+}
+
+/** The wire fields of PermissionDecision (snake_case, as Claude Code's payloads). */
+export function decisionPayload(record: PermissionDecisionRecord) {
+  return {
+    decision: record.decision,
+    decided_by: record.decidedBy,
+    ...(record.reason !== undefined ? { reason: record.reason } : {}),
+    ...(record.rule ? { rule: { list: record.rule.list, text: record.rule.text, ...(record.rule.file !== undefined ? { file: record.rule.file } : {}) } } : {}),
+    ...(record.boundary ? { boundary: record.boundary } : {}),
+    ...(record.hook ? { hook: { event: record.hook.event, type: record.hook.type, name: record.hook.name, source: record.hook.source, ...(record.hook.location !== undefined ? { location: record.hook.location } : {}) } } : {}),
+    ...(record.policySource !== undefined ? { policy_source: record.policySource } : {}),
+  };
+}
