@@ -30,6 +30,7 @@ import { readSessionFlags } from './session-flags.js';
 import { createModel, describeSelection, selectModel } from './select-model.js';
 import { headlessPrompt } from './stdin-prompt.js';
 import { startTelemetry } from './telemetry-sdk.js';
+import { runTimelineCommand } from './timeline-command.js';
 import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
 import { watchTerminationSignals } from './termination-signals.js';
 
@@ -67,6 +68,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     if (command.command === 'demo') return await runDemo({ keep: command.keep, write: line(io.stdout), writeError: line(io.stderr) });
     if (command.command === 'hooks') return await runHooksCommand(command, io, runPrompt);
     if (command.command === 'mcp') return await runMcpCommand(command, io);
+    if (command.command === 'timeline') return await runTimelineCommand(command, io);
     return await runPrompt(command, io);
   } catch (error) {
     if (error instanceof HookloopError) {

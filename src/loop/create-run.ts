@@ -8,6 +8,7 @@ import { startRunSandbox, type RunSandbox, type SandboxStart } from '../sandbox/
 import { deniedEnvVars } from '../sandbox/runtime-config.js';
 import { resolveConfigDir, transcriptPathFor } from '../session/paths.js';
 import { requireSessionId } from '../session/session-id.js';
+import { eventsPathFor, eventsWriter } from '../session/events-writer.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { createRunTracer } from '../telemetry/run-tracer.js';
 import { tracingRegistered } from '../telemetry/traceparent.js';
@@ -23,7 +24,7 @@ import { runSubagent } from './subagent.js';
 /**
  * Builds the context a session's phases share. A resumed session keeps its id, transcript and
  * conversation; the transcript writer (unless `transcript: false`) is the first observer, so each
- * message is on disk before the next hook runs.
+ * message is on disk before the next hook runs; the events file writer (same condition) goes with it.
  * `sandbox` is the run's started OS sandbox (see startRunSandboxFor), if any.
  * @throws ConfigError for invalid permission rules in `options.permissions`, or a `sessionId` that is not a UUID.
  */
@@ -44,6 +45,8 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   if (options.transcript !== false) {
     const writer = new TranscriptWriter({ path: transcriptPath, sessionId, facts: state, ...(resume ? { resume } : {}) }, (error) => emit({ type: 'warning', text: error.message }));
     observers.unshift(writer.observer);
+    // The timeline's events (hook timings, decisions), next to the transcript; see `hookloop timeline`.
+    observers.push(eventsWriter(eventsPathFor(transcriptPath), (error) => emit({ type: 'warning', text: error.message })));
   }
   // Spans only when someone collects them: without a tracer or a registered SDK, no observer at all.
   const tracer = options.tracer !== undefined || tracingRegistered() ? createRunTracer(sessionId, options.tracer) : undefined;
