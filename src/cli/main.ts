@@ -178,6 +178,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       ...(interactive ? { elicit: ttyElicitor({ input: io.stdin, output: io.stderr }) } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       sessionId,
+      timelineEvents: true,
       signal: controller.signal,
       observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose), ...output.observers, ...(interactive ? [interactiveActivity((line) => io.stderr.write(`${line}\n`), (line) => io.stdout.write(`${line}\n`))] : [])],
       configDir: sessionFlags.configDir,

@@ -24,7 +24,7 @@ import { runSubagent } from './subagent.js';
 /**
  * Builds the context a session's phases share. A resumed session keeps its id, transcript and
  * conversation; the transcript writer (unless `transcript: false`) is the first observer, so each
- * message is on disk before the next hook runs; the events file writer (same condition) goes with it.
+ * message is on disk before the next hook runs; with `timelineEvents` the events file is written too.
  * `sandbox` is the run's started OS sandbox (see startRunSandboxFor), if any.
  * @throws ConfigError for invalid permission rules in `options.permissions`, or a `sessionId` that is not a UUID.
  */
@@ -45,9 +45,9 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   if (options.transcript !== false) {
     const writer = new TranscriptWriter({ path: transcriptPath, sessionId, facts: state, ...(resume ? { resume } : {}) }, (error) => emit({ type: 'warning', text: error.message }));
     observers.unshift(writer.observer);
-    // The timeline's events (hook timings, decisions), next to the transcript; see `hookloop timeline`.
-    observers.push(eventsWriter(eventsPathFor(transcriptPath), (error) => emit({ type: 'warning', text: error.message })));
   }
+  // The timeline's events (hook timings, decisions), next to the transcript; see `hookloop timeline`.
+  if (options.timelineEvents === true) observers.push(eventsWriter(eventsPathFor(transcriptPath), (error) => emit({ type: 'warning', text: error.message })));
   // Spans only when someone collects them: without a tracer or a registered SDK, no observer at all.
   const tracer = options.tracer !== undefined || tracingRegistered() ? createRunTracer(sessionId, options.tracer) : undefined;
   if (tracer) observers.push(tracer.observer);

@@ -74,11 +74,10 @@ export interface RunOptions {
   readonly compaction?: CompactionOptions | false;
   readonly signal?: AbortSignal;
   readonly observers?: readonly RunObserver[];
-  /**
-   * Where the run's OpenTelemetry spans go (see telemetry/run-tracer.ts). Default: the global
-   * tracer when an SDK registered a provider before the run started; otherwise no spans are made.
-   */
+  /** Where the run's spans go (telemetry/run-tracer.ts); default: the global tracer if an SDK is registered, else none. */
   readonly tracer?: Tracer;
+  /** Append the events `hookloop timeline` shows to `<session>.events.ndjson` next to the transcript (the CLI does). Default false. */
+  readonly timelineEvents?: boolean;
   /** Extra environment for tool processes (kept even for provider credentials, which Bash does not inherit from `process.env`). */
   readonly env?: Readonly<Record<string, string>>;
   /**

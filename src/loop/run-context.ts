@@ -114,6 +114,8 @@ export async function fireHook<E extends HookEventName>(
     projectDir: run.state.projectDir,
     ...(matchValue !== undefined ? { matchValue } : {}),
     onStart: (handler) => {
+      // In-process callbacks take microseconds: their outcome alone (with its duration) is reported.
+      if (handler.origin.transport === 'callback') return undefined;
       const invocation = `hook-${++invocationCount}`;
       invocations.set(handler.origin, invocation);
       run.emit({ type: 'hook_handler_started', invocation, event, matchValue, matcher: handler.matcher, origin: handler.origin, background: handler.background, ...ids });
@@ -121,8 +123,8 @@ export async function fireHook<E extends HookEventName>(
       return traceparent === undefined ? undefined : { traceparent };
     },
     onOutcome: (outcome) => {
-      const invocation = invocations.get(outcome.origin);
-      run.emit({ type: 'hook_outcome', event, matchValue, outcome, ...(invocation !== undefined ? { invocation } : {}), ...ids });
+      const invocation = invocations.size > 0 ? invocations.get(outcome.origin) : undefined;
+      run.emit(invocation === undefined ? { type: 'hook_outcome', event, matchValue, outcome, ...ids } : { type: 'hook_outcome', event, matchValue, outcome, invocation, ...ids });
       if (outcome.warning !== undefined) run.emit({ type: 'warning', text: hookWarningText(event, outcome) });
       const output = outcome.output as { systemMessage?: unknown; continue?: unknown; stopReason?: unknown };
       if (typeof output.systemMessage === 'string') run.emit({ type: 'system_message', text: output.systemMessage });

@@ -12,8 +12,9 @@ import type { PermissionDecisionRecord } from './decision-record.js';
 export type RunEvent =
   | { readonly type: 'hook_started'; readonly event: HookEventName; readonly matchValue: string | undefined; readonly handlers: number }
   /**
-   * One handler is about to run. `invocation` pairs it with its `hook_outcome` (unique in the
-   * run); `toolUseId` is the call of a tool event; `agentId` is set inside a subagent.
+   * One external handler (command, http, prompt, agent, mcp_tool; not an in-process callback) is
+   * about to run. `invocation` pairs it with its `hook_outcome` (unique in the run); `toolUseId`
+   * is the call of a tool event; `agentId` is set inside a subagent.
    */
   | { readonly type: 'hook_handler_started'; readonly invocation: string; readonly event: HookEventName; readonly matchValue: string | undefined; readonly matcher: string | undefined; readonly origin: HandlerOrigin; readonly background: boolean; readonly toolUseId?: string; readonly agentId?: string }
   /** A handler's answer; `invocation`, `toolUseId` and `agentId` as in its `hook_handler_started` (absent for a dispatch that did not report its start). */

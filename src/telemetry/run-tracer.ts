@@ -160,8 +160,8 @@ export function createRunTracer(sessionId: string, tracer: Tracer = trace.getTra
       case 'hook_outcome': {
         let span = event.invocation !== undefined ? hooks.get(event.invocation) : undefined;
         if (event.invocation !== undefined) hooks.delete(event.invocation);
-        // A subagent's hooks report only their outcome: the span is made from its duration.
-        span ??= start(`hook ${event.event}`, prompt, { ...hookStartAttributes(event.event, undefined, event.outcome.origin, false), ...(event.agentId !== undefined ? { 'hookloop.agent.id': event.agentId } : {}) }, SpanKind.INTERNAL, Date.now() - event.outcome.durationMs);
+        // Callbacks and a subagent's hooks report only their outcome: the span is made from its duration.
+        span ??= start(`hook ${event.event}`, hookParent(event.event, event.toolUseId, event.matchValue), { ...hookStartAttributes(event.event, undefined, event.outcome.origin, false), ...(event.agentId !== undefined ? { 'hookloop.agent.id': event.agentId } : {}) }, SpanKind.INTERNAL, Date.now() - event.outcome.durationMs);
         span.setAttributes(hookOutcomeAttributes(event.outcome));
         if (event.outcome.status === 'failed' || event.outcome.status === 'timeout') span.setStatus({ code: SpanStatusCode.ERROR, message: event.outcome.error ?? event.outcome.status });
         span.end();

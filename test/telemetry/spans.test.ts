@@ -64,7 +64,7 @@ describe('spans of a run', () => {
     const names = children(spans, rewritten).map((span) => span.name).sort();
     expect(names).toEqual(['hook PostToolUse', 'hook PreToolUse', 'permission Bash', 'run Bash']);
     const pre = one(children(spans, rewritten), (span) => span.name === 'hook PreToolUse');
-    expect(pre.attributes).toMatchObject({ 'hookloop.hook.event': 'PreToolUse', 'hookloop.hook.matcher': 'Bash', 'hookloop.hook.type': 'callback', 'hookloop.hook.name': 'quiet-ls', 'hookloop.hook.status': 'ok', 'hookloop.hook.decision': 'rewrite', 'hookloop.hook.timed_out': false, 'hookloop.hook.failed_closed': false });
+    expect(pre.attributes).toMatchObject({ 'hookloop.hook.event': 'PreToolUse', 'hookloop.hook.type': 'callback', 'hookloop.hook.name': 'quiet-ls', 'hookloop.hook.status': 'ok', 'hookloop.hook.decision': 'rewrite', 'hookloop.hook.timed_out': false, 'hookloop.hook.failed_closed': false });
     const failing = one(children(spans, rewritten), (span) => span.name === 'hook PostToolUse');
     expect(failing.attributes).toMatchObject({ 'hookloop.hook.name': 'flaky-audit', 'hookloop.hook.status': 'failed', 'hookloop.hook.failed_closed': false });
     expect(failing.status).toMatchObject({ code: 2, message: expect.stringContaining('audit store is down') });
@@ -83,7 +83,7 @@ describe('spans of a run', () => {
     await scriptedRun([[toolUse('t1', 'Bash', { command: 'echo hi' })], [text('done')]], { projectDir, hooks, tools: builtinTools(), tracer });
     const hook = one(exporter.getFinishedSpans(), (span) => span.name === 'hook PreToolUse');
     expect(fs.readFileSync(`${projectDir}/tp.txt`, 'utf8').trim()).toBe(`00-${hook.spanContext().traceId}-${hook.spanContext().spanId}-01`);
-    expect(hook.attributes).toMatchObject({ 'hookloop.hook.type': 'command', 'hookloop.hook.source': 'settings.json', 'hookloop.hook.exit_code': 0 });
+    expect(hook.attributes).toMatchObject({ 'hookloop.hook.matcher': 'Bash', 'hookloop.hook.type': 'command', 'hookloop.hook.source': 'settings.json', 'hookloop.hook.exit_code': 0 });
   });
 
   it('makes no spans and sets no TRACEPARENT when no tracer is given and no SDK is registered', async () => {
