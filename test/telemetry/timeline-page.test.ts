@@ -57,6 +57,20 @@ describe('the timeline page', () => {
     expect(page).toContain(`content="default-src 'none'`);
   });
 
+  it("gives a subagent's hooks their own lane, and says when the session is still running", () => {
+    const t = 1_700_000_000_000;
+    const records = [
+      { t, type: 'prompt_started', promptId: 'p', prompt: 'go' },
+      { t: t + 9, type: 'hook_outcome', agentId: 'agent-7', event: 'PreToolUse', origin: { text: 'sub-guard' }, status: 'ok', durationMs: 4 },
+    ];
+    const running = renderTimelinePage(buildTimeline('s', records), t + 10);
+    expect(running).toContain('<h2>Main agent</h2>');
+    expect(running).toContain('<h2>Subagent agent-7</h2>');
+    expect(running).toContain('had not ended when the page was made');
+    const ended = renderTimelinePage(buildTimeline('s', [...records, { t: t + 20, type: 'session_ended', reason: 'other' }]), t + 30);
+    expect(ended).not.toContain('had not ended');
+  });
+
   it.skipIf(!HAS_CHROMIUM)(`shows who blocked what and why, durations as bars, filters and payloads (headless ${CHROMIUM}; skipped when it is not installed)`, async () => {
     const dir = tempProject();
     recordSession(dir);
