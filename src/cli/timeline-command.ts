@@ -56,7 +56,7 @@ export async function runTimelineCommand(options: TimelineOptions, io: { readonl
 
 /** Starts xdg-open on `file`, detached; false when there is no xdg-open on PATH. */
 function openWithSystem(file: string, env: Readonly<Record<string, string | undefined>>): boolean {
-  const found = spawnSync('sh', ['-c', 'command -v xdg-open'], { env: env as NodeJS.ProcessEnv, encoding: 'utf8' });
+  const found = spawnSync('/bin/sh', ['-c', 'command -v xdg-open'], { env: env as NodeJS.ProcessEnv, encoding: 'utf8' });
   if (found.status !== 0 || found.stdout.trim() === '') return false;
   const child = spawn(found.stdout.trim(), [file], { detached: true, stdio: 'ignore', env: env as NodeJS.ProcessEnv });
   child.on('error', () => undefined);

@@ -137,6 +137,20 @@ describe('the timeline page', () => {
     }
   }, 180_000);
 
+  it('--open without xdg-open on PATH prints the page path and says to open it', () => {
+    const dir = tempProject();
+    writeJson(dir, 'turns.json', [[text('hello')]]);
+    expect(runCli(['-p', 'hi', '--model-script', 'turns.json'], dir).status).toBe(0);
+    const emptyBin = path.join(dir, 'empty-bin');
+    fs.mkdirSync(emptyBin);
+    const run = runCli(['timeline', '--continue', '--open'], dir, { PATH: emptyBin });
+    expect(run.status).toBe(0);
+    const [page, note] = run.stdout.trim().split('\n');
+    expect(page).toMatch(/\.timeline\.html$/);
+    expect(fs.readFileSync(page!, 'utf8')).toContain('Prompt: hi');
+    expect(note).toBe('hookloop: xdg-open is not available; open the file above in a browser');
+  });
+
   it('says which session it cannot find, in one line', () => {
     const dir = tempProject();
     const run = runCli(['timeline', 'no-such-session'], dir);
