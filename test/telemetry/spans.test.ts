@@ -1,5 +1,7 @@
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
 import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
@@ -84,6 +86,29 @@ describe('spans of a run', () => {
     const hook = one(exporter.getFinishedSpans(), (span) => span.name === 'hook PreToolUse');
     expect(fs.readFileSync(`${projectDir}/tp.txt`, 'utf8').trim()).toBe(`00-${hook.spanContext().traceId}-${hook.spanContext().spanId}-01`);
     expect(hook.attributes).toMatchObject({ 'hookloop.hook.matcher': 'Bash', 'hookloop.hook.type': 'command', 'hookloop.hook.source': 'settings.json', 'hookloop.hook.exit_code': 0 });
+  });
+
+  it('sends an http hook the traceparent header of its own hook span', async () => {
+    const { exporter, tracer } = collector();
+    const seen: (string | undefined)[] = [];
+    const server = http.createServer((request, response) => {
+      seen.push(request.headers['traceparent'] as string | undefined);
+      request.resume();
+      request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const hooks = new HookEngine();
+      const projectDir = tempProject();
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      registerSettingsHandlers(hooks, [{ event: 'PreToolUse', matcher: 'Bash', config: { type: 'http', url }, source: { file: 'settings.json' }, groupIndex: 0, handlerIndex: 0 }], projectDir);
+      await scriptedRun([[toolUse('t1', 'Bash', { command: 'echo hi' })], [text('done')]], { projectDir, hooks, tools: builtinTools(), tracer });
+      const hook = one(exporter.getFinishedSpans(), (span) => span.name === 'hook PreToolUse');
+      expect(seen).toEqual([`00-${hook.spanContext().traceId}-${hook.spanContext().spanId}-01`]);
+      expect(hook.attributes).toMatchObject({ 'hookloop.hook.type': 'http', 'hookloop.hook.http.status': 200 });
+    } finally {
+      server.close();
+    }
   });
 
   it('makes no spans and sets no TRACEPARENT when no tracer is given and no SDK is registered', async () => {
