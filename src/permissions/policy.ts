@@ -12,6 +12,7 @@ export { ruleForCall } from './permission-suggestions.js';
 export { DENIAL_WORKAROUND_GUIDANCE } from './policy-messages.js';
 import { inspectReads, readBoundaryVerdict, type ReadFindings } from './bash-read-policy.js';
 import { bashCommandIsKnown } from './match-bash.js';
+import { inspectWrites, writeBoundaryVerdict, type WriteFindings } from './bash-write-policy.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
 import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
 import { parseRule, type PermissionRule } from './rule.js';
@@ -55,6 +56,7 @@ interface Call {
   /** Computed once, for Bash calls only. */
   bash?: BashClassification;
   reads?: ReadFindings;
+  writes?: WriteFindings;
 }
 
 /**
@@ -171,6 +173,8 @@ export class PermissionPolicy {
     // The files a Bash command reads are under the Read rules, as the Read tool is.
     const reads = await this.readFindings(call);
     if (reads?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${reads.denied.rule.text}` };
+    const writes = await this.writeFindings(call); // the files a Bash command writes are under the Write/Edit rules
+    if (writes?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${writes.denied.rule.text}` };
     // Plan mode's read-only rule comes before ask rules, so no approval can route around it.
     // Like the reference, it still lets PermissionRequest hooks see the call.
     if (mode === 'plan' && !(await this.readOnly(call))) {
@@ -183,17 +187,21 @@ export class PermissionPolicy {
     if (asked && mode === 'dontAsk') return { ...dontAskDenial(call.tool.name), source: `rule ${asked.text} (mode dontAsk)` };
     if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true };
     if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true };
+    const writeAsked = writes?.asked?.rule;
+    if (writeAsked) return mode === 'dontAsk' ? { ...dontAskDenial(call.tool.name), source: `rule ${writeAsked.text} (mode dontAsk)` } : { behavior: 'ask', message: askMessage(call), source: `rule ${writeAsked.text}`, hookMayDecide: true };
 
     const boundary = await this.boundary(call);
     if (boundary) return boundary;
 
-    // A hook may not allow a Bash command hookloop cannot read or whose programs it cannot name: only a person or bypassPermissions may.
-    if (query.hookDecision === 'allow' && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook' };
+    // A hook may not allow a Bash command hookloop cannot read or whose programs it cannot name (only a person or bypassPermissions may),
+    // nor, like an allow rule, a write outside the workspace (`cp a /x`, `> /x`): the mode decides (the OS sandbox refuses them).
+    const writesOut = writes?.outside !== undefined && this.runsSandboxed?.(query.input) !== true;
+    if (query.hookDecision === 'allow' && !writesOut && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook' };
     // Claude Code's words for a hook's ask without a reason (measured): what a headless run refuses with.
     if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false };
 
     const allowed = await this.firstMatch('allow', call, 'all');
-    if (allowed && (await this.redirectsStayInside(call))) return { behavior: 'allow', source: `rule ${allowed.text}` };
+    if (allowed && !writesOut) return { behavior: 'allow', source: `rule ${allowed.text}` };
 
     return this.byMode(call);
   }
@@ -241,6 +249,14 @@ export class PermissionPolicy {
     return call.reads;
   }
 
+  /** What the files a Bash command writes meet (see `inspectWrites`), computed once per call. */
+  private async writeFindings(call: Call): Promise<WriteFindings | undefined> {
+    const bash = await this.classify(call);
+    if (!bash) return undefined;
+    call.writes ??= inspectWrites(bash.writes, { workspace: this.workspace, cwd: call.query.cwd, projectDir: this.projectDir, homeDir: this.homeDir, deny: this.lists.deny, ask: this.lists.ask });
+    return call.writes;
+  }
+
   /** Step 3: what no hook may approve. */
   private async boundary(call: Call): Promise<PermissionVerdict | undefined> {
     const { tool } = call;
@@ -274,7 +290,8 @@ export class PermissionPolicy {
     }
     const written = await this.protectedWrite(call);
     if (written !== undefined) return protectedWriteVerdict(written);
-    return undefined;
+    const writes = await this.writeFindings(call); // in the sandbox with auto-allow, the kernel enforces every Write rule
+    return writes && writeBoundaryVerdict(writes, this.currentMode, enforced);
   }
 
   /**
@@ -291,8 +308,13 @@ export class PermissionPolicy {
       return undefined;
     }
     for (const write of (await this.classify(call))?.writes ?? []) {
-      // An unknown program is the mode's business (and the sandbox's); its writes are not listed.
-      if (write.kind === 'program' && write.path === undefined) continue;
+      // A program hookloop does not read may write any path its words name (`sort -o F`, `tar -C D`);
+      // beyond those, an unknown program is the mode's business (and the sandbox's).
+      if (write.kind === 'program' && write.path === undefined) {
+        const hit = (write.mentions ?? []).map((file) => this.protectedPaths.hit(file, { replacesDirectories: false })).find((found) => found !== undefined);
+        if (hit) return hit;
+        continue;
+      }
       if (write.place === 'unknown' || write.path === undefined || !path.isAbsolute(write.path)) {
         // The sandbox keeps the configuration read-only wherever the path leads.
         if (this.runsSandboxed?.(call.query.input) === true) continue;
@@ -340,12 +362,6 @@ export class PermissionPolicy {
   private async readOnly(call: Call): Promise<boolean> {
     if (call.tool.kind === 'bash') return (await this.classify(call))?.readOnly ?? false;
     return call.tool.readOnly;
-  }
-
-  /** An allow rule covers a Bash command's output redirections only when they stay in the workspace. */
-  private async redirectsStayInside(call: Call): Promise<boolean> {
-    const bash = await this.classify(call);
-    return bash === undefined || bash.writes.every((write) => write.kind !== 'redirect' || write.place === 'inside');
   }
 
   /** Step 7. */
