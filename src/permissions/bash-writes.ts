@@ -3,6 +3,7 @@ import type { ShellWord } from './bash-command.js';
 import { hasOption, optionValue, readOptions, type ReadOptions } from './bash-options.js';
 import { programName, type ProgramRun } from './bash-programs.js';
 import { DD_OPERANDS, isPlainSedScript, WRITER_OPTIONS } from './bash-writer-specs.js';
+import { gitConfigWrites } from './bash-git-writes.js';
 
 /**
  * A path a program run writes, as a word (resolved by the caller), or `undefined` when it cannot be
@@ -30,6 +31,7 @@ export function writesOfRun(run: ProgramRun): { written: WrittenWord[]; notPlain
   const name = programName(program);
   if (name === 'dd') return ddWrites(args);
   if (name === 'find') return findWrites(args);
+  if (name === 'git') return gitConfigWrites(args);
   const spec = WRITER_OPTIONS[name];
   if (!spec) return undefined;
   const read = readOptions(args, spec);
