@@ -112,6 +112,8 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
   }
   const removalContext = { cwd: context.cwd, homeDir, workspace: context.workspace, changesDirectory };
   const bases = [context.cwd, ...directoriesVisited(parsed.commands, context.cwd, homeDir)];
+  // Here-documents and here-strings may be a program's code (`python3 - <<EOF`): their text counts as its words.
+  const fedText = hereTexts(command);
   for (const simple of parsed.commands) {
     const programs = programsOf(simple.argv);
     // Removals are judged behind every wrapper, whatever else the command is.
@@ -128,7 +130,7 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
     });
     // The first path shown is one that leaves the workspace, if any.
     writes.push(...located.filter((write) => write.place !== 'inside'), ...located.filter((write) => write.place === 'inside'));
-    if (!plain) writes.push(programWrite(simple, programs, { cwd: context.cwd, homeDir, bases }));
+    if (!plain) writes.push(programWrite(simple, programs, { cwd: context.cwd, homeDir, bases, fedText }));
   }
   // What the literal reader cannot read (or reads differently from tree-sitter-bash) may hide a
   // command neither sees, e.g. `(( x ))`: it is never read-only and never a mere file edit.
@@ -226,16 +228,24 @@ function fileWrites(simple: SimpleCommand, runs: ReturnType<typeof programsOf>['
  * The `program` entry of a simple command that is more than a plain file edit: what its words may
  * name (see `mentionedPaths`), or `computed` when its program is not known before it runs.
  */
-function programWrite(simple: SimpleCommand, programs: ReturnType<typeof programsOf>, context: { cwd: string; homeDir: string; bases: readonly string[] }): BashWrite {
+function programWrite(simple: SimpleCommand, programs: ReturnType<typeof programsOf>, context: { cwd: string; homeDir: string; bases: readonly string[]; fedText: readonly ShellWord[] }): BashWrite {
   // A command whose own words are read-only (`grep x f > out`) writes only through its redirections, which are listed.
   const words = simple.argv.map((word) => word.source).join(' ');
   if (programs.unknown === undefined && simple.unknown === undefined && isReadOnlySimpleCommandText(words, context.cwd)) return { kind: 'program', message: GENERIC_BASH_REASON };
   // A bare assignment (`d=.claude`) writes nothing; before a program its value may be a path the program uses.
   const assignments = simple.argv.length === 0 ? [] : simple.assignments.map((text) => ({ value: text, source: text, dynamic: true }));
-  const mentions = mentionedPaths([...assignments, ...simple.argv.slice(1)], context.bases, context.homeDir);
+  const mentions = mentionedPaths([...assignments, ...simple.argv.slice(1), ...(/<</.test(simple.text) ? context.fedText : [])], context.bases, context.homeDir);
   // A computed program, or one behind `env -C DIR`/`chroot DIR`, may write anything, or paths from elsewhere.
   const computed = programs.unknown !== undefined || simple.unknown !== undefined || programs.runs.some((run) => relocationOf(run) !== undefined);
   return { kind: 'program', message: GENERIC_BASH_REASON, mentions, ...(computed ? { computed: true } : {}) };
+}
+
+/** The bodies of the here-documents and the words of the here-strings of a line, as words. */
+function hereTexts(command: string): ShellWord[] {
+  const texts: string[] = [];
+  for (const match of command.matchAll(/<<-?[ \t]*(['"]?)([^\s'"<>;|&]+)\1[^\n]*\n([\s\S]*?)(?:\n[ \t]*\2[ \t]*(?:\n|$)|$)/g)) texts.push(match[3] ?? '');
+  for (const match of command.matchAll(/<<<[ \t]*('[^']*'|"[^"]*"|\S+)/g)) texts.push(match[1] ?? '');
+  return texts.map((value) => ({ value, source: value, dynamic: true }));
 }
 
 /** The literal `cd`/`pushd` targets of a line, resolved from `cwd` (where later relative words may lead). */

@@ -120,3 +120,45 @@ describe('subagents and skills never exceed the parent policy (CLI)', () => {
     expect(fs.readFileSync(path.join(dir, 'w.txt'), 'utf8')).toBe('x');
   });
 });
+
+describe('rewrites are held to the Write rules too', () => {
+  function rewriting(event: 'PreToolUse' | 'PermissionRequest', updatedInput: Record<string, unknown>): HookEngine {
+    const hooks = new HookEngine();
+    if (event === 'PreToolUse') hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput } }));
+    else hooks.on('PermissionRequest', () => ({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput } } }));
+    return hooks;
+  }
+
+  it.each([
+    ['PreToolUse', 'Bash', { command: 'echo x > prod/f' }],
+    ['PermissionRequest', 'Bash', { command: 'cp a.txt prod/f' }],
+    ['PreToolUse', 'Write', { file_path: 'prod/f', content: 'x' }],
+    ['PermissionRequest', 'Write', { file_path: 'prod/../prod/f', content: 'x' }],
+  ] as const)('a %s allow rewriting a harmless %s call into a write of prod/f is denied', async (event, tool, updatedInput) => {
+    const dir = tempProject({ 'prod/f': 'original\n', 'a.txt': 'a\n' });
+    const original = tool === 'Bash' ? { command: 'touch harmless.txt' } : { file_path: 'harmless.txt', content: 'x' };
+    const { result } = await scriptedRun([[toolUse('t1', tool, original)], [text('done')]], {
+      projectDir: dir,
+      tools: builtinTools(),
+      transcript: false,
+      hooks: rewriting(event, updatedInput),
+      permissions: { mode: 'default', rules: { allow: [], deny: ['Write(./prod/**)'] } },
+    });
+    expect(toolResults(result.messages)[0]).toMatchObject({ isError: true });
+    expect(fs.readFileSync(path.join(dir, 'prod/f'), 'utf8')).toBe('original\n');
+    expect(fs.existsSync(path.join(dir, 'harmless.txt'))).toBe(false);
+  });
+
+  it('legitimate: a rewrite to another file beside prod/ runs', async () => {
+    const dir = tempProject({ 'prod/f': 'original\n' });
+    const { result } = await scriptedRun([[toolUse('t1', 'Bash', { command: 'touch a.txt' })], [text('done')]], {
+      projectDir: dir,
+      tools: builtinTools(),
+      transcript: false,
+      hooks: rewriting('PreToolUse', { command: 'echo x > b.txt' }),
+      permissions: { mode: 'default', rules: { allow: [], deny: ['Write(./prod/**)'] } },
+    });
+    expect(toolResults(result.messages)[0]).toMatchObject({ isError: false });
+    expect(fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('x\n');
+  });
+});

@@ -104,7 +104,7 @@ describe('a Write/Edit deny rule covers what Bash writes', () => {
 
   it('programs whose writes hookloop does not read ask when a word names a covered path', async () => {
     const dir = project();
-    for (const command of ['sort -o prod/f a.txt', 'sort --output=prod/f a.txt', 'tar -C prod -xf prod.tar', 'awk \'{ print > "prod/f" }\' a.txt', 'python3 -c "open(\'prod/f\', \'w\').write(\'x\')"']) {
+    for (const command of ['sort -o prod/f a.txt', 'sort --output=prod/f a.txt', 'tar -C prod -xf prod.tar', 'awk \'{ print > "prod/f" }\' a.txt', 'python3 -c "open(\'prod/f\', \'w\').write(\'x\')"', 'python3 - <<EOF\nopen("prod/f", "w").write("x")\nEOF', 'python3 <<< \'open("prod/f", "w").write("x")\'']) {
       const result = await bash(dir, command, { mode: 'bypassPermissions', hooks: true });
       expect(result.isError, command).toBe(true);
     }
