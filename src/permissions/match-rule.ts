@@ -121,9 +121,13 @@ export async function matchesCondition(condition: string, toolName: string, inpu
   return matchesRule(rule, toolName, input, cwd, projectDir, { ...options, flavour: 'any' });
 }
 
-/** Whether a rule's tool name covers `toolName` (of `kind`). */
+const AGENT_NAMES: ReadonlySet<string> = new Set(['Agent', 'Task']);
+
+/** Whether a rule's tool name covers `toolName` (of `kind`); `Task` and `Agent` name the same tool. */
 export function toolNameMatches(ruleTool: string, toolName: string, kind: ToolKind): boolean {
   if (ruleTool === toolName) return true;
+  // Claude Code's subagent tool was called Task before it was Agent: a rule naming either covers both.
+  if (AGENT_NAMES.has(ruleTool) && AGENT_NAMES.has(toolName)) return true;
   if (ruleTool === 'Edit' && kind === 'edit') return true;
   if (ruleTool === 'Read' && kind === 'read') return true;
   if (ruleTool.startsWith('mcp__')) return mcpRuleMatches(ruleTool, toolName);

@@ -107,6 +107,20 @@ describe('subagents and skills never exceed the parent policy (CLI)', () => {
     expect((JSON.parse(run.stdout) as { permission_denials: { tool_use_id: string }[] }).permission_denials.map((denial) => denial.tool_use_id)).toEqual(['k2']);
   });
 
+  it('a deny rule written with the old name Task(yolo) denies the Agent tool for yolo; another agent still runs', () => {
+    const dir = tempProject({ '.claude/agents/yolo.md': '---\nname: yolo\ndescription: y\n---\nYOLO\n', '.claude/agents/other.md': '---\nname: other\ndescription: o\n---\nOTHER\n' });
+    writeJson(dir, '.claude/settings.json', { permissions: { deny: ['Task(yolo)'] } });
+    writeJson(dir, 'turns.json', [
+      [{ type: 'tool_use', id: 'toolu_01', name: 'Agent', input: { description: 'd', prompt: 'SUB: go', subagent_type: 'yolo' } }],
+      [{ type: 'tool_use', id: 'toolu_02', name: 'Agent', input: { description: 'd', prompt: 'OTHERSUB: go', subagent_type: 'other' } }],
+      { match: 'OTHERSUB', content: [{ type: 'text', text: 'other answered' }] },
+      [{ type: 'text', text: 'done' }],
+    ]);
+    const run = runCli(['-p', 'go', '--permission-mode', 'bypassPermissions', '--model-script', 'turns.json', '--output-format', 'json'], dir);
+    expect(run.status, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as { permission_denials: { tool_use_id: string }[] }).permission_denials.map((denial) => denial.tool_use_id)).toEqual(['toolu_01']);
+  });
+
   it('legitimate: with acceptEdits a subagent writes a file inside the workspace', () => {
     const dir = tempProject({ '.claude/agents/writer.md': '---\nname: writer\ndescription: writes\ntools: Write\n---\nWRITER\n' });
     writeJson(dir, 'turns.json', [
