@@ -311,7 +311,7 @@ export class PermissionPolicy {
       // A program hookloop does not read may write any path its words name (`sort -o F`, `tar -C D`);
       // beyond those, an unknown program is the mode's business (and the sandbox's).
       if (write.kind === 'program' && write.path === undefined) {
-        const hit = (write.mentions ?? []).map((file) => this.protectedPaths.hit(file, { replacesDirectories: false })).find((found) => found !== undefined);
+        const hit = (write.mentions ?? []).map((file) => this.protectedPaths.hit(file, { replacesDirectories: false, byInode: false })).find((found) => found !== undefined);
         if (hit) return hit;
         continue;
       }

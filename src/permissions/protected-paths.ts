@@ -66,9 +66,10 @@ export class ProtectedPaths {
   /**
    * The protected entry that writing `file` (absolute) would change, or undefined. `replacesDirectories`:
    * the writer can replace or fill a whole directory (Bash `cp -r`, `mv`, `rm`), so writing an
-   * ancestor of an entry counts.
+   * ancestor of an entry counts. `byInode: false`: skip the hard-link comparison (for paths a
+   * command's words merely mention; default true).
    */
-  hit(file: string, options: { readonly replacesDirectories: boolean }): ProtectedHit | undefined {
+  hit(file: string, options: { readonly replacesDirectories: boolean; readonly byInode?: boolean }): ProtectedHit | undefined {
     const written = candidates(file);
     for (const entry of this.configuration) {
       const entries = candidates(entry);
@@ -87,7 +88,7 @@ export class ProtectedPaths {
       if (GIT_FILES.has(foldName(path.basename(candidate)))) return { path: candidate, kind: 'git' };
     }
     // A second name of a protected file: writing it writes the file (a hard link shares its contents).
-    const shared = this.sharedInode(file);
+    const shared = options.byInode === false ? undefined : this.sharedInode(file);
     if (shared) return shared;
     for (const entry of this.gitConfiguration) {
       const entries = candidates(entry);
