@@ -176,3 +176,17 @@ describe('rewrites are held to the Write rules too', () => {
     expect(fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('x\n');
   });
 });
+
+describe('special files', () => {
+  it('Grep of a FIFO (as its path, or in a searched folder) answers instead of waiting forever; a regular file is still searched', async () => {
+    const dir = tempProject({ 'a.txt': 'hello\n' });
+    spawnSync('mkfifo', [path.join(dir, 'pipe')]);
+    const { result } = await scriptedRun(
+      [[toolUse('g1', 'Grep', { pattern: 'hello', path: 'pipe' })], [toolUse('g2', 'Grep', { pattern: 'hello', output_mode: 'content' })], [text('done')]],
+      { projectDir: dir, tools: builtinTools(), transcript: false },
+    );
+    const [fifo, folder] = toolResults(result.messages);
+    expect(fifo).toMatchObject({ isError: false, content: 'No files found' });
+    expect(folder).toMatchObject({ isError: false, content: 'a.txt:1:hello' });
+  });
+});
