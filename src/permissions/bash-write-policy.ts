@@ -35,6 +35,7 @@ interface Matcher {
   readonly rule: PermissionRule;
   readonly matches: (candidate: string) => boolean;
   readonly mayMatchBelow: (directory: string) => boolean;
+  readonly floating: boolean;
 }
 
 /**
@@ -45,7 +46,7 @@ export function inspectWrites(writes: readonly BashWrite[], context: { workspace
   const compile = (rules: readonly PermissionRule[]): Matcher[] =>
     rules
       .filter((rule) => EDIT_TOOLS.has(rule.toolName))
-      .map((rule) => ({ rule, ...(rule.specifier === undefined ? { matches: () => true, mayMatchBelow: () => true } : compilePathSpecifier(rule.specifier, context)) }));
+      .map((rule) => ({ rule, ...(rule.specifier === undefined ? { matches: () => true, mayMatchBelow: () => true, floating: true } : compilePathSpecifier(rule.specifier, context)) }));
   const deny = compile(context.deny);
   const ask = compile(context.ask);
   const guarded = [...deny, ...ask];
@@ -73,9 +74,14 @@ export function inspectWrites(writes: readonly BashWrite[], context: { workspace
     const asked = ask.find((matcher) => candidates.some(matcher.matches));
     if (asked) findings.asked ??= { path: write.path, rule: asked.rule };
     if (write.tree === true) {
-      const below = deny.find((matcher) => candidates.some(matcher.mayMatchBelow));
+      // Below an existing directory, whatever a rule may match is replaced or removed; below a path
+      // that does not exist yet, what the sources bring, which only a rule anchored there can name
+      // (a floating `**/*.lock` would make every `mv a b` ask); below an existing file, nothing.
+      const kind = kindOf(write.path);
+      const reaches = (matcher: Matcher) => kind !== 'file' && (kind === 'directory' || !matcher.floating) && candidates.some(matcher.mayMatchBelow);
+      const below = deny.find(reaches);
       if (below) findings.unprovable ??= { what: `what is below ${write.path}`, rule: below.rule };
-      const askedBelow = ask.find((matcher) => candidates.some(matcher.mayMatchBelow));
+      const askedBelow = ask.find(reaches);
       if (askedBelow) findings.asked ??= { path: write.path, rule: askedBelow.rule };
     }
     // A second name of a file: the rule may cover the other one (compared by path, not by inode).
@@ -87,6 +93,14 @@ export function inspectWrites(writes: readonly BashWrite[], context: { workspace
 
 function candidatesOf(file: string): string[] {
   return [...new Set([path.resolve(file), realpathLoose(file)])];
+}
+
+function kindOf(file: string): 'directory' | 'file' | 'missing' {
+  try {
+    return fs.statSync(file).isDirectory() ? 'directory' : 'file';
+  } catch {
+    return 'missing';
+  }
 }
 
 function hasOtherNames(file: string): boolean {

@@ -180,12 +180,14 @@ export function pathSpecifierMatcher(specifier: string, context: { cwd: string; 
  * `pathSpecifierMatcher`, plus `mayMatchBelow(directory)`: false only when no path below
  * `directory` (absolute, as given) can match — the pattern is anchored elsewhere, or its fixed
  * leading directories lead away from `directory`. Used to skip walking trees no rule can reach.
+ * `floating`: the pattern has no fixed leading directory (`*.lock`, `**\/*.lock`), so it may match
+ * below any directory.
  */
-export function compilePathSpecifier(specifier: string, context: { cwd: string; projectDir: string; homeDir: string }): { matches: (candidate: string) => boolean; mayMatchBelow: (directory: string) => boolean } {
+export function compilePathSpecifier(specifier: string, context: { cwd: string; projectDir: string; homeDir: string }): { matches: (candidate: string) => boolean; mayMatchBelow: (directory: string) => boolean; floating: boolean } {
   const anchored = anchor(specifier, context);
   if ('basename' in anchored) {
     const isMatch = picomatch(anchored.basename, { dot: true });
-    return { matches: (candidate) => candidate.split('/').some((part) => part !== '' && isMatch(part)), mayMatchBelow: () => true };
+    return { matches: (candidate) => candidate.split('/').some((part) => part !== '' && isMatch(part)), mayMatchBelow: () => true, floating: true };
   }
   const isMatch = picomatch(anchored.pattern, { dot: true });
   const bases = [...new Set(anchored.bases.flatMap((base) => [path.resolve(base), realpathLoose(base)]))];
@@ -210,7 +212,7 @@ export function compilePathSpecifier(specifier: string, context: { cwd: string; 
       const parts = relative.split(path.sep);
       return parts.some((_, index) => isMatch(parts.slice(0, index + 1).join('/')));
     });
-  return { matches, mayMatchBelow };
+  return { matches, mayMatchBelow, floating: fixed.length === 0 };
 }
 
 function isSameOrInsideText(inner: string, outer: string): boolean {

@@ -133,6 +133,18 @@ describe('a Write/Edit deny rule covers what Bash writes', () => {
   });
 });
 
+describe('trees written under a floating rule', () => {
+  it('Edit(**/*.lock): rm -r of a folder holding a lock file asks; mv of a file and rm -r of a fresh folder run', async () => {
+    const dir = tempProject({ 'a.txt': 'a\n', 'deps/pkg/yarn.lock': 'lock\n' });
+    const rules = { mode: 'bypassPermissions' as const, deny: ['Edit(**/*.lock)'] };
+    expect(await bash(dir, 'rm -r deps', rules)).toMatchObject({ isError: true });
+    expect(fs.existsSync(path.join(dir, 'deps/pkg/yarn.lock'))).toBe(true);
+    expect(await bash(dir, 'rm yarn.lock deps/pkg/yarn.lock', rules)).toMatchObject({ isError: true });
+    for (const command of ['mv a.txt b.txt', 'mkdir -p build && rm -r build']) expect(await bash(dir, command, rules), command).toMatchObject({ isError: false });
+    expect(fs.existsSync(path.join(dir, 'b.txt'))).toBe(true);
+  });
+});
+
 describe('writes outside the workspace', () => {
   it('neither an allow rule nor a PreToolUse allow lets cp, tee or a redirection write outside; bypassPermissions does', async () => {
     const outside = tempProject();
