@@ -1,5 +1,4 @@
-import type { ShellWord } from './bash-types.js';
-import type { WrittenWord } from './bash-writes.js';
+import type { ShellWord, WrittenWord } from './bash-types.js';
 
 // git's own options that take the next word as their value (`git -C dir config …`).
 const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--list-cmds', '--attr-source']);
