@@ -1,5 +1,34 @@
 import path from 'node:path';
-import type { ShellWord } from './bash-types.js';
+import type { CommandPrograms } from './bash-programs.js';
+import { relocationOf } from './bash-relocation.js';
+import type { ShellWord, SimpleCommand } from './bash-types.js';
+import { isReadOnlySimpleCommandText } from './read-only-command.js';
+
+/**
+ * What a simple command whose program hookloop does not read may write: `mentions`, the paths its
+ * words (its assignments when it runs a program, its arguments, and `fedText` — the here-documents
+ * of the line — when it has a `<<` redirection) may name (see `mentionedPaths`), resolved against
+ * `bases`; `computed` when its program is only known at run time or runs behind `env -C`/`chroot`,
+ * so it may write anything. Nothing for a command whose own words are read-only (`grep x f > out`):
+ * it writes only through its redirections, which are listed on their own. Pure; never throws.
+ */
+export function unreadProgramWrites(simple: SimpleCommand, programs: CommandPrograms, context: { cwd: string; homeDir: string; bases: readonly string[]; fedText: readonly ShellWord[] }): { mentions?: string[]; computed?: true } {
+  const words = simple.argv.map((word) => word.source).join(' ');
+  if (programs.unknown === undefined && simple.unknown === undefined && isReadOnlySimpleCommandText(words, context.cwd)) return {};
+  // A bare assignment (`d=.claude`) writes nothing; before a program its value may be a path the program uses.
+  const assignments = simple.argv.length === 0 ? [] : simple.assignments.map((text) => ({ value: text, source: text, dynamic: true }));
+  const mentions = mentionedPaths([...assignments, ...simple.argv.slice(1), ...(/<</.test(simple.text) ? context.fedText : [])], context.bases, context.homeDir);
+  const computed = programs.unknown !== undefined || simple.unknown !== undefined || programs.runs.some((run) => relocationOf(run) !== undefined);
+  return { mentions, ...(computed ? { computed: true as const } : {}) };
+}
+
+/** The bodies of the here-documents and the words of the here-strings of a line, as (dynamic) words. */
+export function hereDocumentTexts(command: string): ShellWord[] {
+  const texts: string[] = [];
+  for (const match of command.matchAll(/<<-?[ \t]*(['"]?)([^\s'"<>;|&]+)\1[^\n]*\n([\s\S]*?)(?:\n[ \t]*\2[ \t]*(?:\n|$)|$)/g)) texts.push(match[3] ?? '');
+  for (const match of command.matchAll(/<<<[ \t]*('[^']*'|"[^"]*"|\S+)/g)) texts.push(match[1] ?? '');
+  return texts.map((value) => ({ value, source: value, dynamic: true }));
+}
 
 /**
  * The paths the words of a program hookloop does not read may name, for a program that may write

@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseBashCommand, type ShellWord, type SimpleCommand } from './bash-command.js';
 import { isReadOnlyCommandLine, isReadOnlySimpleCommandText, literalCommandCount } from './read-only-command.js';
-import { programName, programsOf } from './bash-programs.js';
+import { programName, programsOf, type CommandPrograms } from './bash-programs.js';
 import { protectedRemovals as removalsOf } from './bash-removals.js';
 import { writesOfRun } from './bash-writes.js';
 import { readsOfLine, type BashRead } from './bash-read-paths.js';
 import { readLiteralCommandLine } from './bash-literal-line.js';
-import { mentionedPaths } from './bash-mentions.js';
+import { hereDocumentTexts, unreadProgramWrites } from './bash-mentions.js';
 import { relocationOf } from './bash-relocation.js';
 import { realpathLoose, type Workspace } from '../tools/workspace.js';
 
@@ -113,7 +113,7 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
   const removalContext = { cwd: context.cwd, homeDir, workspace: context.workspace, changesDirectory };
   const bases = [context.cwd, ...directoriesVisited(parsed.commands, context.cwd, homeDir)];
   // Here-documents and here-strings may be a program's code (`python3 - <<EOF`): their text counts as its words.
-  const fedText = hereTexts(command);
+  const fedText = hereDocumentTexts(command);
   for (const simple of parsed.commands) {
     const programs = programsOf(simple.argv);
     // Removals are judged behind every wrapper, whatever else the command is.
@@ -226,26 +226,10 @@ function fileWrites(simple: SimpleCommand, runs: ReturnType<typeof programsOf>['
 
 /**
  * The `program` entry of a simple command that is more than a plain file edit: what its words may
- * name (see `mentionedPaths`), or `computed` when its program is not known before it runs.
+ * name, or `computed` when its program is not known before it runs (see `unreadProgramWrites`).
  */
-function programWrite(simple: SimpleCommand, programs: ReturnType<typeof programsOf>, context: { cwd: string; homeDir: string; bases: readonly string[]; fedText: readonly ShellWord[] }): BashWrite {
-  // A command whose own words are read-only (`grep x f > out`) writes only through its redirections, which are listed.
-  const words = simple.argv.map((word) => word.source).join(' ');
-  if (programs.unknown === undefined && simple.unknown === undefined && isReadOnlySimpleCommandText(words, context.cwd)) return { kind: 'program', message: GENERIC_BASH_REASON };
-  // A bare assignment (`d=.claude`) writes nothing; before a program its value may be a path the program uses.
-  const assignments = simple.argv.length === 0 ? [] : simple.assignments.map((text) => ({ value: text, source: text, dynamic: true }));
-  const mentions = mentionedPaths([...assignments, ...simple.argv.slice(1), ...(/<</.test(simple.text) ? context.fedText : [])], context.bases, context.homeDir);
-  // A computed program, or one behind `env -C DIR`/`chroot DIR`, may write anything, or paths from elsewhere.
-  const computed = programs.unknown !== undefined || simple.unknown !== undefined || programs.runs.some((run) => relocationOf(run) !== undefined);
-  return { kind: 'program', message: GENERIC_BASH_REASON, mentions, ...(computed ? { computed: true } : {}) };
-}
-
-/** The bodies of the here-documents and the words of the here-strings of a line, as words. */
-function hereTexts(command: string): ShellWord[] {
-  const texts: string[] = [];
-  for (const match of command.matchAll(/<<-?[ \t]*(['"]?)([^\s'"<>;|&]+)\1[^\n]*\n([\s\S]*?)(?:\n[ \t]*\2[ \t]*(?:\n|$)|$)/g)) texts.push(match[3] ?? '');
-  for (const match of command.matchAll(/<<<[ \t]*('[^']*'|"[^"]*"|\S+)/g)) texts.push(match[1] ?? '');
-  return texts.map((value) => ({ value, source: value, dynamic: true }));
+function programWrite(simple: SimpleCommand, programs: CommandPrograms, context: { cwd: string; homeDir: string; bases: readonly string[]; fedText: readonly ShellWord[] }): BashWrite {
+  return { kind: 'program', message: GENERIC_BASH_REASON, ...unreadProgramWrites(simple, programs, context) };
 }
 
 /** The literal `cd`/`pushd` targets of a line, resolved from `cwd` (where later relative words may lead). */
