@@ -1,4 +1,4 @@
-import { BLOCKED_BY_HOOK, mergeBlocking, mergePostToolUse, mergePreToolUse } from '../hooks/merge.js';
+import { BLOCKED_BY_HOOK, mergeBlocking, mergePostToolUse } from '../hooks/merge.js';
 import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
 import { tallyUsage } from '../model/usage.js';
 import type { AnyTool } from '../tools/define-tool.js';
@@ -12,6 +12,7 @@ import { distinctCallIds } from './distinct-call-ids.js';
 import { contextLabel, DEFERRED_BATCH_SKIPPED, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, postToolUseBlock, preToolUseError, preToolUseRefusal, stopBlockingError, stopContext, stopFeedback, SUBAGENT_ANSWERED } from './hook-text.js';
 import type { BatchEnd, CallOutcome, LoopEnd, LoopOptions } from './loop-types.js';
 import { failTurn } from './model-failure.js';
+import { decidingHook, preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision.js';
 import { permissionDenied } from './permission-events.js';
 import { replacedOutput } from './replaced-output.js';
 import { appendMessage, fireHook, toolContext, type RunContext } from './run-context.js';
@@ -91,7 +92,7 @@ type ModelAnswer = { kind: 'answered'; assistant: AssistantMessage; repeated: Re
  */
 async function requestModel(run: RunContext, options: LoopOptions, turn: number): Promise<ModelAnswer> {
   try {
-    run.emit({ type: 'model_request', turn });
+    run.emit({ type: 'model_request', turn, model: options.model.name });
     const response = await options.model.complete({
       system: options.system,
       messages: run.messages,
@@ -104,7 +105,7 @@ async function requestModel(run: RunContext, options: LoopOptions, turn: number)
     tallyUsage(options.totals, model, response.usage);
     run.state.model = model;
     run.state.contextTokens = contextTokensOf(response.usage);
-    run.emit({ type: 'model_response', turn, text: message.text, toolCalls: message.toolCalls.length, usage: response.usage });
+    run.emit({ type: 'model_response', turn, text: message.text, toolCalls: message.toolCalls.length, usage: response.usage, model, stopReason: response.stopReason });
     return { kind: 'answered', assistant: message, repeated, stopReason: response.stopReason };
   } catch (error) {
     return { kind: 'failed', error };
@@ -199,11 +200,15 @@ async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean):
   const prepared = await run.tools.prepare(call, toolContext(run));
   if (prepared.kind === 'settled') return pair(run, call, prepared.result, []);
   const { tool } = prepared;
+  run.emit({ type: 'tool_started', toolName: tool.name, toolUseId: call.id, input: prepared.input });
 
-  const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name));
+  const pre = await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name);
   const contexts = pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
-  if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseRefusal(tool.name, pre.reason ?? BLOCKED_BY_HOOK, pre.deniedByExit === true), contexts, stop);
+  if (pre.decision === 'deny') {
+    await reportDecision(run, call, tool.name, prepared.input, preToolUseDenial(run, pre));
+    return refuse(run, call, prepared.input, preToolUseRefusal(tool.name, pre.reason ?? BLOCKED_BY_HOOK, pre.deniedByExit === true), contexts, stop);
+  }
   if (pre.decision === 'defer') {
     const result = toolResultMessage(call.id, tool.name, 'The call was deferred by a PreToolUse hook; it did not run.', true);
     return { ...pair(run, call, result, contexts), deferred: { id: call.id, name: tool.name, input: call.input } };
@@ -211,13 +216,21 @@ async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean):
   if (deferring) return pair(run, call, toolResultMessage(call.id, tool.name, DEFERRED_BATCH_SKIPPED, true), contexts);
 
   // applyPolicy: a hook's allow is only a recommendation the policy weighs; a deny rule or boundary wins.
-  const hook: HookRecommendation = { decision: pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined, reason: pre.reason };
+  const recommended = pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined;
+  const by = decidingHook('PreToolUse', pre.outcomes, recommended);
+  const hook: HookRecommendation = { decision: recommended, reason: pre.reason, ...(by ? { by } : {}) };
   const checked = await checkInput(run, tool, prepared.input, hook, pre.updatedInput);
-  if (!checked.ok) return refuse(run, call, prepared.input, preToolUseError(tool.name, checked.error), contexts, stop);
+  if (!checked.ok) {
+    await reportDecision(run, call, tool.name, prepared.input, rewriteRejected(run, checked.error));
+    return refuse(run, call, prepared.input, preToolUseError(tool.name, checked.error), contexts, stop);
+  }
   if (pre.updatedInput) run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse' });
-  let permission = policyVerdict(run, call, tool, checked);
+  const deciding = performance.now();
+  let permission = policyVerdict(run, call, tool, checked, hook);
   if (permission.kind === 'ask') permission = await askPermissionHooks(run, call, tool, permission, hook);
   if (permission.kind === 'ask') permission = await askApprover(run, call, tool, permission);
+  // Whichever step settled the call recorded who decided; it is reported once, here.
+  await reportDecision(run, call, tool.name, permission.kind === 'allowed' ? permission.input : checked.input, permission.record, performance.now() - deciding);
   if (permission.kind === 'denied') {
     const notes = permission.byClassifier ? await permissionDenied(run, call, tool.name, checked.input, permission.message) : [];
     return { ...refuse(run, call, checked.input, permission.message, contexts, permission.interrupt ? 'aborted_tools' : stop), ...(notes.length > 0 ? { notes } : {}) };
@@ -227,7 +240,8 @@ async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean):
   const rewritten = pre.updatedInput !== undefined || input !== prepared.input;
 
   // execute: checks that read the files come only now, so a refused call learns nothing about them.
-  const context = callContext(run, tool, input, permission.realPaths);
+  run.emit({ type: 'tool_executing', toolName: tool.name, toolUseId: call.id });
+  const context = callContext(run, call, tool, input, permission.realPaths);
   const invalid = await validateContent(tool, input, context);
   if (invalid !== undefined) return pair(run, call, toolResultMessage(call.id, tool.name, toolUseError(invalid), true), contexts, stop);
   const ran = await runHandler(run, call, tool, input, context, rewritten);

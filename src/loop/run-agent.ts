@@ -121,6 +121,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
                 compaction: options,
                 ...(opened.queued !== undefined ? { queuedPrompt: (midTurn: boolean) => deliverQueuedPrompt(turnRun, opened.queued!, midTurn) } : {}),
               });
+        run.emit({ type: 'prompt_finished', promptId: run.state.promptId ?? '', terminalReason: outcome.terminalReason, isError: outcome.isError });
         const { sessionId } = run.state;
         return { ...outcome, numTurns: turns, sessionId, durationMs: Date.now() - started, usage: totals.total, modelUsage: totals.byModel, permissionDenials: turnRun.permissionDenials, messages: run.messages };
       }),
@@ -130,6 +131,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         if (ended) return;
         ended = true;
         await fireHook(run, 'SessionEnd', { reason }).catch(() => []);
+        run.emit({ type: 'session_ended', reason });
         // Background hooks still running are killed at exit, as the reference kills them (async-hook).
         await run.background.stop();
         await run.sandbox?.close();
@@ -146,6 +148,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
 async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined): Promise<{ ended?: string; queued?: string }> {
   const first = opening?.initialUserMessage ?? prompt;
   run.state.promptId = randomUUID();
+  run.emit({ type: 'prompt_started', promptId: run.state.promptId, prompt: first });
   const submit = await submitPrompt(run, first);
   if (submit.blocked !== undefined || submit.stopped !== undefined) return { ended: submit.stopped ?? promptBlockedResult(submit.blocked ?? '', first) };
   // Hook context first, then what the session lists (skills), as in Claude Code's first system text.
