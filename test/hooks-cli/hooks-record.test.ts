@@ -24,7 +24,8 @@ describe('hookloop hooks record', () => {
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split('\n');
     const events = lines.map((line) => (JSON.parse(line) as { hook_event_name: string }).hook_event_name);
-    expect(events).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolBatch', 'Stop', 'SessionEnd']);
+    // PermissionDecision is hookloop's extension: it fires once the call is settled.
+    expect(events).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionDecision', 'PostToolUse', 'PostToolBatch', 'Stop', 'SessionEnd']);
     expect(lines[2]).toBe(fs.readFileSync(path.join(dir, 'stdin.json'), 'utf8'));
     // The session's own output goes to stderr, so stdout stays JSON lines.
     expect(run.stderr).toBe('done\n');
@@ -38,7 +39,7 @@ describe('hookloop hooks record', () => {
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ type: 'result', result: 'done' });
     const lines = fs.readFileSync(path.join(dir, 'payloads.jsonl'), 'utf8').trim().split('\n');
-    expect(lines).toHaveLength(7);
+    expect(lines).toHaveLength(8);
     // A recording replays through hooks test.
     const replay = runCli(['hooks', 'test', 'PreToolUse', '--payload', 'payloads.jsonl', '--settings', 'settings.json', '--json'], dir);
     expect(JSON.parse(replay.stdout).payload).toEqual(JSON.parse(lines[2]!));
