@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
 import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
-import { rewriteInput } from '../../src/index.js';
+import { z } from 'zod';
+import { defineTool, GENERAL_PURPOSE, rewriteInput, runAgent } from '../../src/index.js';
+import { ScriptedModel } from '../../src/testing.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
@@ -109,6 +111,30 @@ describe('spans of a run', () => {
     } finally {
       server.close();
     }
+  });
+
+  it("puts a subagent's hooks in the prompt's trace, marked with the subagent's id, and hands its command hooks their span's traceparent", async () => {
+    const { exporter, tracer } = collector();
+    const hooks = new HookEngine();
+    const projectDir = tempProject();
+    registerSettingsHandlers(hooks, [{ event: 'PreToolUse', matcher: 'Probe', config: { type: 'command', command: `echo "$TRACEPARENT" > ${projectDir}/sub-tp.txt` }, source: { file: 'settings.json' }, groupIndex: 0, handlerIndex: 0 }], projectDir);
+    const probe = defineTool({ name: 'Probe', description: 'probes', inputSchema: z.object({ value: z.string() }), readOnly: true, handler: ({ value }) => `probed ${value}` });
+    const model = new ScriptedModel([
+      [toolUse('toolu_1', 'Agent', { description: 'sub task', prompt: 'SUB-TASK one', subagent_type: 'general-purpose' })],
+      { match: 'SUB-TASK', content: [toolUse('s1', 'Probe', { value: 'inside' })] },
+      { match: 'SUB-TASK', content: [text('SUB-ANSWER')] },
+      [text('done')],
+    ]);
+    const result = await runAgent('go', { model, projectDir, hooks, tools: [probe], agents: [GENERAL_PURPOSE], tracer, transcript: false });
+    expect(result.result).toBe('done');
+    const spans = exporter.getFinishedSpans();
+    const prompt = one(spans, (span) => span.name === 'invoke_agent hookloop');
+    const agentCall = one(spans, (span) => span.name === 'execute_tool Agent');
+    expect(agentCall.parentSpanContext?.spanId).toBe(prompt.spanContext().spanId);
+    const inside = one(spans, (span) => span.name === 'hook PreToolUse' && typeof span.attributes['hookloop.agent.id'] === 'string');
+    expect(inside.spanContext().traceId).toBe(prompt.spanContext().traceId);
+    expect(inside.attributes).toMatchObject({ 'hookloop.hook.matcher': 'Probe', 'hookloop.hook.type': 'command', 'hookloop.hook.status': 'ok', 'hookloop.agent.id': expect.stringMatching(/^a[0-9a-f]{16}$/) });
+    expect(fs.readFileSync(`${projectDir}/sub-tp.txt`, 'utf8').trim()).toBe(`00-${inside.spanContext().traceId}-${inside.spanContext().spanId}-01`);
   });
 
   it('makes no spans and sets no TRACEPARENT when no tracer is given and no SDK is registered', async () => {
