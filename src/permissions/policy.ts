@@ -15,6 +15,7 @@ import { bashCommandIsKnown } from './match-bash.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
 import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
 import { parseRule, type PermissionRule } from './rule.js';
+import { RuleFiles } from './rule-files.js';
 import { PERMISSION_MODES, type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict, type PolicyCause } from './types.js';
 
 /** What a `PermissionPolicy` is built from. */
@@ -52,7 +53,6 @@ export interface PermissionPolicyOptions {
 type Behavior = 'allow' | 'ask' | 'deny';
 
 const HOOK: PolicyCause = { kind: 'hook' };
-
 /** One call as the steps below see it. */
 interface Call {
   readonly query: PermissionQuery;
@@ -92,7 +92,7 @@ export class PermissionPolicy {
   private readonly sandboxAutoAllows: ((input: unknown) => boolean) | undefined;
   private readonly runsSandboxed: ((input: unknown) => boolean) | undefined;
   /** Where a rule came from (see `PermissionPolicyOptions.ruleSources`); session rules are `session`. */
-  private readonly ruleFiles = new Map<PermissionRule, string>();
+  private readonly ruleFiles: RuleFiles;
 
   /** @throws ConfigError for a malformed rule (naming `permissions.<list>[i]`) or an unknown mode. */
   constructor(options: PermissionPolicyOptions) {
@@ -108,12 +108,7 @@ export class PermissionPolicy {
       ask: options.rules.ask.map((rule, index) => parseRule(rule, `permissions.ask[${index}]`)),
       deny: options.rules.deny.map((rule, index) => parseRule(rule, `permissions.deny[${index}]`)),
     };
-    for (const list of ['allow', 'ask', 'deny'] as const) {
-      this.lists[list].forEach((rule, index) => {
-        const file = options.ruleSources?.[list]?.[index];
-        if (file !== undefined) this.ruleFiles.set(rule, file);
-      });
-    }
+    this.ruleFiles = new RuleFiles(this.lists, options.ruleSources);
   }
 
   /** The current permission mode. */
@@ -183,10 +178,10 @@ export class PermissionPolicy {
     const mode = this.currentMode;
 
     const denied = await this.firstMatch('deny', call, 'any');
-    if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}`, cause: this.ruleCause('deny', denied) };
+    if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}`, cause: this.ruleFiles.cause('deny', denied) };
     // The files a Bash command reads are under the Read rules, as the Read tool is.
     const reads = await this.readFindings(call);
-    if (reads?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${reads.denied.rule.text}`, cause: this.ruleCause('deny', reads.denied.rule) };
+    if (reads?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${reads.denied.rule.text}`, cause: this.ruleFiles.cause('deny', reads.denied.rule) };
     // Plan mode's read-only rule comes before ask rules, so no approval can route around it.
     // Like the reference, it still lets PermissionRequest hooks see the call.
     if (mode === 'plan' && !(await this.readOnly(call))) {
@@ -196,9 +191,9 @@ export class PermissionPolicy {
     }
     const asked = await this.firstMatch('ask', call, 'any');
     // dontAsk never asks: an ask rule is a refusal there, without PermissionRequest (as in Claude Code).
-    if (asked && mode === 'dontAsk') return { ...dontAskDenial(call.tool.name), source: `rule ${asked.text} (mode dontAsk)`, cause: this.ruleCause('ask', asked) };
-    if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true, cause: this.ruleCause('ask', asked) };
-    if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true, cause: this.ruleCause('ask', reads.asked.rule) };
+    if (asked && mode === 'dontAsk') return { ...dontAskDenial(call.tool.name), source: `rule ${asked.text} (mode dontAsk)`, cause: this.ruleFiles.cause('ask', asked) };
+    if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', asked) };
+    if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', reads.asked.rule) };
 
     const boundary = await this.boundary(call);
     if (boundary) return boundary;
@@ -209,14 +204,9 @@ export class PermissionPolicy {
     if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false, cause: HOOK };
 
     const allowed = await this.firstMatch('allow', call, 'all');
-    if (allowed && (await this.redirectsStayInside(call))) return { behavior: 'allow', source: `rule ${allowed.text}`, cause: this.ruleCause('allow', allowed) };
+    if (allowed && (await this.redirectsStayInside(call))) return { behavior: 'allow', source: `rule ${allowed.text}`, cause: this.ruleFiles.cause('allow', allowed) };
 
     return this.byMode(call);
-  }
-
-  private ruleCause(list: Behavior, rule: PermissionRule): PolicyCause {
-    const file = this.ruleFiles.get(rule);
-    return { kind: 'rule', list, rule: rule.text, ...(file !== undefined ? { file } : {}) };
   }
 
   private describe(query: PermissionQuery): Call {
