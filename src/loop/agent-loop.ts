@@ -7,12 +7,12 @@ import { deliverBackground, wokenByBackground } from './background-delivery.js';
 import { oversizedMcpOutput } from './mcp-session.js';
 import { batchInput, batchResponse, callContext, followUpText, mcpServerOf, renderResult, runHandler, validateContent, type HandlerRun } from './call-execution.js';
 import { compactBeforeTurn, contextTokensOf, PROMPT_TOO_LONG } from './compaction.js';
-import { askApprover, askPermissionHooks, checkInput, policyVerdict, type HookRecommendation } from './decide-permission.js';
+import { askApprover, askPermissionHooks, checkInput, hookRecommendation, policyVerdict } from './decide-permission.js';
 import { distinctCallIds } from './distinct-call-ids.js';
 import { contextLabel, DEFERRED_BATCH_SKIPPED, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, postToolUseBlock, preToolUseError, preToolUseRefusal, stopBlockingError, stopContext, stopFeedback, SUBAGENT_ANSWERED } from './hook-text.js';
 import type { BatchEnd, CallOutcome, LoopEnd, LoopOptions } from './loop-types.js';
 import { failTurn } from './model-failure.js';
-import { decidingHook, preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision.js';
+import { preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision.js';
 import { permissionDenied } from './permission-events.js';
 import { replacedOutput } from './replaced-output.js';
 import { appendMessage, fireHook, toolContext, type RunContext } from './run-context.js';
@@ -216,9 +216,7 @@ async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean):
   if (deferring) return pair(run, call, toolResultMessage(call.id, tool.name, DEFERRED_BATCH_SKIPPED, true), contexts);
 
   // applyPolicy: a hook's allow is only a recommendation the policy weighs; a deny rule or boundary wins.
-  const recommended = pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined;
-  const by = decidingHook('PreToolUse', pre.outcomes, recommended);
-  const hook: HookRecommendation = { decision: recommended, reason: pre.reason, ...(by ? { by } : {}) };
+  const hook = hookRecommendation(pre);
   const checked = await checkInput(run, tool, prepared.input, hook, pre.updatedInput);
   if (!checked.ok) {
     await reportDecision(run, call, tool.name, prepared.input, rewriteRejected(run, checked.error));

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describeError } from '../errors.js';
+import type { HandlerOutcome } from '../hooks/handler.js';
 import type { ToolCall } from '../messages/messages.js';
 import { ruleForCall } from '../permissions/policy.js';
 import type { PermissionVerdict } from '../permissions/types.js';
@@ -17,6 +18,16 @@ export interface HookRecommendation {
   readonly reason: string | undefined;
   /** The PreToolUse handler whose answer this is, for the PermissionDecision record. */
   readonly by?: DecidingHook;
+}
+
+/**
+ * What the merged PreToolUse answer recommends to the policy: its `allow` or `ask` (a deny or defer
+ * never gets here) with its reason, and the handler that gave it (first in merge order).
+ */
+export function hookRecommendation(pre: { readonly decision?: string; readonly reason?: string; readonly outcomes: readonly HandlerOutcome[] }): HookRecommendation {
+  const decision = pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined;
+  const by = decidingHook('PreToolUse', pre.outcomes, decision);
+  return { decision, reason: pre.reason, ...(by ? { by } : {}) };
 }
 
 /**
