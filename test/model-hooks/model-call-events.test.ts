@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinTools, HookEngine, loadSettings, registerSettingsHandlers, runAgent, startSession, type HookInput, type Message, type RunEvent } from '../../src/index.js';
+import { builtinTools, GENERAL_PURPOSE, HookEngine, loadSettings, registerSettingsHandlers, runAgent, startSession, type HookInput, type Message, type RunEvent } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { pairingViolations, tempProject } from '../support/scripted-run.js';
 
@@ -128,6 +128,25 @@ describe('PreModelRequest (hookloop extension)', () => {
     await session.end();
     expect(callers).toEqual(['main', 'hook', 'compaction']);
     expect(compactions).toEqual(['compaction']);
+  });
+
+  it('a subagent\'s requests are caller "subagent": an Agent call\'s and an agent hook\'s, each with its own turn count', async () => {
+    const projectDir = tempProject();
+    const seen: string[] = [];
+    const hooks = withSettings(projectDir, { hooks: { Stop: [{ hooks: [{ type: 'agent', prompt: 'VERIFY $ARGUMENTS' }] }] } });
+    hooks.on('PreModelRequest', ({ caller, turn }) => void seen.push(`${caller}:${turn}`));
+    const subagentOnly: string[] = [];
+    hooks.on('PreModelRequest', { matcher: 'subagent' }, ({ caller }) => void subagentOnly.push(caller));
+    const model = new ScriptedModel([
+      [{ type: 'tool_use', id: 'toolu_1', name: 'Agent', input: { description: 'sub task', prompt: 'SUB-TASK', subagent_type: 'general-purpose' } }],
+      { match: 'SUB-TASK', content: [say('sub answer')] },
+      [say('done')],
+      { match: 'VERIFY', content: [{ type: 'tool_use', id: 'toolu_v', name: 'StructuredOutput', input: { ok: true } }] },
+    ]);
+    const result = await runAgent('go', { model, projectDir, hooks, tools: builtinTools(), agents: [GENERAL_PURPOSE], configDir: path.join(projectDir, '.config') });
+    expect(result.result).toBe('done');
+    expect(seen).toEqual(['main:1', 'subagent:1', 'main:2', 'subagent:1']);
+    expect(subagentOnly).toEqual(['subagent', 'subagent']);
   });
 
   it('continue:false stops the run before the request', async () => {
