@@ -1,7 +1,7 @@
 import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolResultMessage } from '../messages/messages.js';
 import { checkDecisions, DENIED_WHILE_PENDING, UNDECIDED_PENDING, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
 import { runToolCall } from './agent-loop.js';
-import { contextLabel } from './hook-text.js';
+import { contextLabel, INTERRUPTED_RESULT } from './hook-text.js';
 import type { BatchEnd, CallOutcome } from './loop-types.js';
 import { waitingEnd } from './pending-call.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
@@ -44,7 +44,12 @@ export async function decidePending(run: RunContext, pending: readonly PendingCa
       place(result);
       continue;
     }
-    const outcome = await runToolCall(run, call, still.length > 0 || stop !== undefined, decision?.behavior === 'allow' ? { input: entry.input } : undefined);
+    if (run.signal.aborted) {
+      place(toolResultMessage(call.id, call.name, INTERRUPTED_RESULT, true));
+      continue;
+    }
+    // As in a live batch: after a waiting call or an interrupt the rest only get PreToolUse (and wait); a continue:false lets them run.
+    const outcome = await runToolCall(run, call, still.length > 0 || stop === 'aborted_tools', decision?.behavior === 'allow' ? { input: entry.input } : undefined);
     outcomes.push(outcome);
     if (outcome.result) place(outcome.result);
     if (outcome.pending) {
