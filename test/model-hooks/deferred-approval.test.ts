@@ -31,6 +31,11 @@ describe('approval that survives a restart (CLI, two processes)', () => {
     ]);
     expect(fs.existsSync(path.join(dir, 'approved.txt'))).toBe(false);
 
+    // --approve decides the calls of a saved session: without --resume/--continue it is a usage error.
+    const unnamed = runCli(['--approve', 'toolu_01', '--model-script', 'first.json'], dir, env);
+    expect(unnamed.status).toBe(2);
+    expect(unnamed.stderr).toContain('--approve: decides the pending tool calls of a saved session; name it with --resume ID or --continue');
+
     // A decision for a call that is not pending is one line, exit 2, and runs nothing.
     const wrong = runCli(['--resume', ended.session_id, '--approve', 'toolu_99', '--model-script', 'first.json', '--settings', 'settings.json'], dir, env);
     expect(wrong.status).toBe(2);
