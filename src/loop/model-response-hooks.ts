@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { ModelCaller } from '../hooks/events/model-events.js';
 import type { SyntheticResponse } from '../hooks/merge/model-calls.js';
 import { assistantMessage } from '../messages/messages.js';
@@ -54,16 +53,15 @@ export async function afterResponse(view: RunContext, call: AnsweredCall, respon
 }
 
 /**
- * The answer a PreModelRequest hook gave instead of a request: zero usage, and its calls get fresh
- * `toolu_hook_…` ids (a hook never picks one, so it cannot name a call the model made) and go
- * through the whole tool pipeline like the model's.
+ * The answer a PreModelRequest hook gave instead of a request: its text, zero usage and no tool
+ * calls — a hook never makes a call the model did not (DESIGN invariant 4), so the turn ends as a
+ * plain answer and Stop runs.
  */
 export function syntheticAnswer(answer: SyntheticResponse, model: string): ModelResponse {
-  const calls = (answer.tool_calls ?? []).map((toolCall) => ({ id: `toolu_hook_${randomBytes(12).toString('hex')}`, name: toolCall.name, input: toolCall.input }));
   return {
-    message: assistantMessage(answer.text ?? '', calls),
+    message: assistantMessage(answer.text ?? '', []),
     usage: { inputTokens: 0, outputTokens: 0 },
-    stopReason: answer.stop_reason ?? (calls.length > 0 ? 'tool_use' : 'end_turn'),
+    stopReason: answer.stop_reason ?? 'end_turn',
     model,
   };
 }

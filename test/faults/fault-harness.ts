@@ -60,8 +60,8 @@ export function answer(event: HookEventName, behaviour: Behaviour): unknown {
 }
 
 /**
- * hookloop's model-call events (issue 10): random rewrites, synthetic responses (text, or a call
- * that then goes through the whole pipeline), forged message lists (which must be refused),
+ * hookloop's model-call events (issue 10): random rewrites, synthetic responses (text only: a hook
+ * never makes a tool call), forged message lists (which must be refused),
  * narrowed or forced tools, redacted text and dropped calls. Undefined: the generic answer applies.
  */
 function modelCallAnswer(event: HookEventName, behaviour: Behaviour, specific: (fields: Record<string, unknown>) => unknown): unknown {
@@ -69,7 +69,7 @@ function modelCallAnswer(event: HookEventName, behaviour: Behaviour, specific: (
   if (event === 'PreModelRequest') {
     if (behaviour === 'rewrite') return specific({ updatedSystem: 'rewritten system', updatedModel: 'other-model', additionalContext: 'note' });
     if (behaviour === 'rewrite-invalid') return specific({ updatedMessages: forged });
-    if (behaviour === 'allow') return specific({ syntheticResponse: { text: 'from a hook', tool_calls: [{ name: 'Act', input: { n: 1 } }] } });
+    if (behaviour === 'allow') return specific({ syntheticResponse: { text: 'from a hook' } });
     if (behaviour === 'block') return specific({ syntheticResponse: { text: 'cached' } });
   }
   if (event === 'PreToolSelection') {

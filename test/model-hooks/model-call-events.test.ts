@@ -96,22 +96,31 @@ describe('PreModelRequest (hookloop extension)', () => {
     expect(pairingViolations(result.messages)).toEqual([]);
   });
 
-  it('a synthetic response\'s tool calls go through the whole pipeline: a deny rule still refuses them, and each is paired', async () => {
+  it('a synthetic response is text only: a hook cannot make a tool call the model did not (a command hook\'s tool_calls is ignored with a warning, its text still counts)', async () => {
     const projectDir = tempProject();
-    const hooks = new HookEngine();
+    const answer = { hookSpecificOutput: { hookEventName: 'PreModelRequest', syntheticResponse: { text: 'cached', tool_calls: [{ name: 'Bash', input: { command: 'touch made.txt' } }] } } };
+    const hooks = withSettings(projectDir, { hooks: { PreModelRequest: [{ hooks: [{ type: 'command', command: `printf '%s' '${JSON.stringify(answer)}'` }] }] } });
     const pre: HookInput<'PreToolUse'>[] = [];
     hooks.on('PreToolUse', (input) => void pre.push(input));
+    const events: RunEvent[] = [];
+    const model = new ScriptedModel([]);
+    const result = await run(model, hooks, { projectDir, events });
+    expect(result.result).toBe('cached');
+    expect(pre).toEqual([]);
+    expect(fs.existsSync(path.join(projectDir, 'made.txt'))).toBe(false);
+    expect(events.some((event) => event.type === 'warning' && event.text.includes('tool_calls'))).toBe(true);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('a typed callback that answers a synthetic response with tool calls breaks its contract, and no tool runs', async () => {
+    const projectDir = tempProject();
+    const hooks = new HookEngine();
     hooks.on('PreModelRequest', ({ turn }) =>
-      turn === 1 ? { hookSpecificOutput: { hookEventName: 'PreModelRequest', syntheticResponse: { tool_calls: [{ name: 'Bash', input: { command: 'touch made.txt' } }, { name: 'Bash', input: { command: 'rm -rf data' } }] } } } : undefined,
+      turn === 1 ? { hookSpecificOutput: { hookEventName: 'PreModelRequest', syntheticResponse: { text: 'x', tool_calls: [{ name: 'Bash', input: { command: 'touch made.txt' } }] } } } : undefined,
     );
     const model = new ScriptedModel([[say('done')]]);
-    const result = await run(model, hooks, { projectDir, allow: ['Bash(touch *)'], deny: ['Bash(rm *)'] });
-    expect(pre.map((input) => input.tool_input['command'])).toEqual(['touch made.txt', 'rm -rf data']);
-    expect(pre[0]!.tool_use_id).toMatch(/^toolu_hook_[0-9a-f]{24}$/);
-    expect(fs.existsSync(path.join(projectDir, 'made.txt'))).toBe(true);
-    expect(result.permissionDenials.map((denial) => denial.tool_input)).toEqual([{ command: 'rm -rf data' }]);
-    expect(pairingViolations(result.messages)).toEqual([]);
-    expect(model.requests).toHaveLength(1);
+    await run(model, hooks, { projectDir }).catch(() => undefined);
+    expect(fs.existsSync(path.join(projectDir, 'made.txt'))).toBe(false);
   });
 
   it('fires for every caller: the main loop, a compaction and a prompt hook\'s own request (matcher = caller)', async () => {

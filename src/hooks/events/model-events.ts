@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { detached } from '../detach.js';
 import { postModelResponseRule, preModelRequestRule, preToolSelectionRule } from '../merge/model-calls.js';
 import { defineEvent, type ExampleContext } from './define-event.js';
-import { commonInput, commonOutput, contextOnly, specific, toolInput } from './fields.js';
+import { commonInput, commonOutput, contextOnly, specific } from './fields.js';
 
 /**
  * hookloop's model-call events (extensions Claude Code's settings hooks do not have; docs/hooks.md
@@ -33,10 +33,13 @@ export const toolChoiceSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('none') }),
   z.strictObject({ type: z.literal('tool'), name: z.string() }),
 ]);
-/** A PreModelRequest `syntheticResponse`: the answer, given instead of a request. Its calls get fresh ids and run through the whole pipeline. */
+/**
+ * A PreModelRequest `syntheticResponse`: the answer, given instead of a request. Text only: a hook
+ * never puts a tool call in the model's mouth (DESIGN invariant 4, "no forged protocol"), so a
+ * synthetic answer ends the turn as a plain answer.
+ */
 const syntheticResponse = z.strictObject({
   text: z.string().optional(),
-  tool_calls: z.array(z.strictObject({ name: z.string(), input: toolInput })).optional(),
   stop_reason: z.string().optional(),
 });
 

@@ -11,10 +11,9 @@ import { mergeCommon, type CommonAnswer, type CommonMerge, type MergeRule, type 
  * reported like on any event.
  */
 
-/** A PreModelRequest `syntheticResponse` as a hook wrote it: the answer given instead of a request. */
+/** A PreModelRequest `syntheticResponse` as a hook wrote it: the answer given instead of a request (text only). */
 export interface SyntheticResponse {
   readonly text?: string | undefined;
-  readonly tool_calls?: readonly { readonly name: string; readonly input: Record<string, unknown> }[] | undefined;
   readonly stop_reason?: string | undefined;
 }
 
