@@ -90,6 +90,13 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
     if (hookCount > 0 && !transcript) lastHookCount = counted.n;
     return (ms * 1000) / TOTAL_CALLS;
   };
+  // Row 1e: one no-op before-model hook (hookloop's PreModelRequest extension): its payload carries the whole conversation.
+  const beforeModel = async () => {
+    const hooks = new HookEngine();
+    hooks.on('PreModelRequest', () => undefined);
+    const ms = await cpuMs(() => runAgent('go', { model: new ScriptedModel(script, { record: false }), projectDir, tools: [tool], hooks, maxTurns: turns + 1, transcript: false }));
+    return (ms * 1000) / TOTAL_CALLS;
+  };
   const bare = async () => {
     const callbacks: Callback[] = Array.from({ length: HOOKS_PER_EVENT }, () => () => void counted.n++);
     const ms = await cpuMs(() => bareLoop(new ScriptedModel(script, { record: false }), new Map([[tool.name, tool]]), callbacks, 'go'));
@@ -97,7 +104,7 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
   };
   let measured;
   try {
-    measured = await interleaved({ zero: hookloop(0), ten: hookloop(HOOKS_PER_EVENT), transcript: hookloop(HOOKS_PER_EVENT, true), bare }, options);
+    measured = await interleaved({ zero: hookloop(0), ten: hookloop(HOOKS_PER_EVENT), transcript: hookloop(HOOKS_PER_EVENT, true), beforeModel, bare }, options);
   } finally {
     fs.rmSync(transcripts, { recursive: true, force: true });
   }
@@ -143,6 +150,17 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
       goal: '≤ 25 µs/call and ≤ 10× floor',
       verdict: verdict(measured.transcript.median <= 25 && measured.transcript.median / measured.bare.median <= 10),
       note: `the transcript (on by default) adds ${(measured.transcript.median - measured.ten.median).toFixed(1)} µs per call: two JSONL lines, each built, serialized and written synchronously`,
+    },
+    {
+      row: '1e loop, one no-op PreModelRequest callback (CPU µs/call)',
+      unit: 'µs/call',
+      hookloop: measured.beforeModel,
+      floorLabel: 'loop, 0 hooks',
+      floor: measured.zero,
+      ratio: measured.beforeModel.median / measured.zero.median,
+      goal: 'report',
+      verdict: 'info',
+      note: `a before-model hook adds ${((measured.beforeModel.median - measured.zero.median) * CALLS_PER_TURN).toFixed(1)} µs per model request (${CALLS_PER_TURN} calls each) on a conversation growing to ${TOTAL_CALLS * 2} messages: its payload is built incrementally and frozen once`,
     },
   ];
 }
