@@ -8,7 +8,8 @@ import { loadSkills } from '../skills/load-skills.js';
 import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
 import { closePersistentHooks } from '../hooks/transports/persistent-command.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
-import { runAgent, type RunOptions } from '../loop/run-agent.js';
+import { resumeAgent } from '../loop/resume-agent.js';
+import { runAgent, type RunOptions, type RunResult } from '../loop/run-agent.js';
 import type { ModelClient } from '../model/model-client.js';
 import { ProviderRequestError } from '../model/provider-errors.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
@@ -75,8 +76,10 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const interactive = !options.print && io.stdin.isTTY === true;
   const warn = (text: string) => io.stderr.write(`hookloop: warning: ${text}\n`);
   // Headless: the argument and whatever is piped on stdin, as in Claude Code.
-  const prompt = interactive ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print, warn });
-  if (prompt === undefined && !interactive) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
+  // `--approve`/`--deny` continue a saved session's pending calls: there is no prompt to read.
+  if (options.decisions !== undefined && options.prompt !== undefined) throw new ConfigError('--approve/--deny continue the pending tool calls of the resumed session; they take no prompt', { field: '-p' });
+  const prompt = interactive || options.decisions !== undefined ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print, warn });
+  if (prompt === undefined && !interactive && options.decisions === undefined) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
   const projectDir = io.cwd;
   const sessionFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
   const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
@@ -184,6 +187,10 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };
+    if (options.decisions !== undefined) {
+      const result = await resumeAgent(options.decisions, runOptions).finally(() => requestLog?.close());
+      return printResult(result, options, io, output, failures, termination);
+    }
     if (interactiveParts || prompt === undefined) {
       const { runInteractiveSession } = interactiveParts ?? (await importInteractive());
       try {
@@ -194,10 +201,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     }
     const result = await runAgent(prompt, runOptions);
     requestLog?.close();
-    if (result.terminalReason === 'api_error') io.stderr.write(`hookloop: model request failed: ${failures.at(-1) ?? result.result}\n`);
-    if (options.outputFormat === 'json' || options.outputFormat === 'stream-json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
-    else if (result.result && !output.alreadyPrinted(result.result)) io.stdout.write(`${result.result}\n`);
-    return termination.exitCode(exitCodeOf(result));
+    return printResult(result, options, io, output, failures, termination);
   } finally {
     await sessionHooks.close();
     // The session is over (SessionEnd has run): persistent hook processes end now, not with the process.
@@ -205,6 +209,14 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     termination.dispose();
     await telemetry?.shutdown();
   }
+}
+
+/** A headless run's end: the failure line, the JSON result or the answer, and the exit code. */
+function printResult(result: RunResult, options: RunCommandOptions, io: CliIo, output: { alreadyPrinted: (text: string) => boolean }, failures: readonly string[], termination: { exitCode: (code: number) => number }): number {
+  if (result.terminalReason === 'api_error') io.stderr.write(`hookloop: model request failed: ${failures.at(-1) ?? result.result}\n`);
+  if (options.outputFormat === 'json' || options.outputFormat === 'stream-json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
+  else if (result.result && !output.alreadyPrinted(result.result)) io.stdout.write(`${result.result}\n`);
+  return termination.exitCode(exitCodeOf(result));
 }
 
 /** How the run's output reaches stdout: streamed text (text), nothing until the end (json), or one JSON line per event (stream-json). */
@@ -222,8 +234,11 @@ function describeModelError(error: unknown): string {
 
 /** The model, with every request it receives appended to `requestLog` (when given) and each failure described in `failures`, for stderr. */
 function observedModel(model: ModelClient, requestLog: RequestLog | undefined, failures: string[]): ModelClient {
+  // The provider's model id stays visible (model-call hooks report it as `model`).
+  const id = (model as { model?: unknown }).model;
   return {
     name: model.name,
+    ...(typeof id === 'string' ? { model: id } : {}),
     complete: (request) => {
       requestLog?.append(request);
       return model.complete(request).catch((error: unknown) => {

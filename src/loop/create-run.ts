@@ -18,6 +18,7 @@ import { tracingRegistered } from '../telemetry/traceparent.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
 import type { RunOptions } from './run-options.js';
+import { hookModelClient } from './model-call-hooks.js';
 import { answerElicitation, createSessionMcp, mcpToolCaller } from './mcp-session.js';
 import { makeEmitter, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
@@ -79,8 +80,8 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     permissionDenials: [],
     model: options.model,
     background: new BackgroundHooks(signal),
-    // Prompt hooks ask the session's model; agent hooks run a bounded sub-run of this loop.
-    services: { model: options.model, runSubagent: (request) => runSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
+    // Prompt hooks ask the session's model (through the model-call hooks, caller "hook"); agent hooks run a bounded sub-run of this loop.
+    services: { model: hookModelClient(() => run, options.model), runSubagent: (request) => runSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
     ...(mcp ? { mcp } : {}),
     ...(tracer ? { traceparent: tracer.traceparent } : {}),
   };

@@ -77,7 +77,9 @@ function namedPaths(tool: AnyTool, input: Input, cwd: string): string[] {
 export type Permission =
   | { kind: 'allowed'; input: Input; realPaths: readonly string[]; record: PermissionDecisionRecord }
   | { kind: 'denied'; message: string; interrupt?: boolean; byHook?: boolean; byClassifier?: boolean; record: PermissionDecisionRecord }
-  | { kind: 'ask'; input: Input; verdict: Extract<PermissionVerdict, { behavior: 'ask' }>; realPaths: readonly string[] };
+  | { kind: 'ask'; input: Input; verdict: Extract<PermissionVerdict, { behavior: 'ask' }>; realPaths: readonly string[] }
+  // The decision is left for later (a PermissionRequest hook's `defer`, the approver's `later`): the call waits, see session/pending-calls.ts.
+  | { kind: 'pending'; input: Input; reason: 'permission_request' | 'approver'; message: string };
 
 /**
  * The policy's own verdict on a checked input: allow and deny are final, `ask` goes on to the hooks
@@ -110,6 +112,7 @@ export async function askPermissionHooks(run: RunContext, call: ToolCall, tool: 
     const message = request.message ?? verdict.message;
     return { kind: 'denied', message, byHook: true, ...(request.interrupt ? { interrupt: true } : {}), record: byRequest('deny', message) };
   }
+  if (request.behavior === 'defer') return { kind: 'pending', input, reason: 'permission_request', message: request.message ?? verdict.message };
   if (request.behavior !== 'allow') return asking;
   if (!verdict.hookMayDecide) {
     run.emit({ type: 'warning', text: `PermissionRequest hook allowed ${tool.name}, but ${verdict.source} does not let hooks approve it; the allow was ignored` });
@@ -153,10 +156,23 @@ export async function askApprover(run: RunContext, call: ToolCall, tool: AnyTool
   } catch {
     answer = 'deny';
   }
+  if (answer === 'later') return { kind: 'pending', input, reason: 'approver', message: verdict.message };
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: answer === 'deny' ? 'deny' : 'allow', source: 'approver' });
   if (answer === 'deny') return { kind: 'denied', message: verdict.message, record: approverDecision(verdict, mode, 'deny') };
   if (answer === 'always') run.policy.addSessionRule('allow', alwaysRule);
   return { kind: 'allowed', input, realPaths, record: approverDecision(verdict, mode, 'allow') };
+}
+
+/**
+ * A person's decision from `--approve` (`AgentSession.resume`, deferred-approval.ts) answers an ask
+ * as the approver would have, without asking anyone; what no person may approve stays refused.
+ */
+export function approvedByDecision(run: RunContext, call: ToolCall, tool: AnyTool, asking: Extract<Permission, { kind: 'ask' }>): Exclude<Permission, { kind: 'ask' }> {
+  const { input, verdict, realPaths } = asking;
+  const refused = verdict.humanMayDecide === false;
+  const mode = run.policy.mode;
+  run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: refused ? 'deny' : 'allow', source: 'approval of a pending call' });
+  return refused ? { kind: 'denied', message: verdict.message, record: policyDecision(verdict, mode, 'deny') } : { kind: 'allowed', input, realPaths, record: approverDecision(verdict, mode, 'allow') };
 }
 
 /**

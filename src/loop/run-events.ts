@@ -1,9 +1,11 @@
 import type { HookEventName } from '../hooks/event-names.js';
 import type { HandlerOrigin, HandlerOutcome } from '../hooks/handler.js';
 import type { Message, ToolResultMessage } from '../messages/messages.js';
-import type { Usage } from '../model/model-client.js';
+import type { ModelCaller } from '../hooks/events/model-events.js';
+import type { ModelRequest, Usage } from '../model/model-client.js';
 import type { ModelStreamEvent } from '../model/stream-events.js';
 import type { PermissionDecisionRecord } from './decision-record.js';
+import type { PendingCall } from '../session/pending-calls.js';
 
 /**
  * What a run reports as it goes, for lifecycle logs, audits and UIs. Observers receive these in
@@ -32,6 +34,10 @@ export type RunEvent =
   /** How the call was settled and by whom (see PermissionDecisionRecord); `durationMs`: the decision's own time. */
   | { readonly type: 'permission_decision'; readonly toolName: string; readonly toolUseId: string; readonly record: PermissionDecisionRecord; readonly durationMs: number }
   | { readonly type: 'message'; readonly message: Message }
+  /** A UserPromptSubmit hook rewrote the prompt (`updatedPrompt`): the next user message is `sent`; the transcript keeps `typed` on its line. */
+  | { readonly type: 'prompt_rewritten'; readonly typed: string; readonly sent: string }
+  /** A tool batch ended with calls waiting for a decision (no results yet): the transcript saves them for `--resume ID --approve …`. */
+  | { readonly type: 'calls_pending'; readonly calls: readonly PendingCall[] }
   /**
    * The conversation was compacted: `messages` (the summary as a user message, then the context
    * SessionStart(compact) hooks added) replaced the whole history. `preTokens` is the context size
@@ -40,6 +46,11 @@ export type RunEvent =
   | { readonly type: 'compaction'; readonly trigger: 'auto' | 'manual'; readonly preTokens: number; readonly summary: string; readonly messages: readonly Message[]; readonly durationMs: number }
   /** `model`: the model asked for (the client's name). */
   | { readonly type: 'model_request'; readonly turn: number; readonly model?: string }
+  /**
+   * A model-call hook changed a request (or answered it: `synthetic`): `request` is what was sent
+   * (or would have been). The transcript records it as a `hookloop_model_request` attachment line.
+   */
+  | { readonly type: 'model_request_sent'; readonly caller: ModelCaller; readonly turn: number; readonly synthetic: boolean; readonly request: ModelRequest }
   /** Deltas of the answer being streamed (streaming providers only; see ModelStreamEvent). */
   | { readonly type: 'model_stream'; readonly turn: number; readonly event: ModelStreamEvent }
   /** `model`: the model that answered, when the provider says; `stopReason`: the provider's finish reason. */

@@ -9,6 +9,7 @@ import type { ModelClient, Usage } from '../model/model-client.js';
 import type { Approver, PermissionMode, PermissionRules } from '../permissions/types.js';
 import type { SandboxOptions } from '../sandbox/run-sandbox.js';
 import type { ResumedSession } from '../session/resume.js';
+import type { PendingCall } from '../session/pending-calls.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { CompactionOptions } from './compaction.js';
@@ -125,7 +126,15 @@ export interface RunResult {
   readonly modelUsage?: Readonly<Record<string, Usage>>;
   readonly permissionDenials: readonly { tool_name: string; tool_use_id: string; tool_input: unknown }[];
   readonly deferredToolUse?: { readonly id: string; readonly name: string; readonly input: unknown };
+  /**
+   * A run that ended `tool_deferred`: every call waiting for a decision (deferred by a PreToolUse
+   * hook, left for later by a PermissionRequest hook's `defer` or the approver's `later`, or after
+   * such a call in the same message), with the frozen input a decision applies to. They have no
+   * result yet; decide them with `AgentSession.resume(decisions)` or `resumeAgent`, also from a new
+   * process (`loadSession`, or `hookloop --resume ID --approve ID --deny ID=why`). hookloop's.
+   */
+  readonly pending?: readonly PendingCall[];
   readonly apiErrorStatus?: number | null;
-  /** The whole conversation, every tool call paired. */
+  /** The whole conversation, every tool call paired except the `pending` ones, which wait for a decision. */
   readonly messages: readonly Message[];
 }

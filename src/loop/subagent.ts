@@ -10,6 +10,7 @@ import { agentTranscriptPath } from '../session/paths.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { runLoop } from './agent-loop.js';
 import { contextLabel, STRUCTURED_OUTPUT_ENFORCE } from './hook-text.js';
+import { hookModelClient } from './model-call-hooks.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunEvent } from './run-events.js';
 import { SessionState } from './session-state.js';
@@ -82,7 +83,7 @@ function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdi
   state.promptId = parent.state.promptId;
   state.agent = { id: randomUUID(), type: AGENT_HOOK_TYPE, typeOnEveryEvent: false };
   const readOnly = parent.tools.list().filter((tool) => (tool.kind === 'read' || (tool.readOnly && tool.kind !== 'bash')) && !['StructuredOutput', 'Agent', 'Skill'].includes(tool.name));
-  return {
+  const child: RunContext = {
     ...parent,
     state,
     messages: [],
@@ -97,6 +98,8 @@ function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdi
       if (event.type === 'hook_handler_started' || event.type === 'hook_outcome' || event.type === 'system_message' || event.type === 'warning') parent.emit(event);
     },
     // mcp_tool hooks inside reach the session's MCP servers as the parent's do.
-    services: { model: parent.model, nested: true, ...(parent.services.callMcpTool ? { callMcpTool: parent.services.callMcpTool } : {}) },
+    // A prompt hook inside asks the model through the model-call hooks too (caller "hook").
+    services: { model: hookModelClient(() => child, parent.model), nested: true, ...(parent.services.callMcpTool ? { callMcpTool: parent.services.callMcpTool } : {}) },
   };
+  return child;
 }

@@ -76,8 +76,12 @@ export interface ApprovalRequest {
   readonly alwaysRule?: string;
 }
 
-/** `always` allows this call and adds a session allow rule for calls like it. */
-export type ApprovalAnswer = 'allow' | 'deny' | 'always';
+/**
+ * `always` allows this call and adds a session allow rule for calls like it. `later` (hookloop
+ * extension): nobody decides now; the run ends `tool_deferred` with the call in `RunResult.pending`,
+ * to be approved or denied from a later process (`--resume ID --approve ID`).
+ */
+export type ApprovalAnswer = 'allow' | 'deny' | 'always' | 'later';
 
 /**
  * Decides calls the policy could not. Contract: resolves once per request; must not throw (a

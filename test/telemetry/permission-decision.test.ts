@@ -71,11 +71,13 @@ describe('PermissionDecision through the CLI', () => {
     ]);
   });
 
-  it('is an event `hooks validate` accepts', () => {
+  it('is an event `hooks validate` accepts, with the warning that Claude Code does not fire it', () => {
     const dir = tempProject();
     writeJson(dir, 'hooks.json', { hooks: { PermissionDecision: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } });
     const run = runCli(['hooks', 'validate', 'hooks.json'], dir);
-    expect(run.stderr + run.stdout).not.toMatch(/unknown event|error/i);
+    expect(run.stderr + run.stdout).not.toMatch(/unknown event/i);
+    expect(run.stderr + run.stdout).toContain('PermissionDecision is a hookloop extension');
+    expect(run.stdout).toContain('0 errors');
     expect(run.status).toBe(0);
   });
 });
