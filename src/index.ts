@@ -21,12 +21,13 @@ export { loadSession, rebuildConversation, RESUMED_WITHOUT_RESULT, type ResumedS
 export { findTranscript, latestTranscript, projectSlug, resolveConfigDir, transcriptPathFor } from './session/paths.js';
 export { readTranscriptLines, type TranscriptLine, type TranscriptRead } from './session/transcript-reader.js';
 export type { RunEvent, RunObserver } from './loop/run-events.js';
+export type { DecidingHook, PermissionDecisionRecord } from './loop/decision-record.js';
 export { HookEngine, type CallbackOptions, type ConcurrencyLimits, type ConditionMatcher, type DispatchOptions, type DispatchResult, type Unregister } from './hooks/hook-engine.js';
 export type { HookServices, SubagentAnswer, SubagentRequest, SubagentRunner } from './hooks/hook-services.js';
 export { BackgroundHooks, type BackgroundDelivery } from './hooks/async-hooks.js';
 export type { HookCallback, HookCallbackContext } from './hooks/transports/callback.js';
 export { hookEventSchemas, permissionDecisionSchema, type HookEvents, type HookInput, type HookOutput, type HookPayload } from './hooks/event-schemas.js';
-export { HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from './hooks/event-names.js';
+export { EXTENSION_EVENTS, HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from './hooks/event-names.js';
 export type { HookResult, MergedResult } from './hooks/event-table.js';
 export type { BlockFeedback, BlockingMerge, CommonMerge, ElicitationChoice, ElicitationMerge, PermissionDeniedMerge, PermissionRequestMerge, PostToolUseMerge, PreToolDecision, PreToolUseMerge, SessionStartMerge } from './hooks/merge.js';
 export type { PromptSubmitMerge } from './hooks/merge/prompt-submit.js';
@@ -46,7 +47,7 @@ export { Workspace } from './tools/workspace.js';
 export { builtinTools } from './tools/builtin/index.js';
 export { PermissionPolicy } from './permissions/policy.js';
 export { headlessApprover, callbackApprover, ttyApprover } from './permissions/approvers.js';
-export { PERMISSION_MODES, type Approver, type ApprovalAnswer, type ApprovalRequest, type PermissionMode, type PermissionRules, type PermissionVerdict } from './permissions/types.js';
+export { PERMISSION_MODES, type Approver, type ApprovalAnswer, type ApprovalRequest, type PermissionMode, type PermissionRules, type PermissionVerdict, type PolicyCause } from './permissions/types.js';
 export { assistantMessage, systemMessage, toolResultMessage, userMessage, type AssistantMessage, type Message, type SystemMessage, type ToolCall, type ToolResultMessage, type UserMessage } from './messages/messages.js';
 export type { ModelClient, ModelRequest, ModelResponse, StopReason, ToolChoice, ToolSpec, Usage } from './model/model-client.js';
 // The provider classes live in `hookloop/providers`; these are their light-weight companions.

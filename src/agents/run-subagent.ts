@@ -108,7 +108,7 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
  * The subagent's own context: its state (same session, transcript path and prompt id as hooks see
  * them; its own id, type and cwd; a mode no looser than the parent's), conversation, tools and
  * transcript; everything else is the parent's. Its observers: its transcript and `watch`; the
- * parent's hear its hook outcomes, system messages and warnings only.
+ * parent's hear its hook starts and outcomes, system messages and warnings only.
  */
 function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDefinition, agentId: string, transcriptPath: string, model: ModelClient, signal: AbortSignal, watch: RunObserver): RunContext {
   const mode = effectiveMode(parent.policy.mode, definition.permissionMode);
@@ -117,7 +117,7 @@ function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDef
   state.model = parent.state.model;
   state.agent = { id: agentId, type: definition.name, typeOnEveryEvent: true };
   const observers: RunObserver[] = [watch, (event: RunEvent) => {
-    if (event.type === 'hook_outcome' || event.type === 'system_message' || event.type === 'warning') parent.emit(event);
+    if (event.type === 'hook_handler_started' || event.type === 'hook_outcome' || event.type === 'system_message' || event.type === 'warning') parent.emit(event);
   }];
   if (setup.transcript) {
     const writer = new TranscriptWriter({ path: transcriptPath, sessionId: parent.state.sessionId, facts: state, sidechain: { agentId } }, (error) => parent.emit({ type: 'warning', text: error.message }));

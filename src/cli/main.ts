@@ -28,6 +28,7 @@ import { cliSandboxOptions } from './sandbox-options.js';
 import { readSessionFlags } from './session-flags.js';
 import { createModel, describeSelection, selectModel } from './select-model.js';
 import { headlessPrompt } from './stdin-prompt.js';
+import { startTelemetry } from './telemetry-sdk.js';
 import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
 import { watchTerminationSignals } from './termination-signals.js';
 import type { CliIo } from './cli-io.js';
@@ -58,6 +59,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     if (command.command === 'demo') return await (await import('./demo.js')).runDemo({ keep: command.keep, write: line(io.stdout), writeError: line(io.stderr) });
     if (command.command === 'hooks') return await (await import('./hooks-command/run-hooks-command.js')).runHooksCommand(command, io, runPrompt);
     if (command.command === 'mcp') return await (await import('./mcp-command.js')).runMcpCommand(command, io);
+    if (command.command === 'timeline') return await (await import('./timeline-command.js')).runTimelineCommand(command, io);
     return await runPrompt(command, io);
   } catch (error) {
     if (error instanceof HookloopError) {
@@ -145,6 +147,8 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     const init = { type: 'system', subtype: 'init', cwd: projectDir, session_id: sessionId, model: selection.provider === 'scripted' ? 'scripted' : selection.options.model, provider: selection.provider };
     io.stdout.write(`${JSON.stringify(init)}\n`);
   }
+  // Before the run is built: the run traces only when a provider is registered by then.
+  const telemetry = await startTelemetry(io.env ?? process.env, packageVersion(), warn);
   try {
     const runOptions: RunOptions = {
       model,
@@ -160,6 +164,11 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
           ask: [...settings.permissions.ask],
           deny: [...settings.permissions.deny, ...options.disallowedTools],
         },
+        ruleSources: {
+          allow: [...settings.permissionSources.allow, ...options.allowedTools.map(() => '--allowedTools')],
+          ask: [...settings.permissionSources.ask],
+          deny: [...settings.permissionSources.deny, ...options.disallowedTools.map(() => '--disallowedTools')],
+        },
         mode: resolvePermissionMode(options.permissionMode, settings.defaultMode, warn),
         autoMode: options.permissionMode === 'auto',
         additionalDirectories: [...settings.additionalDirectories, ...options.addDirs],
@@ -170,6 +179,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       ...(interactiveParts ? { elicit: interactiveParts.ttyElicitor({ input: io.stdin, output: io.stderr }) } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       sessionId,
+      timelineEvents: true,
       signal: controller.signal,
       observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose), ...output.observers, ...(interactiveParts ? [interactiveParts.interactiveActivity((line) => io.stderr.write(`${line}\n`), (line) => io.stdout.write(`${line}\n`))] : [])],
       configDir: sessionFlags.configDir,
@@ -197,6 +207,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     // The session is over (SessionEnd has run): persistent hook processes end now, not with the process.
     await closePersistentHooks();
     termination.dispose();
+    await telemetry?.shutdown();
   }
 }
 

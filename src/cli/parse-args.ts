@@ -5,6 +5,7 @@ import type { PendingDecision, PendingDecisions } from '../session/pending-calls
 import { CLI_PERMISSION_MODES, type CliPermissionMode } from './permission-mode.js';
 import { addHooksCommand, type HooksCommandOptions } from './hooks-command/parse-hooks-args.js';
 import { addMcpCommand, type McpListOptions } from './mcp-command.js';
+import { addTimelineCommand, type TimelineOptions } from './timeline-command.js';
 import { PROVIDER_NAMES, type ProviderName } from './select-model.js';
 
 /** What `hookloop [-p] PROMPT …` was asked to do, after parsing and checking the flags. */
@@ -60,7 +61,7 @@ export interface InfoResult {
   readonly exitCode: number;
 }
 
-export type ParsedCommand = RunCommandOptions | DemoCommandOptions | HooksCommandOptions | McpListOptions | InfoResult;
+export type ParsedCommand = RunCommandOptions | DemoCommandOptions | HooksCommandOptions | McpListOptions | TimelineOptions | InfoResult;
 
 /** Splits Claude Code tool lists: `--allowedTools "Bash(git:*) Edit"` or `Read,Write`; parentheses keep their spaces and commas. */
 export function splitToolList(values: readonly string[]): string[] {
@@ -165,6 +166,9 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     parsed = options;
   });
   addMcpCommand(program, (options) => {
+    parsed = options;
+  });
+  addTimelineCommand(program, (options) => {
     parsed = options;
   });
   try {

@@ -1,4 +1,4 @@
-import { BLOCKED_BY_HOOK, mergeBlocking, mergePostToolUse, mergePreToolUse } from '../hooks/merge.js';
+import { BLOCKED_BY_HOOK, mergeBlocking, mergePostToolUse } from '../hooks/merge.js';
 import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
 import { tallyUsage } from '../model/usage.js';
 import { APPROVAL_INPUT_CHANGED, type PendingCall } from '../session/pending-calls.js';
@@ -8,13 +8,14 @@ import { deliverBackground, wokenByBackground } from './background-delivery.js';
 import { oversizedMcpOutput } from './mcp-session.js';
 import { batchInput, batchResponse, callContext, followUpText, mcpServerOf, renderResult, runHandler, validateContent, type HandlerRun } from './call-execution.js';
 import { compactBeforeTurn, contextTokensOf, PROMPT_TOO_LONG } from './compaction.js';
-import { approvedByDecision, askApprover, askPermissionHooks, checkInput, policyVerdict, type HookRecommendation } from './decide-permission.js';
+import { approvedByDecision, askApprover, askPermissionHooks, checkInput, hookRecommendation, policyVerdict } from './decide-permission.js';
 import { distinctCallIds } from './distinct-call-ids.js';
 import { contextLabel, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, postToolUseBlock, preToolUseError, preToolUseRefusal, stopBlockingError, stopContext, stopFeedback, SUBAGENT_ANSWERED } from './hook-text.js';
 import type { BatchEnd, CallOutcome, LoopEnd, LoopOptions } from './loop-types.js';
 import { failTurn } from './model-failure.js';
 import { requestModel as requestThroughHooks } from './model-call-hooks.js';
 import { approvalCovers, waitingAfterPreToolUse, waitingEnd, waitingOutcome } from './pending-call.js';
+import { preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision.js';
 import { permissionDenied } from './permission-events.js';
 import { replacedOutput } from './replaced-output.js';
 import { appendMessage, fireHook, toolContext, type RunContext } from './run-context.js';
@@ -102,7 +103,7 @@ type ModelAnswer =
  */
 async function requestModel(run: RunContext, options: LoopOptions, turn: number): Promise<ModelAnswer> {
   try {
-    run.emit({ type: 'model_request', turn });
+    run.emit({ type: 'model_request', turn, model: options.model.name });
     const answer = await requestThroughHooks(run, { caller: run.state.agent ? 'subagent' : 'main', turn, system: options.system, messages: run.messages, tools: run.tools.specs(), signal: run.signal, onStream: (event) => run.emit({ type: 'model_stream', turn, event }) }, options.model);
     if (answer.kind === 'stopped') return answer;
     const { response } = answer;
@@ -113,7 +114,7 @@ async function requestModel(run: RunContext, options: LoopOptions, turn: number)
       run.state.model = model;
       run.state.contextTokens = contextTokensOf(response.usage);
     }
-    run.emit({ type: 'model_response', turn, text: message.text, toolCalls: message.toolCalls.length, usage: response.usage });
+    run.emit({ type: 'model_response', turn, text: message.text, toolCalls: message.toolCalls.length, usage: response.usage, model: response.model ?? options.model.name, stopReason: response.stopReason });
     return { kind: 'answered', assistant: message, repeated, stopReason: response.stopReason, toolRun: answer.toolRun ?? run };
   } catch (error) {
     return { kind: 'failed', error };
@@ -218,27 +219,40 @@ export async function runToolCall(run: RunContext, call: ToolCall, deferring: bo
   const prepared = await run.tools.prepare(call, toolContext(run));
   if (prepared.kind === 'settled') return pair(run, call, prepared.result, []);
   const { tool } = prepared;
+  run.emit({ type: 'tool_started', toolName: tool.name, toolUseId: call.id, input: prepared.input });
 
-  const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name));
+  const pre = await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name);
   const contexts = pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
-  if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseRefusal(tool.name, pre.reason ?? BLOCKED_BY_HOOK, pre.deniedByExit === true), contexts, stop);
+  if (pre.decision === 'deny') {
+    await reportDecision(run, call, tool.name, prepared.input, preToolUseDenial(run, pre));
+    return refuse(run, call, prepared.input, preToolUseRefusal(tool.name, pre.reason ?? BLOCKED_BY_HOOK, pre.deniedByExit === true), contexts, stop);
+  }
   if ((pre.decision === 'defer' && approval === undefined) || deferring) {
     const waiting = waitingAfterPreToolUse(run, call, tool, prepared.input, pre);
     return waiting.ok ? waitingOutcome(run, call, waiting.pending, contexts) : refuse(run, call, prepared.input, preToolUseError(tool.name, waiting.error), contexts, stop);
   }
 
   // applyPolicy: a hook's allow is only a recommendation the policy weighs; a deny rule or boundary wins.
-  const hook: HookRecommendation = { decision: pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined, reason: pre.reason };
+  const hook = hookRecommendation(pre);
   const checked = await checkInput(run, tool, prepared.input, hook, pre.updatedInput);
-  if (!checked.ok) return refuse(run, call, prepared.input, preToolUseError(tool.name, checked.error), contexts, stop);
+  if (!checked.ok) {
+    await reportDecision(run, call, tool.name, prepared.input, rewriteRejected(run, checked.error));
+    return refuse(run, call, prepared.input, preToolUseError(tool.name, checked.error), contexts, stop);
+  }
   if (pre.updatedInput) run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse' });
   // An approval covers the frozen input that was pending, nothing else (a rewrite on resume voids it).
-  if (approval !== undefined && !approvalCovers(approval.input, checked.input)) return refuse(run, call, checked.input, APPROVAL_INPUT_CHANGED, contexts, stop);
-  let permission = policyVerdict(run, call, tool, checked);
+  if (approval !== undefined && !approvalCovers(approval.input, checked.input)) {
+    await reportDecision(run, call, tool.name, checked.input, rewriteRejected(run, APPROVAL_INPUT_CHANGED));
+    return refuse(run, call, checked.input, APPROVAL_INPUT_CHANGED, contexts, stop);
+  }
+  const deciding = performance.now();
+  let permission = policyVerdict(run, call, tool, checked, hook);
   if (permission.kind === 'ask') permission = approval !== undefined ? approvedByDecision(run, call, tool, permission) : await askPermissionHooks(run, call, tool, permission, hook);
   if (permission.kind === 'ask') permission = await askApprover(run, call, tool, permission);
   if (permission.kind === 'pending') return waitingOutcome(run, call, { id: call.id, name: tool.name, input: permission.input, reason: permission.reason, message: permission.message }, contexts);
+  // Whichever step settled the call recorded who decided; it is reported once, here.
+  await reportDecision(run, call, tool.name, permission.kind === 'allowed' ? permission.input : checked.input, permission.record, performance.now() - deciding);
   if (permission.kind === 'denied') {
     const notes = permission.byClassifier ? await permissionDenied(run, call, tool.name, checked.input, permission.message) : [];
     return { ...refuse(run, call, checked.input, permission.message, contexts, permission.interrupt ? 'aborted_tools' : stop), ...(notes.length > 0 ? { notes } : {}) };
@@ -248,7 +262,8 @@ export async function runToolCall(run: RunContext, call: ToolCall, deferring: bo
   const rewritten = pre.updatedInput !== undefined || input !== prepared.input;
 
   // execute: checks that read the files come only now, so a refused call learns nothing about them.
-  const context = callContext(run, tool, input, permission.realPaths);
+  run.emit({ type: 'tool_executing', toolName: tool.name, toolUseId: call.id });
+  const context = callContext(run, call, tool, input, permission.realPaths);
   const invalid = await validateContent(tool, input, context);
   if (invalid !== undefined) return pair(run, call, toolResultMessage(call.id, tool.name, toolUseError(invalid), true), contexts, stop);
   const ran = await runHandler(run, call, tool, input, context, rewritten);

@@ -127,6 +127,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
             ? { result: opened.ended, isError: false, terminalReason: 'prompt_blocked', stopReason: null }
             : await runLoop(turnRun, { ...mainLoop(options, totals, () => ++turns), ...(queued !== undefined ? { queuedPrompt: (midTurn: boolean) => deliverQueuedPrompt(turnRun, queued, midTurn) } : {}) });
         pending = outcome.pending ?? [];
+        run.emit({ type: 'prompt_finished', promptId: run.state.promptId ?? '', terminalReason: outcome.terminalReason, isError: outcome.isError });
         const { sessionId } = run.state;
         return { ...outcome, numTurns: turns, sessionId, durationMs: Date.now() - started, usage: totals.total, modelUsage: totals.byModel, permissionDenials: turnRun.permissionDenials, messages: run.messages };
       }),
@@ -154,6 +155,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         if (ended) return;
         ended = true;
         await fireHook(run, 'SessionEnd', { reason }).catch(() => []);
+        run.emit({ type: 'session_ended', reason });
         // Background hooks still running are killed at exit, as the reference kills them (async-hook).
         await run.background.stop();
         await run.sandbox?.close();
@@ -191,6 +193,7 @@ function endOfDecidedBatch(batch: Exclude<BatchEnd, { kind: 'continue' }>): Loop
 async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined): Promise<{ ended?: string; queued?: string }> {
   const first = opening?.initialUserMessage ?? prompt;
   run.state.promptId = randomUUID();
+  run.emit({ type: 'prompt_started', promptId: run.state.promptId, prompt: first });
   const submit = await submitPrompt(run, first);
   if (submit.blocked !== undefined || submit.stopped !== undefined) return { ended: submit.stopped ?? promptBlockedResult(submit.blocked ?? '', submit.suppressOriginalPrompt ? undefined : first) };
   // Hook context first, then what the session lists (skills), as in Claude Code's first system text.

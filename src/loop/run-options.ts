@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { AgentDefinition } from '../agents/agent-definition.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { SkillDefinition } from '../skills/load-skills.js';
@@ -31,9 +32,10 @@ export interface RunOptions {
    * The permission policy. `autoMode`: hookloop's stand-in for Claude Code's `auto` mode (whose
    * classifier approves or refuses what would need approval): run with `mode: "dontAsk"` and the
    * refusals of that mode are the classifier's — they fire PermissionDenied, which fires nowhere
-   * else, as in Claude Code.
+   * else, as in Claude Code. `ruleSources`: the file each rule came from, index for index with
+   * `rules` (reported by the PermissionDecision event and its spans).
    */
-  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[]; readonly autoMode?: boolean };
+  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[]; readonly autoMode?: boolean; readonly ruleSources?: Partial<PermissionRules> };
   /**
    * Files and directories the run's configuration was read from — settings files (`--settings`
    * ones included), plugin directories, MCP configs: no rule, mode or hook lets the model write
@@ -66,6 +68,10 @@ export interface RunOptions {
   readonly compaction?: CompactionOptions | false;
   readonly signal?: AbortSignal;
   readonly observers?: readonly RunObserver[];
+  /** Where the run's spans go (telemetry/run-tracer.ts); default: the global tracer if an OpenTelemetry SDK is registered, else none (no spans are made). */
+  readonly tracer?: Tracer;
+  /** Append the events `hookloop timeline` shows to `<session>.events.ndjson` next to the transcript (the CLI does). Default false. */
+  readonly timelineEvents?: boolean;
   /** Extra environment for tool processes (kept even for provider credentials, which Bash does not inherit from `process.env`). */
   readonly env?: Readonly<Record<string, string>>;
   /**

@@ -74,7 +74,7 @@ export async function runSubagent(parent: RunContext, request: SubagentRequest):
 /**
  * The subagent's own context: its state (same session, transcript and prompt id; its own agent id;
  * `dontAsk` mode), conversation, tools (the parent's read-only ones and StructuredOutput), policy
- * and signal. Its observers hear hook outcomes and warnings only: its messages are not the session's.
+ * and signal. Its observers hear hook starts, outcomes and warnings only: its messages are not the session's.
  */
 function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdict: ModelVerdict) => void): RunContext {
   const projectDir = parent.state.projectDir;
@@ -95,7 +95,7 @@ function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdi
     signal: request.signal,
     permissionDenials: [],
     emit: (event: RunEvent) => {
-      if (event.type === 'hook_outcome' || event.type === 'system_message' || event.type === 'warning') parent.emit(event);
+      if (event.type === 'hook_handler_started' || event.type === 'hook_outcome' || event.type === 'system_message' || event.type === 'warning') parent.emit(event);
     },
     // mcp_tool hooks inside reach the session's MCP servers as the parent's do.
     // A prompt hook inside asks the model through the model-call hooks too (caller "hook").

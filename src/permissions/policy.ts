@@ -15,7 +15,8 @@ import { bashCommandIsKnown } from './match-bash.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
 import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
 import { parseRule, type PermissionRule } from './rule.js';
-import { PERMISSION_MODES, type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict } from './types.js';
+import { RuleFiles } from './rule-files.js';
+import { PERMISSION_MODES, type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict, type PolicyCause } from './types.js';
 
 /** What a `PermissionPolicy` is built from. */
 export interface PermissionPolicyOptions {
@@ -42,10 +43,16 @@ export interface PermissionPolicyOptions {
    * time then needs no approval for that reason (it still does for every other).
    */
   readonly runsSandboxed?: (input: unknown) => boolean;
+  /**
+   * Where each rule came from, index for index with `rules` (a settings file, `--allowedTools`):
+   * reported as the rule's `file` in a verdict's `cause`. Missing entries are simply not reported.
+   */
+  readonly ruleSources?: Partial<Record<Behavior, readonly (string | undefined)[]>>;
 }
 
 type Behavior = 'allow' | 'ask' | 'deny';
 
+const HOOK: PolicyCause = { kind: 'hook' };
 /** One call as the steps below see it. */
 interface Call {
   readonly query: PermissionQuery;
@@ -84,6 +91,8 @@ export class PermissionPolicy {
   private readonly protectedPaths: ProtectedPaths;
   private readonly sandboxAutoAllows: ((input: unknown) => boolean) | undefined;
   private readonly runsSandboxed: ((input: unknown) => boolean) | undefined;
+  /** Where a rule came from (see `PermissionPolicyOptions.ruleSources`); session rules are `session`. */
+  private readonly ruleFiles: RuleFiles;
 
   /** @throws ConfigError for a malformed rule (naming `permissions.<list>[i]`) or an unknown mode. */
   constructor(options: PermissionPolicyOptions) {
@@ -99,6 +108,7 @@ export class PermissionPolicy {
       ask: options.rules.ask.map((rule, index) => parseRule(rule, `permissions.ask[${index}]`)),
       deny: options.rules.deny.map((rule, index) => parseRule(rule, `permissions.deny[${index}]`)),
     };
+    this.ruleFiles = new RuleFiles(this.lists, options.ruleSources);
   }
 
   /** The current permission mode. */
@@ -136,6 +146,7 @@ export class PermissionPolicy {
     const parsed = parseRule(rule, `session ${behavior} rule`);
     this.lists[behavior].push(parsed);
     this.sessionRules.add(parsed);
+    this.ruleFiles.set(parsed, 'session');
   }
 
   /**
@@ -167,33 +178,33 @@ export class PermissionPolicy {
     const mode = this.currentMode;
 
     const denied = await this.firstMatch('deny', call, 'any');
-    if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}` };
+    if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}`, cause: this.ruleFiles.cause('deny', denied) };
     // The files a Bash command reads are under the Read rules, as the Read tool is.
     const reads = await this.readFindings(call);
-    if (reads?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${reads.denied.rule.text}` };
+    if (reads?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${reads.denied.rule.text}`, cause: this.ruleFiles.cause('deny', reads.denied.rule) };
     // Plan mode's read-only rule comes before ask rules, so no approval can route around it.
     // Like the reference, it still lets PermissionRequest hooks see the call.
     if (mode === 'plan' && !(await this.readOnly(call))) {
       // The refusal reads as the ask rule's when one covers the call too, as the reference words it.
       const message = (await this.firstMatch('ask', call, 'any')) ? askMessage(call) : planMessage(call);
-      return { behavior: 'ask', message, source: 'mode plan', hookMayDecide: false, humanMayDecide: false };
+      return { behavior: 'ask', message, source: 'mode plan', hookMayDecide: false, humanMayDecide: false, cause: { kind: 'mode', mode } };
     }
     const asked = await this.firstMatch('ask', call, 'any');
     // dontAsk never asks: an ask rule is a refusal there, without PermissionRequest (as in Claude Code).
-    if (asked && mode === 'dontAsk') return { ...dontAskDenial(call.tool.name), source: `rule ${asked.text} (mode dontAsk)` };
-    if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true };
-    if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true };
+    if (asked && mode === 'dontAsk') return { ...dontAskDenial(call.tool.name), source: `rule ${asked.text} (mode dontAsk)`, cause: this.ruleFiles.cause('ask', asked) };
+    if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', asked) };
+    if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', reads.asked.rule) };
 
     const boundary = await this.boundary(call);
     if (boundary) return boundary;
 
     // A hook may not allow a Bash command hookloop cannot read or whose programs it cannot name: only a person or bypassPermissions may.
-    if (query.hookDecision === 'allow' && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook' };
+    if (query.hookDecision === 'allow' && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook', cause: HOOK };
     // Claude Code's words for a hook's ask without a reason (measured): what a headless run refuses with.
-    if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false };
+    if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false, cause: HOOK };
 
     const allowed = await this.firstMatch('allow', call, 'all');
-    if (allowed && (await this.redirectsStayInside(call))) return { behavior: 'allow', source: `rule ${allowed.text}` };
+    if (allowed && (await this.redirectsStayInside(call))) return { behavior: 'allow', source: `rule ${allowed.text}`, cause: this.ruleFiles.cause('allow', allowed) };
 
     return this.byMode(call);
   }
@@ -259,6 +270,7 @@ export class PermissionPolicy {
           message: `Claude requested permissions to ${verb} ${outside}, but you haven't granted it yet.`,
           source: 'workspace boundary',
           hookMayDecide: false,
+          cause: { kind: 'boundary', boundary: 'workspace' },
           suggestions: [{ type: 'addDirectories', directories: [path.dirname(outside)], destination: 'session' }],
         };
       }
@@ -270,6 +282,7 @@ export class PermissionPolicy {
         message: `rm in '${removal}' needs approval: it would remove the filesystem root, the home directory or a working directory of this session, which no rule or hook can approve.`,
         source: 'protected path',
         hookMayDecide: false,
+        cause: { kind: 'boundary', boundary: 'protected_removal' },
       };
     }
     const written = await this.protectedWrite(call);
@@ -352,20 +365,20 @@ export class PermissionPolicy {
   private async byMode(call: Call): Promise<PermissionVerdict> {
     const mode = this.currentMode;
     const { tool } = call;
-    if (mode === 'bypassPermissions') return { behavior: 'allow', source: 'mode bypassPermissions' };
+    if (mode === 'bypassPermissions') return { behavior: 'allow', source: 'mode bypassPermissions', cause: { kind: 'mode', mode } };
     const bash = await this.classify(call);
-    if (bash ? bash.readOnly : tool.kind === 'read' || tool.readOnly) return { behavior: 'allow', source: 'read-only' };
-    if (tool.kind === 'bash' && this.sandboxAutoAllows?.(call.query.input) === true) return { behavior: 'allow', source: 'sandbox' };
-    if (mode === 'acceptEdits' && (bash ? bash.editsInsideWorkspace : tool.kind === 'edit')) return { behavior: 'allow', source: 'mode acceptEdits' };
+    if (bash ? bash.readOnly : tool.kind === 'read' || tool.readOnly) return { behavior: 'allow', source: 'read-only', cause: { kind: 'read_only' } };
+    if (tool.kind === 'bash' && this.sandboxAutoAllows?.(call.query.input) === true) return { behavior: 'allow', source: 'sandbox', cause: { kind: 'sandbox' } };
+    if (mode === 'acceptEdits' && (bash ? bash.editsInsideWorkspace : tool.kind === 'edit')) return { behavior: 'allow', source: 'mode acceptEdits', cause: { kind: 'mode', mode } };
     if (mode === 'dontAsk') return dontAskDenial(tool.name);
     const message = bash?.reason ?? askMessage(call);
     const suggestions = permissionSuggestions(call, bash);
-    return { behavior: 'ask', message, source: `mode ${mode}`, hookMayDecide: true, ...(suggestions.length > 0 ? { suggestions } : {}) };
+    return { behavior: 'ask', message, source: `mode ${mode}`, hookMayDecide: true, cause: { kind: 'mode', mode }, ...(suggestions.length > 0 ? { suggestions } : {}) };
   }
 }
 
 function dontAskDenial(toolName: string): PermissionVerdict & { behavior: 'deny' } {
-  return { behavior: 'deny', message: `Permission to use ${toolName} has been denied because hookloop is running in don't ask mode. ${DENIAL_WORKAROUND_GUIDANCE}`, source: 'mode dontAsk' };
+  return { behavior: 'deny', message: `Permission to use ${toolName} has been denied because hookloop is running in don't ask mode. ${DENIAL_WORKAROUND_GUIDANCE}`, source: 'mode dontAsk', cause: { kind: 'mode', mode: 'dontAsk' } };
 }
 
 function checkMode(mode: PermissionMode): PermissionMode {

@@ -7,9 +7,10 @@ const session = { sessionId: 's1', transcriptPath: '/tmp/t.jsonl', cwd: '/tmp', 
 const call = { caller: 'main', turn: 1, model: 'm' } as const;
 
 describe('the extensions in the event table', () => {
-  it('lists the three model-call events as extensions, matched on caller', () => {
-    expect([...EXTENSION_EVENTS]).toEqual(['PreModelRequest', 'PreToolSelection', 'PostModelResponse']);
-    for (const event of EXTENSION_EVENTS) expect(eventSpec(event as 'PreModelRequest').matchField).toBe('caller');
+  it('lists the three model-call events as extensions, matched on caller (PermissionDecision is the other extension)', () => {
+    const modelEvents = ['PreModelRequest', 'PreToolSelection', 'PostModelResponse'] as const;
+    expect([...EXTENSION_EVENTS].sort()).toEqual([...modelEvents, 'PermissionDecision'].sort());
+    for (const event of modelEvents) expect(eventSpec(event).matchField).toBe('caller');
     expect(MODEL_CALLERS).toEqual(['main', 'subagent', 'compaction', 'hook']);
   });
 });
