@@ -87,7 +87,7 @@ describe("a subagent's spans", () => {
     const { exporter, tracer } = collector();
     const projectDir = tempProject();
     const hooks = new HookEngine();
-    registerSettingsHandlers(hooks, [{ event: 'Stop', config: { type: 'agent', prompt: 'VERIFY $ARGUMENTS' }, source: { file: 'settings.json' }, groupIndex: 0, handlerIndex: 0 }], projectDir);
+    registerSettingsHandlers(hooks, [{ event: 'Stop', matcher: undefined, config: { type: 'agent', prompt: 'VERIFY $ARGUMENTS' }, source: { file: 'settings.json' }, groupIndex: 0, handlerIndex: 0 }], projectDir);
     const model = new ScriptedModel([[text('done')], { match: 'VERIFY', content: [toolUse('toolu_v', 'StructuredOutput', { ok: true })] }]);
     const result = await runAgent('go', { model, projectDir, hooks, tools: [probe], tracer, transcript: false });
     expect(result.result).toBe('done');
