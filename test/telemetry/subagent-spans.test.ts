@@ -83,6 +83,30 @@ describe("a subagent's spans", () => {
     expect(events.find((event) => event.type === 'subagent_started')).toMatchObject({ agentId, agentType: 'general-purpose', toolUseId: 'toolu_1', prompt: 'SUB-TASK one' });
   });
 
+  it('keeps side-by-side subagents apart, even when their call ids repeat: each call under its own subagent, each subagent under its own Agent call', async () => {
+    const { exporter, tracer } = collector();
+    const model = new ScriptedModel([
+      [toolUse('toolu_a', 'Agent', { description: 'a', prompt: 'SUB-A', subagent_type: 'general-purpose' }), toolUse('toolu_b', 'Agent', { description: 'b', prompt: 'SUB-B', subagent_type: 'general-purpose' })],
+      { match: 'SUB-A', content: [toolUse('s1', 'Probe', { value: 'from-a' })] },
+      { match: 'SUB-B', content: [toolUse('s1', 'Probe', { value: 'from-b' })] },
+      { match: 'SUB-A', content: [text('A done')] },
+      { match: 'SUB-B', content: [text('B done')] },
+      [text('done')],
+    ]);
+    const result = await runAgent('go', { model, projectDir: tempProject(), tools: [probe], agents: [GENERAL_PURPOSE], tracer, transcript: false });
+    expect(result.result).toBe('done');
+    const spans = exporter.getFinishedSpans();
+    for (const callId of ['toolu_a', 'toolu_b']) {
+      const agentCall = one(spans, (span) => span.name === 'execute_tool Agent' && span.attributes['gen_ai.tool.call.id'] === callId);
+      const subagent = one(children(spans, agentCall), (span) => span.name === 'invoke_agent general-purpose');
+      expect(subagent.attributes['hookloop.agent.prompt']).toBe(callId === 'toolu_a' ? 'SUB-A' : 'SUB-B');
+      const call = one(children(spans, subagent), (span) => span.name === 'execute_tool Probe');
+      expect(call.attributes).toMatchObject({ 'gen_ai.tool.call.id': 's1', 'hookloop.permission.decision': 'allow', 'hookloop.tool.ran': true });
+      const ran = one(children(spans, call), (span) => span.name === 'run Probe');
+      expect(ran.attributes['hookloop.agent.id']).toBe(subagent.attributes['gen_ai.agent.id']);
+    }
+  });
+
   it("an agent hook's subagent nests under the hook's span, with its own StructuredOutput call", async () => {
     const { exporter, tracer } = collector();
     const projectDir = tempProject();
