@@ -7,11 +7,12 @@
  * request, PostToolBatch); row 5 has 1 call per message. The scripted model keeps no requests
  * (`record: false`): a copy of the conversation per request would measure the test double.
  * The JSONL transcript (on by default) is off in 1a–1c and measured on its own in 1d. Times are
- * this process's CPU time (see `cpuMs`).
+ * this process's CPU time (see `cpuMs`). 1e is 1b with spans made by an SDK tracer (and dropped); 1f one no-op PreModelRequest callback.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
 import { HOOK_EVENT_NAMES } from '../src/hooks/event-names.js';
 import { HookEngine } from '../src/hooks/hook-engine.js';
@@ -81,13 +82,22 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
   const counted = { n: 0 };
   let lastHookCount = 0;
   const transcripts = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-bench-transcripts-'));
-  const hookloop = (hookCount: number, transcript = false) => async () => {
+  // Spans recorded by a real SDK tracer and dropped (no processor): the cost of making them.
+  const tracer = new BasicTracerProvider().getTracer('hookloop');
+  const hookloop = (hookCount: number, transcript = false, traced = false) => async () => {
     const hooks = noopHooks(hookCount, counted);
     counted.n = 0;
     const transcriptPath = path.join(transcripts, 'run.jsonl');
-    const ms = await cpuMs(() => runAgent('go', { model: new ScriptedModel(script, { record: false }), projectDir, tools: [tool], hooks, maxTurns: turns + 1, transcript, transcriptPath }));
+    const ms = await cpuMs(() => runAgent('go', { model: new ScriptedModel(script, { record: false }), projectDir, tools: [tool], hooks, maxTurns: turns + 1, transcript, transcriptPath, ...(traced ? { tracer } : {}) }));
     fs.rmSync(transcriptPath, { force: true });
-    if (hookCount > 0 && !transcript) lastHookCount = counted.n;
+    if (hookCount > 0 && !transcript && !traced) lastHookCount = counted.n;
+    return (ms * 1000) / TOTAL_CALLS;
+  };
+  // Row 1f: one no-op before-model hook (hookloop's PreModelRequest extension): its payload carries the whole conversation.
+  const beforeModel = async () => {
+    const hooks = new HookEngine();
+    hooks.on('PreModelRequest', () => undefined);
+    const ms = await cpuMs(() => runAgent('go', { model: new ScriptedModel(script, { record: false }), projectDir, tools: [tool], hooks, maxTurns: turns + 1, transcript: false }));
     return (ms * 1000) / TOTAL_CALLS;
   };
   const bare = async () => {
@@ -97,7 +107,7 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
   };
   let measured;
   try {
-    measured = await interleaved({ zero: hookloop(0), ten: hookloop(HOOKS_PER_EVENT), transcript: hookloop(HOOKS_PER_EVENT, true), bare }, options);
+    measured = await interleaved({ zero: hookloop(0), ten: hookloop(HOOKS_PER_EVENT), transcript: hookloop(HOOKS_PER_EVENT, true), traced: hookloop(HOOKS_PER_EVENT, false, true), beforeModel, bare }, options);
   } finally {
     fs.rmSync(transcripts, { recursive: true, force: true });
   }
@@ -143,6 +153,28 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
       goal: '≤ 25 µs/call and ≤ 10× floor',
       verdict: verdict(measured.transcript.median <= 25 && measured.transcript.median / measured.bare.median <= 10),
       note: `the transcript (on by default) adds ${(measured.transcript.median - measured.ten.median).toFixed(1)} µs per call: two JSONL lines, each built, serialized and written synchronously`,
+    },
+    {
+      row: '1e loop, 10 hooks/event, traced: a span per hook (CPU µs/call)',
+      unit: 'µs/call',
+      hookloop: measured.traced,
+      floorLabel: '1b: the same run untraced',
+      floor: measured.ten,
+      ratio: measured.traced.median / measured.ten.median,
+      goal: 'report (tracing off: no observer at all, so 1b is its cost)',
+      verdict: 'info',
+      note: `with an SDK tracer, ${(measured.traced.median - measured.ten.median).toFixed(1)} µs per call for ~${Math.round(invocationsPerCall + 4)} spans; without a tracer or a registered SDK no span observer is installed, so telemetry off costs nothing beyond 1b`,
+    },
+    {
+      row: '1f loop, one no-op PreModelRequest callback (CPU µs/call)',
+      unit: 'µs/call',
+      hookloop: measured.beforeModel,
+      floorLabel: 'loop, 0 hooks',
+      floor: measured.zero,
+      ratio: measured.beforeModel.median / measured.zero.median,
+      goal: 'report',
+      verdict: 'info',
+      note: `a before-model hook adds ${((measured.beforeModel.median - measured.zero.median) * CALLS_PER_TURN).toFixed(1)} µs per model request (${CALLS_PER_TURN} calls each) on a conversation growing to ${TOTAL_CALLS * 2} messages: its payload is built incrementally and frozen once`,
     },
   ];
 }

@@ -8,6 +8,9 @@
  * hooks unchanged. The scripted model for tests lives in `hookloop/testing`.
  */
 export { runAgent, startSession, defaultTranscriptPath, type AgentSession, type RunOptions, type RunResult, type SessionEndReason, type TerminalReason } from './loop/run-agent.js';
+// Approval that survives a restart (hookloop extension): a run's pending calls, decided later.
+export { resumeAgent } from './loop/resume-agent.js';
+export { APPROVAL_INPUT_CHANGED, DENIED_WHILE_PENDING, UNDECIDED_PENDING, type PendingCall, type PendingDecision, type PendingDecisions, type PendingReason } from './session/pending-calls.js';
 export { GENERAL_PURPOSE, type AgentDefinition, type AgentSource } from './agents/agent-definition.js';
 export { loadAgents, parseAgentsJson, readAgentFile, type AgentSources } from './agents/load-agents.js';
 export type { AgentInput, AgentOutput } from './agents/agent-tool.js';
@@ -18,15 +21,20 @@ export { loadSession, rebuildConversation, RESUMED_WITHOUT_RESULT, type ResumedS
 export { findTranscript, latestTranscript, projectSlug, resolveConfigDir, transcriptPathFor } from './session/paths.js';
 export { readTranscriptLines, type TranscriptLine, type TranscriptRead } from './session/transcript-reader.js';
 export type { RunEvent, RunObserver } from './loop/run-events.js';
+export type { DecidingHook, PermissionDecisionRecord } from './loop/decision-record.js';
 export { HookEngine, type CallbackOptions, type ConcurrencyLimits, type ConditionMatcher, type DispatchOptions, type DispatchResult, type Unregister } from './hooks/hook-engine.js';
 export type { HookServices, SubagentAnswer, SubagentRequest, SubagentRunner } from './hooks/hook-services.js';
 export { BackgroundHooks, type BackgroundDelivery } from './hooks/async-hooks.js';
 export type { HookCallback, HookCallbackContext } from './hooks/transports/callback.js';
 export { hookEventSchemas, permissionDecisionSchema, type HookEvents, type HookInput, type HookOutput, type HookPayload } from './hooks/event-schemas.js';
-export { HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from './hooks/event-names.js';
+export { EXTENSION_EVENTS, HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from './hooks/event-names.js';
 export type { HookResult, MergedResult } from './hooks/event-table.js';
 export type { BlockFeedback, BlockingMerge, CommonMerge, ElicitationChoice, ElicitationMerge, PermissionDeniedMerge, PermissionRequestMerge, PostToolUseMerge, PreToolDecision, PreToolUseMerge, SessionStartMerge } from './hooks/merge.js';
-export { addContext, allow, ask, block, deny, replaceOutput, rewriteInput, stopRun, type ContextEvent } from './hooks/builders.js';
+export type { PromptSubmitMerge } from './hooks/merge/prompt-submit.js';
+// hookloop's model-call events (extensions): who made a request, and their merged results.
+export { MODEL_CALLERS, type ModelCaller } from './hooks/events/model-events.js';
+export type { PostModelResponseMerge, PreModelRequestMerge, PreToolSelectionMerge, SyntheticResponse, ToolChoiceAnswer } from './hooks/merge/model-calls.js';
+export { addContext, allow, ask, block, deny, replaceOutput, rewriteInput, rewritePrompt, stopRun, type ContextEvent } from './hooks/builders.js';
 export { checkHookOutput, type OutputCheck } from './hooks/validate-output.js';
 export { readExternalOutput, type ExternalOutputRead } from './hooks/read-external-output.js';
 export type { HandlerOutcome, HandlerOrigin, RegisteredHandler } from './hooks/handler.js';
@@ -39,9 +47,9 @@ export { Workspace } from './tools/workspace.js';
 export { builtinTools } from './tools/builtin/index.js';
 export { PermissionPolicy } from './permissions/policy.js';
 export { headlessApprover, callbackApprover, ttyApprover } from './permissions/approvers.js';
-export { PERMISSION_MODES, type Approver, type ApprovalAnswer, type ApprovalRequest, type PermissionMode, type PermissionRules, type PermissionVerdict } from './permissions/types.js';
+export { PERMISSION_MODES, type Approver, type ApprovalAnswer, type ApprovalRequest, type PermissionMode, type PermissionRules, type PermissionVerdict, type PolicyCause } from './permissions/types.js';
 export { assistantMessage, systemMessage, toolResultMessage, userMessage, type AssistantMessage, type Message, type SystemMessage, type ToolCall, type ToolResultMessage, type UserMessage } from './messages/messages.js';
-export type { ModelClient, ModelRequest, ModelResponse, StopReason, ToolSpec, Usage } from './model/model-client.js';
+export type { ModelClient, ModelRequest, ModelResponse, StopReason, ToolChoice, ToolSpec, Usage } from './model/model-client.js';
 // The provider classes live in `hookloop/providers`; these are their light-weight companions.
 export type { ModelStreamEvent, ModelStreamListener } from './model/stream-events.js';
 export { ProviderRequestError, type ProviderFailureKind } from './model/provider-errors.js';

@@ -5,8 +5,9 @@ import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.
 import { runLoop } from '../loop/agent-loop.js';
 import { contextLabel, HOOK_STOPPED_CONTINUATION } from '../loop/hook-text.js';
 import { appendMessage, fireHook, makeEmitter, type RunContext } from '../loop/run-context.js';
-import type { RunEvent, RunObserver } from '../loop/run-events.js';
+import type { RunObserver } from '../loop/run-events.js';
 import { SessionState } from '../loop/session-state.js';
+import { parentObserver, reportSubagentEnd, reportSubagentStart, subagentTraceparent } from '../loop/subagent-events.js';
 import { systemMessage, userMessage } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { emptyTally } from '../model/usage.js';
@@ -60,6 +61,9 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
     }
   });
 
+  const agent = run.state.agent!;
+  // Before SubagentStart: the subagent's hooks, turns and calls belong to it (its lane, its invoke_agent span).
+  reportSubagentStart(parent, agent, input.prompt, { toolUseId: context.toolUseId });
   const start = mergeCommon(await fireHook(run, 'SubagentStart', {}, definition.name));
   appendMessage(run, userMessage(input.prompt));
   if (start.contexts.length > 0) appendMessage(run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
@@ -74,6 +78,7 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
     countTurn: () => ++turns,
     background: false,
   });
+  reportSubagentEnd(parent, agent, end);
   switch (end.terminalReason) {
     case 'completed':
       break;
@@ -108,7 +113,8 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
  * The subagent's own context: its state (same session, transcript path and prompt id as hooks see
  * them; its own id, type and cwd; a mode no looser than the parent's), conversation, tools and
  * transcript; everything else is the parent's. Its observers: its transcript and `watch`; the
- * parent's hear its hook outcomes, system messages and warnings only.
+ * parent's hear its hook starts and outcomes, system messages and warnings as they are, and its
+ * model requests, tool calls and decisions tagged with its id (subagent-events.ts).
  */
 function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDefinition, agentId: string, transcriptPath: string, model: ModelClient, signal: AbortSignal, watch: RunObserver): RunContext {
   const mode = effectiveMode(parent.policy.mode, definition.permissionMode);
@@ -116,9 +122,7 @@ function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDef
   state.promptId = parent.state.promptId;
   state.model = parent.state.model;
   state.agent = { id: agentId, type: definition.name, typeOnEveryEvent: true };
-  const observers: RunObserver[] = [watch, (event: RunEvent) => {
-    if (event.type === 'hook_outcome' || event.type === 'system_message' || event.type === 'warning') parent.emit(event);
-  }];
+  const observers: RunObserver[] = [watch, parentObserver(parent, state.agent)];
   if (setup.transcript) {
     const writer = new TranscriptWriter({ path: transcriptPath, sessionId: parent.state.sessionId, facts: state, sidechain: { agentId } }, (error) => parent.emit({ type: 'warning', text: error.message }));
     observers.unshift(writer.observer);
@@ -135,6 +139,7 @@ function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDef
     signal,
     permissionDenials: [],
     emit: makeEmitter(observers),
+    ...subagentTraceparent(parent, state.agent),
   };
 }
 

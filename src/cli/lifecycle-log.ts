@@ -1,3 +1,4 @@
+import type { PermissionDecisionRecord } from '../loop/decision-record.js';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
 
 /**
@@ -32,6 +33,8 @@ function formatEvent(event: RunEvent, verbose: boolean): string | undefined {
     }
     case 'permission':
       return verbose ? `[Permission] ${event.toolName}: ${event.behavior} (${event.source})` : undefined;
+    case 'permission_decision':
+      return verbose ? `[Decision] ${event.toolName} ${event.toolUseId}: ${describeDecision(event.record)}` : undefined;
     case 'input_rewritten':
       return verbose ? `[Hook] ${event.by}: ${event.toolName} ${event.by === 'PreToolUse' ? 'input' : 'output'} rewritten` : undefined;
     case 'tool_result':
@@ -58,6 +61,16 @@ function describeOutcome(status: string, output: Readonly<Record<string, unknown
   if (specific?.additionalContext) parts.push('context');
   if (output['continue'] === false) parts.push('stop');
   return parts.length > 0 ? parts.join(', ') : 'ok';
+}
+
+/** `deny by hook [guard.sh] (.claude/settings.json: hooks.PreToolUse[0].hooks[0]): no rm`, `allow by rule Bash(ls:*) (settings.json)`. */
+function describeDecision(record: PermissionDecisionRecord): string {
+  let by: string = record.decidedBy;
+  if (record.hook) by = `${record.hook.event} hook [${record.hook.name}] (${record.hook.location ?? record.hook.source})`;
+  else if (record.rule) by = `${record.decidedBy === 'rule' ? '' : `${record.decidedBy} after `}${record.rule.list} rule ${record.rule.text}${record.rule.file !== undefined ? ` (${record.rule.file})` : ''}`;
+  else if (record.boundary) by = `${record.decidedBy === 'boundary' ? '' : `${record.decidedBy} at `}${record.boundary} boundary`;
+  else if (record.decidedBy === 'mode' || record.decidedBy === 'approver') by = `${record.decidedBy} (mode ${record.mode})`;
+  return `${record.decision} by ${by}${record.reason !== undefined ? `: ${firstLine(record.reason)}` : ''}`;
 }
 
 function firstLine(text: string): string {

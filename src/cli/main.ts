@@ -8,12 +8,14 @@ import { loadSkills } from '../skills/load-skills.js';
 import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
 import { closePersistentHooks } from '../hooks/transports/persistent-command.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
-import { runAgent, type RunOptions } from '../loop/run-agent.js';
+import { resumeAgent } from '../loop/resume-agent.js';
+import { runAgent, type RunOptions, type RunResult } from '../loop/run-agent.js';
 import type { ModelClient } from '../model/model-client.js';
 import { ProviderRequestError } from '../model/provider-errors.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
 import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { resolveConfigDir } from '../session/paths.js';
+import type { PendingDecisions } from '../session/pending-calls.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { configurationFiles } from './configuration-files.js';
 import { SessionHookEngine } from './hooks-command/session-engine.js';
@@ -26,7 +28,8 @@ import { exitCodeOf, resultJson } from './result-json.js';
 import { cliSandboxOptions } from './sandbox-options.js';
 import { readSessionFlags } from './session-flags.js';
 import { createModel, describeSelection, selectModel } from './select-model.js';
-import { headlessPrompt } from './stdin-prompt.js';
+import { headlessPrompt, NO_PRINT_INPUT } from './stdin-prompt.js';
+import { startTelemetry } from './telemetry-sdk.js';
 import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
 import { watchTerminationSignals } from './termination-signals.js';
 import type { CliIo } from './cli-io.js';
@@ -57,6 +60,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     if (command.command === 'demo') return await (await import('./demo.js')).runDemo({ keep: command.keep, write: line(io.stdout), writeError: line(io.stderr) });
     if (command.command === 'hooks') return await (await import('./hooks-command/run-hooks-command.js')).runHooksCommand(command, io, runPrompt);
     if (command.command === 'mcp') return await (await import('./mcp-command.js')).runMcpCommand(command, io);
+    if (command.command === 'timeline') return await (await import('./timeline-command.js')).runTimelineCommand(command, io);
     return await runPrompt(command, io);
   } catch (error) {
     if (error instanceof HookloopError) {
@@ -73,10 +77,15 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const interactive = !options.print && io.stdin.isTTY === true;
   const warn = (text: string) => io.stderr.write(`hookloop: warning: ${text}\n`);
   // Headless: the argument and whatever is piped on stdin, as in Claude Code.
-  const prompt = interactive ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print, warn });
-  if (prompt === undefined && !interactive) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
+  // `--approve`/`--deny` continue a saved session's pending calls: there is no prompt to read.
+  if (options.decisions !== undefined && options.prompt !== undefined) throw new ConfigError('--approve/--deny continue the pending tool calls of the resumed session; they take no prompt', { field: '-p' });
+  // `-p --resume ID` without a prompt may go on with the session's pending calls (below), as Claude Code does.
+  const resuming = options.resume !== undefined || options.continue;
+  const prompt = interactive || options.decisions !== undefined ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print && !resuming, warn });
+  if (prompt === undefined && !interactive && options.decisions === undefined && !resuming) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
   const projectDir = io.cwd;
   const sessionFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
+  const decisions = options.decisions ?? pendingWithoutDecisions(!interactive && prompt === undefined, sessionFlags.resume?.pending);
   const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
   const setup = loadHookSetup(setupOptions);
   const settings = setup.settings;
@@ -142,6 +151,8 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     const init = { type: 'system', subtype: 'init', cwd: projectDir, session_id: sessionId, model: selection.provider === 'scripted' ? 'scripted' : selection.options.model, provider: selection.provider };
     io.stdout.write(`${JSON.stringify(init)}\n`);
   }
+  // Before the run is built: the run traces only when a provider is registered by then.
+  const telemetry = await startTelemetry(io.env ?? process.env, packageVersion(), warn);
   try {
     const runOptions: RunOptions = {
       model,
@@ -157,6 +168,11 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
           ask: [...settings.permissions.ask],
           deny: [...settings.permissions.deny, ...options.disallowedTools],
         },
+        ruleSources: {
+          allow: [...settings.permissionSources.allow, ...options.allowedTools.map(() => '--allowedTools')],
+          ask: [...settings.permissionSources.ask],
+          deny: [...settings.permissionSources.deny, ...options.disallowedTools.map(() => '--disallowedTools')],
+        },
         mode: resolvePermissionMode(options.permissionMode, settings.defaultMode, warn),
         autoMode: options.permissionMode === 'auto',
         additionalDirectories: [...settings.additionalDirectories, ...options.addDirs],
@@ -167,6 +183,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       ...(interactiveParts ? { elicit: interactiveParts.ttyElicitor({ input: io.stdin, output: io.stderr }) } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       sessionId,
+      timelineEvents: true,
       signal: controller.signal,
       observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose), ...output.observers, ...(interactiveParts ? [interactiveParts.interactiveActivity((line) => io.stderr.write(`${line}\n`), (line) => io.stdout.write(`${line}\n`))] : [])],
       configDir: sessionFlags.configDir,
@@ -174,6 +191,10 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };
+    if (decisions !== undefined) {
+      const result = await resumeAgent(decisions, runOptions).finally(() => requestLog?.close());
+      return printResult(result, options, io, output, failures, termination);
+    }
     if (interactiveParts || prompt === undefined) {
       const { runInteractiveSession } = interactiveParts ?? (await importInteractive());
       try {
@@ -184,16 +205,22 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     }
     const result = await runAgent(prompt, runOptions);
     requestLog?.close();
-    if (result.terminalReason === 'api_error') io.stderr.write(`hookloop: model request failed: ${failures.at(-1) ?? result.result}\n`);
-    if (options.outputFormat === 'json' || options.outputFormat === 'stream-json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
-    else if (result.result && !output.alreadyPrinted(result.result)) io.stdout.write(`${result.result}\n`);
-    return termination.exitCode(exitCodeOf(result));
+    return printResult(result, options, io, output, failures, termination);
   } finally {
     await sessionHooks.close();
     // The session is over (SessionEnd has run): persistent hook processes end now, not with the process.
     await closePersistentHooks();
     termination.dispose();
+    await telemetry?.shutdown();
   }
+}
+
+/** A headless run's end: the failure line, the JSON result or the answer, and the exit code. */
+function printResult(result: RunResult, options: RunCommandOptions, io: CliIo, output: { alreadyPrinted: (text: string) => boolean }, failures: readonly string[], termination: { exitCode: (code: number) => number }): number {
+  if (result.terminalReason === 'api_error') io.stderr.write(`hookloop: model request failed: ${failures.at(-1) ?? result.result}\n`);
+  if (options.outputFormat === 'json' || options.outputFormat === 'stream-json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
+  else if (result.result && !output.alreadyPrinted(result.result)) io.stdout.write(`${result.result}\n`);
+  return termination.exitCode(exitCodeOf(result));
 }
 
 /** How the run's output reaches stdout: streamed text (text), nothing until the end (json), or one JSON line per event (stream-json). */
@@ -211,8 +238,11 @@ function describeModelError(error: unknown): string {
 
 /** The model, with every request it receives appended to `requestLog` (when given) and each failure described in `failures`, for stderr. */
 function observedModel(model: ModelClient, requestLog: RequestLog | undefined, failures: string[]): ModelClient {
+  // The provider's model id stays visible (model-call hooks report it as `model`).
+  const id = (model as { model?: unknown }).model;
   return {
     name: model.name,
+    ...(typeof id === 'string' ? { model: id } : {}),
     complete: (request) => {
       requestLog?.append(request);
       return model.complete(request).catch((error: unknown) => {
@@ -241,4 +271,17 @@ export function packageVersion(): string {
   } catch {
     return '0.0.0';
   }
+}
+
+/**
+ * `-p --resume ID` (or `--continue`) with no prompt and no `--approve`/`--deny`: when the session
+ * left calls pending, they go through PreToolUse and the policy again, undecided, exactly as Claude
+ * Code 2.1.328 resumes a deferred tool call (recorded: its PreToolUse fired again with the same
+ * tool_use_id and input, then the call ran under the allow rule and the model went on). Returns the
+ * empty decisions that do that, or throws the headless "no input" error when nothing is pending.
+ */
+function pendingWithoutDecisions(headlessWithoutPrompt: boolean, pending: readonly unknown[] | undefined): PendingDecisions | undefined {
+  if (!headlessWithoutPrompt) return undefined;
+  if (pending === undefined || pending.length === 0) throw new ConfigError(`-p: ${NO_PRINT_INPUT}`, { field: '-p' });
+  return {};
 }

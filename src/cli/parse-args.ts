@@ -1,9 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../errors.js';
 import { parseRule } from '../permissions/rule.js';
+import type { PendingDecision, PendingDecisions } from '../session/pending-calls.js';
 import { CLI_PERMISSION_MODES, type CliPermissionMode } from './permission-mode.js';
 import { addHooksCommand, type HooksCommandOptions } from './hooks-command/parse-hooks-args.js';
 import { addMcpCommand, type McpListOptions } from './mcp-command.js';
+import { addTimelineCommand, type TimelineOptions } from './timeline-command.js';
 import { PROVIDER_NAMES, type ProviderName } from './select-model.js';
 
 /** What `hookloop [-p] PROMPT …` was asked to do, after parsing and checking the flags. */
@@ -31,6 +33,11 @@ export interface RunCommandOptions {
   /** `-r, --resume ID`: go on with that session. */
   readonly resume: string | undefined;
   readonly recordRequests: string | undefined;
+  /**
+   * `--approve ID` / `--deny ID[=reason]`, repeatable (hookloop's): decisions on the pending tool
+   * calls of the `--resume`d / `--continue`d session; undefined when neither flag was given.
+   */
+  readonly decisions: PendingDecisions | undefined;
   /** `--plugin-dir`, repeatable: Claude Code plugin directories whose hooks join the settings' hooks. */
   readonly pluginDirs: readonly string[];
   /** `--mcp-config FILE|JSON…`, repeatable: MCP server configs (`{ "mcpServers": … }`). */
@@ -54,7 +61,7 @@ export interface InfoResult {
   readonly exitCode: number;
 }
 
-export type ParsedCommand = RunCommandOptions | DemoCommandOptions | HooksCommandOptions | McpListOptions | InfoResult;
+export type ParsedCommand = RunCommandOptions | DemoCommandOptions | HooksCommandOptions | McpListOptions | TimelineOptions | InfoResult;
 
 /** Splits Claude Code tool lists: `--allowedTools "Bash(git:*) Edit"` or `Read,Write`; parentheses keep their spaces and commas. */
 export function splitToolList(values: readonly string[]): string[] {
@@ -107,6 +114,8 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .option('--session-id <uuid>', 'the session id to use')
     .option('-c, --continue', 'continue the latest session of this directory', false)
     .option('-r, --resume <session-id>', 'continue the session with this id')
+    .option('--approve <tool-use-id>', 'approve a pending tool call of the resumed session (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--deny <tool-use-id[=reason]>', 'deny a pending tool call of the resumed session; the reason is its error result (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--verbose', 'print the lifecycle log on stderr', false)
     .option('--plugin-dir <dir>', 'load a Claude Code plugin directory: its hooks/hooks.json joins the settings (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--mcp-config <configs...>', 'MCP servers from JSON files or strings ({"mcpServers": …}); repeatable')
@@ -143,6 +152,7 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         mcpConfigs: (flags['mcpConfig'] as string[] | undefined) ?? [],
         strictMcpConfig: flags['strictMcpConfig'] === true,
         agents: flags['agents'] as string | undefined,
+        decisions: pendingDecisions(flags['approve'] as string[] | undefined, flags['deny'] as string[] | undefined, flags['resume'] !== undefined || flags['continue'] === true),
       };
     });
   program
@@ -156,6 +166,9 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     parsed = options;
   });
   addMcpCommand(program, (options) => {
+    parsed = options;
+  });
+  addTimelineCommand(program, (options) => {
     parsed = options;
   });
   try {
@@ -178,6 +191,30 @@ function checkedRules(flag: string, values: unknown): string[] {
   const rules = splitToolList((values as string[] | undefined) ?? []);
   rules.forEach((rule, index) => parseRule(rule, `${flag}[${index}]`));
   return rules;
+}
+
+/**
+ * `--approve ID` and `--deny ID[=reason]` as decisions; undefined when neither was given.
+ * @throws ConfigError without `--resume`/`--continue`, for an empty id, or for an id decided twice.
+ */
+function pendingDecisions(approve: readonly string[] | undefined, deny: readonly string[] | undefined, resuming: boolean): PendingDecisions | undefined {
+  if (approve === undefined && deny === undefined) return undefined;
+  const flag = approve !== undefined ? '--approve' : '--deny';
+  if (!resuming) throw new ConfigError(`${flag}: decides the pending tool calls of a saved session; name it with --resume ID or --continue`, { field: flag });
+  const decisions: Record<string, PendingDecision> = {};
+  const add = (flag: string, id: string, decision: PendingDecision) => {
+    if (id === '') throw new ConfigError(`${flag}: expected a tool_use id, e.g. ${flag} toolu_01`, { field: flag });
+    if (decisions[id] !== undefined) throw new ConfigError(`${flag} ${id}: that call is already decided by another --approve/--deny`, { field: flag });
+    decisions[id] = decision;
+  };
+  for (const id of approve ?? []) add('--approve', id.trim(), { behavior: 'allow' });
+  for (const value of deny ?? []) {
+    const split = value.indexOf('=');
+    const id = (split < 0 ? value : value.slice(0, split)).trim();
+    const reason = split < 0 ? '' : value.slice(split + 1);
+    add('--deny', id, reason === '' ? { behavior: 'deny' } : { behavior: 'deny', message: reason });
+  }
+  return decisions;
 }
 
 function positiveInteger(flag: string, value: string): number {

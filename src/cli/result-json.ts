@@ -34,6 +34,8 @@ export function resultJson(run: RunResult): Record<string, unknown> {
     permission_denials: run.permissionDenials,
     ...(promptBlocked ? {} : { terminal_reason: run.terminalReason }),
     ...(run.deferredToolUse ? { deferred_tool_use: run.deferredToolUse } : {}),
+    // hookloop's: every call waiting for a decision (`--resume ID --approve ID --deny ID=why`).
+    ...(run.pending && run.pending.length > 0 ? { pending_tool_uses: run.pending } : {}),
     // Nor does it report `api_error_status` for a run a PreToolUse hook deferred (pre-json-defer).
     ...(promptBlocked || run.terminalReason === 'tool_deferred' ? {} : { api_error_status: run.apiErrorStatus ?? null }),
   };

@@ -1,3 +1,4 @@
+import { decisionPayload } from '../loop/permission-decision.js';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
 import type { Message } from '../messages/messages.js';
 
@@ -31,7 +32,8 @@ export function textStreamPrinter(write: (text: string) => void): { observer: Ru
  * text_delta, tool_call_start, tool_call_delta, message_stop), `{"type":"assistant","message":…}`
  * when an assistant message is complete (text and `tool_use` blocks), `{"type":"user","message":…}`
  * for each tool result (`tool_result` block) and loop-built user text, `{"type":"system",
- * "subtype":…}` for hook context, hook responses, permission decisions, hook messages and warnings.
+ * "subtype":…}` for hook context, hook responses, permission steps, the final `permission_decision`
+ * (who decided and why: the PermissionDecision payload's fields), hook messages and warnings.
  * The CLI writes the `init` line before and the `result` line after. Every line carries `session_id`.
  */
 export function streamJsonWriter(write: (line: string) => void, sessionId: string): RunObserver {
@@ -64,6 +66,8 @@ function streamJsonLine(event: RunEvent): Record<string, unknown> | undefined {
     }
     case 'permission':
       return { type: 'system', subtype: 'permission', tool_name: event.toolName, tool_use_id: event.toolUseId, behavior: event.behavior, source: event.source };
+    case 'permission_decision':
+      return { type: 'system', subtype: 'permission_decision', tool_name: event.toolName, tool_use_id: event.toolUseId, ...decisionPayload(event.record), duration_ms: Math.round(event.durationMs) };
     case 'system_message':
       return { type: 'system', subtype: 'hook_message', text: event.text };
     case 'warning':

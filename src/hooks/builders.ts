@@ -57,3 +57,12 @@ export function replaceOutput(output: unknown): HookOutput<'PostToolUse'> {
 export function stopRun(stopReason: string): { continue: false; stopReason: string } {
   return { continue: false, stopReason };
 }
+
+/**
+ * UserPromptSubmit: send `text` to the model instead of the typed prompt (hookloop extension
+ * `updatedPrompt`). Later hooks see the rewrite as `prompt`; the transcript keeps both texts; a block
+ * from any hook still wins.
+ */
+export function rewritePrompt(text: string): HookOutput<'UserPromptSubmit'> {
+  return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', updatedPrompt: text } };
+}

@@ -4,6 +4,8 @@ import type { HandlerOutcome } from './outcome.js';
 import type { EventSpec } from './events/define-event.js';
 import { PostCompact, PreCompact } from './events/compact-events.js';
 import { Elicitation, ElicitationResult } from './events/mcp-events.js';
+import { PermissionDecision } from './events/permission-decision-event.js';
+import { PostModelResponse, PreModelRequest, PreToolSelection } from './events/model-events.js';
 import { ConfigChange, Notification, SessionEnd, SessionStart, UserPromptSubmit } from './events/session-events.js';
 import { Stop, StopFailure, SubagentStart, SubagentStop } from './events/stop-events.js';
 import { PermissionDenied, PermissionRequest, PostToolBatch, PostToolUse, PostToolUseFailure, PreToolUse } from './events/tool-events.js';
@@ -21,6 +23,7 @@ export const EVENT_TABLE = {
   PreToolUse,
   PermissionRequest,
   PermissionDenied,
+  PermissionDecision,
   Notification,
   PostToolUse,
   PostToolUseFailure,
@@ -35,6 +38,10 @@ export const EVENT_TABLE = {
   PostCompact,
   Elicitation,
   ElicitationResult,
+  // hookloop extensions (docs/hooks.md "Model-call events"):
+  PreModelRequest,
+  PreToolSelection,
+  PostModelResponse,
 } as const;
 
 /** The table's type: each event name with its entry. */

@@ -40,8 +40,14 @@ export interface DispatchOptions {
    * matchers only when it is given.
    */
   readonly matchValue?: string;
-  /** Reported for every handler as it finishes (lifecycle log, audit). Must not throw. */
-  readonly onOutcome?: (outcome: HandlerOutcome) => void;
+  /** Reported for every handler as it finishes (lifecycle log, audit), with the handler it came from. Must not throw. */
+  readonly onOutcome?: (outcome: HandlerOutcome, handler?: RegisteredHandler) => void;
+  /**
+   * Reported for every handler just before it runs (spans, timelines). What it returns reaches that
+   * handler's run as `HookServices.traceparent` (a command hook's `TRACEPARENT`, an http hook's
+   * `traceparent` header). Must not throw.
+   */
+  readonly onStart?: (handler: RegisteredHandler) => { readonly traceparent?: string } | undefined;
   /** The session's model access for prompt and agent hooks (see HookServices); without it they fail. */
   readonly services?: HookServices;
   /**
@@ -239,9 +245,9 @@ export class HookEngine {
     const services = options.services;
     let current = deepFreeze(input) as Record<string, unknown>;
     for (const handler of selected.filter((h) => h.origin.transport === 'callback')) {
-      const outcome = await this.invoke(event, handler, current, signal, services);
+      const outcome = await this.invoke(event, handler, current, signal, services, options.onStart);
       outcomes.push(outcome);
-      options.onOutcome?.(outcome);
+      options.onOutcome?.(outcome, handler);
       if (endsChain(event, outcome)) return { outcomes, shortCircuited: true };
       current = applyRewrite(event, current, outcome);
     }
@@ -261,8 +267,8 @@ export class HookEngine {
     if (signal.aborted) siblings.abort();
     try {
       const settled = await mapLimited(foreground, limit, async (handler) => {
-        const outcome = await this.invoke(event, handler, current, siblings.signal, services);
-        options.onOutcome?.(outcome);
+        const outcome = await this.invoke(event, handler, current, siblings.signal, services, options.onStart);
+        options.onOutcome?.(outcome, handler);
         if (cancels && refuses(event, outcome)) siblings.abort();
         return outcome;
       });
@@ -277,17 +283,22 @@ export class HookEngine {
   private startBackground(event: HookEventName, handlers: readonly RegisteredHandler[], input: Record<string, unknown>, signal: AbortSignal, options: DispatchOptions): void {
     const toolName = typeof input['tool_name'] === 'string' ? input['tool_name'] : undefined;
     for (const handler of handlers) {
-      const run = (runSignal: AbortSignal) => this.invoke(event, handler, input, runSignal, options.services);
+      const run = (runSignal: AbortSignal) => this.invoke(event, handler, input, runSignal, options.services, options.onStart);
+      const onOutcome = options.onOutcome && ((outcome: HandlerOutcome) => options.onOutcome?.(outcome, handler));
       if (options.background) {
         const start = { event, origin: handler.origin, rewake: handler.rewake === true, limit: this.concurrency[event] ?? Infinity, ...(toolName !== undefined ? { toolName } : {}) };
-        options.background.start(start, run, options.onOutcome);
-      } else void run(signal).then((outcome) => options.onOutcome?.(outcome));
+        options.background.start(start, run, onOutcome);
+      } else void run(signal).then((outcome) => onOutcome?.(outcome));
     }
   }
 
-  /** One handler's run, with the additionalContext cap applied and failing guards noted (see FailureWatch). */
-  private async invoke(event: HookEventName, handler: RegisteredHandler, input: Record<string, unknown>, signal: AbortSignal, services: HookServices | undefined): Promise<HandlerOutcome> {
-    const outcome = await handler.run(input, signal, services);
+  /**
+   * One handler's run, with the additionalContext cap applied and failing guards noted (see
+   * FailureWatch). `onStart` hears of it first; the traceparent it returns goes to the handler.
+   */
+  private async invoke(event: HookEventName, handler: RegisteredHandler, input: Record<string, unknown>, signal: AbortSignal, services: HookServices | undefined, onStart: DispatchOptions['onStart']): Promise<HandlerOutcome> {
+    const traceparent = onStart?.(handler)?.traceparent;
+    const outcome = await handler.run(input, signal, traceparent === undefined ? services : { ...services, traceparent });
     return this.watch.observe(event, handler.id, capContext(outcome, input));
   }
 

@@ -15,6 +15,11 @@ export interface HookServices {
   readonly callMcpTool?: McpToolCaller;
   /** True for the dispatches of an agent hook's own subagent: agent hooks are skipped there (they would start themselves again). */
   readonly nested?: boolean;
+  /**
+   * The W3C `traceparent` of this handler's span, when tracing is on: command hooks get it as
+   * `TRACEPARENT`, http hooks as a `traceparent` header, so their own spans join the trace.
+   */
+  readonly traceparent?: string;
 }
 
 /**
@@ -26,6 +31,8 @@ export interface SubagentRequest {
   readonly prompt: string;
   readonly input: Readonly<Record<string, unknown>>;
   readonly signal: AbortSignal;
+  /** The W3C traceparent of the agent hook's own span when the run is traced: the sub-run's spans nest under it. */
+  readonly traceparent?: string;
 }
 
 /**

@@ -1,17 +1,21 @@
-import { BLOCKED_BY_HOOK, mergeBlocking, mergePostToolUse, mergePreToolUse } from '../hooks/merge.js';
+import { BLOCKED_BY_HOOK, mergeBlocking, mergePostToolUse } from '../hooks/merge.js';
 import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
 import { tallyUsage } from '../model/usage.js';
+import { APPROVAL_INPUT_CHANGED, type PendingCall } from '../session/pending-calls.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { toolUseError } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
 import { oversizedMcpOutput } from './mcp-session.js';
 import { batchInput, batchResponse, callContext, followUpText, mcpServerOf, renderResult, runHandler, validateContent, type HandlerRun } from './call-execution.js';
 import { compactBeforeTurn, contextTokensOf, PROMPT_TOO_LONG } from './compaction.js';
-import { askApprover, askPermissionHooks, checkInput, policyVerdict, type HookRecommendation } from './decide-permission.js';
+import { approvedByDecision, askApprover, askPermissionHooks, checkInput, hookRecommendation, policyVerdict } from './decide-permission.js';
 import { distinctCallIds } from './distinct-call-ids.js';
-import { contextLabel, DEFERRED_BATCH_SKIPPED, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, postToolUseBlock, preToolUseError, preToolUseRefusal, stopBlockingError, stopContext, stopFeedback, SUBAGENT_ANSWERED } from './hook-text.js';
+import { contextLabel, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, postToolUseBlock, preToolUseError, preToolUseRefusal, stopBlockingError, stopContext, stopFeedback, SUBAGENT_ANSWERED } from './hook-text.js';
 import type { BatchEnd, CallOutcome, LoopEnd, LoopOptions } from './loop-types.js';
 import { failTurn } from './model-failure.js';
+import { requestModel as requestThroughHooks } from './model-call-hooks.js';
+import { approvalCovers, waitingAfterPreToolUse, waitingEnd, waitingOutcome } from './pending-call.js';
+import { preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision.js';
 import { permissionDenied } from './permission-events.js';
 import { replacedOutput } from './replaced-output.js';
 import { appendMessage, fireHook, toolContext, type RunContext } from './run-context.js';
@@ -47,14 +51,16 @@ export async function runLoop(run: RunContext, options: LoopOptions): Promise<Lo
 
     const answer = await requestModel(run, options, turn);
     if (answer.kind === 'failed') return failTurn(run, answer.error, lastText, options.stop.event === 'Stop');
+    // A PreModelRequest hook's continue:false: no request was made.
+    if (answer.kind === 'stopped') return { result: lastText, isError: false, terminalReason: 'hook_stopped', stopReason: lastStopReason };
     const { assistant } = answer;
     appendMessage(run, assistant);
     lastText = assistant.text;
     lastStopReason = answer.stopReason;
 
     if (assistant.toolCalls.length > 0) {
-      const batch = await runToolBatch(run, assistant, answer.repeated, options.answer?.given);
-      if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred };
+      const batch = await runToolBatch(answer.toolRun, assistant, answer.repeated, options.answer?.given);
+      if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred, pending: batch.pending };
       if (batch.kind !== 'continue') return { result: '', isError: batch.kind !== 'hook_stopped', terminalReason: batch.kind, stopReason: lastStopReason };
       if (pending !== undefined) await pending(true);
       pending = undefined;
@@ -83,29 +89,33 @@ export async function runLoop(run: RunContext, options: LoopOptions): Promise<Lo
   }
 }
 
-type ModelAnswer = { kind: 'answered'; assistant: AssistantMessage; repeated: ReadonlyMap<string, string>; stopReason: string | null } | { kind: 'failed'; error: unknown };
+type ModelAnswer =
+  | { kind: 'answered'; assistant: AssistantMessage; repeated: ReadonlyMap<string, string>; stopReason: string | null; toolRun: RunContext }
+  | { kind: 'stopped' }
+  | { kind: 'failed'; error: unknown };
 
 /**
- * requestModel: one request with the conversation and the run's tools. The answer's tool-call ids
- * are made distinct (see distinctCallIds); its usage is tallied and its context size kept for compaction.
+ * requestModel: one request with the conversation and the run's tools, through the model-call
+ * hooks (model-call-hooks.ts; `caller` main, or subagent inside one). The answer's tool-call ids
+ * are made distinct (see distinctCallIds); its usage is tallied (a hook's synthetic answer has
+ * none) and its context size kept for compaction. `toolRun` is the run its calls go through (the
+ * tools a PreToolSelection hook offered).
  */
 async function requestModel(run: RunContext, options: LoopOptions, turn: number): Promise<ModelAnswer> {
   try {
-    run.emit({ type: 'model_request', turn });
-    const response = await options.model.complete({
-      system: options.system,
-      messages: run.messages,
-      tools: run.tools.specs(),
-      signal: run.signal,
-      onStream: (event) => run.emit({ type: 'model_stream', turn, event }),
-    });
+    run.emit({ type: 'model_request', turn, model: options.model.name });
+    const answer = await requestThroughHooks(run, { caller: run.state.agent ? 'subagent' : 'main', turn, system: options.system, messages: run.messages, tools: run.tools.specs(), signal: run.signal, onStream: (event) => run.emit({ type: 'model_stream', turn, event }) }, options.model);
+    if (answer.kind === 'stopped') return answer;
+    const { response } = answer;
     const { message, repeated } = distinctCallIds(response.message);
-    const model = response.model ?? options.model.name;
-    tallyUsage(options.totals, model, response.usage);
-    run.state.model = model;
-    run.state.contextTokens = contextTokensOf(response.usage);
-    run.emit({ type: 'model_response', turn, text: message.text, toolCalls: message.toolCalls.length, usage: response.usage });
-    return { kind: 'answered', assistant: message, repeated, stopReason: response.stopReason };
+    if (!answer.synthetic) {
+      const model = response.model ?? options.model.name;
+      tallyUsage(options.totals, model, response.usage);
+      run.state.model = model;
+      run.state.contextTokens = contextTokensOf(response.usage);
+    }
+    run.emit({ type: 'model_response', turn, text: message.text, toolCalls: message.toolCalls.length, usage: response.usage, model: response.model ?? options.model.name, stopReason: response.stopReason });
+    return { kind: 'answered', assistant: message, repeated, stopReason: response.stopReason, toolRun: answer.toolRun ?? run };
   } catch (error) {
     return { kind: 'failed', error };
   }
@@ -119,14 +129,17 @@ async function requestModel(run: RunContext, options: LoopOptions, turn: number)
  * side by side. When a hook ends the run, or the run is aborted, every call not yet run is paired
  * with a stable error result.
  *
- * A deferred call ends the run, but the calls after it still get their PreToolUse hooks (none of
- * them runs): the run reports the last call a hook deferred, as the reference does
- * (pre-json-defer-batch). `answered` (a subagent gave its required answer) ends the batch after
+ * A call that waits for a decision (a PreToolUse `defer`, a PermissionRequest `defer`, the
+ * approver's `later`) ends the run without a result: the calls after it still get their PreToolUse
+ * hooks and wait too (none of them runs); the run reports the last call a hook deferred, as the
+ * reference does (pre-json-defer-batch), and every waiting call in `pending`, which a
+ * `calls_pending` event hands to the transcript (pending-call.ts, deferred-approval.ts). `answered` (a subagent gave its required answer) ends the batch after
  * the current call, without PostToolBatch. A call in `repeated` (renamed by distinctCallIds) never
  * runs and fires no hooks: it is paired with an error saying its id was a duplicate.
  */
 async function runToolBatch(run: RunContext, assistant: AssistantMessage, repeated: ReadonlyMap<string, string>, answered: () => boolean = () => false): Promise<BatchEnd> {
   const outcomes: CallOutcome[] = [];
+  const pending: PendingCall[] = [];
   let end: BatchEnd = { kind: 'continue' };
   // A hook's continue:false lets the rest of the batch run, as Claude Code does; the run ends after it, without PostToolBatch.
   let stopped = false;
@@ -143,10 +156,13 @@ async function runToolBatch(run: RunContext, assistant: AssistantMessage, repeat
         continue;
       }
       outcomes.push(entry);
-      appendMessage(run, entry.result);
-      if (entry.deferred) end = { kind: 'tool_deferred', deferred: entry.deferred };
+      if (entry.result) appendMessage(run, entry.result);
+      if (entry.pending) {
+        pending.push(entry.pending);
+        end = waitingEnd(end, { ...entry, pending: entry.pending }, pending);
+      }
       else if (entry.stop === 'hook_stopped') stopped = true;
-      else if (entry.stop) end = { kind: entry.stop };
+      else if (entry.stop && end.kind !== 'tool_deferred') end = { kind: entry.stop };
     }
   }
   if (run.signal.aborted && end.kind === 'continue') end = { kind: 'aborted' };
@@ -161,6 +177,7 @@ async function runToolBatch(run: RunContext, assistant: AssistantMessage, repeat
     if (batch.blocks.length > 0 || batch.stop) end = { kind: 'hook_stopped' };
   }
   if (contexts.length > 0) appendMessage(run, systemMessage(contexts.join('\n\n')));
+  if (pending.length > 0) run.emit({ type: 'calls_pending', calls: pending });
   return end;
 }
 
@@ -192,32 +209,50 @@ function skippedResult(run: RunContext, call: ToolCall, end: BatchEnd, answered:
  * rewrite, against every rule, boundary and mode) → askPermissionHooks (PermissionRequest) →
  * askApprover (Notification, the approver; auto mode's refusals fire PermissionDenied) → execute
  * (content checks, then the handler exactly once) → PostToolUse / PostToolUseFailure → pair.
- * With `deferring` (an earlier call of the batch was deferred) the call stops after PreToolUse.
- * Never throws: every path ends in one paired result.
+ * With `deferring` (an earlier call of the batch waits) the call stops after PreToolUse: a hook may
+ * refuse it, else it waits too. With `approval` (a decision on a pending call, deferred-approval.ts)
+ * it runs as if a person approved it now: PreToolUse runs again and its deny still wins, its defer
+ * no longer holds the call, the policy still refuses what it refuses, and the approval covers only
+ * `approval.input`. Never throws: every path ends in one paired result, or a `pending` call.
  */
-async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean): Promise<CallOutcome> {
+export async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean, approval?: { readonly input: unknown }): Promise<CallOutcome> {
   const prepared = await run.tools.prepare(call, toolContext(run));
   if (prepared.kind === 'settled') return pair(run, call, prepared.result, []);
   const { tool } = prepared;
+  run.emit({ type: 'tool_started', toolName: tool.name, toolUseId: call.id, input: prepared.input });
 
-  const pre = mergePreToolUse(await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name));
+  const pre = await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name);
   const contexts = pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
-  if (pre.decision === 'deny') return refuse(run, call, prepared.input, preToolUseRefusal(tool.name, pre.reason ?? BLOCKED_BY_HOOK, pre.deniedByExit === true), contexts, stop);
-  if (pre.decision === 'defer') {
-    const result = toolResultMessage(call.id, tool.name, 'The call was deferred by a PreToolUse hook; it did not run.', true);
-    return { ...pair(run, call, result, contexts), deferred: { id: call.id, name: tool.name, input: call.input } };
+  if (pre.decision === 'deny') {
+    await reportDecision(run, call, tool.name, prepared.input, preToolUseDenial(run, pre));
+    return refuse(run, call, prepared.input, preToolUseRefusal(tool.name, pre.reason ?? BLOCKED_BY_HOOK, pre.deniedByExit === true), contexts, stop);
   }
-  if (deferring) return pair(run, call, toolResultMessage(call.id, tool.name, DEFERRED_BATCH_SKIPPED, true), contexts);
+  if ((pre.decision === 'defer' && approval === undefined) || deferring) {
+    const waiting = waitingAfterPreToolUse(run, call, tool, prepared.input, pre);
+    return waiting.ok ? waitingOutcome(run, call, waiting.pending, contexts) : refuse(run, call, prepared.input, preToolUseError(tool.name, waiting.error), contexts, stop);
+  }
 
   // applyPolicy: a hook's allow is only a recommendation the policy weighs; a deny rule or boundary wins.
-  const hook: HookRecommendation = { decision: pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined, reason: pre.reason };
+  const hook = hookRecommendation(pre);
   const checked = await checkInput(run, tool, prepared.input, hook, pre.updatedInput);
-  if (!checked.ok) return refuse(run, call, prepared.input, preToolUseError(tool.name, checked.error), contexts, stop);
+  if (!checked.ok) {
+    await reportDecision(run, call, tool.name, prepared.input, rewriteRejected(run, checked.error));
+    return refuse(run, call, prepared.input, preToolUseError(tool.name, checked.error), contexts, stop);
+  }
   if (pre.updatedInput) run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse' });
-  let permission = policyVerdict(run, call, tool, checked);
-  if (permission.kind === 'ask') permission = await askPermissionHooks(run, call, tool, permission, hook);
+  // An approval covers the frozen input that was pending, nothing else (a rewrite on resume voids it).
+  if (approval !== undefined && !approvalCovers(approval.input, checked.input)) {
+    await reportDecision(run, call, tool.name, checked.input, rewriteRejected(run, APPROVAL_INPUT_CHANGED));
+    return refuse(run, call, checked.input, APPROVAL_INPUT_CHANGED, contexts, stop);
+  }
+  const deciding = performance.now();
+  let permission = policyVerdict(run, call, tool, checked, hook);
+  if (permission.kind === 'ask') permission = approval !== undefined ? approvedByDecision(run, call, tool, permission) : await askPermissionHooks(run, call, tool, permission, hook);
   if (permission.kind === 'ask') permission = await askApprover(run, call, tool, permission);
+  if (permission.kind === 'pending') return waitingOutcome(run, call, { id: call.id, name: tool.name, input: permission.input, reason: permission.reason, message: permission.message }, contexts);
+  // Whichever step settled the call recorded who decided; it is reported once, here.
+  await reportDecision(run, call, tool.name, permission.kind === 'allowed' ? permission.input : checked.input, permission.record, performance.now() - deciding);
   if (permission.kind === 'denied') {
     const notes = permission.byClassifier ? await permissionDenied(run, call, tool.name, checked.input, permission.message) : [];
     return { ...refuse(run, call, checked.input, permission.message, contexts, permission.interrupt ? 'aborted_tools' : stop), ...(notes.length > 0 ? { notes } : {}) };
@@ -227,7 +262,8 @@ async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean):
   const rewritten = pre.updatedInput !== undefined || input !== prepared.input;
 
   // execute: checks that read the files come only now, so a refused call learns nothing about them.
-  const context = callContext(run, tool, input, permission.realPaths);
+  run.emit({ type: 'tool_executing', toolName: tool.name, toolUseId: call.id });
+  const context = callContext(run, call, tool, input, permission.realPaths);
   const invalid = await validateContent(tool, input, context);
   if (invalid !== undefined) return pair(run, call, toolResultMessage(call.id, tool.name, toolUseError(invalid), true), contexts, stop);
   const ran = await runHandler(run, call, tool, input, context, rewritten);

@@ -6,6 +6,7 @@ import type { ModelClient, Usage } from '../model/model-client.js';
 import { tallyUsage, type UsageTally } from '../model/usage.js';
 import { continuationMessage, extractSummary, summaryRequest } from '../session/compaction-prompt.js';
 import { agentTranscriptPath } from '../session/paths.js';
+import { modelResponse } from './model-call-hooks.js';
 import { fireHook, type RunContext } from './run-context.js';
 import { sessionStart } from './session-start.js';
 
@@ -103,12 +104,9 @@ export async function compactConversation(
 
   let answer: string;
   try {
-    const response = await setup.model.complete({
-      system: setup.system ?? '',
-      messages: [...run.messages, userMessage(summaryRequest([...(request.instructions ? [request.instructions] : []), ...pre.plainTexts]))],
-      tools: run.tools.specs(),
-      signal: run.signal,
-    });
+    // Through the model-call hooks, as `caller: "compaction"`.
+    const messages = [...run.messages, userMessage(summaryRequest([...(request.instructions ? [request.instructions] : []), ...pre.plainTexts]))];
+    const response = await modelResponse(run, { caller: 'compaction', system: setup.system ?? '', messages, tools: run.tools.specs(), signal: run.signal }, setup.model);
     if (totals) tallyUsage(totals, response.model ?? setup.model.name, response.usage);
     answer = response.message.text;
   } catch (error) {

@@ -11,10 +11,14 @@ import { startRunSandbox, type RunSandbox, type SandboxStart } from '../sandbox/
 import { deniedEnvVars } from '../sandbox/runtime-config.js';
 import { resolveConfigDir, transcriptPathFor } from '../session/paths.js';
 import { requireSessionId } from '../session/session-id.js';
+import { eventsPathFor, eventsWriter } from '../session/events-writer.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
+import { createRunTracer } from '../telemetry/run-tracer.js';
+import { tracingRegistered } from '../telemetry/traceparent.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
 import type { RunOptions } from './run-options.js';
+import { hookModelClient } from './model-call-hooks.js';
 import { answerElicitation, createSessionMcp, mcpToolCaller } from './mcp-session.js';
 import { makeEmitter, type RunContext } from './run-context.js';
 import type { RunObserver } from './run-events.js';
@@ -24,7 +28,7 @@ import { runSubagent } from './subagent.js';
 /**
  * Builds the context a session's phases share. A resumed session keeps its id, transcript and
  * conversation; the transcript writer (unless `transcript: false`) is the first observer, so each
- * message is on disk before the next hook runs.
+ * message is on disk before the next hook runs; with `timelineEvents` the events file is written too.
  * `sandbox` is the run's started OS sandbox (see startRunSandboxFor), if any.
  * @throws ConfigError for invalid permission rules in `options.permissions`, or a `sessionId` that is not a UUID.
  */
@@ -47,6 +51,11 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     writer = new TranscriptWriter({ path: transcriptPath, sessionId, facts: state, ...(resume ? { resume } : {}) }, (error) => emit({ type: 'warning', text: error.message }));
     observers.unshift(writer.observer);
   }
+  // The timeline's events (hook timings, decisions), next to the transcript; see `hookloop timeline`.
+  if (options.timelineEvents === true) observers.push(eventsWriter(eventsPathFor(transcriptPath), (error) => emit({ type: 'warning', text: error.message })));
+  // Spans only when someone collects them: without a tracer or a registered SDK, no observer at all.
+  const tracer = options.tracer !== undefined || tracingRegistered() ? createRunTracer(sessionId, options.tracer) : undefined;
+  if (tracer) observers.push(tracer.observer);
   const signal = options.signal ?? new AbortController().signal;
   // The Agent and Skill tools belong to this run: a registry the caller passes (and may reuse) gets them in a copy.
   const ownsTools = (options.agents?.length ?? 0) > 0 || (options.skills?.length ?? 0) > 0;
@@ -57,7 +66,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     messages: [...(resume?.messages ?? [])],
     hooks: options.hooks ?? new HookEngine(),
     tools,
-    policy: new PermissionPolicy({ rules, mode, workspace, projectDir, configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) }),
+    policy: new PermissionPolicy({ rules, mode, workspace, projectDir, ...(options.permissions?.ruleSources ? { ruleSources: options.permissions.ruleSources } : {}), configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) }),
     approver: options.approver ?? headlessApprover,
     autoMode: options.permissions?.autoMode === true,
     workspace,
@@ -71,9 +80,10 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     permissionDenials: [],
     model: options.model,
     background: new BackgroundHooks(signal),
-    // Prompt hooks ask the session's model; agent hooks run a bounded sub-run of this loop.
-    services: { model: options.model, runSubagent: (request) => runSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
+    // Prompt hooks ask the session's model (through the model-call hooks, caller "hook"); agent hooks run a bounded sub-run of this loop.
+    services: { model: hookModelClient(() => run, options.model), runSubagent: (request) => runSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
     ...(mcp ? { mcp } : {}),
+    ...(tracer ? { traceparent: tracer.traceparent } : {}),
   };
   if (options.agents !== undefined && options.agents.length > 0 && tools.get('Agent') === undefined) {
     // Agent calls start subagents of this run; `Task` is Claude Code's legacy name for the tool.

@@ -1,11 +1,12 @@
 import path from 'node:path';
-import { mergePermissionRequest } from '../hooks/merge.js';
 import { describeError } from '../errors.js';
+import type { HandlerOutcome } from '../hooks/handler.js';
 import type { ToolCall } from '../messages/messages.js';
 import { ruleForCall } from '../permissions/policy.js';
 import type { PermissionVerdict } from '../permissions/types.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { realpathLoose } from '../tools/workspace.js';
+import { approverDecision, decidingHook, policyDecision, type DecidingHook, type PermissionDecisionRecord } from './permission-decision.js';
 import { notifyApproval } from './permission-events.js';
 import { fireHook, type RunContext } from './run-context.js';
 
@@ -15,6 +16,18 @@ type Input = Readonly<Record<string, unknown>>;
 export interface HookRecommendation {
   readonly decision: 'allow' | 'ask' | undefined;
   readonly reason: string | undefined;
+  /** The PreToolUse handler whose answer this is, for the PermissionDecision record. */
+  readonly by?: DecidingHook;
+}
+
+/**
+ * What the merged PreToolUse answer recommends to the policy: its `allow` or `ask` (a deny or defer
+ * never gets here) with its reason, and the handler that gave it (first in merge order).
+ */
+export function hookRecommendation(pre: { readonly decision?: string; readonly reason?: string; readonly outcomes: readonly HandlerOutcome[] }): HookRecommendation {
+  const decision = pre.decision === 'allow' || pre.decision === 'ask' ? pre.decision : undefined;
+  const by = decidingHook('PreToolUse', pre.outcomes, decision);
+  return { decision, reason: pre.reason, ...(by ? { by } : {}) };
 }
 
 /**
@@ -59,18 +72,25 @@ function namedPaths(tool: AnyTool, input: Input, cwd: string): string[] {
  * Claude Code's classifier (the dontAsk refusal of a run in `autoMode`), the only refusal that fires
  * PermissionDenied, as in Claude Code (not for rule, hook, PermissionRequest or dontAsk denials).
  * `ask`: nobody has decided yet; the next phase (PermissionRequest hooks, then the approver) must.
+ * `record`: who settled an allowed or denied call and why (reported once, see `reportDecision`).
  */
 export type Permission =
-  | { kind: 'allowed'; input: Input; realPaths: readonly string[] }
-  | { kind: 'denied'; message: string; interrupt?: boolean; byHook?: boolean; byClassifier?: boolean }
-  | { kind: 'ask'; input: Input; verdict: Extract<PermissionVerdict, { behavior: 'ask' }>; realPaths: readonly string[] };
+  | { kind: 'allowed'; input: Input; realPaths: readonly string[]; record: PermissionDecisionRecord }
+  | { kind: 'denied'; message: string; interrupt?: boolean; byHook?: boolean; byClassifier?: boolean; record: PermissionDecisionRecord }
+  | { kind: 'ask'; input: Input; verdict: Extract<PermissionVerdict, { behavior: 'ask' }>; realPaths: readonly string[] }
+  // The decision is left for later (a PermissionRequest hook's `defer`, the approver's `later`): the call waits, see session/pending-calls.ts.
+  | { kind: 'pending'; input: Input; reason: 'permission_request' | 'approver'; message: string };
 
-/** The policy's own verdict on a checked input: allow and deny are final, `ask` goes on to the hooks and the approver. */
-export function policyVerdict(run: RunContext, call: ToolCall, tool: AnyTool, checked: Extract<CheckedInput, { ok: true }>): Permission {
+/**
+ * The policy's own verdict on a checked input: allow and deny are final, `ask` goes on to the hooks
+ * and the approver. `hook` names the PreToolUse handler when its allow is what the policy followed.
+ */
+export function policyVerdict(run: RunContext, call: ToolCall, tool: AnyTool, checked: Extract<CheckedInput, { ok: true }>, hook?: HookRecommendation): Permission {
   const { input, verdict, realPaths } = checked;
+  const mode = run.policy.mode;
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: verdict.behavior, source: verdict.source });
-  if (verdict.behavior === 'allow') return { kind: 'allowed', input, realPaths };
-  if (verdict.behavior === 'deny') return { kind: 'denied', message: verdict.message, ...(run.autoMode && verdict.source === 'mode dontAsk' ? { byClassifier: true } : {}) };
+  if (verdict.behavior === 'allow') return { kind: 'allowed', input, realPaths, record: policyDecision(verdict, mode, 'allow', hook?.by) };
+  if (verdict.behavior === 'deny') return { kind: 'denied', message: verdict.message, ...(run.autoMode && verdict.source === 'mode dontAsk' ? { byClassifier: true } : {}), record: policyDecision(verdict, mode, 'deny') };
   return { kind: 'ask', input, verdict, realPaths };
 }
 
@@ -85,31 +105,38 @@ export function policyVerdict(run: RunContext, call: ToolCall, tool: AnyTool, ch
 export async function askPermissionHooks(run: RunContext, call: ToolCall, tool: AnyTool, asking: Extract<Permission, { kind: 'ask' }>, hook: HookRecommendation): Promise<Permission> {
   const { input, verdict } = asking;
   if (hook.decision === 'ask') return asking;
-  const request = mergePermissionRequest(
-    await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}), ...(tool.mcpServer ? { mcp_server: { name: tool.mcpServer.name, source: tool.mcpServer.source } } : {}) }, tool.name),
-  );
-  if (request.behavior === 'deny') return { kind: 'denied', message: request.message ?? verdict.message, byHook: true, ...(request.interrupt ? { interrupt: true } : {}) };
+  const request = await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}), ...(tool.mcpServer ? { mcp_server: { name: tool.mcpServer.name, source: tool.mcpServer.source } } : {}) }, tool.name);
+  const by = decidingHook('PermissionRequest', request.outcomes, request.behavior);
+  const byRequest = (decision: 'allow' | 'deny', reason?: string): PermissionDecisionRecord => ({ decision, decidedBy: 'hook', mode: run.policy.mode, policySource: verdict.source, ...(by ? { hook: by } : {}), ...(reason !== undefined ? { reason } : {}) });
+  if (request.behavior === 'deny') {
+    const message = request.message ?? verdict.message;
+    return { kind: 'denied', message, byHook: true, ...(request.interrupt ? { interrupt: true } : {}), record: byRequest('deny', message) };
+  }
+  if (request.behavior === 'defer') return { kind: 'pending', input, reason: 'permission_request', message: request.message ?? verdict.message };
   if (request.behavior !== 'allow') return asking;
   if (!verdict.hookMayDecide) {
     run.emit({ type: 'warning', text: `PermissionRequest hook allowed ${tool.name}, but ${verdict.source} does not let hooks approve it; the allow was ignored` });
     return asking;
   }
-  if (request.updatedInput === undefined) return hookApproved(run, call, tool, asking, request.updatedPermissions);
+  if (request.updatedInput === undefined) return hookApproved(run, call, tool, asking, request.updatedPermissions, byRequest('allow'));
   const rewritten = await checkInput(run, tool, input, hook, request.updatedInput);
-  if (!rewritten.ok) return { kind: 'denied', message: `PermissionRequest hook: ${rewritten.error}`, byHook: true };
+  if (!rewritten.ok) {
+    const message = `PermissionRequest hook: ${rewritten.error}`;
+    return { kind: 'denied', message, byHook: true, record: { decision: 'deny', decidedBy: 'validation', mode: run.policy.mode, reason: message, ...(by ? { hook: by } : {}) } };
+  }
   run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PermissionRequest' });
   const again = rewritten.verdict;
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: again.behavior, source: `${again.source} (PermissionRequest updatedInput)` });
-  if (again.behavior === 'deny') return { kind: 'denied', message: again.message };
+  if (again.behavior === 'deny') return { kind: 'denied', message: again.message, record: policyDecision(again, run.policy.mode, 'deny') };
   // The hook's allow covers what it was entitled to decide; anything more is a person's call.
-  if (again.behavior === 'allow' || again.hookMayDecide) return hookApproved(run, call, tool, rewritten, request.updatedPermissions);
+  if (again.behavior === 'allow' || again.hookMayDecide) return hookApproved(run, call, tool, rewritten, request.updatedPermissions, byRequest('allow'));
   return { kind: 'ask', input: rewritten.input, verdict: again, realPaths: rewritten.realPaths };
 }
 
-function hookApproved(run: RunContext, call: ToolCall, tool: AnyTool, checked: { input: Input; realPaths: readonly string[] }, updatedPermissions: readonly unknown[]): Permission {
+function hookApproved(run: RunContext, call: ToolCall, tool: AnyTool, checked: { input: Input; realPaths: readonly string[] }, updatedPermissions: readonly unknown[], record: PermissionDecisionRecord): Permission {
   applyUpdatedPermissions(run, updatedPermissions);
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: 'allow', source: 'PermissionRequest hook' });
-  return { kind: 'allowed', input: checked.input, realPaths: checked.realPaths };
+  return { kind: 'allowed', input: checked.input, realPaths: checked.realPaths, record };
 }
 
 /**
@@ -118,7 +145,8 @@ function hookApproved(run: RunContext, call: ToolCall, tool: AnyTool, checked: {
  */
 export async function askApprover(run: RunContext, call: ToolCall, tool: AnyTool, asking: Extract<Permission, { kind: 'ask' }>): Promise<Exclude<Permission, { kind: 'ask' }>> {
   const { input, verdict, realPaths } = asking;
-  if (verdict.humanMayDecide === false) return { kind: 'denied', message: verdict.message };
+  const mode = run.policy.mode;
+  if (verdict.humanMayDecide === false) return { kind: 'denied', message: verdict.message, record: policyDecision(verdict, mode, 'deny') };
   let answer: Awaited<ReturnType<RunContext['approver']['approve']>>;
   if (run.approver.awaitsHuman === true) await notifyApproval(run, tool.name);
   // The rule `always` adds, shown in the question so the user knows what they allow from now on.
@@ -128,10 +156,23 @@ export async function askApprover(run: RunContext, call: ToolCall, tool: AnyTool
   } catch {
     answer = 'deny';
   }
+  if (answer === 'later') return { kind: 'pending', input, reason: 'approver', message: verdict.message };
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: answer === 'deny' ? 'deny' : 'allow', source: 'approver' });
-  if (answer === 'deny') return { kind: 'denied', message: verdict.message };
+  if (answer === 'deny') return { kind: 'denied', message: verdict.message, record: approverDecision(verdict, mode, 'deny') };
   if (answer === 'always') run.policy.addSessionRule('allow', alwaysRule);
-  return { kind: 'allowed', input, realPaths };
+  return { kind: 'allowed', input, realPaths, record: approverDecision(verdict, mode, 'allow') };
+}
+
+/**
+ * A person's decision from `--approve` (`AgentSession.resume`, deferred-approval.ts) answers an ask
+ * as the approver would have, without asking anyone; what no person may approve stays refused.
+ */
+export function approvedByDecision(run: RunContext, call: ToolCall, tool: AnyTool, asking: Extract<Permission, { kind: 'ask' }>): Exclude<Permission, { kind: 'ask' }> {
+  const { input, verdict, realPaths } = asking;
+  const refused = verdict.humanMayDecide === false;
+  const mode = run.policy.mode;
+  run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: refused ? 'deny' : 'allow', source: 'approval of a pending call' });
+  return refused ? { kind: 'denied', message: verdict.message, record: policyDecision(verdict, mode, 'deny') } : { kind: 'allowed', input, realPaths, record: approverDecision(verdict, mode, 'allow') };
 }
 
 /**

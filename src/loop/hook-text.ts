@@ -81,15 +81,14 @@ export function promptStoppedResult(stopReason: string | undefined): string {
 }
 
 /** The `result` of a run whose prompt a UserPromptSubmit hook blocked. */
-export function promptBlockedResult(reason: string, prompt: string): string {
-  return `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${prompt}`;
+export function promptBlockedResult(reason: string, prompt: string | undefined): string {
+  // `prompt` undefined: a hook answered `suppressOriginalPrompt: true` (Claude Code leaves the line out).
+  return `UserPromptSubmit operation blocked by hook:\n${reason}${prompt === undefined ? '' : `\n\nOriginal prompt: ${prompt}`}`;
 }
 
 /** The stable error result of a call skipped because a hook ended the run (DESIGN invariant 1). */
 export const HOOK_STOPPED_CONTINUATION = 'hook_stopped_continuation: a hook ended the run before this tool call ran';
 
-/** The result of a call after one a PreToolUse hook deferred: it got its PreToolUse hooks but does not run (the run ends). */
-export const DEFERRED_BATCH_SKIPPED = 'The call did not run: a PreToolUse hook deferred a call of this turn, which ends the run.';
 
 /** The result of a call an agent hook's subagent made after giving its verdict in the same turn (never shown to a model). */
 export const SUBAGENT_ANSWERED = 'The call did not run: the subagent already gave its verdict.';

@@ -1,4 +1,5 @@
 import type { ToolResultMessage } from '../messages/messages.js';
+import type { PendingCall } from '../session/pending-calls.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { UsageTally } from '../model/usage.js';
 import type { CompactionSetup } from './compaction.js';
@@ -58,8 +59,10 @@ export interface LoopOptions {
 
 /** One call's way through the pipeline, as the batch needs it. */
 export interface CallOutcome {
-  /** The paired result: always present, whatever happened. */
-  readonly result: ToolResultMessage;
+  /** The paired result: present whatever happened, except for a call that waits for a decision (`pending`). */
+  readonly result?: ToolResultMessage;
+  /** Set when the call waits for a decision that may come from another process (see pending-call.ts): it has no result yet. */
+  readonly pending?: PendingCall;
   /** Labelled context texts for the system message after the results, in Pre, Post order. */
   readonly contexts: readonly string[];
   /** Set when a hook ended the run: `hook_stopped` (continue:false) or `aborted_tools` (PermissionRequest interrupt). */
@@ -76,4 +79,4 @@ export interface CallOutcome {
 export type BatchEnd =
   | { readonly kind: 'continue' }
   | { readonly kind: 'hook_stopped' | 'aborted_tools' | 'aborted' }
-  | { readonly kind: 'tool_deferred'; readonly deferred: { readonly id: string; readonly name: string; readonly input: unknown } };
+  | { readonly kind: 'tool_deferred'; readonly deferred: { readonly id: string; readonly name: string; readonly input: unknown }; readonly pending: readonly PendingCall[] };

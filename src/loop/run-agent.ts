@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { HookPayload } from '../hooks/event-schemas.js';
-import { mergeBlocking, mergeCommon } from '../hooks/merge.js';
 import { systemMessage, userMessage, type Message } from '../messages/messages.js';
-import { emptyTally } from '../model/usage.js';
+import { ConfigError } from '../errors.js';
+import { emptyTally, type UsageTally } from '../model/usage.js';
+import { checkDecisions, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
 import { runLoop } from './agent-loop.js';
 import { compactConversation, type CompactionOutcome } from './compaction.js';
 import { createRun, startRunSandboxFor } from './create-run.js';
 import { contextLabel, promptBlockedResult, promptStoppedResult, queuedPromptNotice, successLabel } from './hook-text.js';
-import type { LoopEnd } from './loop-types.js';
+import { abandonPending, decidePending } from './deferred-approval.js';
+import type { BatchEnd, LoopEnd, LoopOptions } from './loop-types.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunOptions, RunResult } from './run-options.js';
 import { sessionStart, type SessionStartOutcome } from './session-start.js';
@@ -54,6 +56,15 @@ export interface AgentSession {
    * `aborted`, every call paired, and the session can take the next prompt. Never throws for model, tool or hook failures.
    */
   send(prompt: string, options?: { readonly signal?: AbortSignal }): Promise<RunResult>;
+  /**
+   * Continues the calls the last run left pending (RunResult.pending, or a resumed session's
+   * `pending`) with `decisions` by tool_use id, then the model turns as `send` does (no new prompt).
+   * See decidePending for what an approval may do. A `send` instead pairs each pending call with an
+   * error result saying it was not decided. hookloop's (Claude Code resumes a deferred call only by
+   * running its PreToolUse hooks again).
+   * @throws ConfigError (nothing runs) when nothing is pending, a decision names a call that is not pending, or approves another input.
+   */
+  resume(decisions: PendingDecisions, options?: { readonly signal?: AbortSignal }): Promise<RunResult>;
   /** Compacts the conversation now (`trigger: "manual"`, `instructions` as `custom_instructions`); see compactConversation. */
   compact(instructions?: string, options?: { readonly signal?: AbortSignal }): Promise<CompactionOutcome>;
   /** Fires SessionEnd with `reason` (default `other`); later calls do nothing. */
@@ -85,6 +96,8 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
   // The skills the model may invoke go with the first prompt, after the hooks' context, as Claude Code lists them.
   const listing = skillListing(options.skills ?? []);
   if (listing !== undefined) opening = { ...opening, context: [...opening.context, listing] };
+  // Calls the last run left waiting (from this process, or saved in a resumed transcript): see deferred-approval.ts.
+  let pending: readonly PendingCall[] = (options.resume?.pending ?? []).map(({ assistantUuid: _uuid, ...call }) => call);
   let queue: Promise<unknown> = Promise.resolve();
   let ended = false;
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
@@ -104,25 +117,37 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const turnRun = view(sendOptions.signal);
         const totals = emptyTally();
         let turns = 0;
+        abandonPending(turnRun, pending);
+        pending = [];
         const opened = await submitFirstPrompt(turnRun, prompt, opening);
         opening = undefined;
+        const queued = opened.queued;
         const outcome: LoopEnd =
           opened.ended !== undefined
             ? { result: opened.ended, isError: false, terminalReason: 'prompt_blocked', stopReason: null }
-            : await runLoop(turnRun, {
-                model: options.model,
-                system: options.system ?? '',
-                maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
-                maxStopContinuations: options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS,
-                stop: { event: 'Stop' },
-                totals,
-                countTurn: () => ++turns,
-                background: true,
-                compaction: options,
-                ...(opened.queued !== undefined ? { queuedPrompt: (midTurn: boolean) => deliverQueuedPrompt(turnRun, opened.queued!, midTurn) } : {}),
-              });
+            : await runLoop(turnRun, { ...mainLoop(options, totals, () => ++turns), ...(queued !== undefined ? { queuedPrompt: (midTurn: boolean) => deliverQueuedPrompt(turnRun, queued, midTurn) } : {}) });
+        pending = outcome.pending ?? [];
+        run.emit({ type: 'prompt_finished', promptId: run.state.promptId ?? '', terminalReason: outcome.terminalReason, isError: outcome.isError });
         const { sessionId } = run.state;
         return { ...outcome, numTurns: turns, sessionId, durationMs: Date.now() - started, usage: totals.total, modelUsage: totals.byModel, permissionDenials: turnRun.permissionDenials, messages: run.messages };
+      }),
+    resume: (decisions, resumeOptions = {}) =>
+      serial(async () => {
+        const started = Date.now();
+        if (pending.length === 0) throw new ConfigError('nothing to decide: the session has no pending tool calls');
+        checkDecisions(pending, decisions);
+        const turnRun = view(resumeOptions.signal);
+        const totals = emptyTally();
+        let turns = 0;
+        run.state.promptId ??= randomUUID();
+        const batch = await decidePending(turnRun, pending, decisions);
+        pending = [];
+        // SessionStart's context of a resumed process reaches the model with the results.
+        if (opening !== undefined && opening.context.length > 0) appendMessage(turnRun, systemMessage(opening.context.join('\n\n')));
+        opening = undefined;
+        const outcome: LoopEnd = batch.kind === 'continue' ? await runLoop(turnRun, mainLoop(options, totals, () => ++turns)) : endOfDecidedBatch(batch);
+        pending = outcome.pending ?? [];
+        return { ...outcome, numTurns: turns, sessionId: run.state.sessionId, durationMs: Date.now() - started, usage: totals.total, modelUsage: totals.byModel, permissionDenials: turnRun.permissionDenials, messages: run.messages };
       }),
     compact: (instructions, compactOptions = {}) => serial(() => compactConversation(view(compactOptions.signal), options, { trigger: 'manual', ...(instructions ? { instructions } : {}) })),
     end: (reason = 'other') =>
@@ -130,12 +155,34 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         if (ended) return;
         ended = true;
         await fireHook(run, 'SessionEnd', { reason }).catch(() => []);
+        run.emit({ type: 'session_ended', reason });
         // Background hooks still running are killed at exit, as the reference kills them (async-hook).
         await run.background.stop();
         await run.sandbox?.close();
         await run.mcp?.close();
       }),
   };
+}
+
+/** The main session's loop: the session's model, system prompt and limits, Stop, compaction and background hooks. */
+function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => number): LoopOptions {
+  return {
+    model: options.model,
+    system: options.system ?? '',
+    maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+    maxStopContinuations: options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS,
+    stop: { event: 'Stop' },
+    totals,
+    countTurn,
+    background: true,
+    compaction: options,
+  };
+}
+
+/** How a resume ends when the decided batch did not continue: a hook stop, an abort, or calls still pending. */
+function endOfDecidedBatch(batch: Exclude<BatchEnd, { kind: 'continue' }>): LoopEnd {
+  if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred, pending: batch.pending };
+  return { result: '', isError: batch.kind !== 'hook_stopped', terminalReason: batch.kind, stopReason: 'tool_use' };
 }
 
 /**
@@ -146,28 +193,33 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
 async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined): Promise<{ ended?: string; queued?: string }> {
   const first = opening?.initialUserMessage ?? prompt;
   run.state.promptId = randomUUID();
+  run.emit({ type: 'prompt_started', promptId: run.state.promptId, prompt: first });
   const submit = await submitPrompt(run, first);
-  if (submit.blocked !== undefined || submit.stopped !== undefined) return { ended: submit.stopped ?? promptBlockedResult(submit.blocked ?? '', first) };
+  if (submit.blocked !== undefined || submit.stopped !== undefined) return { ended: submit.stopped ?? promptBlockedResult(submit.blocked ?? '', submit.suppressOriginalPrompt ? undefined : first) };
   // Hook context first, then what the session lists (skills), as in Claude Code's first system text.
   const [hookContext, listed] = splitListing(opening?.context ?? []);
   const context = [...hookContext, ...submit.context, ...listed];
-  appendMessage(run, userMessage(first));
+  appendPrompt(run, first, submit.sent);
   if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
   return opening?.initialUserMessage !== undefined ? { queued: prompt } : {};
 }
 
-/** UserPromptSubmit for `prompt`: the block reason, or the labelled context paragraphs (additionalContext, then plain stdout). */
-async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; stopped?: string; context: string[] }> {
+/**
+ * UserPromptSubmit for `prompt`: the block reason (a block wins over any rewrite), or the prompt to
+ * send (`updatedPrompt`, hookloop's extension: see PromptSubmitMerge) and the labelled context
+ * paragraphs (additionalContext, then plain stdout).
+ */
+async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; suppressOriginalPrompt?: boolean; stopped?: string; sent: string; context: string[] }> {
   const title = run.state.sessionTitle;
   await run.hooks.boundary('before-prompt');
-  const submitted = await fireHook(run, 'UserPromptSubmit', { prompt, ...(title !== undefined ? { session_title: title } : {}) });
-  const submit = mergeBlocking(submitted, 'UserPromptSubmit');
-  if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n'), context: [] };
-  if (submit.stop !== undefined) return { stopped: promptStoppedResult(submit.stop.reason), context: [] };
+  const submit = await fireHook(run, 'UserPromptSubmit', { prompt, ...(title !== undefined ? { session_title: title } : {}) });
+  if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n'), suppressOriginalPrompt: submit.suppressOriginalPrompt, sent: prompt, context: [] };
+  if (submit.stop !== undefined) return { stopped: promptStoppedResult(submit.stop.reason), sent: prompt, context: [] };
   return {
+    sent: submit.updatedPrompt ?? prompt,
     context: [
       ...submit.contexts.map((text) => contextLabel('UserPromptSubmit', undefined, text)),
-      ...mergeCommon(submitted).plainTexts.map((text) => successLabel('UserPromptSubmit', undefined, text)),
+      ...submit.plainTexts.map((text) => successLabel('UserPromptSubmit', undefined, text)),
     ],
   };
 }
@@ -184,11 +236,17 @@ async function deliverQueuedPrompt(run: RunContext, prompt: string, midTurn: boo
     run.emit({ type: 'warning', text: `UserPromptSubmit blocked the queued prompt: ${refused}` });
     return;
   }
-  if (midTurn) appendMessage(run, systemMessage([queuedPromptNotice(prompt), ...submit.context].join('\n\n')));
+  if (midTurn) appendMessage(run, systemMessage([queuedPromptNotice(submit.sent), ...submit.context].join('\n\n')));
   else {
-    appendMessage(run, userMessage(prompt));
+    appendPrompt(run, prompt, submit.sent);
     if (submit.context.length > 0) appendMessage(run, systemMessage(submit.context.join('\n\n')));
   }
+}
+
+/** The user turn of a prompt: what was sent, after a `prompt_rewritten` event naming what was typed when a hook rewrote it (the transcript keeps both). */
+function appendPrompt(run: RunContext, typed: string, sent: string): void {
+  if (sent !== typed) run.emit({ type: 'prompt_rewritten', typed, sent });
+  appendMessage(run, userMessage(sent));
 }
 
 /** The opening's paragraphs split into the hooks' context and the session's skill listing (always last). */

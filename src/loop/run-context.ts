@@ -3,7 +3,7 @@ import type { HookPayload } from '../hooks/event-schemas.js';
 import type { BackgroundHooks } from '../hooks/async-hooks.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { HookServices } from '../hooks/hook-services.js';
-import type { HandlerOutcome } from '../hooks/handler.js';
+import type { HandlerOutcome, RegisteredHandler } from '../hooks/handler.js';
 import { deepFreeze, type Message } from '../messages/messages.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
@@ -51,6 +51,12 @@ export interface RunContext {
   readonly services: HookServices;
   /** The session's MCP servers (`RunOptions.mcpServers`): connected by startSession, closed after SessionEnd. */
   readonly mcp?: McpServerSet;
+  /**
+   * The W3C `traceparent` of the span open for `key` (a hook invocation id or a tool call id; of
+   * subagent `agentId`'s calls when given) when the run is traced (telemetry/run-tracer.ts); handed
+   * to hook and Bash processes as `TRACEPARENT`.
+   */
+  readonly traceparent?: (key: string, agentId?: string) => string | undefined;
 }
 
 /**
@@ -80,6 +86,8 @@ export function makeEmitter(observers: readonly RunObserver[]): (event: RunEvent
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+/** Numbers hook invocations (unique in the process, so in every run): pairs a handler's start with its outcome. */
+let invocationCount = 0;
 /** Per event, the result of no hook answering (most events of most runs): made once, frozen. */
 const NO_ANSWERS = new Map<HookEventName, unknown>();
 
@@ -90,6 +98,8 @@ const NO_ANSWERS = new Map<HookEventName, unknown>();
  * see `MergedResult`) with the outcomes in merge order (`outcomes`). `systemMessage`s and
  * `stopReason`s are forwarded to observers (the user: stderr in the CLI), never to the model.
  * Prompt and agent hooks get the run's services; background hooks go to the run's tracker.
+ * Every external handler's start is reported (`hook_handler_started`, with an invocation id its
+ * `hook_outcome` repeats, the tool call and the subagent), and gets the traceparent of its span.
  * `matchValue` is @deprecated: matchers test the payload field the event table names
  * (`matchField`); a value given here overrides it. Never throws.
  */
@@ -104,6 +114,8 @@ export async function fireHook<E extends HookEventName>(
   const matched = matchValue ?? matchValueOf(event, input as Readonly<Record<string, unknown>>);
   // A hook may read transcript_path: every line so far is in the file before it runs.
   run.flushTranscript?.();
+  const ids = invocationIds(input as Readonly<Record<string, unknown>>);
+  const invocations = new Map<RegisteredHandler, string>();
   return run.hooks.fire(event, input, {
     // SessionEnd and StopFailure report the end of a run, an abort included: the run's aborted
     // signal must not cancel them. Their own timeouts bound them (SessionEnd: 1.5 s by default).
@@ -112,8 +124,18 @@ export async function fireHook<E extends HookEventName>(
     background: run.background,
     projectDir: run.state.projectDir,
     ...(matched !== undefined ? { matchValue: matched } : {}),
-    onOutcome: (outcome) => {
-      run.emit({ type: 'hook_outcome', event, matchValue: matched, outcome });
+    onStart: (handler) => {
+      // In-process callbacks take microseconds: their outcome alone (with its duration) is reported.
+      if (handler.origin.transport === 'callback') return undefined;
+      const invocation = `hook-${++invocationCount}`;
+      invocations.set(handler, invocation);
+      run.emit({ type: 'hook_handler_started', invocation, event, matchValue: matched, matcher: handler.matcher, origin: handler.origin, background: handler.background, ...ids });
+      const traceparent = run.traceparent?.(invocation);
+      return traceparent === undefined ? undefined : { traceparent };
+    },
+    onOutcome: (outcome, handler) => {
+      const invocation = handler === undefined ? undefined : invocations.get(handler);
+      run.emit({ type: 'hook_outcome', event, matchValue: matched, outcome, ...(invocation !== undefined ? { invocation } : {}), ...ids });
       if (outcome.warning !== undefined) run.emit({ type: 'warning', text: hookWarningText(event, outcome) });
       const output = outcome.output as { systemMessage?: unknown; continue?: unknown; stopReason?: unknown };
       if (typeof output.systemMessage === 'string') run.emit({ type: 'system_message', text: output.systemMessage });
@@ -121,6 +143,13 @@ export async function fireHook<E extends HookEventName>(
       if (output.continue === false && typeof output.stopReason === 'string') run.emit({ type: 'system_message', text: `${event} hook stopped the run: ${output.stopReason}` });
     },
   });
+}
+
+/** The tool call and subagent a payload belongs to, for observers. */
+function invocationIds(input: Readonly<Record<string, unknown>>): { toolUseId?: string; agentId?: string } {
+  const toolUseId = input['tool_use_id'];
+  const agentId = input['agent_id'];
+  return { ...(typeof toolUseId === 'string' ? { toolUseId } : {}), ...(typeof agentId === 'string' ? { agentId } : {}) };
 }
 
 function noAnswers<E extends HookEventName>(event: E): HookResult<E> {

@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { AgentDefinition } from '../agents/agent-definition.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { SkillDefinition } from '../skills/load-skills.js';
@@ -8,6 +9,7 @@ import type { ModelClient, Usage } from '../model/model-client.js';
 import type { Approver, PermissionMode, PermissionRules } from '../permissions/types.js';
 import type { SandboxOptions } from '../sandbox/run-sandbox.js';
 import type { ResumedSession } from '../session/resume.js';
+import type { PendingCall } from '../session/pending-calls.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { CompactionOptions } from './compaction.js';
@@ -30,9 +32,10 @@ export interface RunOptions {
    * The permission policy. `autoMode`: hookloop's stand-in for Claude Code's `auto` mode (whose
    * classifier approves or refuses what would need approval): run with `mode: "dontAsk"` and the
    * refusals of that mode are the classifier's — they fire PermissionDenied, which fires nowhere
-   * else, as in Claude Code.
+   * else, as in Claude Code. `ruleSources`: the file each rule came from, index for index with
+   * `rules` (reported by the PermissionDecision event and its spans).
    */
-  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[]; readonly autoMode?: boolean };
+  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[]; readonly autoMode?: boolean; readonly ruleSources?: Partial<PermissionRules> };
   /**
    * Files and directories the run's configuration was read from — settings files (`--settings`
    * ones included), plugin directories, MCP configs: no rule, mode or hook lets the model write
@@ -65,6 +68,10 @@ export interface RunOptions {
   readonly compaction?: CompactionOptions | false;
   readonly signal?: AbortSignal;
   readonly observers?: readonly RunObserver[];
+  /** Where the run's spans go (telemetry/run-tracer.ts); default: the global tracer if an OpenTelemetry SDK is registered, else none (no spans are made). */
+  readonly tracer?: Tracer;
+  /** Append the events `hookloop timeline` shows to `<session>.events.ndjson` next to the transcript (the CLI does). Default false. */
+  readonly timelineEvents?: boolean;
   /** Extra environment for tool processes (kept even for provider credentials, which Bash does not inherit from `process.env`). */
   readonly env?: Readonly<Record<string, string>>;
   /**
@@ -119,7 +126,15 @@ export interface RunResult {
   readonly modelUsage?: Readonly<Record<string, Usage>>;
   readonly permissionDenials: readonly { tool_name: string; tool_use_id: string; tool_input: unknown }[];
   readonly deferredToolUse?: { readonly id: string; readonly name: string; readonly input: unknown };
+  /**
+   * A run that ended `tool_deferred`: every call waiting for a decision (deferred by a PreToolUse
+   * hook, left for later by a PermissionRequest hook's `defer` or the approver's `later`, or after
+   * such a call in the same message), with the frozen input a decision applies to. They have no
+   * result yet; decide them with `AgentSession.resume(decisions)` or `resumeAgent`, also from a new
+   * process (`loadSession`, or `hookloop --resume ID --approve ID --deny ID=why`). hookloop's.
+   */
+  readonly pending?: readonly PendingCall[];
   readonly apiErrorStatus?: number | null;
-  /** The whole conversation, every tool call paired. */
+  /** The whole conversation, every tool call paired except the `pending` ones, which wait for a decision. */
   readonly messages: readonly Message[];
 }

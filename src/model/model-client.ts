@@ -24,9 +24,24 @@ export interface ModelRequest {
   readonly system: string;
   readonly messages: readonly Message[];
   readonly tools: readonly ToolSpec[];
+  /**
+   * The model id to ask instead of the client's own (a PreModelRequest hook's `updatedModel`);
+   * providers that name models send it, the scripted model records it.
+   */
+  readonly model?: string;
+  /** `max_tokens` of this request instead of the client's setting (a PreModelRequest hook's `updatedMaxTokens`). */
+  readonly maxTokens?: number;
+  /**
+   * How the model may use `tools` (a PreToolSelection hook's `toolChoice`): `auto` (default), `any`
+   * (some tool), `none`, or `tool` (this one). Providers map it to their own field.
+   */
+  readonly toolChoice?: ToolChoice;
   readonly signal?: AbortSignal;
   readonly onStream?: ModelStreamListener;
 }
+
+/** See `ModelRequest.toolChoice`. */
+export type ToolChoice = { readonly type: 'auto' } | { readonly type: 'any' } | { readonly type: 'none' } | { readonly type: 'tool'; readonly name: string };
 
 /** The answer to one model request. */
 export interface ModelResponse {

@@ -87,7 +87,10 @@ export class ScriptedModel implements ModelClient {
   async complete(request: ModelRequest): Promise<ModelResponse> {
     this.received++;
     // The conversation is the caller's live list (ModelRequest): a record of it must be a copy.
-    if (this.record) this.requests.push({ system: request.system, messages: [...request.messages], tools: request.tools });
+    if (this.record) {
+      const { model, maxTokens, toolChoice } = request;
+      this.requests.push({ system: request.system, messages: [...request.messages], tools: request.tools, ...(model !== undefined ? { model } : {}), ...(maxTokens !== undefined ? { maxTokens } : {}), ...(toolChoice !== undefined ? { toolChoice } : {}) });
+    }
     if (request.signal?.aborted) throw new ProviderError('scripted', 'request aborted', { retryable: false });
     if (this.aux !== undefined && request.tools.length === 0) {
       const haystack = request.system + '\n' + JSON.stringify(request.messages);

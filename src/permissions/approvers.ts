@@ -17,7 +17,7 @@ export function callbackApprover(decide: (request: ApprovalRequest) => ApprovalA
     async approve(request) {
       try {
         const answer = await decide(request);
-        return answer === 'allow' || answer === 'always' ? answer : 'deny';
+        return answer === 'allow' || answer === 'always' || answer === 'later' ? answer : 'deny';
       } catch {
         return 'deny'; // the Approver contract: a failing approver denies
       }

@@ -161,23 +161,26 @@ const VERBS: Readonly<Record<string, string>> = {
 export function readBoundaryVerdict(findings: ReadFindings, workspace: Workspace, mode: PermissionMode): PermissionVerdict | undefined {
   const verdict = boundaryAsk(findings, workspace, mode);
   // dontAsk refuses what would need a person, as it does for every call it cannot allow.
-  if (verdict?.behavior === 'ask' && mode === 'dontAsk') return { behavior: 'deny', message: verdict.message, source: verdict.source };
+  if (verdict?.behavior === 'ask' && mode === 'dontAsk') return { behavior: 'deny', message: verdict.message, source: verdict.source, ...(verdict.cause ? { cause: verdict.cause } : {}) };
   return verdict;
 }
+
+/** A read hookloop cannot check against the Read rules: a boundary no hook may lift. */
+const READ_RULES = { kind: 'boundary', boundary: 'read_rules' } as const;
 
 function boundaryAsk(findings: ReadFindings, workspace: Workspace, mode: PermissionMode): PermissionVerdict | undefined {
   const roots = workspace.roots.map((root) => `'${root}'`).join(', ');
   if (findings.deniedBelow) {
     const { read, file, rule } = findings.deniedBelow;
-    return { behavior: 'ask', message: `${read.program} in '${path.resolve(read.path ?? '.')}' needs approval: it would read '${file}', which the rule ${rule.text} denies. Search or list narrower paths that leave it out.`, source: `rule ${rule.text}`, hookMayDecide: false };
+    return { behavior: 'ask', message: `${read.program} in '${path.resolve(read.path ?? '.')}' needs approval: it would read '${file}', which the rule ${rule.text} denies. Search or list narrower paths that leave it out.`, source: `rule ${rule.text}`, hookMayDecide: false, cause: { kind: 'rule', list: 'deny', rule: rule.text } };
   }
   if (findings.unknown) {
     const { read } = findings.unknown;
-    return { behavior: 'ask', message: `${read.program} needs approval: it reads a file whose name is only known when the command runs, which could be one that a Read rule in force covers.`, source: 'read rules', hookMayDecide: false };
+    return { behavior: 'ask', message: `${read.program} needs approval: it reads a file whose name is only known when the command runs, which could be one that a Read rule in force covers.`, source: 'read rules', hookMayDecide: false, cause: READ_RULES };
   }
   if (findings.unchecked) {
     const { read } = findings.unchecked;
-    return { behavior: 'ask', message: `${read.program} in '${path.resolve(read.path ?? '.')}' needs approval: it reads more than ${WALK_LIMIT} entries below that path, too many for hookloop to check against the Read rules in force.`, source: 'read rules', hookMayDecide: false };
+    return { behavior: 'ask', message: `${read.program} in '${path.resolve(read.path ?? '.')}' needs approval: it reads more than ${WALK_LIMIT} entries below that path, too many for hookloop to check against the Read rules in force.`, source: 'read rules', hookMayDecide: false, cause: READ_RULES };
   }
   if (findings.outside && mode !== 'bypassPermissions') {
     const { read, path: where } = findings.outside;
@@ -187,6 +190,7 @@ function boundaryAsk(findings: ReadFindings, workspace: Workspace, mode: Permiss
       message,
       source: 'workspace boundary',
       hookMayDecide: false,
+      cause: { kind: 'boundary', boundary: 'workspace' },
       suggestions: [{ type: 'addDirectories', directories: [path.dirname(where)], destination: 'session' }],
     };
   }

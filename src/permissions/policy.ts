@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { isSameOrInside, realpathLoose, type Workspace } from '../tools/workspace.js';
 import { classifyBashCommand, type BashClassification } from './bash-read-only.js';
-import { askMessage, DENIAL_WORKAROUND_GUIDANCE, denyMessage, planMessage } from './policy-messages.js';
+import { askMessage, denyMessage, dontAskDenial, planMessage } from './policy-messages.js';
+import { checkMode, defaultPaths } from './policy-inputs.js';
 import { permissionSuggestions } from './permission-suggestions.js';
 
 export { ruleForCall } from './permission-suggestions.js';
@@ -16,7 +16,8 @@ import { inspectWrites, writeBoundaryVerdict, type WriteFindings } from './bash-
 import { matchesRule, type MatchFlavour } from './match-rule.js';
 import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
 import { parseRule, type PermissionRule } from './rule.js';
-import { PERMISSION_MODES, type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict } from './types.js';
+import { RuleFiles } from './rule-files.js';
+import { type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict, type PolicyCause } from './types.js';
 
 /** What a `PermissionPolicy` is built from. */
 export interface PermissionPolicyOptions {
@@ -43,10 +44,16 @@ export interface PermissionPolicyOptions {
    * time then needs no approval for that reason (it still does for every other).
    */
   readonly runsSandboxed?: (input: unknown) => boolean;
+  /**
+   * Where each rule came from, index for index with `rules` (a settings file, `--allowedTools`):
+   * reported as the rule's `file` in a verdict's `cause`. Missing entries are simply not reported.
+   */
+  readonly ruleSources?: Partial<Record<Behavior, readonly (string | undefined)[]>>;
 }
 
 type Behavior = 'allow' | 'ask' | 'deny';
 
+const HOOK: PolicyCause = { kind: 'hook' };
 /** One call as the steps below see it. */
 interface Call {
   readonly query: PermissionQuery;
@@ -86,6 +93,8 @@ export class PermissionPolicy {
   private readonly protectedPaths: ProtectedPaths;
   private readonly sandboxAutoAllows: ((input: unknown) => boolean) | undefined;
   private readonly runsSandboxed: ((input: unknown) => boolean) | undefined;
+  /** Where a rule came from (see `PermissionPolicyOptions.ruleSources`); session rules are `session`. */
+  private readonly ruleFiles: RuleFiles;
 
   /** @throws ConfigError for a malformed rule (naming `permissions.<list>[i]`) or an unknown mode. */
   constructor(options: PermissionPolicyOptions) {
@@ -101,6 +110,7 @@ export class PermissionPolicy {
       ask: options.rules.ask.map((rule, index) => parseRule(rule, `permissions.ask[${index}]`)),
       deny: options.rules.deny.map((rule, index) => parseRule(rule, `permissions.deny[${index}]`)),
     };
+    this.ruleFiles = new RuleFiles(this.lists, options.ruleSources);
   }
 
   /** The current permission mode. */
@@ -138,6 +148,7 @@ export class PermissionPolicy {
     const parsed = parseRule(rule, `session ${behavior} rule`);
     this.lists[behavior].push(parsed);
     this.sessionRules.add(parsed);
+    this.ruleFiles.set(parsed, 'session');
   }
 
   /**
@@ -169,26 +180,26 @@ export class PermissionPolicy {
     const mode = this.currentMode;
 
     const denied = await this.firstMatch('deny', call, 'any');
-    if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}` };
+    if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}`, cause: this.ruleFiles.cause('deny', denied) };
     // The files a Bash command reads are under the Read rules, as the Read tool is.
     const reads = await this.readFindings(call);
-    if (reads?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${reads.denied.rule.text}` };
+    if (reads?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${reads.denied.rule.text}`, cause: this.ruleFiles.cause('deny', reads.denied.rule) };
     const writes = await this.writeFindings(call); // the files a Bash command writes are under the Write/Edit rules
-    if (writes?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${writes.denied.rule.text}` };
+    if (writes?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${writes.denied.rule.text}`, cause: this.ruleFiles.cause('deny', writes.denied.rule) };
     // Plan mode's read-only rule comes before ask rules, so no approval can route around it.
     // Like the reference, it still lets PermissionRequest hooks see the call.
     if (mode === 'plan' && !(await this.readOnly(call))) {
       // The refusal reads as the ask rule's when one covers the call too, as the reference words it.
       const message = (await this.firstMatch('ask', call, 'any')) ? askMessage(call) : planMessage(call);
-      return { behavior: 'ask', message, source: 'mode plan', hookMayDecide: false, humanMayDecide: false };
+      return { behavior: 'ask', message, source: 'mode plan', hookMayDecide: false, humanMayDecide: false, cause: { kind: 'mode', mode } };
     }
     const asked = await this.firstMatch('ask', call, 'any');
     // dontAsk never asks: an ask rule is a refusal there, without PermissionRequest (as in Claude Code).
-    if (asked && mode === 'dontAsk') return { ...dontAskDenial(call.tool.name), source: `rule ${asked.text} (mode dontAsk)` };
-    if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true };
-    if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true };
+    if (asked && mode === 'dontAsk') return { ...dontAskDenial(call.tool.name), source: `rule ${asked.text} (mode dontAsk)`, cause: this.ruleFiles.cause('ask', asked) };
+    if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', asked) };
+    if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', reads.asked.rule) };
     const writeAsked = writes?.asked?.rule;
-    if (writeAsked) return mode === 'dontAsk' ? { ...dontAskDenial(call.tool.name), source: `rule ${writeAsked.text} (mode dontAsk)` } : { behavior: 'ask', message: askMessage(call), source: `rule ${writeAsked.text}`, hookMayDecide: true };
+    if (writeAsked) return mode === 'dontAsk' ? { ...dontAskDenial(call.tool.name), source: `rule ${writeAsked.text} (mode dontAsk)`, cause: this.ruleFiles.cause('ask', writeAsked) } : { behavior: 'ask', message: askMessage(call), source: `rule ${writeAsked.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', writeAsked) };
 
     const boundary = await this.boundary(call);
     if (boundary) return boundary;
@@ -196,12 +207,12 @@ export class PermissionPolicy {
     // A hook may not allow a Bash command hookloop cannot read or whose programs it cannot name (only a person or bypassPermissions may),
     // nor, like an allow rule, a write outside the workspace (`cp a /x`, `> /x`): the mode decides (the OS sandbox refuses them).
     const writesOut = writes?.outside !== undefined && this.runsSandboxed?.(query.input) !== true;
-    if (query.hookDecision === 'allow' && !writesOut && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook' };
+    if (query.hookDecision === 'allow' && !writesOut && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook', cause: HOOK };
     // Claude Code's words for a hook's ask without a reason (measured): what a headless run refuses with.
-    if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false };
+    if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false, cause: HOOK };
 
     const allowed = await this.firstMatch('allow', call, 'all');
-    if (allowed && !writesOut) return { behavior: 'allow', source: `rule ${allowed.text}` };
+    if (allowed && !writesOut) return { behavior: 'allow', source: `rule ${allowed.text}`, cause: this.ruleFiles.cause('allow', allowed) };
 
     return this.byMode(call);
   }
@@ -275,6 +286,7 @@ export class PermissionPolicy {
           message: `Claude requested permissions to ${verb} ${outside}, but you haven't granted it yet.`,
           source: 'workspace boundary',
           hookMayDecide: false,
+          cause: { kind: 'boundary', boundary: 'workspace' },
           suggestions: [{ type: 'addDirectories', directories: [path.dirname(outside)], destination: 'session' }],
         };
       }
@@ -286,6 +298,7 @@ export class PermissionPolicy {
         message: `rm in '${removal}' needs approval: it would remove the filesystem root, the home directory or a working directory of this session, which no rule or hook can approve.`,
         source: 'protected path',
         hookMayDecide: false,
+        cause: { kind: 'boundary', boundary: 'protected_removal' },
       };
     }
     const written = await this.protectedWrite(call);
@@ -368,33 +381,14 @@ export class PermissionPolicy {
   private async byMode(call: Call): Promise<PermissionVerdict> {
     const mode = this.currentMode;
     const { tool } = call;
-    if (mode === 'bypassPermissions') return { behavior: 'allow', source: 'mode bypassPermissions' };
+    if (mode === 'bypassPermissions') return { behavior: 'allow', source: 'mode bypassPermissions', cause: { kind: 'mode', mode } };
     const bash = await this.classify(call);
-    if (bash ? bash.readOnly : tool.kind === 'read' || tool.readOnly) return { behavior: 'allow', source: 'read-only' };
-    if (tool.kind === 'bash' && this.sandboxAutoAllows?.(call.query.input) === true) return { behavior: 'allow', source: 'sandbox' };
-    if (mode === 'acceptEdits' && (bash ? bash.editsInsideWorkspace : tool.kind === 'edit')) return { behavior: 'allow', source: 'mode acceptEdits' };
+    if (bash ? bash.readOnly : tool.kind === 'read' || tool.readOnly) return { behavior: 'allow', source: 'read-only', cause: { kind: 'read_only' } };
+    if (tool.kind === 'bash' && this.sandboxAutoAllows?.(call.query.input) === true) return { behavior: 'allow', source: 'sandbox', cause: { kind: 'sandbox' } };
+    if (mode === 'acceptEdits' && (bash ? bash.editsInsideWorkspace : tool.kind === 'edit')) return { behavior: 'allow', source: 'mode acceptEdits', cause: { kind: 'mode', mode } };
     if (mode === 'dontAsk') return dontAskDenial(tool.name);
     const message = bash?.reason ?? askMessage(call);
     const suggestions = permissionSuggestions(call, bash);
-    return { behavior: 'ask', message, source: `mode ${mode}`, hookMayDecide: true, ...(suggestions.length > 0 ? { suggestions } : {}) };
+    return { behavior: 'ask', message, source: `mode ${mode}`, hookMayDecide: true, cause: { kind: 'mode', mode }, ...(suggestions.length > 0 ? { suggestions } : {}) };
   }
-}
-
-function dontAskDenial(toolName: string): PermissionVerdict & { behavior: 'deny' } {
-  return { behavior: 'deny', message: `Permission to use ${toolName} has been denied because hookloop is running in don't ask mode. ${DENIAL_WORKAROUND_GUIDANCE}`, source: 'mode dontAsk' };
-}
-
-function checkMode(mode: PermissionMode): PermissionMode {
-  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
-    throw new ConfigError(`unknown permission mode ${JSON.stringify(mode)}; expected one of ${PERMISSION_MODES.join(', ')}`, { field: 'permissions.defaultMode' });
-  }
-  return mode;
-}
-
-function defaultPaths(fields: Record<string, unknown>, toolName: string, cwd: string): string[] {
-  for (const key of ['file_path', 'notebook_path', 'path']) {
-    const value = fields[key];
-    if (typeof value === 'string' && value !== '') return [path.resolve(cwd, value)];
-  }
-  return toolName === 'Glob' || toolName === 'Grep' ? [path.resolve(cwd)] : [];
 }

@@ -189,6 +189,9 @@ function touches(written: string, entry: string, replacesDirectories: boolean): 
   return isSameOrInside(file, protectedPath) || (replacesDirectories && isSameOrInside(protectedPath, file));
 }
 
+/** What decided a protected write, as data (see PolicyCause). */
+const CONFIGURATION = { kind: 'boundary', boundary: 'configuration' } as const;
+
 /**
  * The policy's answer to a write that reaches a protected path (or may, when its destination is
  * `unknown` before the command runs): ask, with `hookMayDecide: false`, so only a person decides, in
@@ -201,6 +204,7 @@ export function protectedWriteVerdict(written: ProtectedHit | { readonly unknown
       message: `Writing to '${written.unknown}' needs approval: hookloop cannot tell before the command runs which file this is, and it could be hookloop's own configuration or git's, which no rule, mode or hook can approve.`,
       source: 'protected configuration',
       hookMayDecide: false,
+      cause: CONFIGURATION,
     };
   }
   if (written.kind === 'git') {
@@ -209,6 +213,7 @@ export function protectedWriteVerdict(written: ProtectedHit | { readonly unknown
       message: `Writing to '${written.path}' needs approval: git reads it (config, hooks, attributes) and it could make later read-only git commands such as git status run code, which no rule, mode or hook can approve.`,
       source: 'git configuration',
       hookMayDecide: false,
+      cause: CONFIGURATION,
     };
   }
   return {
@@ -216,5 +221,6 @@ export function protectedWriteVerdict(written: ProtectedHit | { readonly unknown
     message: `Writing to '${written.path}' needs approval: it holds hookloop configuration (hooks, permissions, plugins), which settings hot reload would apply during this session, and no rule, mode or hook can approve that.`,
     source: 'hook configuration',
     hookMayDecide: false,
+    cause: CONFIGURATION,
   };
 }

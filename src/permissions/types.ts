@@ -32,12 +32,13 @@ export interface PermissionQuery {
  *   PermissionRequest hooks must not approve; `suggestions` are Claude Code `permission_suggestions`.
  */
 export type PermissionVerdict =
-  | { readonly behavior: 'allow'; readonly source: string }
-  | { readonly behavior: 'deny'; readonly message: string; readonly source: string }
+  | { readonly behavior: 'allow'; readonly source: string; readonly cause?: PolicyCause }
+  | { readonly behavior: 'deny'; readonly message: string; readonly source: string; readonly cause?: PolicyCause }
   | {
       readonly behavior: 'ask';
       readonly message: string;
       readonly source: string;
+      readonly cause?: PolicyCause;
       readonly hookMayDecide: boolean;
       /**
        * False when no one may approve (plan mode's read-only rule): PermissionRequest hooks still
@@ -46,6 +47,24 @@ export type PermissionVerdict =
       readonly humanMayDecide?: boolean;
       readonly suggestions?: readonly unknown[];
     };
+
+/**
+ * Which step of the policy decided a verdict, as data (for the PermissionDecision event and
+ * telemetry; `source` is the same thing as a log label):
+ * - `rule`: the first matching rule of `list`, its text as written and `file`, the settings file
+ *   (or `--allowedTools`, `session`) it came from when the run knows it;
+ * - `mode`: the permission mode's default for the call (`plan` included);
+ * - `boundary`: what no hook may approve: the workspace boundary, a protected removal
+ *   (`rm` of `/`, home, a workspace root), a write reaching configuration, or a Bash read that
+ *   cannot be checked against the Read rules (`read_rules`);
+ * - `hook`: the PreToolUse hooks' recommendation; `read_only`: a read-only call; `sandbox`:
+ *   Bash that runs in the OS sandbox with `autoAllowBashIfSandboxed`.
+ */
+export type PolicyCause =
+  | { readonly kind: 'rule'; readonly list: 'allow' | 'ask' | 'deny'; readonly rule: string; readonly file?: string }
+  | { readonly kind: 'mode'; readonly mode: PermissionMode }
+  | { readonly kind: 'boundary'; readonly boundary: 'workspace' | 'protected_removal' | 'configuration' | 'read_rules' }
+  | { readonly kind: 'hook' | 'read_only' | 'sandbox' };
 
 /** The question put to a human (or a configured callback) when the policy says ask. */
 export interface ApprovalRequest {
@@ -57,8 +76,12 @@ export interface ApprovalRequest {
   readonly alwaysRule?: string;
 }
 
-/** `always` allows this call and adds a session allow rule for calls like it. */
-export type ApprovalAnswer = 'allow' | 'deny' | 'always';
+/**
+ * `always` allows this call and adds a session allow rule for calls like it. `later` (hookloop
+ * extension): nobody decides now; the run ends `tool_deferred` with the call in `RunResult.pending`,
+ * to be approved or denied from a later process (`--resume ID --approve ID`).
+ */
+export type ApprovalAnswer = 'allow' | 'deny' | 'always' | 'later';
 
 /**
  * Decides calls the policy could not. Contract: resolves once per request; must not throw (a

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { assistantMessage, systemMessage, toolResultMessage, userMessage, type Message, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
+import { PENDING_CALLS_ATTACHMENT, pendingCallsOf, type PendingCall } from './pending-calls.js';
 import { readTranscriptLines, type TranscriptLine } from './transcript-reader.js';
 
 /**
@@ -19,6 +20,12 @@ export interface ResumedSession {
    * in `messages` already, and the transcript writer appends them to the file when the session goes on.
    */
   readonly repairs: readonly { readonly result: ToolResultMessage; readonly assistantUuid: string | undefined }[];
+  /**
+   * Calls of the last assistant message that wait for a decision (the run ended `tool_deferred`; the
+   * transcript lists them in a `hookloop_pending_tool_calls` line): they have no result in
+   * `messages` until `AgentSession.resume({ decisions })` decides them (see pending-calls.ts).
+   */
+  readonly pending: readonly (PendingCall & { readonly assistantUuid: string | undefined })[];
   /** The uuid of the last chain line: the parent of the next line written. */
   readonly leafUuid: string | null;
   /** The context size the model last reported (input, cache and output tokens of the last answer); 0 when unknown. */
@@ -63,8 +70,9 @@ export function loadSession(transcriptPath: string): ResumedSession {
  * `tool_use` blocks as calls), and attachments the model saw as system text (`renderedRole:
  * "system"`) system messages. Subagent lines, API-error lines and metadata lines are left out.
  * Then every call is paired as the loop pairs it: its result right after the assistant message, in
- * call order; a call without one gets RESUMED_WITHOUT_RESULT (listed in `repairs`), a result
- * without a call is dropped with a warning.
+ * call order; a call without one gets RESUMED_WITHOUT_RESULT (listed in `repairs`) unless it is a
+ * pending call of the last assistant message (listed in `pending`), a result without a call is
+ * dropped with a warning.
  */
 export function rebuildConversation(lines: readonly TranscriptLine[]): Omit<ResumedSession, 'sessionId' | 'transcriptPath'> {
   const start = lines.findLastIndex((line) => line.type === 'system' && line.subtype === 'compact_boundary') + 1;
@@ -75,6 +83,7 @@ export function rebuildConversation(lines: readonly TranscriptLine[]): Omit<Resu
   let contextTokens = 0;
   let model: string | undefined;
   let leafUuid: string | null = null;
+  const waiting = new Map<string, PendingCall>();
   const flush = () => {
     if (response) messages.push(assistantMessage(response.texts.join('\n\n'), response.calls));
     response = undefined;
@@ -101,6 +110,7 @@ export function rebuildConversation(lines: readonly TranscriptLine[]): Omit<Resu
       continue;
     }
     flush();
+    if (line.type === 'attachment' && line.attachment?.['type'] === PENDING_CALLS_ATTACHMENT) for (const call of pendingCallsOf(line.attachment['calls'])) waiting.set(call.id, call);
     if (line.type === 'user' && line.message) messages.push(...userMessages(line.message.content, toolNames));
     else if (line.type === 'attachment' && line.renderedRole === 'system' && line.rendered) {
       const text = line.rendered.map((part) => (typeof part.content === 'string' ? part.content : JSON.stringify(part.content))).join('\n\n');
@@ -108,10 +118,11 @@ export function rebuildConversation(lines: readonly TranscriptLine[]): Omit<Resu
     }
   }
   flush();
-  const paired = pairToolCalls(messages);
+  const paired = pairToolCalls(messages, waiting);
   return {
     messages: paired.messages,
     repairs: paired.repairs.map((result) => ({ result, assistantUuid: callLines.get(result.toolCallId) })),
+    pending: paired.pending.map((call) => ({ ...call, assistantUuid: callLines.get(call.id) })),
     leafUuid,
     contextTokens,
     model,
@@ -147,10 +158,12 @@ function usageTokens(usage: Record<string, unknown> | undefined): number | undef
 }
 
 /** DESIGN invariant 1 restored on a rebuilt conversation (see rebuildConversation). */
-function pairToolCalls(messages: readonly Message[]): { messages: Message[]; repairs: ToolResultMessage[]; warnings: string[] } {
+function pairToolCalls(messages: readonly Message[], waiting: ReadonlyMap<string, PendingCall>): { messages: Message[]; repairs: ToolResultMessage[]; pending: PendingCall[]; warnings: string[] } {
   const out: Message[] = [];
   const repairs: ToolResultMessage[] = [];
+  const pending: PendingCall[] = [];
   const warnings: string[] = [];
+  const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant');
   let index = 0;
   while (index < messages.length) {
     const message = messages[index]!;
@@ -160,6 +173,7 @@ function pairToolCalls(messages: readonly Message[]): { messages: Message[]; rep
       continue;
     }
     out.push(message);
+    const isLast = index - 1 === lastAssistant;
     if (message.role !== 'assistant' || message.toolCalls.length === 0) continue;
     const results = new Map<string, ToolResultMessage>();
     const others: Message[] = [];
@@ -175,6 +189,11 @@ function pairToolCalls(messages: readonly Message[]): { messages: Message[]; rep
         out.push(result);
         continue;
       }
+      const waits = waiting.get(call.id);
+      if (isLast && waits !== undefined && waits.name === call.name) {
+        pending.push(waits);
+        continue;
+      }
       const repair = toolResultMessage(call.id, call.name, RESUMED_WITHOUT_RESULT, true);
       repairs.push(repair);
       out.push(repair);
@@ -182,5 +201,5 @@ function pairToolCalls(messages: readonly Message[]): { messages: Message[]; rep
     }
     out.push(...others);
   }
-  return { messages: out, repairs, warnings };
+  return { messages: out, repairs, pending, warnings };
 }

@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { toWire } from '../loop/model-request-wire.js';
+import { PENDING_CALLS_ATTACHMENT } from './pending-calls.js';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../messages/messages.js';
 import type { Usage } from '../model/model-client.js';
@@ -11,7 +13,8 @@ import type { ResumedSession } from './resume.js';
  * Writes a session's conversation as Claude Code's JSONL transcript (the format Claude Code
  * 2.1.328 writes under ~/.claude/projects/),
  * so hook scripts that read `transcript_path` find what they find under Claude Code:
- * - one `user` line per prompt (string content) and per tool result (`tool_result` block, `toolUseResult`,
+ * - one `user` line per prompt (string content: the prompt as sent; `typedPrompt`, hookloop's field,
+ *   holds what the user typed when a UserPromptSubmit hook rewrote it) and per tool result (`tool_result` block, `toolUseResult`,
  *   `sourceToolAssistantUUID`); Stop feedback as `isMeta` user lines;
  * - one `assistant` line per content block (text, then each `tool_use`), sharing `message.id`, with
  *   `model`, `stop_reason` and `usage`;
@@ -52,6 +55,9 @@ export interface TranscriptWriterOptions {
 const MAX_OPEN_TRANSCRIPTS = 64;
 let openTranscripts = 0;
 
+/** The `attachment.type` of a model request as a model-call hook made it (see `writeModelRequest`). */
+export const MODEL_REQUEST_ATTACHMENT = 'hookloop_model_request';
+
 /** The `attachment.type` of hookloop's system messages in a transcript. */
 export const SYSTEM_MESSAGE_ATTACHMENT = 'hookloop_system_message';
 
@@ -71,6 +77,8 @@ export class TranscriptWriter {
   private failed = false;
   private branch: { cwd: string; name: string } | undefined;
   private nextUserIsSummary = false;
+  /** What the user typed, when a UserPromptSubmit hook rewrote it: kept on the next user line as `typedPrompt` (hookloop's field). */
+  private typedPrompt: string | undefined;
   /** Open only during a burst of lines (see `write`). */
   private fd: number | undefined;
   /** Lines not yet written (see `append`). */
@@ -85,6 +93,8 @@ export class TranscriptWriter {
     this.safely(() => {
       for (const repair of options.resume?.repairs ?? []) this.writeToolResult(repair.result, repair.assistantUuid);
     });
+    // A pending call's result, written when it is decided, hangs off the assistant line of its call.
+    for (const call of options.resume?.pending ?? []) if (call.assistantUuid !== undefined) this.callLines.set(call.id, call.assistantUuid);
   }
 
   private handle(event: RunEvent): void {
@@ -100,6 +110,16 @@ export class TranscriptWriter {
         return;
       case 'compaction':
         this.writeCompaction(event);
+        return;
+      case 'prompt_rewritten':
+        this.typedPrompt = event.typed;
+        return;
+      case 'model_request_sent':
+        this.writeModelRequest(event);
+        return;
+      case 'calls_pending':
+        // The calls stay without result lines; this line is what `--resume ID --approve …` reads back (resume.ts).
+        this.chain({ attachment: { type: PENDING_CALLS_ATTACHMENT, calls: event.calls }, type: 'attachment' });
         return;
       default:
         return;
@@ -126,6 +146,8 @@ export class TranscriptWriter {
         const summary = this.nextUserIsSummary;
         this.nextUserIsSummary = false;
         const meta = META_USER_TEXT.some((pattern) => pattern.test(message.content));
+        const typed = this.typedPrompt;
+        this.typedPrompt = undefined;
         this.chain({
           ...this.prompt(),
           type: 'user',
@@ -133,6 +155,7 @@ export class TranscriptWriter {
           ...(meta ? { isMeta: true } : {}),
           ...(summary ? { isCompactSummary: true, isVisibleInTranscriptOnly: true } : {}),
           ...(!meta && !summary ? { permissionMode: this.options.facts.mode } : {}),
+          ...(typed !== undefined ? { typedPrompt: typed } : {}),
         });
         return;
       }
@@ -187,6 +210,29 @@ export class TranscriptWriter {
       },
       assistantUuid,
     );
+  }
+
+  /**
+   * A request a model-call hook changed or answered, as sent: an attachment line Claude Code's
+   * readers and resume skip (no `renderedRole`); tools by name, messages provider-neutral.
+   */
+  private writeModelRequest(event: Extract<RunEvent, { type: 'model_request_sent' }>): void {
+    const { request } = event;
+    this.chain({
+      attachment: {
+        type: MODEL_REQUEST_ATTACHMENT,
+        caller: event.caller,
+        turn: event.turn,
+        synthetic: event.synthetic,
+        system: request.system,
+        ...(request.model !== undefined ? { model: request.model } : {}),
+        ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+        tools: request.tools.map((tool) => tool.name),
+        ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
+        messages: request.messages.map(toWire),
+      },
+      type: 'attachment',
+    });
   }
 
   private writeCompaction(event: Extract<RunEvent, { type: 'compaction' }>): void {

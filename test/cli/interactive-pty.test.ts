@@ -51,7 +51,8 @@ describe.skipIf(!hasScript)('interactive mode on a terminal', () => {
     }
     expect(screen).toContain('Let me look.');
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'session-end.json'), 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' });
-    const [file] = fs.readdirSync(projectSessionsDir(path.join(home, '.claude'), dir));
+    // The transcript, not the timeline's events file next to it.
+    const [file] = fs.readdirSync(projectSessionsDir(path.join(home, '.claude'), dir)).filter((name) => name.endsWith('.jsonl'));
     const session = loadSession(path.join(projectSessionsDir(path.join(home, '.claude'), dir), file!));
     expect(pairingViolations(session.messages)).toEqual([]);
     expect(session.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
@@ -127,7 +128,8 @@ describe.skipIf(!hasScript)('interactive mode on a terminal', () => {
     // Nothing is written after the question on its own line.
     const questionLines = screen.split(/\r?\n/).filter((line) => line.includes('Allow?'));
     expect(questionLines.filter((line) => /\(interrupted\)|⎿|denied/.test(line))).toEqual([]);
-    const [file] = fs.readdirSync(projectSessionsDir(path.join(home, '.claude'), dir));
+    // The transcript, not the timeline's events file next to it.
+    const [file] = fs.readdirSync(projectSessionsDir(path.join(home, '.claude'), dir)).filter((name) => name.endsWith('.jsonl'));
     const session = loadSession(path.join(projectSessionsDir(path.join(home, '.claude'), dir), file!));
     expect(pairingViolations(session.messages)).toEqual([]);
   }, 60_000);

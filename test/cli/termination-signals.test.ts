@@ -155,7 +155,8 @@ describe.skipIf(!hasScript)('a termination signal in an interactive session (on 
     await waitFor(() => groupMembers(toolGroup).length === 0, 'the tool process group to end');
     expect(fs.existsSync(path.join(dir, 'CANARY'))).toBe(false);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'session-end.json'), 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'abort' });
-    const [file] = fs.readdirSync(projectSessionsDir(path.join(dir, '.test-home', '.claude'), dir));
+    // The transcript, not the timeline's events file next to it.
+    const [file] = fs.readdirSync(projectSessionsDir(path.join(dir, '.test-home', '.claude'), dir)).filter((name) => name.endsWith('.jsonl'));
     expectConsistentTranscript(path.join(projectSessionsDir(path.join(dir, '.test-home', '.claude'), dir), file!));
   });
 

@@ -27,6 +27,10 @@ const EVENT_WEIGHTS: [HookEventName, number][] = [
   ['UserPromptSubmit', 1],
   ['StopFailure', 1],
   ['SessionEnd', 1],
+  // hookloop's model-call events (issue 10).
+  ['PreModelRequest', 2],
+  ['PreToolSelection', 1],
+  ['PostModelResponse', 2],
 ];
 const weighted = <T>(pairs: readonly (readonly [T, number])[]) => fc.oneof(...pairs.map(([value, weight]) => ({ weight, arbitrary: fc.constant(value) })));
 /**

@@ -48,7 +48,7 @@ describe('packaging', () => {
 
   it('the docs and the comments a user gets (README, docs/, the .d.ts JSDoc from src/) name no file they do not have', () => {
     const sources = execFileSync('git', ['ls-files', 'src'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
-    const shipped = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).map((file) => path.join('docs', file)), ...sources];
+    const shipped = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs'), { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.join('docs', entry.name)), ...sources];
     for (const file of shipped) {
       const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
       expect(text, file).not.toMatch(/DESIGN\.md|\.\.\/shared\/|\/work\/shared/);

@@ -106,7 +106,7 @@ describe('hookloop hooks validate', () => {
         expect.stringMatching(new RegExp(`^error: ${file}: hooks\\.PreToolUse\\[1\\]\\.hooks\\[3\\]\\.if: invalid permission rule "Bash\\(git \\*"`)),
         `error: ${file}: hooks.PreToolUse[2].hooks[0].command: ${dir}/hooks/gone.py: no such file`,
         `warning: ${file}: hooks.PreToolUse[2].hooks[1].comand: unknown field of a "command" handler; it is ignored`,
-        `warning: ${file}: hooks.Stop[0].hooks[0].if: this handler never runs: "if" is evaluated on tool events only (PreToolUse, PermissionRequest, PermissionDenied, PostToolUse, PostToolUseFailure)`,
+        `warning: ${file}: hooks.Stop[0].hooks[0].if: this handler never runs: "if" is evaluated on tool events only (PreToolUse, PermissionRequest, PermissionDenied, PermissionDecision, PostToolUse, PostToolUseFailure)`,
         expect.stringMatching(new RegExp(`^error: ${file}: hooks\\.Notificaton: unknown hook event "Notificaton" \\(did you mean Notification\\?\\)`)),
         `warning: ${file}: hooks.TeammateIdle: hookloop does not fire TeammateIdle; its handlers are ignored`,
       ]),

@@ -24,8 +24,12 @@ describe('hookloop hooks record', () => {
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split('\n');
     const events = lines.map((line) => (JSON.parse(line) as { hook_event_name: string }).hook_event_name);
-    expect(events).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolBatch', 'Stop', 'SessionEnd']);
-    expect(lines[2]).toBe(fs.readFileSync(path.join(dir, 'stdin.json'), 'utf8'));
+    // hookloop's model-call events (extensions) are recorded around each of the two model requests;
+    // PermissionDecision (an extension too) fires once the call is settled.
+    const request = ['PreModelRequest', 'PreToolSelection', 'PostModelResponse'];
+    expect(events).toEqual(['SessionStart', 'UserPromptSubmit', ...request, 'PreToolUse', 'PermissionDecision', 'PostToolUse', 'PostToolBatch', ...request, 'Stop', 'SessionEnd']);
+    expect(lines[5]).toBe(fs.readFileSync(path.join(dir, 'stdin.json'), 'utf8'));
+    expect(JSON.parse(lines[2]!)).toMatchObject({ hook_event_name: 'PreModelRequest', caller: 'main', turn: 1, messages: [{ role: 'user', content: 'go' }] });
     // The session's own output goes to stderr, so stdout stays JSON lines.
     expect(run.stderr).toBe('done\n');
     const sessions = new Set(lines.map((line) => (JSON.parse(line) as { session_id: string }).session_id));
@@ -38,10 +42,12 @@ describe('hookloop hooks record', () => {
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ type: 'result', result: 'done' });
     const lines = fs.readFileSync(path.join(dir, 'payloads.jsonl'), 'utf8').trim().split('\n');
-    expect(lines).toHaveLength(7);
-    // A recording replays through hooks test.
+    expect(lines).toHaveLength(14);
+    // A recording replays through hooks test, the model-call events' too.
     const replay = runCli(['hooks', 'test', 'PreToolUse', '--payload', 'payloads.jsonl', '--settings', 'settings.json', '--json'], dir);
-    expect(JSON.parse(replay.stdout).payload).toEqual(JSON.parse(lines[2]!));
+    expect(JSON.parse(replay.stdout).payload).toEqual(JSON.parse(lines[5]!));
+    const model = runCli(['hooks', 'test', 'PostModelResponse', '--payload', 'payloads.jsonl', '--settings', 'settings.json', '--json'], dir);
+    expect(JSON.parse(model.stdout).payload).toEqual(JSON.parse(lines[4]!));
   });
 
   it('refuses arguments that describe no run', () => {

@@ -85,6 +85,7 @@ describe('loadSettings: sources', () => {
     expect(loadSettings({ projectDir, homeDir })).toEqual({
       handlers: [],
       permissions: { allow: [], ask: [], deny: [] },
+      permissionSources: { allow: [], ask: [], deny: [] },
       additionalDirectories: [],
       disableAllHooks: false,
       hookConcurrency: {},

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
 import type { HookEventName } from '../../src/hooks/event-names.js';
-import { runAgent } from '../../src/loop/run-agent.js';
+import { startSession } from '../../src/loop/run-agent.js';
 import { ScriptedModel, type ScriptTurn } from '../../src/model/scripted-model.js';
 import type { PermissionMode } from '../../src/permissions/types.js';
 import { defineTool } from '../../src/tools/define-tool.js';
@@ -62,7 +62,7 @@ async function play(scenario: Scenario) {
   const ranIds: string[] = [];
   hooks.on('PostToolUse', ({ tool_use_id }) => void ranIds.push(tool_use_id));
   hooks.on('PostToolUseFailure', ({ tool_use_id }) => void ranIds.push(tool_use_id));
-  const result = await runAgent('go', {
+  const session = await startSession({
     model: new ScriptedModel(turns, { mode: 'lenient' }),
     projectDir: tempProject(),
     tools: [act],
@@ -72,6 +72,10 @@ async function play(scenario: Scenario) {
     maxTurns: 20,
     maxStopContinuations: 2,
   });
+  let result = await session.send('go');
+  // Calls left waiting for a decision (a defer) are decided in the same session: denied, so every call ends paired.
+  for (let rounds = 0; rounds < 25 && result.pending !== undefined && result.pending.length > 0; rounds++) result = await session.resume(Object.fromEntries(result.pending.map((call) => [call.id, { behavior: 'deny' as const }])));
+  await session.end();
   return { result, runs, ranIds, calls };
 }
 

@@ -34,7 +34,7 @@ const inside = `The path is inside the working directories for this session ('${
 
 describe('conformance traces', () => {
   it('rule-deny-beats-hook-allow: a deny rule beats a hook allow, with Claude Code\'s text', async () => {
-    expect(await policy('default', { deny: ['Bash(touch *)'] }).evaluate(bash('touch denied.txt', { hookDecision: 'allow' }))).toEqual({
+    expect(await policy('default', { deny: ['Bash(touch *)'] }).evaluate(bash('touch denied.txt', { hookDecision: 'allow' }))).toMatchObject({
       behavior: 'deny',
       message: 'Permission to use Bash with command touch denied.txt has been denied.',
       source: 'rule Bash(touch *)',
@@ -43,8 +43,8 @@ describe('conformance traces', () => {
 
   it('rule-allow-vs-permission-request: an allow rule runs touch; mkdir without a rule asks', async () => {
     const subject = policy('default', { allow: ['Bash(touch *)'] });
-    expect(await subject.evaluate(bash('touch allowed.txt'))).toEqual({ behavior: 'allow', source: 'rule Bash(touch *)' });
-    expect(await subject.evaluate(bash('mkdir newdir'))).toEqual({
+    expect(await subject.evaluate(bash('touch allowed.txt'))).toMatchObject({ behavior: 'allow', source: 'rule Bash(touch *)' });
+    expect(await subject.evaluate(bash('mkdir newdir'))).toMatchObject({
       behavior: 'ask',
       message: `mkdir in '${ws}/newdir' needs approval. ${inside}`,
       source: 'mode default',
@@ -57,7 +57,7 @@ describe('conformance traces', () => {
   });
 
   it('permission-request-print-mode: an output redirection asks with Claude Code\'s text', async () => {
-    expect(await policy().evaluate(bash('echo hi > out.txt'))).toEqual({
+    expect(await policy().evaluate(bash('echo hi > out.txt'))).toMatchObject({
       behavior: 'ask',
       message: `Output redirection to '${ws}/out.txt' needs approval. ${inside}`,
       source: 'mode default',
@@ -68,9 +68,9 @@ describe('conformance traces', () => {
 
   it('mode-accept-edits: Write inside and touch run; Write outside asks and no hook may decide', async () => {
     const subject = policy('acceptEdits');
-    expect(await subject.evaluate(write('inside.txt'))).toEqual({ behavior: 'allow', source: 'mode acceptEdits' });
-    expect(await subject.evaluate(bash('touch touched.txt'))).toEqual({ behavior: 'allow', source: 'mode acceptEdits' });
-    expect(await subject.evaluate(write('../outside-accept.txt'))).toEqual({
+    expect(await subject.evaluate(write('inside.txt'))).toMatchObject({ behavior: 'allow', source: 'mode acceptEdits' });
+    expect(await subject.evaluate(bash('touch touched.txt'))).toMatchObject({ behavior: 'allow', source: 'mode acceptEdits' });
+    expect(await subject.evaluate(write('../outside-accept.txt'))).toMatchObject({
       behavior: 'ask',
       message: `Claude requested permissions to write to ${run}/outside-accept.txt, but you haven't granted it yet.`,
       source: 'workspace boundary',
@@ -83,26 +83,26 @@ describe('conformance traces', () => {
     const subject = policy('plan');
     // Plan mode asks with nobody allowed to approve: PermissionRequest hooks see the call (as in the reference), only a denial counts.
     const refused = { behavior: 'ask', source: 'mode plan', hookMayDecide: false, humanMayDecide: false };
-    expect(await subject.evaluate(write('plan-write.txt', { hookDecision: 'allow' }))).toEqual({ ...refused, message: `Cannot write to ${ws}/plan-write.txt while in plan mode.` });
+    expect(await subject.evaluate(write('plan-write.txt', { hookDecision: 'allow' }))).toMatchObject({ ...refused, message: `Cannot write to ${ws}/plan-write.txt while in plan mode.` });
     expect(await subject.evaluate(bash('echo hi > plan-bash.txt', { hookDecision: 'allow' }))).toMatchObject({ ...refused, message: expect.stringMatching(/^Cannot run `echo hi > plan-bash.txt` while in plan mode/) });
-    expect(await subject.evaluate(bash('echo read-only'))).toEqual({ behavior: 'allow', source: 'read-only' });
-    expect(await subject.evaluate(read('a.txt'))).toEqual({ behavior: 'allow', source: 'read-only' });
+    expect(await subject.evaluate(bash('echo read-only'))).toMatchObject({ behavior: 'allow', source: 'read-only' });
+    expect(await subject.evaluate(read('a.txt'))).toMatchObject({ behavior: 'allow', source: 'read-only' });
     expect(await subject.evaluate({ tool: tools.Echo, input: { text: 'x' }, cwd: ws })).toMatchObject({ ...refused, message: 'Cannot use mcp__oracle__echo while in plan mode.' });
   });
 
   it('mode-bypass-permissions: writes run; a hook ask is refused with the bare reason', async () => {
     const subject = policy('bypassPermissions');
-    expect(await subject.evaluate(bash('echo plain > plain.txt'))).toEqual({ behavior: 'allow', source: 'mode bypassPermissions' });
-    expect(await subject.evaluate(bash('echo x > hook-ask.txt', { hookDecision: 'ask', hookReason: 'BYPASS-HOOK-ASK' }))).toEqual({ behavior: 'ask', message: 'BYPASS-HOOK-ASK', source: 'hook', hookMayDecide: false });
-    expect(await subject.evaluate(write('../outside.txt'))).toEqual({ behavior: 'allow', source: 'mode bypassPermissions' });
+    expect(await subject.evaluate(bash('echo plain > plain.txt'))).toMatchObject({ behavior: 'allow', source: 'mode bypassPermissions' });
+    expect(await subject.evaluate(bash('echo x > hook-ask.txt', { hookDecision: 'ask', hookReason: 'BYPASS-HOOK-ASK' }))).toMatchObject({ behavior: 'ask', message: 'BYPASS-HOOK-ASK', source: 'hook', hookMayDecide: false });
+    expect(await subject.evaluate(write('../outside.txt'))).toMatchObject({ behavior: 'allow', source: 'mode bypassPermissions' });
   });
 
   it('pre-json-allow: a hook allow skips the approval default mode would ask for a Bash write', async () => {
-    expect(await policy().evaluate(bash('echo allowed > allowed.txt', { hookDecision: 'allow', hookReason: 'ALLOW-REASON' }))).toEqual({ behavior: 'allow', source: 'hook' });
+    expect(await policy().evaluate(bash('echo allowed > allowed.txt', { hookDecision: 'allow', hookReason: 'ALLOW-REASON' }))).toMatchObject({ behavior: 'allow', source: 'hook' });
   });
 
   it('pre-json-ask-print-mode: a hook ask beats an allow rule and no PermissionRequest hook may decide', async () => {
-    expect(await policy('default', { allow: ['Bash'] }).evaluate(bash('echo ran > ran.txt', { hookDecision: 'ask', hookReason: 'ASK-REASON' }))).toEqual({
+    expect(await policy('default', { allow: ['Bash'] }).evaluate(bash('echo ran > ran.txt', { hookDecision: 'ask', hookReason: 'ASK-REASON' }))).toMatchObject({
       behavior: 'ask',
       message: 'ASK-REASON',
       source: 'hook',
@@ -113,7 +113,7 @@ describe('conformance traces', () => {
 
 describe('precedence', () => {
   it('an ask rule beats a hook allow and an allow rule, and PermissionRequest hooks may decide', async () => {
-    expect(await policy('default', { ask: ['Bash(git push:*)'], allow: ['Bash'] }).evaluate(bash('git push origin main', { hookDecision: 'allow' }))).toEqual({
+    expect(await policy('default', { ask: ['Bash(git push:*)'], allow: ['Bash'] }).evaluate(bash('git push origin main', { hookDecision: 'allow' }))).toMatchObject({
       behavior: 'ask',
       message: "Claude requested permissions to use Bash, but you haven't granted it yet.",
       source: 'rule Bash(git push:*)',
@@ -127,7 +127,7 @@ describe('precedence', () => {
   });
 
   it('Edit(...) rules cover Write; deny text names the tool', async () => {
-    expect(await policy('bypassPermissions', { deny: ['Edit(src/**)'] }).evaluate(write('src/x.ts'))).toEqual({ behavior: 'deny', message: 'Permission to use Write has been denied.', source: 'rule Edit(src/**)' });
+    expect(await policy('bypassPermissions', { deny: ['Edit(src/**)'] }).evaluate(write('src/x.ts'))).toMatchObject({ behavior: 'deny', message: 'Permission to use Write has been denied.', source: 'rule Edit(src/**)' });
   });
 
   it('a Read deny rule blocks a read inside the workspace', async () => {
@@ -159,7 +159,7 @@ describe('precedence', () => {
 
   it('an allow rule does not cover a redirection out of the workspace', async () => {
     const subject = policy('default', { allow: ['Bash(echo *)'] });
-    expect(await subject.evaluate(bash('echo x > inside.txt'))).toEqual({ behavior: 'allow', source: 'rule Bash(echo *)' });
+    expect(await subject.evaluate(bash('echo x > inside.txt'))).toMatchObject({ behavior: 'allow', source: 'rule Bash(echo *)' });
     expect(await subject.evaluate(bash('echo x > /tmp/outside.txt'))).toMatchObject({ behavior: 'ask', message: `Output redirection to '/tmp/outside.txt' needs approval. The path is outside the working directories for this session ('${ws}').` });
   });
 
@@ -173,9 +173,9 @@ describe('precedence', () => {
 describe('modes (spec §11)', () => {
   it('default: read-only Bash and reads inside run; writes and edits ask', async () => {
     const subject = policy();
-    expect(await subject.evaluate(bash('ls -la && git status'))).toEqual({ behavior: 'allow', source: 'read-only' });
-    expect(await subject.evaluate(read('a.txt'))).toEqual({ behavior: 'allow', source: 'read-only' });
-    expect(await subject.evaluate(write('a.txt'))).toEqual({
+    expect(await subject.evaluate(bash('ls -la && git status'))).toMatchObject({ behavior: 'allow', source: 'read-only' });
+    expect(await subject.evaluate(read('a.txt'))).toMatchObject({ behavior: 'allow', source: 'read-only' });
+    expect(await subject.evaluate(write('a.txt'))).toMatchObject({
       behavior: 'ask',
       message: `Claude requested permissions to write to ${ws}/a.txt, but you haven't granted it yet.`,
       source: 'mode default',
@@ -193,15 +193,15 @@ describe('modes (spec §11)', () => {
 
   it('dontAsk: what would ask is denied without a request; a hook allow or an allow rule lets it run', async () => {
     const subject = policy('dontAsk', { allow: ['Bash(npm test)'] });
-    expect(await subject.evaluate(bash('touch x'))).toEqual({
+    expect(await subject.evaluate(bash('touch x'))).toMatchObject({
       behavior: 'deny',
       // Claude Code's full text, with the agent's name (issue 15 item 7).
       message: "Permission to use Bash has been denied because hookloop is running in don't ask mode. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed.",
       source: 'mode dontAsk',
     });
-    expect(await subject.evaluate(bash('touch x', { hookDecision: 'allow' }))).toEqual({ behavior: 'allow', source: 'hook' });
-    expect(await subject.evaluate(bash('npm test'))).toEqual({ behavior: 'allow', source: 'rule Bash(npm test)' });
-    expect(await subject.evaluate(bash('cat README.md'))).toEqual({ behavior: 'allow', source: 'read-only' });
+    expect(await subject.evaluate(bash('touch x', { hookDecision: 'allow' }))).toMatchObject({ behavior: 'allow', source: 'hook' });
+    expect(await subject.evaluate(bash('npm test'))).toMatchObject({ behavior: 'allow', source: 'rule Bash(npm test)' });
+    expect(await subject.evaluate(bash('cat README.md'))).toMatchObject({ behavior: 'allow', source: 'read-only' });
   });
 
   it('setMode changes the mode of later calls', async () => {

@@ -30,7 +30,7 @@ describe('fire returns the typed merged result of its event', () => {
   });
 
   it('the other rules: PermissionRequest, PostToolUse, SessionStart, Elicitation, observers', async () => {
-    expectTypeOf((await hooks.fire('PermissionRequest', permissionRequest)).behavior).toEqualTypeOf<'allow' | 'deny' | undefined>();
+    expectTypeOf((await hooks.fire('PermissionRequest', permissionRequest)).behavior).toEqualTypeOf<'allow' | 'deny' | 'defer' | undefined>();
     expectTypeOf((await hooks.fire('PostToolUse', postToolUse)).updatedToolOutput).toEqualTypeOf<{ readonly value: unknown } | undefined>();
     expectTypeOf((await hooks.fire('SessionStart', sessionStart)).initialUserMessage).toEqualTypeOf<string | undefined>();
     expectTypeOf((await hooks.fire('Elicitation', elicitation)).answer?.action).toEqualTypeOf<'accept' | 'decline' | 'cancel' | undefined>();

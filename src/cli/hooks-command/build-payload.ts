@@ -49,7 +49,7 @@ export async function buildTestPayload(options: HooksTestOptions, projectDir: st
   const spec = eventSpec(event);
   if (spec.acceptsIf && toolName === undefined) throw new ConfigError(`hooks test ${event}: name the tool with --tool NAME (and its input with --input JSON), or pass --payload FILE`, { field: '--tool' });
   const toolInput = toolName === undefined ? undefined : normalizedInput(toolName, parseJsonOption('--input', options.input) ?? override?.['tool_input'] ?? {}, projectDir, notes);
-  const fields = spec.example({ toolName, toolInput: toolInput ?? {}, response: parseJsonOption('--response', options.response), prompt: options.prompt, projectDir, toolUseId: `toolu_${randomBytes(12).toString('hex')}`, agentId: randomBytes(8).toString('hex') });
+  const fields = spec.example({ toolName, toolInput: toolInput ?? {}, response: parseJsonOption('--response', options.response), prompt: options.prompt, projectDir, toolUseId: `toolu_${randomBytes(12).toString('hex')}`, agentId: randomBytes(8).toString('hex'), tools: new ToolRegistry(builtinTools()).specs() });
   const payload: Record<string, unknown> = { ...(state.payload(event, fields as HookPayload<typeof event>) as Record<string, unknown>), ...override, hook_event_name: event };
   if (toolInput !== undefined && options.input !== undefined && 'tool_input' in payload) payload['tool_input'] = toolInput;
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { ConfigError, describeError } from '../../errors.js';
-import { HOOK_EVENT_NAMES, isHookEventName, REFERENCE_ONLY_EVENTS, TOOL_EVENTS } from '../../hooks/event-names.js';
+import { EXTENSION_EVENTS, HOOK_EVENT_NAMES, isHookEventName, REFERENCE_ONLY_EVENTS, TOOL_EVENTS } from '../../hooks/event-names.js';
 import { compileMatcher } from '../../hooks/matcher.js';
 import { closestName } from '../../hooks/settings/closest-name.js';
 import { describeValue, formatPath, parseJson, valueAt } from '../../hooks/settings/load-settings.js';
@@ -75,6 +75,8 @@ export async function validateData(data: unknown, file: string, context: Command
   for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {
     if ((REFERENCE_ONLY_EVENTS as readonly string[]).includes(event)) {
       add('warning', ['hooks', event], `hookloop does not fire ${event}; its handlers are ignored`);
+    } else if (isHookEventName(event) && EXTENSION_EVENTS.has(event)) {
+      add('warning', ['hooks', event], `${event} is a hookloop extension (docs/hooks.md): Claude Code does not fire it, so under Claude Code these handlers never run`);
     } else if (!isHookEventName(event)) {
       const close = closestName(event, [...HOOK_EVENT_NAMES, ...REFERENCE_ONLY_EVENTS]);
       const expected = `one of ${HOOK_EVENT_NAMES.join(', ')}`;

@@ -15,6 +15,8 @@ export interface ExampleContext {
   /** A fresh `toolu_…` id and a fresh agent id, for the events that carry one. */
   readonly toolUseId: string;
   readonly agentId: string;
+  /** The built-in tools' specs, for the model-call events' typical main-loop request; none when absent. */
+  readonly tools?: readonly { readonly name: string; readonly description: string; readonly inputSchema: Record<string, unknown> }[];
 }
 
 /** Timeouts that differ on one event (seconds): `command` replaces the command hooks' 600 s default; `clamp` bounds every handler's timeout, the default being `min`. */

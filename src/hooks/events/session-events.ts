@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { sessionStartRule } from '../merge/answers.js';
 import { blockingRule } from '../merge/blocking.js';
+import { promptSubmitRule } from '../merge/prompt-submit.js';
 import { observerRule } from '../merge/rule.js';
 import { defineEvent } from './define-event.js';
 import { blockDecision, commonInput, commonOutput, contextOnly, specific, withMode } from './fields.js';
@@ -27,16 +28,33 @@ export const SessionStart = defineEvent({
   example: () => ({ source: 'startup' }),
 });
 
-/** A block rejects the prompt; a block from one external hook aborts its siblings (ups-block-json). */
+/**
+ * A block rejects the prompt; a block from one external hook aborts its siblings (ups-block-json).
+ * `updatedPrompt` (hookloop extension) rewrites the prompt: the model receives it, the next
+ * in-process hook sees it as `prompt`, the transcript keeps what was typed as `typedPrompt`.
+ */
 export const UserPromptSubmit = defineEvent({
   input: z.object({ ...commonInput, ...withMode, hook_event_name: z.literal('UserPromptSubmit'), prompt: z.string(), session_title: z.string().optional() }),
-  output: z.strictObject({ ...commonOutput, ...blockDecision, hookSpecificOutput: specific('UserPromptSubmit', { ...contextOnly, sessionTitle: z.string().optional() }) }),
+  output: z.strictObject({
+    ...commonOutput,
+    ...blockDecision,
+    hookSpecificOutput: specific('UserPromptSubmit', {
+      ...contextOnly,
+      sessionTitle: z.string().optional(),
+      // Claude Code's: with a block, the block message leaves out `Original prompt: …`.
+      suppressOriginalPrompt: z.boolean().optional(),
+      // hookloop extension (docs/hooks.md): the prompt the model receives instead of the typed one.
+      updatedPrompt: z.string().optional(),
+    }),
+  }),
   gate: true,
   failClosed: true,
   cancelSiblings: true,
   plainTextIsContext: true,
   timeouts: { command: 30 },
-  merge: blockingRule,
+  merge: promptSubmitRule,
+  // Each `updatedPrompt` replaces the prompt the next in-process hook sees.
+  rewrite: (input, output) => (output.hookSpecificOutput?.updatedPrompt === undefined ? undefined : { ...input, prompt: output.hookSpecificOutput.updatedPrompt }),
   example: (context) => ({ prompt: context.prompt ?? '' }),
 });
 

@@ -40,6 +40,8 @@ export const PreToolUse = defineEvent({
 const permissionRequestDecision = z.discriminatedUnion('behavior', [
   z.strictObject({ behavior: z.literal('allow'), updatedInput: toolInput.optional(), updatedPermissions: z.array(z.unknown()).optional() }),
   z.strictObject({ behavior: z.literal('deny'), message: z.string().optional(), interrupt: z.boolean().optional() }),
+  // hookloop extension: decide later; the run ends tool_deferred with the call pending (docs/hooks.md).
+  z.strictObject({ behavior: z.literal('defer'), message: z.string().optional() }),
 ]);
 
 export const PermissionRequest = defineEvent({

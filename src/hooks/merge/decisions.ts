@@ -93,14 +93,19 @@ export interface PermissionRequestAnswer extends CommonAnswer {
         readonly decision?:
           | { readonly behavior: 'allow'; readonly updatedInput?: Record<string, unknown> | undefined; readonly updatedPermissions?: readonly unknown[] | undefined }
           | { readonly behavior: 'deny'; readonly message?: string | undefined; readonly interrupt?: boolean | undefined }
+          | { readonly behavior: 'defer'; readonly message?: string | undefined }
           | undefined;
       }
     | undefined;
 }
 
-/** PermissionRequest: deny (from any hook, or a fail-closed failure) beats allow; among allows the last `updatedInput` wins. */
+/**
+ * PermissionRequest: deny (from any hook, or a fail-closed failure) beats `defer` (hookloop
+ * extension: decide later, the call waits; the first defer's message) beats allow; among allows the
+ * last `updatedInput` wins.
+ */
 export interface PermissionRequestMerge extends CommonMerge {
-  readonly behavior?: 'allow' | 'deny';
+  readonly behavior?: 'allow' | 'deny' | 'defer';
   readonly message?: string;
   readonly interrupt?: boolean;
   readonly updatedInput?: Record<string, unknown>;
@@ -108,7 +113,7 @@ export interface PermissionRequestMerge extends CommonMerge {
 }
 
 export function mergePermissionRequestAnswers(outcomes: readonly HandlerOutcome<PermissionRequestAnswer>[]): PermissionRequestMerge {
-  let behavior: 'allow' | 'deny' | undefined;
+  let behavior: 'allow' | 'deny' | 'defer' | undefined;
   let message: string | undefined;
   let interrupt = false;
   let updatedInput: Record<string, unknown> | undefined;
@@ -125,7 +130,10 @@ export function mergePermissionRequestAnswers(outcomes: readonly HandlerOutcome<
       if (behavior !== 'deny') message = decision.message || 'Permission denied by hook';
       behavior = 'deny';
       interrupt ||= decision.interrupt === true;
-    } else if (behavior !== 'deny') {
+    } else if (decision.behavior === 'defer') {
+      if (behavior !== 'deny' && behavior !== 'defer') message = decision.message;
+      if (behavior !== 'deny') behavior = 'defer';
+    } else if (behavior !== 'deny' && behavior !== 'defer') {
       behavior = 'allow';
       if (decision.updatedInput) updatedInput = decision.updatedInput;
       updatedPermissions.push(...(decision.updatedPermissions ?? []));

@@ -40,7 +40,8 @@ export interface LoadedHandler {
  * The merged configuration.
  * - `handlers`: every handler of every file in source order, not deduplicated (see `handlerIdentity`);
  *   empty when `disableAllHooks` is set. Events hookloop does not fire are left out (with a warning).
- * - `permissions`: rule lists of all files concatenated in source order.
+ * - `permissions`: rule lists of all files concatenated in source order; `permissionSources`: the
+ *   file each rule came from, index for index.
  * - `defaultMode`: the last file that sets it wins (flag > local > project > user).
  * - `additionalDirectories`: concatenated, as written (relative paths are not resolved here).
  * - `disableAllHooks`: true when any file sets it (Claude Code: true in project settings also
@@ -53,6 +54,7 @@ export interface LoadedHandler {
 export interface LoadedSettings {
   readonly handlers: readonly LoadedHandler[];
   readonly permissions: PermissionRules;
+  readonly permissionSources: PermissionRules;
   readonly defaultMode?: PermissionMode;
   readonly additionalDirectories: readonly string[];
   readonly disableAllHooks: boolean;
@@ -90,6 +92,7 @@ export interface ParsedSettings {
 export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const handlers: LoadedHandler[] = [];
   const rules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
+  const ruleSources = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
   const additionalDirectories: string[] = [];
   const warnings: string[] = [];
   const files: string[] = [];
@@ -108,6 +111,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     rules.allow.push(...(permissions?.allow ?? []));
     rules.ask.push(...(permissions?.ask ?? []));
     rules.deny.push(...(permissions?.deny ?? []));
+    for (const list of ['allow', 'ask', 'deny'] as const) ruleSources[list].push(...(permissions?.[list] ?? []).map(() => source.file));
     additionalDirectories.push(...(permissions?.additionalDirectories ?? []));
     if (permissions?.defaultMode !== undefined && permissions.defaultMode !== 'auto') defaultMode = permissions.defaultMode;
     for (const [event, limit] of Object.entries(settings.hookConcurrency ?? {})) {
@@ -124,6 +128,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   return {
     handlers: disableAllHooks ? [] : handlers,
     permissions: rules,
+    permissionSources: ruleSources,
     ...(defaultMode === undefined ? {} : { defaultMode }),
     additionalDirectories,
     disableAllHooks,

@@ -241,6 +241,8 @@ export interface HookEnvironmentVars {
   readonly effort?: string;
   readonly envFile?: string;
   readonly pid?: number;
+  /** → `TRACEPARENT`: the W3C traceparent of the hook's span, so the script's own spans join the trace. */
+  readonly traceparent?: string;
 }
 
 /**
@@ -251,7 +253,8 @@ export interface HookEnvironmentVars {
  * - `CLAUDE_EFFORT` / `CLAUDE_ENV_FILE` only when given (an inherited value, e.g. from a Claude Code
  *   session that started hookloop, is removed: it would point at the wrong session);
  * - `HOOKLOOP=1`, so a script can tell which harness runs it;
- * - every `OTEL_*` variable removed, as Claude Code does.
+ * - every `OTEL_*` variable removed, as Claude Code does;
+ * - `TRACEPARENT` when `vars.traceparent` is given (tracing on: the hook's own span).
  * Undefined values of `base` are dropped. Never throws.
  */
 export function hookEnvironment(base: NodeJS.ProcessEnv, vars: HookEnvironmentVars): Record<string, string> {
@@ -270,5 +273,6 @@ export function hookEnvironment(base: NodeJS.ProcessEnv, vars: HookEnvironmentVa
   if (vars.envFile !== undefined) env['CLAUDE_ENV_FILE'] = vars.envFile;
   env['PWD'] = vars.cwd;
   env['HOOKLOOP'] = '1';
+  if (vars.traceparent !== undefined) env['TRACEPARENT'] = vars.traceparent;
   return env;
 }

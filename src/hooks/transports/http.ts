@@ -52,11 +52,12 @@ export function interpolateHeaders(headers: Readonly<Record<string, string>> | u
 export async function postHttpHook(
   config: HttpHandlerConfig,
   body: string,
-  options: { readonly signal: AbortSignal; readonly timeoutMs: number; readonly env: Readonly<Record<string, string | undefined>> },
+  options: { readonly signal: AbortSignal; readonly timeoutMs: number; readonly env: Readonly<Record<string, string | undefined>>; readonly traceparent?: string },
 ): Promise<HttpResult> {
   const started = performance.now();
   const limit = timeoutSignal(options.signal, options.timeoutMs);
-  const headers = { 'content-type': 'application/json', ...interpolateHeaders(config.headers, config.allowedEnvVars, options.env) };
+  // `traceparent` (the hook's span, when the run is traced) lets the server's spans join the trace.
+  const headers = { 'content-type': 'application/json', ...(options.traceparent !== undefined ? { traceparent: options.traceparent } : {}), ...interpolateHeaders(config.headers, config.allowedEnvVars, options.env) };
   const retries = config.retries ?? 0;
   const done = (result: Omit<HttpResult, 'timedOut' | 'aborted' | 'durationMs'>): HttpResult => ({
     ...result,

@@ -63,9 +63,9 @@ export function remoteHandler(id: number, entry: RemoteEntry): RegisteredHandler
     case 'http':
       return {
         ...common,
-        run: async (input, signal) => {
+        run: async (input, signal, services) => {
           const env = entry.env === undefined ? process.env : { ...process.env, ...entry.env };
-          const result = await postHttpHook(config, JSON.stringify(input), { signal, timeoutMs, env });
+          const result = await postHttpHook(config, JSON.stringify(input), { signal, timeoutMs, env, ...(services?.traceparent !== undefined ? { traceparent: services.traceparent } : {}) });
           return interpretHttpResult(event, origin, result, config.onFailure);
         },
       };

@@ -76,7 +76,7 @@ export function registerSettingsHandlers(
       identity: handlerIdentity(config),
       background: config.async === true || config.asyncRewake === true,
       rewake: config.asyncRewake === true,
-      run: async (input, signal) => {
+      run: async (input, signal, services) => {
         if (persistent) return persistent.pool.invoke(persistent.hook, input, signal);
         const payload = input as { cwd: string; session_id: string; effort?: { level?: string } };
         const result = await runCommandProcess(config, {
@@ -88,6 +88,7 @@ export function registerSettingsHandlers(
             cwd: payload.cwd,
             ...(payload.effort?.level ? { effort: payload.effort.level } : {}),
             ...(envFileIndex !== undefined ? { envFile: prepareSessionEnvFile(configDir, payload.session_id, event, envFileIndex) } : {}),
+            ...(services?.traceparent !== undefined ? { traceparent: services.traceparent } : {}),
           }),
           timeoutMs: timeoutSeconds * 1000,
           signal,

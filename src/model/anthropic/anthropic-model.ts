@@ -89,12 +89,13 @@ export class AnthropicModel implements ModelClient {
     const cache = this.options.promptCaching ?? true;
     const tools = prepareTools(request.tools, cache);
     const body: Anthropic.MessageCreateParamsStreaming = {
-      model: this.model,
-      max_tokens: this.options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+      model: request.model ?? this.model,
+      max_tokens: request.maxTokens ?? this.options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
       stream: true,
       messages: toRequestMessages(request.messages, { systemMessages: this.systemMessages, cache, rawAssistant: (message) => this.rawBlocks.get(message) }),
       ...(request.system ? { system: [{ type: 'text', text: request.system, ...(cache ? { cache_control: { type: 'ephemeral' as const } } : {}) }] } : {}),
       ...(tools ? { tools } : {}),
+      ...(tools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
     };
     const answer = await streamWithRetries(request, { provider: this.name, timeoutMs: this.options.timeoutMs, retry: this.options.retry }, async ({ signal, emit, touch }) => {
       const stream = await this.client.messages.create(body, { signal, maxRetries: 0 });
@@ -107,6 +108,6 @@ export class AnthropicModel implements ModelClient {
     });
     const message = assistantMessage(answer.text, answer.toolCalls);
     if (answer.hasThinking) this.rawBlocks.set(message, answer.blocks);
-    return { message, usage: answer.usage, stopReason: answer.stopReason, model: answer.model ?? this.model };
+    return { message, usage: answer.usage, stopReason: answer.stopReason, model: answer.model ?? request.model ?? this.model };
   }
 }

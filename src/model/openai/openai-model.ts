@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { assistantMessage } from '../../messages/messages.js';
-import type { ModelClient, ModelRequest, ModelResponse } from '../model-client.js';
+import type { ModelClient, ModelRequest, ModelResponse, ToolChoice } from '../model-client.js';
 import type { RetryOptions } from '../retry.js';
 import { DEFAULT_TIMEOUT_MS, streamWithRetries } from '../stream-attempt.js';
 import type { SystemMessageSetting } from '../system-messages.js';
@@ -79,12 +79,13 @@ export class OpenAICompatibleModel implements ModelClient {
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const tools = prepareTools(request.tools);
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
-      model: this.model,
+      model: request.model ?? this.model,
       stream: true,
       messages: toChatMessages(request.system, request.messages, this.systemMessages),
       ...(tools ? { tools } : {}),
+      ...(tools && request.toolChoice ? { tool_choice: chatToolChoice(request.toolChoice) } : {}),
       ...((this.options.streamUsage ?? true) ? { stream_options: { include_usage: true } } : {}),
-      ...(this.options.maxTokens !== undefined ? { max_tokens: this.options.maxTokens } : {}),
+      ...((request.maxTokens ?? this.options.maxTokens) !== undefined ? { max_tokens: request.maxTokens ?? this.options.maxTokens } : {}),
     };
     const answer = await streamWithRetries(request, { provider: this.name, timeoutMs: this.options.timeoutMs, retry: this.options.retry }, async ({ signal, emit, touch }) => {
       const stream = await this.client.chat.completions.create(body, { signal, maxRetries: 0 });
@@ -97,6 +98,12 @@ export class OpenAICompatibleModel implements ModelClient {
       emit(accumulator.stopEvent(finished));
       return finished;
     });
-    return { message: assistantMessage(answer.text, answer.toolCalls), usage: answer.usage, stopReason: answer.stopReason, model: answer.model ?? this.model };
+    return { message: assistantMessage(answer.text, answer.toolCalls), usage: answer.usage, stopReason: answer.stopReason, model: answer.model ?? request.model ?? this.model };
   }
+}
+
+/** A request's `toolChoice` in chat-completions terms (`any` is `required` there). */
+function chatToolChoice(choice: ToolChoice): OpenAI.Chat.Completions.ChatCompletionToolChoiceOption {
+  if (choice.type === 'tool') return { type: 'function', function: { name: choice.name } };
+  return choice.type === 'any' ? 'required' : choice.type;
 }

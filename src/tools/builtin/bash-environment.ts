@@ -20,10 +20,11 @@ export function isProviderCredential(name: string): boolean {
  *    except the withheld names, which never reach a tool process;
  * 3. the variables Claude Code gives its Bash processes: `CLAUDECODE=1`,
  *    `CLAUDE_CODE_ENTRYPOINT=sdk-cli` (the `-p` value, as for hooks), `CLAUDE_CODE_SESSION_ID`
- *    (when the context knows the session), and `HOOKLOOP=1`.
+ *    (when the context knows the session), and `HOOKLOOP=1`;
+ * 4. `TRACEPARENT` (the call's span) when the run is traced, so the command's own spans join the trace.
  * Hooks are not affected: they get the whole environment, as in Claude Code.
  */
-export function bashEnvironment(inherited: NodeJS.ProcessEnv, context: Pick<ToolContext, 'env' | 'withheldEnv' | 'sessionId'>): Record<string, string> {
+export function bashEnvironment(inherited: NodeJS.ProcessEnv, context: Pick<ToolContext, 'env' | 'withheldEnv' | 'sessionId' | 'traceparent'>): Record<string, string> {
   const withheld = new Set(context.withheldEnv ?? []);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(inherited)) {
@@ -35,5 +36,6 @@ export function bashEnvironment(inherited: NodeJS.ProcessEnv, context: Pick<Tool
   env['CLAUDE_CODE_ENTRYPOINT'] = 'sdk-cli';
   if (context.sessionId !== undefined) env['CLAUDE_CODE_SESSION_ID'] = context.sessionId;
   env['HOOKLOOP'] = '1';
+  if (context.traceparent !== undefined) env['TRACEPARENT'] = context.traceparent;
   return env;
 }
