@@ -123,6 +123,8 @@ export function writeBoundaryVerdict(findings: WriteFindings, mode: PermissionMo
   if (!findings.unprovable || rulesCarried) return undefined;
   const { what, rule } = findings.unprovable;
   const message = `This command needs approval: the rule ${rule.text} may cover a file it writes (${what}), and hookloop cannot tell before it runs which files those are. Write to paths named literally.`;
-  if (mode === 'dontAsk') return { behavior: 'deny', message, source: `rule ${rule.text}` };
-  return { behavior: 'ask', message, source: `rule ${rule.text}`, hookMayDecide: false };
+  // For PermissionDecision: the Write/Edit deny rule that may cover the write decided.
+  const cause = { kind: 'rule', list: 'deny', rule: rule.text } as const;
+  if (mode === 'dontAsk') return { behavior: 'deny', message, source: `rule ${rule.text}`, cause };
+  return { behavior: 'ask', message, source: `rule ${rule.text}`, hookMayDecide: false, cause };
 }
