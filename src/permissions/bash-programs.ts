@@ -201,3 +201,23 @@ function findRuns(args: readonly ShellWord[], offset: number, found: Found, fail
     }
   }
 }
+
+// Builtins that move the shell itself: the paths of the commands after them resolve elsewhere.
+const DIRECTORY_BUILTINS = new Set(['cd', 'pushd', 'popd']);
+// Wrappers that run a builtin in the shell itself (any other wrapper runs it in a child, which moves nothing).
+const IN_SHELL_WRAPPERS = new Set(['command', 'builtin']);
+
+/**
+ * The `cd`, `pushd` or `popd` a simple command runs, behind any wrapper (`command cd x`,
+ * `builtin cd x`, `timeout 5 cd x`), or undefined. `inShell` is false when a wrapper other than
+ * `command`/`builtin` stands before it (it then runs in a child and the shell stays where it was;
+ * callers that cannot tell should treat both places as possible). Pure; never throws.
+ */
+export function directoryChange(argv: readonly ShellWord[]): { readonly name: string; readonly argv: readonly ShellWord[]; readonly inShell: boolean } | undefined {
+  const { runs } = programsOf(argv);
+  const index = runs.findIndex((run) => run.argv[0] !== undefined && !run.argv[0].dynamic && DIRECTORY_BUILTINS.has(programName(run.argv[0])));
+  if (index < 0) return undefined;
+  const run = runs[index] as ProgramRun;
+  const inShell = runs.slice(0, index).every((outer) => outer.argv[0] !== undefined && IN_SHELL_WRAPPERS.has(programName(outer.argv[0])));
+  return { name: programName(run.argv[0] as ShellWord), argv: run.argv, inShell };
+}

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseBashCommand, type ShellWord, type SimpleCommand } from './bash-command.js';
 import { isReadOnlyCommandLine, isReadOnlySimpleCommandText, literalCommandCount } from './read-only-command.js';
-import { programName, programsOf, type CommandPrograms } from './bash-programs.js';
+import { directoryChange, programName, programsOf, type CommandPrograms } from './bash-programs.js';
 import { protectedRemovals as removalsOf } from './bash-removals.js';
 import { writesOfRun } from './bash-writes.js';
 import { readsOfLine, type BashRead } from './bash-read-paths.js';
@@ -91,7 +91,7 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
     return { parsed: false, readOnly: false, reason: GENERIC_BASH_REASON, writes: [{ kind: 'program', message: GENERIC_BASH_REASON, computed: true }], editsInsideWorkspace: false, protectedRemovals: [], reads: [] };
   }
   const homeDir = context.homeDir ?? os.homedir();
-  const changesDirectory = parsed.commands.some((simple) => ['cd', 'pushd', 'popd'].includes(simple.words[0] ?? ''));
+  const changesDirectory = parsed.commands.some((simple) => directoryChange(simple.argv) !== undefined);
   const locate = (word: ShellWord): { path?: string; place: PathPlace } => {
     const resolved = resolveWord(word, context.cwd, homeDir);
     if (resolved === undefined || (changesDirectory && !path.isAbsolute(word.value))) return { place: 'unknown' };
@@ -236,8 +236,9 @@ function programWrite(simple: SimpleCommand, programs: CommandPrograms, context:
 function directoriesVisited(commands: readonly SimpleCommand[], cwd: string, homeDir: string): string[] {
   const visited: string[] = [];
   for (const simple of commands) {
-    const [program, target] = simple.argv;
-    if ((program?.value === 'cd' || program?.value === 'pushd') && target && !target.dynamic) visited.push(resolveWord(target, cwd, homeDir) ?? cwd);
+    const change = directoryChange(simple.argv);
+    const target = change?.argv[1];
+    if ((change?.name === 'cd' || change?.name === 'pushd') && target && !target.dynamic) visited.push(resolveWord(target, cwd, homeDir) ?? cwd);
   }
   return visited;
 }
