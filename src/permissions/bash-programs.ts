@@ -85,6 +85,10 @@ function collect(argv: readonly ShellWord[], offset: number, found: Found, extra
       return fail(`${name} can change which program a name runs`);
     }
     if (name === 'find') return findRuns(args, offset + start + 1, found, fail);
+    if (name === 'git') {
+      const setting = gitCodeSetting(args);
+      if (setting !== undefined) return fail(`git ${setting} may name a program git runs`);
+    }
     const spec = WRAPPERS[name];
     if (!spec) return;
     const read = readOptions(args, spec.options);
@@ -220,4 +224,25 @@ export function directoryChange(argv: readonly ShellWord[]): { readonly name: st
   const run = runs[index] as ProgramRun;
   const inShell = runs.slice(0, index).every((outer) => outer.argv[0] !== undefined && IN_SHELL_WRAPPERS.has(programName(outer.argv[0])));
   return { name: programName(run.argv[0] as ShellWord), argv: run.argv, inShell };
+}
+
+// `git -c KEY=VALUE` keys that only hold data. Any other key may name a program git runs
+// (`alias.x=!cmd`, `core.pager`, `core.sshCommand`, `diff.external`, `filter.*`, `include.path` …).
+const GIT_DATA_KEYS = /^(user\.(name|email)|color\.[\w.-]+|advice\.[\w-]+|init\.defaultbranch|core\.(quotepath|autocrlf|eol|safecrlf|filemode|ignorecase|longpaths|abbrev)|safe\.directory|protocol\.version|pull\.(rebase|ff)|push\.default|fetch\.prune|column\.ui|status\.showuntrackedfiles|diff\.(renames|algorithm|noprefix|mnemonicprefix)|gc\.auto|maintenance\.auto|commit\.gpgsign=false)(=|$)/i;
+
+/** The first `-c KEY=VALUE` / `--config-env=KEY=VAR` of git's global options whose key is not data-only, or undefined. */
+function gitCodeSetting(args: readonly ShellWord[]): string | undefined {
+  for (let index = 0; index < args.length; index += 1) {
+    const word = args[index] as ShellWord;
+    if (!word.value.startsWith('-')) return undefined; // the subcommand: global options end
+    let setting: ShellWord | undefined;
+    if (word.value === '-c' || word.value === '--config-env') setting = args[(index += 1)];
+    else if (word.value.startsWith('-c') || word.value.startsWith('--config-env=')) setting = { ...word, value: word.value.replace(/^(-c|--config-env=)/, '') };
+    else if (/^(-C|--git-dir|--work-tree|--namespace|--super-prefix|--list-cmds|--attr-source)$/.test(word.value)) index += 1;
+    // `--exec-path=DIR`: a subcommand git does not build in runs DIR/git-NAME.
+    if (word.value.startsWith('--exec-path=')) return word.value.slice(0, 40);
+    if (setting === undefined) continue;
+    if (setting.dynamic || !GIT_DATA_KEYS.test(setting.value) || (word.value.startsWith('--config-env') && /^commit\.gpgsign/i.test(setting.value))) return `-c ${setting.value.slice(0, 40)}`;
+  }
+  return undefined;
 }

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { builtinTools, HookEngine, type PermissionMode } from '../../src/index.js';
+import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
+
+// A second attack sweep over the classes of issue 14, with new spellings: builtins that move the
+// shell reached through wrappers, wrappers that run a command string, Bash's `time --`, and
+// settings (git -c, environment variables) that make a program run a command. Each attack has a
+// legitimate twin that still works.
+
+function allowingHooks(): HookEngine {
+  const hooks = new HookEngine();
+  hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }));
+  return hooks;
+}
+
+interface Rules { allow?: string[]; deny?: string[]; ask?: string[] }
+
+async function bash(dir: string, command: string, options: { mode?: PermissionMode; rules?: Rules; hooks?: HookEngine } = {}) {
+  const { result } = await scriptedRun([[toolUse('t1', 'Bash', { command })], [text('done')]], {
+    projectDir: dir,
+    tools: builtinTools(),
+    transcript: false,
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    permissions: { mode: options.mode ?? 'default', rules: options.rules ?? {} },
+  });
+  return toolResults(result.messages)[0]!;
+}
+
+const SECRET_RULES: Rules = { deny: ['Read(./secrets/**)'] };
+const RM_RULES: Rules = { allow: ['Bash'], deny: ['Bash(rm:*)'] };
+
+describe('a cd behind a wrapper moves the shell', () => {
+  it('command cd / command -p cd / timeout cd then a relative read of a denied file is denied; outside the workspace asks', async () => {
+    const dir = tempProject({ 'secrets/key.txt': 'TOPSECRET\n', 'a.txt': 'a\n' });
+    for (const command of ['command cd secrets && cat key.txt', 'command -p cd secrets && cat key.txt', 'timeout 5 cd secrets && cat key.txt']) {
+      const result = await bash(dir, command, { rules: SECRET_RULES });
+      expect(result.isError, command).toBe(true);
+      expect(String(result.content), command).not.toContain('TOPSECRET');
+    }
+    const outside = await bash(dir, 'command cd /etc && cat hostname');
+    expect(outside.isError).toBe(true);
+    expect(String(outside.content)).toMatch(/blocked|approval/);
+  });
+
+  it('legitimate: command cd into a folder of the workspace and reading there still runs unasked', async () => {
+    const dir = tempProject({ 'secrets/key.txt': 'TOPSECRET\n', 'src/a.txt': 'hello\n' });
+    const result = await bash(dir, 'command cd src && cat a.txt', { rules: SECRET_RULES });
+    expect(result).toMatchObject({ isError: false });
+    expect(String(result.content)).toContain('hello');
+  });
+});
+
+describe('deny rules see programs behind command-string runners and `time --`', () => {
+  it.each([
+    'script -qc "rm victim.txt" /dev/null',
+    'script --command="rm victim.txt" /dev/null',
+    'echo rm victim.txt | script -q /dev/null',
+    'time -- rm victim.txt',
+    'time -p -- rm victim.txt',
+    'sg root "rm victim.txt"',
+    'gosu root rm victim.txt',
+    'setarch x86_64 rm victim.txt',
+  ])('%s is denied under deny Bash(rm:*) with allow: [Bash] and an allowing hook', async (command) => {
+    const dir = tempProject({ 'victim.txt': 'v\n' });
+    const result = await bash(dir, command, { rules: RM_RULES, hooks: allowingHooks() });
+    expect(result.isError, String(result.content)).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'victim.txt'))).toBe(true);
+  });
+
+  it('legitimate: the same wrappers around other programs still run under allow: [Bash]', async () => {
+    const dir = tempProject({ 'victim.txt': 'v\n' });
+    for (const command of ['script -qc "ls" /dev/null', 'time -- ls', 'time -p ls']) {
+      expect(await bash(dir, command, { rules: RM_RULES }), command).toMatchObject({ isError: false });
+    }
+  });
+});
+
+describe('settings that make a program run a command', () => {
+  it.each([
+    'git -c alias.x=!rm x victim.txt',
+    'git -calias.x=!rm x victim.txt',
+    'git --config-env=alias.x=E x',
+    "GIT_CONFIG_PARAMETERS=\"'alias.x=!rm victim.txt'\" git x",
+    'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0="!rm victim.txt" git x',
+    'env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0="!rm victim.txt" git x',
+    'GIT_PAGER="rm victim.txt" git -p log',
+    'git --exec-path=. x',
+  ])('%s is denied under deny Bash(rm:*) with allow: [Bash]', async (command) => {
+    const dir = tempProject({ 'victim.txt': 'v\n' });
+    const result = await bash(dir, command, { rules: RM_RULES });
+    expect(result.isError, String(result.content)).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'victim.txt'))).toBe(true);
+  });
+
+  it('legitimate: data-only git settings and identity variables still run', async () => {
+    const dir = tempProject({ 'victim.txt': 'v\n' });
+    for (const command of ['git -c user.name=x -c color.ui=never --version', 'GIT_AUTHOR_NAME=x git --version', 'LC_ALL=C git --version']) {
+      expect(await bash(dir, command, { rules: RM_RULES }), command).toMatchObject({ isError: false });
+    }
+  });
+});
