@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -98,6 +99,46 @@ describe('settings that make a program run a command', () => {
     const dir = tempProject({ 'victim.txt': 'v\n' });
     for (const command of ['git -c user.name=x -c color.ui=never --version', 'GIT_AUTHOR_NAME=x git --version', 'LC_ALL=C git --version']) {
       expect(await bash(dir, command, { rules: RM_RULES }), command).toMatchObject({ isError: false });
+    }
+  });
+});
+
+function gitRepository(): string {
+  const dir = tempProject({ 'a.txt': 'a\n', 'evil.json': '{"hooks":{}}\n' });
+  spawnSync('git', ['init', '-q', dir]);
+  return dir;
+}
+
+describe('configuration written through spellings the parser cannot read, and git subcommands that set configuration', () => {
+  it.each(['bypassPermissions', 'acceptEdits'] as const)('in %s, with allow: [Bash] and an allowing hook, <> redirections and git remote/branch/submodule/push -u are refused', async (mode) => {
+    const dir = gitRepository();
+    const before = fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8');
+    for (const command of [
+      'cat evil.json 1<>.claude/settings.json',
+      'cat evil.json <>.clau""de/settings.json',
+      'cat evil.json <>sub/.mcp.json',
+      'git remote add x https://example.invalid/r.git',
+      'git remote set-url origin x',
+      'git branch -u origin/x',
+      'git submodule add ./sub x',
+      'git push -u origin x',
+      'git init --template=. x',
+      'git clone -c core.fsmonitor=x . sub/y',
+    ]) {
+      const result = await bash(dir, command, { mode, rules: { allow: ['Bash'] }, hooks: allowingHooks() });
+      expect(result.isError, command).toBe(true);
+      expect(String(result.content), command).toMatch(/needs approval/);
+    }
+    expect(fs.existsSync(path.join(dir, '.claude', 'settings.json'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'sub', '.mcp.json'))).toBe(false);
+    expect(fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe(before);
+  });
+
+  it('legitimate: <> on an ordinary file, git remote -v, git init and a plain clone still run in bypassPermissions', async () => {
+    const dir = gitRepository();
+    for (const command of ['cat evil.json <>ok.txt', 'git remote -v', 'git remote', 'git init', 'git clone -q . sub/z']) {
+      const result = await bash(dir, command, { mode: 'bypassPermissions' });
+      expect(result.isError, `${command}: ${String(result.content)}`).toBe(false);
     }
   });
 });
