@@ -117,7 +117,7 @@ describe('configuration written through spellings the parser cannot read, and gi
       'cat evil.json 1<>.claude/settings.json',
       'cat evil.json <>.clau""de/settings.json',
       'cat evil.json <>sub/.mcp.json',
-      'git remote add x https://example.invalid/r.git',
+      'git remote add x y',
       'git remote set-url origin x',
       'git branch -u origin/x',
       'git submodule add ./sub x',
