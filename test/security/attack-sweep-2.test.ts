@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinTools, HookEngine, type PermissionMode } from '../../src/index.js';
+import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
 // A second attack sweep over the classes of issue 14, with new spellings: builtins that move the
@@ -140,5 +141,33 @@ describe('configuration written through spellings the parser cannot read, and gi
       const result = await bash(dir, command, { mode: 'bypassPermissions' });
       expect(result.isError, `${command}: ${String(result.content)}`).toBe(false);
     }
+  });
+});
+
+describe('a command hook refusal spelled loosely still refuses (CLI, bypassPermissions)', () => {
+  function hookRun(answer: unknown): { victim: boolean; stderr: string } {
+    const dir = tempProject({ 'victim.txt': 'v\n' });
+    writeJson(dir, 'answer.json', answer);
+    writeJson(dir, 'hooks.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'cat answer.json' }] }] } });
+    writeJson(dir, 'turns.json', [[{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'rm victim.txt' } }], [{ type: 'text', text: 'done' }]]);
+    const run = runCli(['-p', 'go', '--settings', 'hooks.json', '--permission-mode', 'bypassPermissions', '--model-script', 'turns.json', '--output-format', 'json'], dir);
+    return { victim: fs.existsSync(path.join(dir, 'victim.txt')), stderr: run.stderr };
+  }
+
+  it.each([
+    { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'Deny' } },
+    { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: ' DENY ' } },
+    { hookSpecificOutput: { permissionDecision: 'deny' } },
+    { hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' } },
+    { decision: 'Block', reason: 'no' },
+  ])('%j keeps the victim and warns', (answer) => {
+    const run = hookRun(answer);
+    expect(run.victim).toBe(true);
+    expect(run.stderr).toMatch(/kept the refusal/);
+  });
+
+  it('legitimate: a loosely spelled allow grants nothing extra, and an exact deny-free answer lets the command run', () => {
+    expect(hookRun({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }).victim).toBe(false);
+    expect(hookRun({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'Allow' } }).stderr).not.toMatch(/kept the refusal/);
   });
 });
