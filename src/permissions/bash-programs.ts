@@ -76,6 +76,11 @@ function collect(argv: readonly ShellWord[], offset: number, found: Found, extra
     const args = words.slice(1);
     if (SHELLS.has(name)) return shellRun(args, found, fail);
     if (name === 'eval') return addScript(joined(args), found, fail);
+    // `source FILE` / `. FILE` run FILE's commands in this shell: from standard input, a descriptor
+    // or a process substitution (`. <(echo rm x)`, `source /dev/stdin <<< …`) like `… | bash`.
+    if ((name === 'source' || name === '.') && (args[0] === undefined || args[0].dynamic || /^\/(dev|proc)\//.test(args[0].value) || args[0].value === '-')) {
+      return fail(`${name} reads commands that are only known when the command runs`);
+    }
     if (name === 'trap') return trapRun(args, found, fail);
     if (name === 'alias') {
       for (const word of args) if (word.value.includes('=')) addScript({ ...word, value: word.value.slice(word.value.indexOf('=') + 1) }, found, fail);

@@ -64,6 +64,9 @@ describe('deny rules see programs behind command-string runners and `time --`', 
     'sg root "rm victim.txt"',
     'gosu root rm victim.txt',
     'setarch x86_64 rm victim.txt',
+    "source /dev/stdin <<< 'rm victim.txt'",
+    '. <(echo rm victim.txt)',
+    '. /proc/self/fd/0 <<< "rm victim.txt"',
   ])('%s is denied under deny Bash(rm:*) with allow: [Bash] and an allowing hook', async (command) => {
     const dir = tempProject({ 'victim.txt': 'v\n' });
     const result = await bash(dir, command, { rules: RM_RULES, hooks: allowingHooks() });
@@ -73,7 +76,8 @@ describe('deny rules see programs behind command-string runners and `time --`', 
 
   it('legitimate: the same wrappers around other programs still run under allow: [Bash]', async () => {
     const dir = tempProject({ 'victim.txt': 'v\n' });
-    for (const command of ['script -qc "ls" /dev/null', 'time -- ls', 'time -p ls']) {
+    fs.writeFileSync(path.join(dir, 'setup.sh'), 'echo hi\n');
+    for (const command of ['script -qc "ls" /dev/null', 'time -- ls', 'time -p ls', '. ./setup.sh', 'source setup.sh']) {
       expect(await bash(dir, command, { rules: RM_RULES }), command).toMatchObject({ isError: false });
     }
   });
