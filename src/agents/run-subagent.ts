@@ -3,6 +3,7 @@ import { HookEngine } from '../hooks/hook-engine.js';
 import { mergeCommon } from '../hooks/merge.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runLoop } from '../loop/agent-loop.js';
+import type { LoopEnd, LoopOptions } from '../loop/loop-types.js';
 import { contextLabel, HOOK_STOPPED_CONTINUATION } from '../loop/hook-text.js';
 import { appendMessage, fireHook, makeEmitter, type RunContext } from '../loop/run-context.js';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
@@ -12,6 +13,8 @@ import type { ModelClient, Usage } from '../model/model-client.js';
 import { emptyTally } from '../model/usage.js';
 import type { Approver, PermissionMode } from '../permissions/types.js';
 import { agentTranscriptPath } from '../session/paths.js';
+import { CallsWaiting } from '../session/pending-calls.js';
+import type { ResumedSession } from '../session/resume.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
@@ -42,29 +45,50 @@ const MAX_STOP_CONTINUATIONS = 8;
  *
  * Resolves with the final answer as Claude Code's Agent output. Rejects with a ToolFailure (the
  * model sees its message) when the subagent did not complete; `endsRun` when a hook inside ended
- * the run (`continue: false`, a PermissionRequest interrupt), which then ends the parent's run too.
+ * the run (`continue: false`, a PermissionRequest interrupt), which then ends the parent's run too;
+ * with CallsWaiting when calls inside wait for a decision (see subagentOutcome).
  */
 export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, context: ToolContext): Promise<AgentOutput> {
-  const started = Date.now();
   const agentId = `a${randomBytes(8).toString('hex')}`;
+  const sub = openSubagent(parent, setup, input, definition, agentId, context.signal);
+  const start = mergeCommon(await fireHook(sub.run, 'SubagentStart', {}, definition.name));
+  appendMessage(sub.run, userMessage(input.prompt));
+  if (start.contexts.length > 0) appendMessage(sub.run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
+  return subagentOutcome(sub, await runLoop(sub.run, sub.loop));
+}
+
+/** A subagent's run context, its loop's options, and what its output reports (see runAgentSubagent). */
+export interface OpenSubagent {
+  readonly run: RunContext;
+  readonly loop: LoopOptions;
+  readonly agentId: string;
+  readonly definition: AgentDefinition;
+  readonly input: AgentInput;
+  readonly model: ModelClient;
+  readonly started: number;
+  readonly transcript: boolean;
+  readonly seen: { usage?: Usage; tools: string[]; calls: number; stats: ToolStats };
+}
+
+/**
+ * The subagent `agentId` of `definition` for an Agent call with `input`, ready to run: a new one,
+ * or (`resumed`) one whose conversation is read back from its transcript, which its writer continues.
+ */
+export function openSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, agentId: string, signal: AbortSignal, resumed?: ResumedSession): OpenSubagent {
   const transcriptPath = agentTranscriptPath(parent.state.transcriptPath, agentId);
   const requested = input.model ?? definition.model;
   const model = (requested !== undefined && requested !== 'inherit' ? setup.agentModel?.(requested) : undefined) ?? parent.model;
-  const seen: { usage?: Usage; tools: string[]; calls: number; stats: ToolStats } = { tools: [], calls: 0, stats: emptyToolStats() };
-  const run = childRun(parent, setup, definition, agentId, transcriptPath, model, context.signal, (event) => {
+  const seen: OpenSubagent['seen'] = { tools: [], calls: 0, stats: emptyToolStats() };
+  const run = childRun(parent, setup, definition, agentId, transcriptPath, model, signal, (event) => {
     if (event.type === 'model_response') seen.usage = event.usage;
     if (event.type === 'tool_result') {
       seen.calls++;
       if (!seen.tools.includes(event.toolName)) seen.tools.push(event.toolName);
       countToolUse(seen.stats, event.toolName, event.output);
     }
-  });
-
-  const start = mergeCommon(await fireHook(run, 'SubagentStart', {}, definition.name));
-  appendMessage(run, userMessage(input.prompt));
-  if (start.contexts.length > 0) appendMessage(run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
+  }, resumed);
   let turns = 0;
-  const end = await runLoop(run, {
+  const loop: LoopOptions = {
     model,
     system: definition.prompt,
     maxTurns: definition.maxTurns ?? DEFAULT_MAX_TURNS,
@@ -73,7 +97,18 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
     totals: emptyTally(),
     countTurn: () => ++turns,
     background: false,
-  });
+  };
+  return { run, loop, agentId, definition, input, model, started: Date.now(), transcript: setup.transcript, seen };
+}
+
+/**
+ * The Agent call's output once the subagent's loop ended `end`. A subagent whose calls wait
+ * (`tool_deferred`) rejects with CallsWaiting (each call with its `agentId` and `agentType`): the
+ * calls are in its transcript, the Agent call waits for them (agents/waiting-subagent.ts). Without
+ * a transcript nothing could resume it, so it fails as unfinished.
+ */
+export function subagentOutcome(sub: OpenSubagent, end: LoopEnd): AgentOutput {
+  const { definition, input, seen, run } = sub;
   switch (end.terminalReason) {
     case 'completed':
       break;
@@ -82,6 +117,11 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
       throw new ToolFailure(HOOK_STOPPED_CONTINUATION, { endsRun: end.terminalReason });
     case 'aborted':
       throw new ToolFailure('Interrupted by user: the subagent was stopped before it finished');
+    case 'tool_deferred':
+      if (sub.transcript && end.pending !== undefined && end.pending.length > 0) {
+        throw new CallsWaiting(end.pending.map((call) => ({ ...call, agentId: sub.agentId, agentType: definition.name })), end.deferredToolUse);
+      }
+      throw new ToolFailure(`The ${definition.name} agent did not finish (tool_deferred): its calls can wait for a decision only when the session writes transcripts`);
     default:
       throw new ToolFailure(`The ${definition.name} agent did not finish (${end.terminalReason}): ${end.result || 'no answer'}`);
   }
@@ -90,12 +130,12 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
   return {
     status: 'completed',
     prompt: input.prompt,
-    agentId,
+    agentId: sub.agentId,
     agentType: definition.name,
     toolsUsed: seen.tools,
     content: [{ type: 'text', text: end.result }],
-    resolvedModel: run.state.model ?? model.name,
-    totalDurationMs: Date.now() - started,
+    resolvedModel: run.state.model ?? sub.model.name,
+    totalDurationMs: Date.now() - sub.started,
     // Claude Code reports the last request's context size here, not a sum (subagent-start-stop).
     totalTokens: wire.input_tokens + wire.cache_creation_input_tokens + wire.cache_read_input_tokens + wire.output_tokens,
     totalToolUseCount: seen.calls,
@@ -110,7 +150,7 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
  * transcript; everything else is the parent's. Its observers: its transcript and `watch`; the
  * parent's hear its hook starts and outcomes, system messages and warnings only.
  */
-function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDefinition, agentId: string, transcriptPath: string, model: ModelClient, signal: AbortSignal, watch: RunObserver): RunContext {
+function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDefinition, agentId: string, transcriptPath: string, model: ModelClient, signal: AbortSignal, watch: RunObserver, resumed: ResumedSession | undefined): RunContext {
   const mode = effectiveMode(parent.policy.mode, definition.permissionMode);
   const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir: parent.state.projectDir, cwd: parent.state.cwd, mode });
   state.promptId = parent.state.promptId;
@@ -120,14 +160,14 @@ function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDef
     if (event.type === 'hook_handler_started' || event.type === 'hook_outcome' || event.type === 'system_message' || event.type === 'warning') parent.emit(event);
   }];
   if (setup.transcript) {
-    const writer = new TranscriptWriter({ path: transcriptPath, sessionId: parent.state.sessionId, facts: state, sidechain: { agentId } }, (error) => parent.emit({ type: 'warning', text: error.message }));
+    const writer = new TranscriptWriter({ path: transcriptPath, sessionId: parent.state.sessionId, facts: state, sidechain: { agentId }, ...(resumed ? { resume: resumed } : {}) }, (error) => parent.emit({ type: 'warning', text: error.message }));
     observers.unshift(writer.observer);
   }
   return {
     ...parent,
     state,
     hooks: agentEngine(parent, definition),
-    messages: [],
+    messages: [...(resumed?.messages ?? [])],
     tools: new ToolRegistry(offeredTools(parent.tools.list(), definition)),
     policy: mode === parent.policy.mode ? parent.policy : parent.policy.withMode(mode),
     approver: oneQuestionAtATime(parent.approver),
