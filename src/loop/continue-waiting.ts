@@ -31,6 +31,8 @@ export async function continueWaitingCall(run: RunContext, call: ToolCall, calls
   }
   const { input } = checked;
   const continueWaiting = tool.continueWaiting.bind(tool);
+  // Observers see the call start again, as a decided top-level call does (runToolCall), then run on.
+  run.emit({ type: 'tool_started', toolName: tool.name, toolUseId: call.id, input });
   run.emit({ type: 'tool_executing', toolName: tool.name, toolUseId: call.id });
   const context = callContext(run, call, tool, input, []);
   const ran = await runHandler(run, call, tool, input, context, false, () => continueWaiting(input, calls, theirs, context));

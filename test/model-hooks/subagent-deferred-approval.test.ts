@@ -154,6 +154,26 @@ describe('approval that survives a restart, inside a subagent (library)', () => 
     expect(fs.existsSync(path.join(projectDir, 'y.txt'))).toBe(false);
   });
 
+  it('two Agent calls side by side both wait; each subagent continues with its own decisions; an id both subagents use cannot be decided by id', async () => {
+    const projectDir = tempProject();
+    const both = (inner: [string, string]) => new ScriptedModel([[agentCall('toolu_A', 'SUB-ONE: first'), agentCall('toolu_B', 'SUB-TWO: second')], { match: 'SUB-ONE', content: [bash(inner[0], 'touch one.txt')] }, { match: 'SUB-TWO', content: [bash(inner[1], 'touch two.txt')] }]);
+    const first = await runAgent('delegate', options(projectDir, both(['toolu_s1', 'toolu_s2']), { approver: callbackApprover(() => 'later') }));
+    expect(first.pending?.map((call) => [call.id, call.parentToolUseId])).toEqual([['toolu_s1', 'toolu_A'], ['toolu_s2', 'toolu_B']]);
+    expect(new Set(first.pending?.map((call) => call.agentId)).size).toBe(2);
+    const model = new ScriptedModel([{ match: 'SUB-ONE', content: [text('one made')] }, { match: 'SUB-TWO', content: [text('two refused')] }, [text('both back')]]);
+    const result = await resumeAgent({ toolu_s1: { behavior: 'allow' }, toolu_s2: { behavior: 'deny' } }, options(projectDir, model, { resume: loadSession(transcriptOf(projectDir, first.sessionId)) }));
+    expect(result.result).toBe('both back');
+    expect(['one.txt', 'two.txt'].map((name) => fs.existsSync(path.join(projectDir, name)))).toEqual([true, false]);
+    expect(result.messages.filter((message) => message.role === 'tool').map((message) => [message.toolCallId, message.content])).toEqual([['toolu_A', 'one made'], ['toolu_B', 'two refused']]);
+    expect(pairingViolations(result.messages)).toEqual([]);
+
+    const other = tempProject();
+    const same = await runAgent('delegate', options(other, both(['toolu_s', 'toolu_s']), { approver: callbackApprover(() => 'later') }));
+    expect(same.pending?.map((call) => call.id)).toEqual(['toolu_s', 'toolu_s']);
+    await expect(resumeAgent({ toolu_s: { behavior: 'allow' } }, options(other, new ScriptedModel([]), { resume: loadSession(transcriptOf(other, same.sessionId)) }))).rejects.toThrow('decision for toolu_s: more than one pending tool call has this id');
+    expect(fs.readdirSync(other).filter((name) => name.endsWith('.txt'))).toEqual([]);
+  });
+
   it('without a transcript nothing could resume the subagent: the Agent call fails as unfinished, paired as before', async () => {
     const projectDir = tempProject();
     const model = new ScriptedModel([[agentCall('toolu_A', 'SUB-TASK: one')], { match: 'SUB-TASK', content: [bash('toolu_s1', 'touch x.txt')] }, [text('gave up')]]);
