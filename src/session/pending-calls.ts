@@ -85,6 +85,8 @@ export function checkDecisions(pending: readonly PendingCall[], decisions: Pendi
     const call = matching[0];
     if (call === undefined) {
       const ids = pending.map((candidate) => candidate.id).join(', ');
+      // An Agent call that waits is not decided itself: what waits is inside its subagent.
+      if (pending.some((candidate) => candidate.parentToolUseId === id)) throw new ConfigError(`decision for ${id}: the call waits for the calls inside its subagent, not for a decision of its own; decide those (pending: ${ids})`, { field: id });
       throw new ConfigError(`decision for ${id}: no such pending tool call (${ids === '' ? 'the session has none' : `pending: ${ids}`})`, { field: id });
     }
     if (decision.behavior === 'allow' && decision.input !== undefined && !isDeepStrictEqual(normalizeJson(decision.input), normalizeJson(call.input))) {

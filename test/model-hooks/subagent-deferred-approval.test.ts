@@ -86,7 +86,7 @@ describe('approval that survives a restart, inside a subagent (library)', () => 
     const first = await deferredInside(projectDir);
     const saved = loadSession(transcriptOf(projectDir, first.sessionId));
     const idle = new ScriptedModel([]);
-    await expect(resumeAgent({ toolu_A: { behavior: 'allow' } }, options(projectDir, idle, { resume: saved }))).rejects.toThrow('decision for toolu_A: no such pending tool call (pending: toolu_s1, toolu_s2)');
+    await expect(resumeAgent({ toolu_A: { behavior: 'allow' } }, options(projectDir, idle, { resume: saved }))).rejects.toThrow('decision for toolu_A: the call waits for the calls inside its subagent, not for a decision of its own; decide those (pending: toolu_s1, toolu_s2)');
     await expect(resumeAgent({ toolu_s1: { behavior: 'allow', input: { command: 'rm -rf /' } } }, options(projectDir, idle, { resume: saved }))).rejects.toThrow('decision for toolu_s1: the approved input is not the pending input');
     // A session without the agents cannot continue the subagent: refused before the model is asked.
     await expect(resumeAgent({ toolu_s1: { behavior: 'allow' } }, options(projectDir, idle, { resume: saved, agents: [] }))).rejects.toThrow('cannot continue toolu_A');
@@ -203,7 +203,7 @@ describe('approval that survives a restart, inside a subagent (CLI, two processe
     // The Agent call itself is not decidable: one line, exit 2, nothing runs.
     const wrong = runCli(['--resume', ended.session_id, '--approve', 'toolu_01', '--settings', 'settings.json', '--model-script', 'first.json'], dir, env);
     expect(wrong.status).toBe(2);
-    expect(wrong.stderr).toBe('hookloop: decision for toolu_01: no such pending tool call (pending: toolu_s1)\n');
+    expect(wrong.stderr).toBe('hookloop: decision for toolu_01: the call waits for the calls inside its subagent, not for a decision of its own; decide those (pending: toolu_s1)\n');
 
     writeJson(dir, 'second.json', [{ match: 'SUBAGENT-TASK', content: [{ type: 'text', text: 'SUB-ANSWER: file made' }] }, [{ type: 'text', text: 'the subagent made it' }]]);
     const second = runCli(['--resume', ended.session_id, '--approve', 'toolu_s1', '--settings', 'settings.json', '--model-script', 'second.json', '--record-requests', 'requests.jsonl', '--output-format', 'json'], dir, env);
