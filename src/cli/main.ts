@@ -15,6 +15,7 @@ import { ProviderRequestError } from '../model/provider-errors.js';
 import { headlessApprover, ttyApprover } from '../permissions/approvers.js';
 import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { resolveConfigDir } from '../session/paths.js';
+import type { PendingDecisions } from '../session/pending-calls.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { configurationFiles } from './configuration-files.js';
 import { SessionHookEngine } from './hooks-command/session-engine.js';
@@ -27,7 +28,7 @@ import { exitCodeOf, resultJson } from './result-json.js';
 import { cliSandboxOptions } from './sandbox-options.js';
 import { readSessionFlags } from './session-flags.js';
 import { createModel, describeSelection, selectModel } from './select-model.js';
-import { headlessPrompt } from './stdin-prompt.js';
+import { headlessPrompt, NO_PRINT_INPUT } from './stdin-prompt.js';
 import { startTelemetry } from './telemetry-sdk.js';
 import { streamJsonWriter, textStreamPrinter } from './stream-output.js';
 import { watchTerminationSignals } from './termination-signals.js';
@@ -78,10 +79,13 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   // Headless: the argument and whatever is piped on stdin, as in Claude Code.
   // `--approve`/`--deny` continue a saved session's pending calls: there is no prompt to read.
   if (options.decisions !== undefined && options.prompt !== undefined) throw new ConfigError('--approve/--deny continue the pending tool calls of the resumed session; they take no prompt', { field: '-p' });
-  const prompt = interactive || options.decisions !== undefined ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print, warn });
-  if (prompt === undefined && !interactive && options.decisions === undefined) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
+  // `-p --resume ID` without a prompt may go on with the session's pending calls (below), as Claude Code does.
+  const resuming = options.resume !== undefined || options.continue;
+  const prompt = interactive || options.decisions !== undefined ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print && !resuming, warn });
+  if (prompt === undefined && !interactive && options.decisions === undefined && !resuming) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
   const projectDir = io.cwd;
   const sessionFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
+  const decisions = options.decisions ?? pendingWithoutDecisions(!interactive && prompt === undefined, sessionFlags.resume?.pending);
   const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
   const setup = loadHookSetup(setupOptions);
   const settings = setup.settings;
@@ -187,8 +191,8 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };
-    if (options.decisions !== undefined) {
-      const result = await resumeAgent(options.decisions, runOptions).finally(() => requestLog?.close());
+    if (decisions !== undefined) {
+      const result = await resumeAgent(decisions, runOptions).finally(() => requestLog?.close());
       return printResult(result, options, io, output, failures, termination);
     }
     if (interactiveParts || prompt === undefined) {
@@ -267,4 +271,17 @@ export function packageVersion(): string {
   } catch {
     return '0.0.0';
   }
+}
+
+/**
+ * `-p --resume ID` (or `--continue`) with no prompt and no `--approve`/`--deny`: when the session
+ * left calls pending, they go through PreToolUse and the policy again, undecided, exactly as Claude
+ * Code 2.1.328 resumes a deferred tool call (recorded: its PreToolUse fired again with the same
+ * tool_use_id and input, then the call ran under the allow rule and the model went on). Returns the
+ * empty decisions that do that, or throws the headless "no input" error when nothing is pending.
+ */
+function pendingWithoutDecisions(headlessWithoutPrompt: boolean, pending: readonly unknown[] | undefined): PendingDecisions | undefined {
+  if (!headlessWithoutPrompt) return undefined;
+  if (pending === undefined || pending.length === 0) throw new ConfigError(`-p: ${NO_PRINT_INPUT}`, { field: '-p' });
+  return {};
 }

@@ -67,6 +67,51 @@ describe('approval that survives a restart (CLI, two processes)', () => {
   });
 });
 
+describe('-p --resume ID without a prompt (Claude Code\'s way of going on after a defer)', () => {
+  it('the deferred call goes through PreToolUse and the policy again, undecided, then runs and the model goes on; with nothing pending it is the usual no-input error', () => {
+    const dir = tempProject();
+    const env = { HOOKLOOP_HOME: path.join(dir, '.config') };
+    // Defers the first time it sees a call, lets it through afterwards (the hook decides on resume).
+    const deferOnce = `cat >> "$CLAUDE_PROJECT_DIR/pre.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/pre.jsonl"; if [ ! -f "$CLAUDE_PROJECT_DIR/seen" ]; then touch "$CLAUDE_PROJECT_DIR/seen"; printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}'; fi`;
+    writeJson(dir, 'settings.json', { permissions: { allow: ['Bash(touch *)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: deferOnce }] }] } });
+    writeJson(dir, 'first.json', [[bash('toolu_01', 'touch ran.txt')]]);
+    const first = runCli(['-p', 'go', '--settings', 'settings.json', '--model-script', 'first.json', '--output-format', 'json'], dir, env);
+    expect(first.status, first.stderr).toBe(0);
+    const ended = JSON.parse(first.stdout) as { session_id: string; terminal_reason: string };
+    expect(ended.terminal_reason).toBe('tool_deferred');
+    expect(fs.existsSync(path.join(dir, 'ran.txt'))).toBe(false);
+
+    writeJson(dir, 'second.json', [[say('done')]]);
+    const second = runCli(['-p', '--resume', ended.session_id, '--settings', 'settings.json', '--model-script', 'second.json', '--output-format', 'json'], dir, env);
+    expect(second.status, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ result: 'done', terminal_reason: 'completed', is_error: false });
+    expect(fs.existsSync(path.join(dir, 'ran.txt'))).toBe(true);
+    const pre = fs.readFileSync(path.join(dir, 'pre.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { tool_use_id: string; tool_input: unknown });
+    expect(pre).toMatchObject([{ tool_use_id: 'toolu_01', tool_input: { command: 'touch ran.txt' } }, { tool_use_id: 'toolu_01', tool_input: { command: 'touch ran.txt' } }]);
+
+    // Nothing is pending any more: without a prompt there is nothing to do.
+    const third = runCli(['-p', '--resume', ended.session_id, '--settings', 'settings.json', '--model-script', 'second.json'], dir, env);
+    expect(third.status).toBe(2);
+    expect(third.stderr).toBe('hookloop: -p: Input must be provided either through stdin or as a prompt argument when using --print\n');
+  });
+
+  it('undecided on resume, a call the policy asks about is refused headless as it would be live (no approval is implied)', () => {
+    const dir = tempProject();
+    const env = { HOOKLOOP_HOME: path.join(dir, '.config') };
+    const defer = `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}'`;
+    writeJson(dir, 'first-settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: defer }] }] } });
+    writeJson(dir, 'first.json', [[bash('toolu_01', 'touch ran.txt')]]);
+    const first = runCli(['-p', 'go', '--settings', 'first-settings.json', '--model-script', 'first.json', '--output-format', 'json'], dir, env);
+    const ended = JSON.parse(first.stdout) as { session_id: string; terminal_reason: string };
+    expect(ended.terminal_reason).toBe('tool_deferred');
+    writeJson(dir, 'second.json', [[say('refused, then')]]);
+    const second = runCli(['-p', '--resume', ended.session_id, '--model-script', 'second.json', '--output-format', 'json'], dir, env);
+    expect(second.status, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ result: 'refused, then', permission_denials: [{ tool_use_id: 'toolu_01' }] });
+    expect(fs.existsSync(path.join(dir, 'ran.txt'))).toBe(false);
+  });
+});
+
 describe('approval that survives a restart (library)', () => {
   function options(projectDir: string, model: ScriptedModel, extra: Partial<RunOptions> = {}): RunOptions {
     return { model, projectDir, tools: builtinTools(), configDir: path.join(projectDir, '.config'), permissions: { rules: { ask: ['Bash'] } }, ...extra };
