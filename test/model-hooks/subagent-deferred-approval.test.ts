@@ -205,15 +205,21 @@ describe('approval that survives a restart, inside a subagent (CLI, two processe
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toBe('hookloop: decision for toolu_01: the call waits for the calls inside its subagent, not for a decision of its own; decide those (pending: toolu_s1)\n');
 
+    // `-p --resume ID` with no decision: PreToolUse runs again inside the subagent, defers again, and the call waits again.
+    const undecided = runCli(['-p', '--resume', ended.session_id, '--settings', 'settings.json', '--model-script', 'first.json', '--output-format', 'json'], dir, env);
+    expect(undecided.status, undecided.stderr).toBe(0);
+    expect(JSON.parse(undecided.stdout)).toMatchObject({ terminal_reason: 'tool_deferred', pending_tool_uses: [{ id: 'toolu_s1', agent_id: agentId, parent_tool_use_id: 'toolu_01' }] });
+    expect(fs.existsSync(path.join(dir, 'from-sub.txt'))).toBe(false);
+
     writeJson(dir, 'second.json', [{ match: 'SUBAGENT-TASK', content: [{ type: 'text', text: 'SUB-ANSWER: file made' }] }, [{ type: 'text', text: 'the subagent made it' }]]);
     const second = runCli(['--resume', ended.session_id, '--approve', 'toolu_s1', '--settings', 'settings.json', '--model-script', 'second.json', '--record-requests', 'requests.jsonl', '--output-format', 'json'], dir, env);
     expect(second.status, second.stderr).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({ result: 'the subagent made it', terminal_reason: 'completed' });
     expect(JSON.parse(second.stdout)).not.toHaveProperty('pending_tool_uses');
     expect(fs.existsSync(path.join(dir, 'from-sub.txt'))).toBe(true);
-    // PreToolUse ran inside the subagent again (its defer no longer holds an approved call); the Agent call's ran once.
+    // PreToolUse ran inside the subagent in each process (its defer no longer holds an approved call); the Agent call's ran once.
     const pre = fs.readFileSync(path.join(dir, 'pre.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { tool_use_id: string; agent_id?: string });
-    expect(pre.map((input) => [input.tool_use_id, input.agent_id ?? 'main'])).toEqual([['toolu_s1', agentId], ['toolu_s1', agentId]]);
+    expect(pre.map((input) => [input.tool_use_id, input.agent_id ?? 'main'])).toEqual([['toolu_s1', agentId], ['toolu_s1', agentId], ['toolu_s1', agentId]]);
     // The main model's request after the resume has the subagent's answer as the Agent call's result.
     const requests = fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { messages: { role: string; content: unknown }[] });
     const main = requests.at(-1)!;
