@@ -37,20 +37,22 @@ export async function decidePending(run: RunContext, pending: readonly PendingCa
   const still: PendingCall[] = [];
   let end: BatchEnd = { kind: 'continue' };
   let stop: 'hook_stopped' | 'aborted_tools' | undefined;
+  const settle = (outcome: CallOutcome) => {
+    outcomes.push(outcome);
+    if (outcome.result) place(outcome.result);
+    if (outcome.pending) {
+      still.push(...outcome.pending);
+      end = waitingEnd(end, { ...outcome, pending: outcome.pending }, still);
+    }
+    stop ??= outcome.stop;
+  };
   for (const call of assistant.toolCalls) {
     const entry = waiting.get(call.id);
     const inside = pending.filter((inner) => inner.parentToolUseId === call.id);
     if (entry === undefined && inside.length === 0) continue;
     if (entry === undefined) {
-      // An interrupted resume still continues the subagent: its own loop pairs what it cannot run.
-      const outcome = await continueWaitingCall(run, call, inside, decisions);
-      outcomes.push(outcome);
-      if (outcome.result) place(outcome.result);
-      if (outcome.pending) {
-        still.push(...outcome.pending);
-        end = waitingEnd(end, { ...outcome, pending: outcome.pending }, still);
-      }
-      stop ??= outcome.stop;
+      // Its handler was running: it goes on even after a waiting call or an interrupt (its subagent's own loop pairs what it cannot run).
+      settle(await continueWaitingCall(run, call, inside, decisions));
       continue;
     }
     const decision = decisions[call.id];
@@ -66,14 +68,7 @@ export async function decidePending(run: RunContext, pending: readonly PendingCa
       continue;
     }
     // As in a live batch: after a waiting call or an interrupt the rest only get PreToolUse (and wait); a continue:false lets them run.
-    const outcome = await runToolCall(run, call, still.length > 0 || stop === 'aborted_tools', decision?.behavior === 'allow' ? { input: entry.input } : undefined);
-    outcomes.push(outcome);
-    if (outcome.result) place(outcome.result);
-    if (outcome.pending) {
-      still.push(...outcome.pending);
-      end = waitingEnd(end, { ...outcome, pending: outcome.pending }, still);
-    }
-    stop ??= outcome.stop;
+    settle(await runToolCall(run, call, still.length > 0 || stop === 'aborted_tools', decision?.behavior === 'allow' ? { input: entry.input } : undefined));
   }
   const notes = outcomes.flatMap((outcome) => outcome.notes ?? []);
   if (notes.length > 0) appendMessage(run, userMessage(notes.join('\n\n')));
