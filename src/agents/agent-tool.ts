@@ -43,10 +43,11 @@ export interface AgentOutput {
 export type SubagentStarter = (input: AgentInput, definition: AgentDefinition, context: ToolContext) => Promise<AgentOutput>;
 
 /**
- * Continues an Agent call whose subagent stopped with `calls` waiting (see Tool.continueWaiting):
- * resolves with its output once it finishes, or rejects as a SubagentStarter does (CallsWaiting: it waits again).
+ * Continues an Agent call whose subagent stopped with `calls` waiting (see Tool.continueWaiting),
+ * with the definition of the type it ran as (undefined: the session no longer has it): resolves
+ * with its output once it finishes, or rejects as a SubagentStarter does (CallsWaiting: it waits again).
  */
-export type SubagentContinuer = (input: AgentInput, definition: AgentDefinition, calls: readonly PendingCall[], decisions: PendingDecisions, context: ToolContext) => Promise<AgentOutput>;
+export type SubagentContinuer = (input: AgentInput, definition: AgentDefinition | undefined, calls: readonly PendingCall[], decisions: PendingDecisions, context: ToolContext) => Promise<AgentOutput>;
 
 /** The built-in types' listing in the tool description, as Claude Code lists them: `- name: description (Tools: …)`. */
 function listing(agents: readonly AgentDefinition[]): string {
@@ -92,9 +93,7 @@ export function agentTool(agents: readonly AgentDefinition[], start: SubagentSta
       ? {
           continueWaiting: (input: AgentInput, calls: readonly PendingCall[], decisions: PendingDecisions, context: ToolContext) => {
             const type = calls[0]?.agentType;
-            const definition = type !== undefined ? byName.get(type) : undefined;
-            if (definition === undefined) return Promise.reject(new ToolFailure(`Agent type '${type ?? '?'}' not found: the waiting subagent cannot continue`));
-            return resume(input, definition, calls, decisions, context);
+            return resume(input, type !== undefined ? byName.get(type) : undefined, calls, decisions, context);
           },
         }
       : {}),

@@ -115,6 +115,18 @@ describe('approval that survives a restart, inside a subagent (library)', () => 
     expect(fs.readdirSync(projectDir).filter((name) => name.endsWith('.txt'))).toEqual([]);
   });
 
+  it('a session whose agents no longer include the subagent\'s type fails the Agent call; nothing inside runs and its calls are paired in its transcript', async () => {
+    const projectDir = tempProject();
+    const first = await deferredInside(projectDir);
+    const model = new ScriptedModel([[text('went on without it')]]);
+    const result = await resumeAgent({ toolu_s1: { behavior: 'allow' } }, options(projectDir, model, { resume: loadSession(transcriptOf(projectDir, first.sessionId)), agents: [{ ...GENERAL_PURPOSE, name: 'someone-else' }] }));
+    expect(result.result).toBe('went on without it');
+    expect(result.messages.find((message) => message.role === 'tool')).toMatchObject({ toolCallId: 'toolu_A', isError: true, content: "Agent type 'general-purpose' not found: the waiting subagent cannot continue" });
+    expect(fs.existsSync(path.join(projectDir, 'sub.txt'))).toBe(false);
+    const sub = loadSession(subagentTranscript(projectDir, first.sessionId, first.pending![0]!.agentId!), { sidechain: true });
+    expect([sub.pending, sub.repairs, pairingViolations(sub.messages)]).toEqual([[], [], []]);
+  });
+
   it('a subagent that waits again on resume leaves the Agent call waiting again; the transcript resumes a second time', async () => {
     const projectDir = tempProject();
     const script = [[agentCall('toolu_A', 'SUB-TASK: two steps')], { match: 'SUB-TASK', content: [bash('toolu_s1', 'touch one.txt')] }];
