@@ -6,8 +6,9 @@ import { runLoop } from '../loop/agent-loop.js';
 import type { LoopEnd, LoopOptions } from '../loop/loop-types.js';
 import { contextLabel, HOOK_STOPPED_CONTINUATION } from '../loop/hook-text.js';
 import { appendMessage, fireHook, makeEmitter, type RunContext } from '../loop/run-context.js';
-import type { RunEvent, RunObserver } from '../loop/run-events.js';
+import type { RunObserver } from '../loop/run-events.js';
 import { SessionState } from '../loop/session-state.js';
+import { parentObserver, reportSubagentEnd, reportSubagentStart, subagentTraceparent } from '../loop/subagent-events.js';
 import { systemMessage, userMessage } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { emptyTally } from '../model/usage.js';
@@ -51,10 +52,14 @@ const MAX_STOP_CONTINUATIONS = 8;
 export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, context: ToolContext): Promise<AgentOutput> {
   const agentId = `a${randomBytes(8).toString('hex')}`;
   const sub = openSubagent(parent, setup, input, definition, agentId, context.signal);
+  // Before SubagentStart: the subagent's hooks, turns and calls belong to it (its lane, its invoke_agent span).
+  reportSubagentStart(parent, sub.run.state.agent!, input.prompt, { toolUseId: context.toolUseId });
   const start = mergeCommon(await fireHook(sub.run, 'SubagentStart', {}, definition.name));
   appendMessage(sub.run, userMessage(input.prompt));
   if (start.contexts.length > 0) appendMessage(sub.run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
-  return subagentOutcome(sub, await runLoop(sub.run, sub.loop));
+  const end = await runLoop(sub.run, sub.loop);
+  reportSubagentEnd(parent, sub.run.state.agent!, end);
+  return subagentOutcome(sub, end);
 }
 
 /** A subagent's run context, its loop's options, and what its output reports (see runAgentSubagent). */
@@ -148,7 +153,8 @@ export function subagentOutcome(sub: OpenSubagent, end: LoopEnd): AgentOutput {
  * The subagent's own context: its state (same session, transcript path and prompt id as hooks see
  * them; its own id, type and cwd; a mode no looser than the parent's), conversation, tools and
  * transcript; everything else is the parent's. Its observers: its transcript and `watch`; the
- * parent's hear its hook starts and outcomes, system messages and warnings only.
+ * parent's hear its hook starts and outcomes, system messages and warnings as they are, and its
+ * model requests, tool calls and decisions tagged with its id (subagent-events.ts).
  */
 function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDefinition, agentId: string, transcriptPath: string, model: ModelClient, signal: AbortSignal, watch: RunObserver, resumed: ResumedSession | undefined): RunContext {
   const mode = effectiveMode(parent.policy.mode, definition.permissionMode);
@@ -156,9 +162,7 @@ function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDef
   state.promptId = parent.state.promptId;
   state.model = parent.state.model;
   state.agent = { id: agentId, type: definition.name, typeOnEveryEvent: true };
-  const observers: RunObserver[] = [watch, (event: RunEvent) => {
-    if (event.type === 'hook_handler_started' || event.type === 'hook_outcome' || event.type === 'system_message' || event.type === 'warning') parent.emit(event);
-  }];
+  const observers: RunObserver[] = [watch, parentObserver(parent, state.agent)];
   if (setup.transcript) {
     const writer = new TranscriptWriter({ path: transcriptPath, sessionId: parent.state.sessionId, facts: state, sidechain: { agentId }, ...(resumed ? { resume: resumed } : {}) }, (error) => parent.emit({ type: 'warning', text: error.message }));
     observers.unshift(writer.observer);
@@ -175,6 +179,7 @@ function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDef
     signal,
     permissionDenials: [],
     emit: makeEmitter(observers),
+    ...subagentTraceparent(parent, state.agent),
   };
 }
 

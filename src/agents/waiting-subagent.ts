@@ -1,6 +1,7 @@
 import { runLoop } from '../loop/agent-loop.js';
 import { decidePending, endOfDecidedBatch } from '../loop/deferred-approval.js';
 import type { RunContext } from '../loop/run-context.js';
+import { reportSubagentEnd, reportSubagentStart } from '../loop/subagent-events.js';
 import type { PendingCall, PendingDecisions } from '../session/pending-calls.js';
 import { loadWaitingSubagent, pairAbandonedSubagentCalls } from '../session/subagent-transcripts.js';
 import { ToolFailure, type ToolContext } from '../tools/define-tool.js';
@@ -37,7 +38,11 @@ export async function continueAgentSubagent(parent: RunContext, setup: SubagentS
     throw new ToolFailure(`Error: the subagent ${agentId} cannot be resumed: ${(error as Error).message}`);
   }
   const sub = openSubagent(parent, setup, input, definition, agentId, context.signal, resumed);
+  // Its lane and span in this process: the continued part, under the Agent call, as a live subagent's.
+  reportSubagentStart(parent, sub.run.state.agent!, input.prompt, { toolUseId: context.toolUseId });
   const own = resumed.pending.map(({ assistantUuid: _uuid, ...call }) => call);
   const batch = await decidePending(sub.run, own, decisions);
-  return subagentOutcome(sub, batch.kind === 'continue' ? await runLoop(sub.run, sub.loop) : endOfDecidedBatch(batch));
+  const end = batch.kind === 'continue' ? await runLoop(sub.run, sub.loop) : endOfDecidedBatch(batch);
+  reportSubagentEnd(parent, sub.run.state.agent!, end);
+  return subagentOutcome(sub, end);
 }

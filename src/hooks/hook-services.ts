@@ -31,6 +31,8 @@ export interface SubagentRequest {
   readonly prompt: string;
   readonly input: Readonly<Record<string, unknown>>;
   readonly signal: AbortSignal;
+  /** The W3C traceparent of the agent hook's own span when the run is traced: the sub-run's spans nest under it. */
+  readonly traceparent?: string;
 }
 
 /**

@@ -19,12 +19,12 @@ export type HandlerRun = { readonly ok: true; readonly output: unknown; readonly
 /**
  * The handler's context for this call: the run's, plus the real paths the permission was decided
  * for (file tools write there or nowhere), the policy's search filter (Grep and Glob show only
- * files this call may read), and the W3C traceparent of the call's span when the run is traced.
+ * files this call may read), the call's id, and the W3C traceparent of the call's span when the run is traced.
  */
 export function callContext(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, realPaths: readonly string[]): ToolContext {
   // The call's `run` span when the run is traced: Bash hands it on as TRACEPARENT.
   const traceparent = run.traceparent?.(call.id);
-  const base = { ...toolContext(run), approvedPaths: realPaths, ...(traceparent !== undefined ? { traceparent } : {}) };
+  const base = { ...toolContext(run), toolUseId: call.id, approvedPaths: realPaths, ...(traceparent !== undefined ? { traceparent } : {}) };
   if (tool.kind !== 'read') return base;
   return { ...base, mayRead: run.policy.searchFilter({ tool, input, cwd: base.cwd }) };
 }

@@ -52,10 +52,11 @@ export interface RunContext {
   /** The session's MCP servers (`RunOptions.mcpServers`): connected by startSession, closed after SessionEnd. */
   readonly mcp?: McpServerSet;
   /**
-   * The W3C `traceparent` of the span open for `key` (a hook invocation id or a tool call id) when
-   * the run is traced (telemetry/run-tracer.ts); handed to hook and Bash processes as `TRACEPARENT`.
+   * The W3C `traceparent` of the span open for `key` (a hook invocation id or a tool call id; of
+   * subagent `agentId`'s calls when given) when the run is traced (telemetry/run-tracer.ts); handed
+   * to hook and Bash processes as `TRACEPARENT`.
    */
-  readonly traceparent?: (key: string) => string | undefined;
+  readonly traceparent?: (key: string, agentId?: string) => string | undefined;
 }
 
 /**

@@ -60,7 +60,21 @@ export type RunEvent =
   /** A call's paired result; `output` is the handler's structured output (after a PostToolUse `updatedToolOutput`) when it ran and succeeded. */
   | { readonly type: 'tool_result'; readonly toolName: string; readonly toolUseId: string; readonly result: ToolResultMessage; readonly ran: boolean; readonly output?: unknown }
   | { readonly type: 'system_message'; readonly text: string }
-  | { readonly type: 'warning'; readonly text: string };
+  | { readonly type: 'warning'; readonly text: string }
+  /**
+   * A subagent starts: an Agent call's (`toolUseId`: the parent's Agent call) or an agent hook's
+   * (`traceparent`: its hook span's, when the run is traced). Its own run events follow as
+   * `subagent_event`, its hooks as `hook_handler_started`/`hook_outcome` with its `agentId`, then
+   * `subagent_finished` (see loop/subagent-events.ts).
+   */
+  | { readonly type: 'subagent_started'; readonly agentId: string; readonly agentType: string; readonly prompt: string; readonly toolUseId?: string; readonly traceparent?: string }
+  /** One of a subagent's own run events (its model requests, tool calls and decisions), tagged with the subagent; never its messages or stream deltas. */
+  | { readonly type: 'subagent_event'; readonly agentId: string; readonly agentType: string; readonly event: SubagentRunEvent }
+  /** The subagent's loop ended (see RunResult.terminalReason). */
+  | { readonly type: 'subagent_finished'; readonly agentId: string; readonly agentType: string; readonly terminalReason: string; readonly isError: boolean };
+
+/** The run events a subagent reports to its parent inside `subagent_event`. */
+export type SubagentRunEvent = Extract<RunEvent, { readonly type: 'model_request' | 'model_request_sent' | 'model_response' | 'tool_started' | 'permission' | 'permission_decision' | 'input_rewritten' | 'tool_executing' | 'tool_result' | 'calls_pending' }>;
 
 /** Receives RunEvents. Must not throw; a throwing observer is ignored after its error is reported once. */
 export type RunObserver = (event: RunEvent) => void;

@@ -12,9 +12,9 @@ import { runLoop } from './agent-loop.js';
 import { contextLabel, STRUCTURED_OUTPUT_ENFORCE } from './hook-text.js';
 import { hookModelClient } from './model-call-hooks.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
-import type { RunEvent } from './run-events.js';
 import { SessionState } from './session-state.js';
 import { structuredOutputTool } from './structured-output-tool.js';
+import { parentObserver, reportSubagentEnd, reportSubagentStart, subagentTraceparent } from './subagent-events.js';
 
 /** `agent_type` of an agent hook's subagent on SubagentStart/SubagentStop (and their matcher value). */
 export const AGENT_HOOK_TYPE = 'agent-hook';
@@ -42,7 +42,9 @@ export const AGENT_HOOK_SYSTEM = [
 export async function runSubagent(parent: RunContext, request: SubagentRequest): Promise<SubagentAnswer> {
   const answer: { verdict?: ModelVerdict } = {};
   const run = childRun(parent, request, (verdict) => (answer.verdict = verdict));
-  const transcriptPath = agentTranscriptPath(parent.state.transcriptPath, run.state.agent!.id);
+  const agent = run.state.agent!;
+  const transcriptPath = agentTranscriptPath(parent.state.transcriptPath, agent.id);
+  reportSubagentStart(parent, agent, request.prompt, { traceparent: request.traceparent });
   const start = mergeCommon(await fireHook(run, 'SubagentStart', {}, AGENT_HOOK_TYPE));
   appendMessage(run, userMessage(request.prompt));
   if (start.contexts.length > 0) appendMessage(run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
@@ -58,6 +60,7 @@ export async function runSubagent(parent: RunContext, request: SubagentRequest):
     background: false,
     answer: { given: () => answer.verdict !== undefined, withdraw: () => delete answer.verdict, reminder: STRUCTURED_OUTPUT_ENFORCE },
   });
+  reportSubagentEnd(parent, agent, end);
   if (answer.verdict !== undefined) return { kind: 'answered', ...answer.verdict };
   switch (end.terminalReason) {
     case 'aborted':
@@ -74,7 +77,8 @@ export async function runSubagent(parent: RunContext, request: SubagentRequest):
 /**
  * The subagent's own context: its state (same session, transcript and prompt id; its own agent id;
  * `dontAsk` mode), conversation, tools (the parent's read-only ones and StructuredOutput), policy
- * and signal. Its observers hear hook starts, outcomes and warnings only: its messages are not the session's.
+ * and signal. The parent's observers hear its hook starts and outcomes, warnings, and its model
+ * requests, tool calls and decisions tagged with its id (subagent-events.ts); its messages are not the session's.
  */
 function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdict: ModelVerdict) => void): RunContext {
   const projectDir = parent.state.projectDir;
@@ -94,9 +98,8 @@ function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdi
     autoMode: false,
     signal: request.signal,
     permissionDenials: [],
-    emit: (event: RunEvent) => {
-      if (event.type === 'hook_handler_started' || event.type === 'hook_outcome' || event.type === 'system_message' || event.type === 'warning') parent.emit(event);
-    },
+    emit: parentObserver(parent, state.agent),
+    ...subagentTraceparent(parent, state.agent),
     // mcp_tool hooks inside reach the session's MCP servers as the parent's do.
     // A prompt hook inside asks the model through the model-call hooks too (caller "hook").
     services: { model: hookModelClient(() => child, parent.model), nested: true, ...(parent.services.callMcpTool ? { callMcpTool: parent.services.callMcpTool } : {}) },

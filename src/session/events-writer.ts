@@ -19,7 +19,9 @@ export function eventsPathFor(transcriptPath: string): string {
  * One line of the events file: `t` (ms since the epoch), `type`, and the event's facts. The
  * types: prompt_started, prompt_finished, session_ended, model_request, model_response,
  * tool_started, tool_executing, permission_decision, input_rewritten, tool_result,
- * hook_started, hook_outcome, warning. `hookloop timeline` reads it.
+ * hook_started, hook_outcome, warning, subagent_started, subagent_finished. A subagent's own
+ * events (its model requests, tool calls, decisions) are written as the main agent's are, with its
+ * `agentId` and `agentType`. `hookloop timeline` reads it.
  */
 export type EventRecord = { readonly t: number; readonly type: string } & Readonly<Record<string, unknown>>;
 
@@ -73,6 +75,14 @@ function recordOf(event: RunEvent): Record<string, unknown> | undefined {
       return { type: 'hook_started', invocation: event.invocation, event: event.event, matchValue: event.matchValue, matcher: event.matcher, origin: event.origin, background: event.background, toolUseId: event.toolUseId, agentId: event.agentId };
     case 'hook_outcome':
       return { type: event.type, invocation: event.invocation, event: event.event, matchValue: event.matchValue, toolUseId: event.toolUseId, agentId: event.agentId, ...outcomeFacts(event.outcome) };
+    case 'subagent_started':
+      return { ...event, prompt: cut(event.prompt) };
+    case 'subagent_finished':
+      return { ...event };
+    case 'subagent_event': {
+      const record = recordOf(event.event);
+      return record === undefined ? undefined : { ...record, agentId: event.agentId, agentType: event.agentType };
+    }
     default:
       return undefined;
   }

@@ -13,12 +13,14 @@ const OUTCOME_LABEL: Record<RowOutcome, string> = { ok: 'ok', blocked: 'blocked'
 /**
  * One self-contained HTML page for a session's timeline: inline CSS and script, no request to
  * anything (a Content-Security-Policy of `default-src 'none'` enforces it), every session text
- * HTML-escaped. Lanes: the main agent, then one per subagent. `generatedAt` (ms) is shown so a
+ * HTML-escaped. Lanes: the main agent, then one per subagent in the order they started (its task,
+ * model requests, tool calls with who decided them, and hooks). `generatedAt` (ms) is shown so a
  * reader of a running session knows how fresh the page is.
  */
 export function renderTimelinePage(model: TimelineModel, generatedAt: number): string {
   const total = Math.max(1, model.end - model.start);
-  const lanes = [...new Set(model.rows.map((row) => row.lane))].sort((a, b) => (a === 'main' ? -1 : b === 'main' ? 1 : a.localeCompare(b)));
+  // Rows are in start order, so a Set keeps the lanes in the order they started; main comes first.
+  const lanes = [...new Set(['main', ...model.rows.map((row) => row.lane)])].filter((lane) => model.rows.some((row) => row.lane === lane));
   const tools = [...new Set(model.rows.flatMap((row) => (row.tool !== undefined ? [row.tool] : [])))].sort();
   const events = [...new Set(model.rows.flatMap((row) => (row.event ? [row.event] : [])))].sort();
   const outcomes = [...new Set(model.rows.map((row) => row.outcome))].sort();
@@ -44,7 +46,7 @@ ${model.fromTranscriptOnly ? '<p class="note">This session has no events file (i
 <label>Outcome ${select('outcome', outcomes)}</label>
 <label>Text <input name="text" type="search" placeholder="command, hook, reason…"></label>
 </form>
-${lanes.map((lane) => laneHtml(lane, model.rows.filter((row) => row.lane === lane), model.start, total)).join('\n')}
+${lanes.map((lane) => laneHtml(lane, model.laneTitles?.[lane], model.rows.filter((row) => row.lane === lane), model.start, total)).join('\n')}
 <script>${PAGE_JS}</script>
 </body></html>
 `;
@@ -54,8 +56,8 @@ function select(name: string, values: readonly string[]): string {
   return `<select name="${name}"><option value="">all</option>${values.map((value) => `<option value="${escapeHtml(value)}">${escapeHtml(value)}</option>`).join('')}</select>`;
 }
 
-function laneHtml(lane: string, rows: readonly TimelineRow[], start: number, total: number): string {
-  const heading = lane === 'main' ? 'Main agent' : `Subagent ${lane}`;
+function laneHtml(lane: string, title: string | undefined, rows: readonly TimelineRow[], start: number, total: number): string {
+  const heading = lane === 'main' ? 'Main agent' : (title ?? `Subagent ${lane}`);
   return `<section class="lane" data-lane="${escapeHtml(lane)}"><h2>${escapeHtml(heading)}</h2>\n${rows.map((row) => rowHtml(row, start, total)).join('\n')}\n</section>`;
 }
 

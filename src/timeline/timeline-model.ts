@@ -5,7 +5,7 @@ import type { EventRecord } from '../session/events-writer.js';
 export type RowOutcome = 'ok' | 'blocked' | 'denied' | 'error' | 'failed' | 'timeout' | 'running';
 
 /**
- * One bar of the timeline: a prompt, a model request, a tool call or a hook handler. Times are ms
+ * One bar of the timeline: a prompt (or a subagent's task), a model request, a tool call or a hook handler. Times are ms
  * since the epoch; `end` is undefined while it is still running. `why` is the sentence a person
  * reads next to it (who blocked the call and the reason, a hook's failure); `payload` is shown on click.
  */
@@ -37,48 +37,62 @@ export interface TimelineModel {
   readonly running: boolean;
   /** True when the session has no events file (an old or foreign session): rows come from the transcript, without hook timings. */
   readonly fromTranscriptOnly: boolean;
+  /** Each subagent lane's heading (`Subagent Explore · a1b2… (Agent call toolu_1)`), by agent id; a lane not named here is headed by its id. */
+  readonly laneTitles?: Readonly<Record<string, string>>;
 }
 
 /** Builds the rows of an events file (see EventRecord). Tolerates a file cut mid-session: what never ended is `running`. */
 export function buildTimeline(sessionId: string, records: readonly EventRecord[]): TimelineModel {
   const rows: TimelineRow[] = [];
-  const tools = new Map<string, TimelineRow>();
+  const tools = laneTools();
   const hooks = new Map<string, TimelineRow>();
-  let prompt: TimelineRow | undefined;
-  let model: TimelineRow | undefined;
+  // A subagent's rows are its own: its task (the lane's first row) and its open model request.
+  const prompts = new Map<string, TimelineRow>();
+  const models = new Map<string, TimelineRow>();
+  const laneTitles: Record<string, string> = {};
   let ended = false;
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
   for (const record of records) {
     const lane = typeof record['agentId'] === 'string' ? record['agentId'] : 'main';
+    const prompt = prompts.get(lane);
+    const model = models.get(lane);
     switch (record.type) {
       case 'prompt_started':
-        prompt = row({ id: `prompt-${rows.length}`, kind: 'prompt', lane, start: record.t, title: `Prompt: ${oneLine(text(record['prompt']))}`, payload: { prompt: record['prompt'] } });
-        rows.push(prompt);
+      case 'subagent_started': {
+        const subagent = record.type === 'subagent_started';
+        const entry = row({ id: `prompt-${rows.length}`, kind: 'prompt', lane, start: record.t, title: `${subagent ? `Task (${text(record['agentType'])})` : 'Prompt'}: ${oneLine(text(record['prompt']))}`, payload: pick(record, ['prompt', 'agentType', 'agentId', 'toolUseId']) });
+        if (subagent) laneTitles[lane] = laneTitle(record, tools);
+        prompts.set(lane, entry);
+        rows.push(entry);
         break;
+      }
       case 'prompt_finished':
+      case 'subagent_finished':
         if (prompt) finish(prompt, record.t, record['isError'] === true ? 'error' : 'ok', `ended: ${text(record['terminalReason'])}`);
         break;
-      case 'model_request':
-        model = row({ id: `model-${rows.length}`, kind: 'model', lane, start: record.t, title: `Model turn ${String(record['turn'])}${record['model'] ? ` (${text(record['model'])})` : ''}`, payload: {} });
-        rows.push(model);
+      case 'model_request': {
+        const entry = row({ id: `model-${rows.length}`, kind: 'model', lane, start: record.t, title: `Model turn ${String(record['turn'])}${record['model'] ? ` (${text(record['model'])})` : ''}`, payload: {} });
+        models.set(lane, entry);
+        rows.push(entry);
         break;
+      }
       case 'model_response':
         if (model) {
           const usage = record['usage'] as { inputTokens?: number; outputTokens?: number } | undefined;
           finish(model, record.t, 'ok', `${usage?.inputTokens ?? 0} tokens in, ${usage?.outputTokens ?? 0} out; ${String(record['toolCalls'])} tool call(s); stop: ${text(record['stopReason'])}`);
           model.payload = { text: record['text'], usage, stopReason: record['stopReason'] };
-          model = undefined;
+          models.delete(lane);
         }
         break;
       case 'tool_started': {
         const id = text(record['toolUseId']);
-        const tool = row({ id: `tool-${id}`, kind: 'tool', lane, start: record.t, title: `${text(record['toolName'])} ${oneLine(inputSummary(record['input']))}`.trim(), tool: text(record['toolName']), payload: { tool_use_id: id, input: record['input'] } });
-        tools.set(id, tool);
+        const tool = row({ id: lane === 'main' ? `tool-${id}` : `tool-${lane}-${id}`, kind: 'tool', lane, start: record.t, title: `${text(record['toolName'])} ${oneLine(inputSummary(record['input']))}`.trim(), tool: text(record['toolName']), payload: { tool_use_id: id, input: record['input'] } });
+        tools.set(lane, id, tool);
         rows.push(tool);
         break;
       }
       case 'permission_decision': {
-        const tool = tools.get(text(record['toolUseId']));
+        const tool = tools.get(lane, record['toolUseId']);
         const decision = record['record'] as PermissionDecisionRecord;
         if (tool) {
           tool.payload = { ...tool.payload, decision };
@@ -90,12 +104,12 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
         break;
       }
       case 'input_rewritten': {
-        const tool = tools.get(text(record['toolUseId']));
+        const tool = tools.get(lane, record['toolUseId']);
         if (tool) tool.payload = { ...tool.payload, rewrittenBy: [...((tool.payload['rewrittenBy'] as string[] | undefined) ?? []), record['by']] };
         break;
       }
       case 'tool_result': {
-        const tool = tools.get(text(record['toolUseId']));
+        const tool = tools.get(lane, record['toolUseId']);
         if (!tool) break;
         const outcome = tool.outcome === 'running' ? (record['isError'] === true ? 'error' : 'ok') : tool.outcome;
         finish(tool, record.t, outcome, tool.why);
@@ -104,7 +118,7 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
       }
       case 'hook_started': {
         const origin = record['origin'] as { text?: string; location?: string; source?: string; transport?: string } | undefined;
-        const toolUseId = typeof record['toolUseId'] === 'string' ? record['toolUseId'] : undefined;
+        const call = tools.get(lane, record['toolUseId']);
         const hook = row({
           id: `hook-${text(record['invocation'])}`,
           kind: 'hook',
@@ -112,7 +126,7 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
           start: record.t,
           title: `${text(record['event'])} · ${origin?.text ?? ''}`,
           event: text(record['event']),
-          ...(toolUseId !== undefined && tools.has(toolUseId) ? { parent: `tool-${toolUseId}`, tool: tools.get(toolUseId)!.tool! } : matchTool(record, tools)),
+          ...(call !== undefined ? { parent: call.id, tool: call.tool! } : matchTool(record, tools.open(lane))),
           payload: { matcher: record['matcher'], type: origin?.transport, source: origin?.location ?? origin?.source },
         });
         hooks.set(text(record['invocation']), hook);
@@ -141,7 +155,25 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
   const times = rows.flatMap((entry) => [entry.start, entry.end ?? entry.start]);
   const start = times.length > 0 ? Math.min(...times) : 0;
   const end = times.length > 0 ? Math.max(...times, start + 1) : 1;
-  return { sessionId, rows: orderRows(rows), start, end, running: !ended, fromTranscriptOnly: false };
+  return { sessionId, rows: orderRows(rows), start, end, running: !ended, fromTranscriptOnly: false, laneTitles };
+}
+
+/** Tool call rows by lane and call id: a subagent's call ids are its own (they may repeat the main agent's). */
+function laneTools() {
+  const byLane = new Map<string, Map<string, TimelineRow>>();
+  return {
+    get: (lane: string, id: unknown) => (typeof id === 'string' ? byLane.get(lane)?.get(id) : undefined),
+    set: (lane: string, id: string, entry: TimelineRow) => byLane.set(lane, (byLane.get(lane) ?? new Map<string, TimelineRow>()).set(id, entry)),
+    open: (lane: string): TimelineRow[] => [...(byLane.get(lane)?.values() ?? [])].filter((entry) => entry.end === undefined),
+  };
+}
+
+/** `Subagent Explore · a1b2c3 (Agent call toolu_1: "look around")`: the lane of a subagent_started record. */
+function laneTitle(record: EventRecord, tools: ReturnType<typeof laneTools>): string {
+  const type = typeof record['agentType'] === 'string' ? record['agentType'] : 'agent';
+  const call = tools.get('main', record['toolUseId']);
+  const from = call !== undefined ? ` (${call.title})` : typeof record['toolUseId'] === 'string' ? ` (Agent call ${record['toolUseId']})` : '';
+  return `Subagent ${type} · ${String(record['agentId'])}${from}`;
 }
 
 /** "Blocked by PreToolUse hook guard.sh (settings.json: hooks.PreToolUse[0].hooks[0]): no deploys", "Denied by deny rule Bash(rm:*) (settings.json)". */
@@ -176,10 +208,10 @@ function orderRows(rows: TimelineRow[]): TimelineRow[] {
   return byStart.filter((entry) => entry.parent === undefined).flatMap((entry) => [entry, ...(children.get(entry.id) ?? [])]);
 }
 
-/** PermissionRequest carries no tool_use_id: it belongs to the open call of the tool it matched. */
-function matchTool(record: EventRecord, tools: Map<string, TimelineRow>): { parent?: string; tool?: string } {
+/** PermissionRequest carries no tool_use_id: it belongs to the open call (of its lane) of the tool it matched. */
+function matchTool(record: EventRecord, tools: readonly TimelineRow[]): { parent?: string; tool?: string } {
   if (record['event'] !== 'PermissionRequest') return {};
-  const open = [...tools.values()].reverse().find((tool) => tool.tool === record['matchValue'] && tool.end === undefined);
+  const open = [...tools].reverse().find((tool) => tool.tool === record['matchValue']);
   return open ? { parent: open.id, tool: open.tool! } : {};
 }
 

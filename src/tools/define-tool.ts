@@ -19,6 +19,8 @@ export interface ToolContext {
   readonly sessionId?: string;
   /** Variable names never passed to tool processes (`sandbox.credentials.envVars` with `mode: "deny"`). */
   readonly withheldEnv?: readonly string[];
+  /** The id of the tool call this handler runs for (`tool_use_id`); absent when a handler runs outside the loop. */
+  readonly toolUseId?: string;
   /** The W3C traceparent of this call's span when the run is traced: Bash passes it as `TRACEPARENT`. */
   readonly traceparent?: string;
   /** The run's OS sandbox for Bash, when `sandbox.enabled` and it could start. */

@@ -137,6 +137,55 @@ describe('the timeline page', () => {
     }
   }, 180_000);
 
+  it.skipIf(!HAS_CHROMIUM)("gives an Agent subagent its own lane: its task, turns, the call a hook blocked and who blocked it (headless Chromium)", async () => {
+    const dir = tempProject();
+    writeJson(dir, 'guard.sh', '#!/bin/sh\necho "no deploys from subagents" >&2\nexit 2\n');
+    fs.chmodSync(path.join(dir, 'guard.sh'), 0o755);
+    writeJson(dir, 'settings.json', { permissions: { allow: ['Bash(echo:*)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `${dir}/guard.sh`, if: 'Bash(deploy*)' }] }] } });
+    writeJson(dir, 'turns.json', [
+      [toolUse('toolu_1', 'Agent', { description: 'ship it', prompt: 'SUB-TASK: deploy the site', subagent_type: 'general-purpose' })],
+      { match: 'SUB-TASK', content: [toolUse('toolu_1', 'Bash', { command: 'deploy prod' }), toolUse('toolu_2', 'Bash', { command: 'echo checked' })] },
+      { match: 'SUB-TASK', content: [text('could not deploy')] },
+      [text('done')],
+    ]);
+    expect(runCli(['-p', 'delegate', '--settings', 'settings.json', '--model-script', 'turns.json'], dir).status).toBe(0);
+    expect(runCli(['timeline', '--continue', '--out', 'timeline.html'], dir).status).toBe(0);
+
+    const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    try {
+      const page = await browser.newPage();
+      await page.setViewport({ width: 1280, height: 800 });
+      await page.goto(`file://${path.join(dir, 'timeline.html')}`);
+      const lanes = await page.$$eval('section.lane', (sections) =>
+        sections.map((section) => ({
+          heading: (section.querySelector('h2') as HTMLElement).innerText,
+          rows: Array.from(section.querySelectorAll('.row')).map((row) => ({ kind: (row as HTMLElement).dataset['kind'], outcome: (row as HTMLElement).dataset['outcome'], event: (row as HTMLElement).dataset['event'], text: (row.querySelector('.label') as HTMLElement).innerText })),
+        })),
+      );
+      expect(lanes.map((lane) => lane.heading)).toEqual(['Main agent', expect.stringMatching(/^Subagent general-purpose · a[0-9a-f]{16} \(Agent SUB-TASK: deploy the site\)$/)]);
+      const [main, sub] = lanes as [(typeof lanes)[number], (typeof lanes)[number]];
+      // The main lane has its own call only; the subagent's calls (whose ids repeat the main one's) are in its lane.
+      expect(main.rows.filter((row) => row.kind === 'tool').map((row) => row.text)).toEqual([expect.stringMatching(/^ok\s*Agent SUB-TASK/)]);
+      expect(sub.rows[0]).toMatchObject({ kind: 'prompt', outcome: 'ok', text: expect.stringContaining('Task (general-purpose): SUB-TASK: deploy the site') });
+      expect(sub.rows.filter((row) => row.kind === 'model')).toHaveLength(2);
+      const calls = sub.rows.filter((row) => row.kind === 'tool');
+      expect(calls.map((row) => row.outcome)).toEqual(['blocked', 'ok']);
+      expect(calls[0]!.text).toMatch(/Bash deploy prod[\s\S]*Blocked by PreToolUse hook .*guard\.sh \(.*settings\.json: hooks\.PreToolUse\[0\]\.hooks\[0\]\): .*no deploys from subagents/);
+      expect(calls[1]!.text).toMatch(/Bash echo checked[\s\S]*Allowed by allow rule Bash\(echo:\*\)/);
+      expect(sub.rows.find((row) => row.kind === 'hook' && row.event === 'PreToolUse')).toMatchObject({ outcome: 'blocked', text: expect.stringContaining('no deploys from subagents') });
+
+      // The outcome filter reaches into the subagent's lane.
+      await page.select('select[name="outcome"]', 'blocked');
+      const visible = await page.$$eval('.row:not(.hidden)', (rows) => rows.map((row) => `${row.closest('section')!.getAttribute('data-lane') === 'main' ? 'main' : 'sub'}:${(row as HTMLElement).dataset['kind']}`));
+      expect(visible.sort()).toEqual(['sub:hook', 'sub:tool']);
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      await page.select('select[name="outcome"]', '');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'timeline-subagent.png'), fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
+
   it('--open without xdg-open on PATH prints the page path and says to open it', () => {
     const dir = tempProject();
     writeJson(dir, 'turns.json', [[text('hello')]]);
