@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinTools, callbackApprover, GENERAL_PURPOSE, HookEngine, loadSession, resumeAgent, runAgent, startSession, UNDECIDED_PENDING, type HookInput, type RunOptions } from '../../src/index.js';
+import { builtinTools, callbackApprover, GENERAL_PURPOSE, HookEngine, loadSession, resumeAgent, runAgent, startSession, UNDECIDED_PENDING, type HookInput, type RunEvent, type RunOptions } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { pairingViolations, tempProject, text, toolUse } from '../support/scripted-run.js';
@@ -61,7 +61,11 @@ describe('approval that survives a restart, inside a subagent (library)', () => 
     hooks.on('SubagentStop', (input) => void seen.push(`SubagentStop:${input.agent_id}`));
     hooks.on('PostToolUse', (input) => void seen.push(`PostToolUse:${input.tool_use_id}`));
     const model = new ScriptedModel([{ match: 'SUB-TASK', content: [text('SUB-ANSWER')] }, [text('parent done')]]);
-    const result = await resumeAgent({ toolu_s1: { behavior: 'allow' }, toolu_s2: { behavior: 'deny', message: 'not this one' } }, options(projectDir, model, { resume: saved, hooks }));
+    const lanes: string[] = [];
+    const observers = [(event: RunEvent) => void (event.type === 'subagent_started' ? lanes.push(`started:${event.agentId}:${event.toolUseId}`) : event.type === 'subagent_finished' ? lanes.push(`finished:${event.agentId}:${event.terminalReason}`) : undefined)];
+    const result = await resumeAgent({ toolu_s1: { behavior: 'allow' }, toolu_s2: { behavior: 'deny', message: 'not this one' } }, options(projectDir, model, { resume: saved, hooks, observers }));
+    // Observers of the resuming process see the same subagent continue, under the same Agent call.
+    expect(lanes).toEqual([`started:${agentId}:toolu_A`, `finished:${agentId}:completed`]);
     expect(result).toMatchObject({ result: 'parent done', terminalReason: 'completed' });
     expect(result.pending ?? []).toEqual([]);
     expect(fs.existsSync(path.join(projectDir, 'sub.txt'))).toBe(true);
