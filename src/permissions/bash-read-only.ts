@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Workspace } from '../tools/workspace.js';
 import { parseBashCommand, type ShellWord, type SimpleCommand } from './bash-command.js';
 import { isReadOnlyCommandLine, isReadOnlySimpleCommandText, literalCommandCount } from './read-only-command.js';
-import { programName, programsOf } from './bash-programs.js';
+import { programName, programsOf, type CommandPrograms } from './bash-programs.js';
 import { protectedRemovals as removalsOf } from './bash-removals.js';
 import { writesOfRun } from './bash-writes.js';
 import { readsOfLine, type BashRead } from './bash-read-paths.js';
 import { readLiteralCommandLine } from './bash-literal-line.js';
+import { hereDocumentTexts, unreadProgramWrites } from './bash-mentions.js';
+import { relocationOf } from './bash-relocation.js';
+import { realpathLoose, type Workspace } from '../tools/workspace.js';
 
 export type { BashRead } from './bash-read-paths.js';
 
@@ -31,6 +33,13 @@ export interface BashWrite {
   readonly tree?: boolean;
   /** The model-facing explanation, e.g. `Output redirection to '/ws/out.txt' needs approval. …`. */
   readonly message: string;
+  /**
+   * `program` entries of a command whose program is known: the absolute paths its words may name
+   * (see `mentionedPaths`), any of which it may write — hookloop does not read what it does.
+   */
+  readonly mentions?: readonly string[];
+  /** `program` entries: the program is computed when the command runs, or the line could not be read; it may write anything. */
+  readonly computed?: boolean;
 }
 
 /**
@@ -64,7 +73,13 @@ export interface BashClassification {
 /** The Claude Code text for a call that needs approval and has no more specific reason. */
 export const GENERIC_BASH_REASON = "Claude requested permissions to use Bash, but you haven't granted it yet.";
 
-const DISCARD_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/2']);
+// Writes that change no file. The standard streams only while no `<` redirection on the line could
+// have put a file on a descriptor: `cat 2<f 2>/dev/stderr` reopens `f` for writing.
+const DISCARD_TARGETS = new Set(['/dev/null']);
+const STREAM_TARGETS = new Set(['/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/2']);
+// Paths that lead wherever a process's descriptors or directories lead (`/proc/self/cwd`,
+// `/proc/<pid>/root`, `/dev/fd/3`, `/dev/stdin`): resolved by the shell that opens them, not by hookloop.
+const PROCESS_RELATIVE = /^\/(?:proc|dev\/fd|dev\/std(?:in|out|err))(?:\/|$)/;
 /**
  * Classifies a Bash command for the permission policy (see `BashClassification`). Relative paths
  * resolve against `cwd`; after a `cd`/`pushd`/`popd` in the same command the paths it writes are
@@ -73,13 +88,14 @@ const DISCARD_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/de
 export async function classifyBashCommand(command: string, context: { cwd: string; workspace: Workspace; homeDir?: string }): Promise<BashClassification> {
   const parsed = await parseBashCommand(command);
   if (!parsed.ok) {
-    return { parsed: false, readOnly: false, reason: GENERIC_BASH_REASON, writes: [{ kind: 'program', message: GENERIC_BASH_REASON }], editsInsideWorkspace: false, protectedRemovals: [], reads: [] };
+    return { parsed: false, readOnly: false, reason: GENERIC_BASH_REASON, writes: [{ kind: 'program', message: GENERIC_BASH_REASON, computed: true }], editsInsideWorkspace: false, protectedRemovals: [], reads: [] };
   }
   const homeDir = context.homeDir ?? os.homedir();
   const changesDirectory = parsed.commands.some((simple) => ['cd', 'pushd', 'popd'].includes(simple.words[0] ?? ''));
   const locate = (word: ShellWord): { path?: string; place: PathPlace } => {
     const resolved = resolveWord(word, context.cwd, homeDir);
     if (resolved === undefined || (changesDirectory && !path.isAbsolute(word.value))) return { place: 'unknown' };
+    if (PROCESS_RELATIVE.test(resolved) || PROCESS_RELATIVE.test(realpathLoose(resolved))) return { place: 'unknown' };
     return { path: resolved, place: context.workspace.contains(resolved) ? 'inside' : 'outside' };
   };
   const where = (place: PathPlace): string => describePlace(place, context.workspace);
@@ -88,12 +104,16 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
   const protectedRemovals: string[] = [];
   // Read-only is decided by read-only-command.ts alone (fail closed: proven, or it asks).
   const lineReadOnly = isReadOnlyCommandLine(command, context.cwd);
+  const streamsAreStreams = parsed.inputs.length === 0;
   for (const redirection of parsed.redirections) {
-    if (!redirection.dynamic && DISCARD_TARGETS.has(redirection.target)) continue;
+    if (!redirection.dynamic && (DISCARD_TARGETS.has(redirection.target) || (streamsAreStreams && STREAM_TARGETS.has(redirection.target)))) continue;
     const target = locate({ value: redirection.target, source: redirection.target, dynamic: redirection.dynamic });
     writes.push({ kind: 'redirect', ...target, message: `Output redirection to '${target.path ?? redirection.target}' needs approval. ${where(target.place)}` });
   }
   const removalContext = { cwd: context.cwd, homeDir, workspace: context.workspace, changesDirectory };
+  const bases = [context.cwd, ...directoriesVisited(parsed.commands, context.cwd, homeDir)];
+  // Here-documents and here-strings may be a program's code (`python3 - <<EOF`): their text counts as its words.
+  const fedText = hereDocumentTexts(command);
   for (const simple of parsed.commands) {
     const programs = programsOf(simple.argv);
     // Removals are judged behind every wrapper, whatever else the command is.
@@ -110,7 +130,7 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
     });
     // The first path shown is one that leaves the workspace, if any.
     writes.push(...located.filter((write) => write.place !== 'inside'), ...located.filter((write) => write.place === 'inside'));
-    if (!plain) writes.push({ kind: 'program', message: GENERIC_BASH_REASON });
+    if (!plain) writes.push(programWrite(simple, programs, { cwd: context.cwd, homeDir, bases, fedText }));
   }
   // What the literal reader cannot read (or reads differently from tree-sitter-bash) may hide a
   // command neither sees, e.g. `(( x ))`: it is never read-only and never a mere file edit.
@@ -183,17 +203,43 @@ function describePlace(place: PathPlace, workspace: Workspace): string {
 function fileWrites(simple: SimpleCommand, runs: ReturnType<typeof programsOf>['runs'], known: boolean): { files: { program: string; word: ShellWord | undefined; child?: string; tree?: boolean }[]; plain: boolean } {
   const files: { program: string; word: ShellWord | undefined; child?: string; tree?: boolean }[] = [];
   let plain = known && simple.unknown === undefined && simple.assignments.length === 0 && runs.length > 0;
+  let moved: 'directory' | 'root' | undefined;
   runs.forEach((run, index) => {
     const found = writesOfRun(run);
+    // Behind `env -C DIR` or `chroot DIR` the program's paths are not resolved from here.
+    const relocated = moved;
+    moved = relocationOf(run) ?? moved;
+    if (relocated !== undefined) plain = false;
     const program = run.argv[0] ? programName(run.argv[0]) : '';
     if (found === undefined) {
       if (!(run.transparent && index < runs.length - 1)) plain = false;
       return;
     }
     if (found.notPlain !== undefined) plain = false;
-    for (const written of found.written) files.push({ program, ...written });
+    for (const written of found.written) {
+      const stays = written.word === undefined || relocated === undefined || (relocated === 'directory' && path.isAbsolute(written.word.value) && !written.word.dynamic);
+      files.push({ program, ...written, ...(stays ? {} : { word: undefined }) });
+    }
   });
   return { files, plain };
+}
+
+/**
+ * The `program` entry of a simple command that is more than a plain file edit: what its words may
+ * name, or `computed` when its program is not known before it runs (see `unreadProgramWrites`).
+ */
+function programWrite(simple: SimpleCommand, programs: CommandPrograms, context: { cwd: string; homeDir: string; bases: readonly string[]; fedText: readonly ShellWord[] }): BashWrite {
+  return { kind: 'program', message: GENERIC_BASH_REASON, ...unreadProgramWrites(simple, programs, context) };
+}
+
+/** The literal `cd`/`pushd` targets of a line, resolved from `cwd` (where later relative words may lead). */
+function directoriesVisited(commands: readonly SimpleCommand[], cwd: string, homeDir: string): string[] {
+  const visited: string[] = [];
+  for (const simple of commands) {
+    const [program, target] = simple.argv;
+    if ((program?.value === 'cd' || program?.value === 'pushd') && target && !target.dynamic) visited.push(resolveWord(target, cwd, homeDir) ?? cwd);
+  }
+  return visited;
 }
 
 /** The absolute path a word names, or undefined when the shell decides it at run time. */

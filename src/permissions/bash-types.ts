@@ -45,3 +45,14 @@ export interface SimpleCommand {
    */
   readonly unknown?: string;
 }
+
+/**
+ * A path a program run writes, as a word (resolved by the caller), or `undefined` when it cannot be
+ * known before the command runs. `tree`: anything below the path may be written too (`cp -r`, `mv`).
+ */
+export interface WrittenWord {
+  readonly word: ShellWord | undefined;
+  readonly tree?: boolean;
+  /** Joined under `word` (a directory): `cp a.txt dir` writes `dir/a.txt`. */
+  readonly child?: string;
+}

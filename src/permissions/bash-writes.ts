@@ -1,19 +1,12 @@
 import path from 'node:path';
 import type { ShellWord } from './bash-command.js';
+import type { WrittenWord } from './bash-types.js';
 import { hasOption, optionValue, readOptions, type ReadOptions } from './bash-options.js';
 import { programName, type ProgramRun } from './bash-programs.js';
 import { DD_OPERANDS, isPlainSedScript, WRITER_OPTIONS } from './bash-writer-specs.js';
+import { gitConfigWrites } from './bash-git-writes.js';
 
-/**
- * A path a program run writes, as a word (resolved by the caller), or `undefined` when it cannot be
- * known before the command runs. `tree`: anything below the path may be written too (`cp -r`, `mv`).
- */
-export interface WrittenWord {
-  readonly word: ShellWord | undefined;
-  readonly tree?: boolean;
-  /** Joined under `word` (a directory): `cp a.txt dir` writes `dir/a.txt`. */
-  readonly child?: string;
-}
+export type { WrittenWord } from './bash-types.js';
 
 /**
  * What one program run writes, if it is a program whose writes hookloop reads: rm, rmdir, unlink,
@@ -30,6 +23,7 @@ export function writesOfRun(run: ProgramRun): { written: WrittenWord[]; notPlain
   const name = programName(program);
   if (name === 'dd') return ddWrites(args);
   if (name === 'find') return findWrites(args);
+  if (name === 'git') return gitConfigWrites(args);
   const spec = WRITER_OPTIONS[name];
   if (!spec) return undefined;
   const read = readOptions(args, spec);

@@ -121,9 +121,13 @@ export async function matchesCondition(condition: string, toolName: string, inpu
   return matchesRule(rule, toolName, input, cwd, projectDir, { ...options, flavour: 'any' });
 }
 
-/** Whether a rule's tool name covers `toolName` (of `kind`). */
+const AGENT_NAMES: ReadonlySet<string> = new Set(['Agent', 'Task']);
+
+/** Whether a rule's tool name covers `toolName` (of `kind`); `Task` and `Agent` name the same tool. */
 export function toolNameMatches(ruleTool: string, toolName: string, kind: ToolKind): boolean {
   if (ruleTool === toolName) return true;
+  // Claude Code's subagent tool was called Task before it was Agent: a rule naming either covers both.
+  if (AGENT_NAMES.has(ruleTool) && AGENT_NAMES.has(toolName)) return true;
   if (ruleTool === 'Edit' && kind === 'edit') return true;
   if (ruleTool === 'Read' && kind === 'read') return true;
   if (ruleTool.startsWith('mcp__')) return mcpRuleMatches(ruleTool, toolName);
@@ -176,12 +180,14 @@ export function pathSpecifierMatcher(specifier: string, context: { cwd: string; 
  * `pathSpecifierMatcher`, plus `mayMatchBelow(directory)`: false only when no path below
  * `directory` (absolute, as given) can match — the pattern is anchored elsewhere, or its fixed
  * leading directories lead away from `directory`. Used to skip walking trees no rule can reach.
+ * `floating`: the pattern has no fixed leading directory (`*.lock`, `**\/*.lock`), so it may match
+ * below any directory.
  */
-export function compilePathSpecifier(specifier: string, context: { cwd: string; projectDir: string; homeDir: string }): { matches: (candidate: string) => boolean; mayMatchBelow: (directory: string) => boolean } {
+export function compilePathSpecifier(specifier: string, context: { cwd: string; projectDir: string; homeDir: string }): { matches: (candidate: string) => boolean; mayMatchBelow: (directory: string) => boolean; floating: boolean } {
   const anchored = anchor(specifier, context);
   if ('basename' in anchored) {
     const isMatch = picomatch(anchored.basename, { dot: true });
-    return { matches: (candidate) => candidate.split('/').some((part) => part !== '' && isMatch(part)), mayMatchBelow: () => true };
+    return { matches: (candidate) => candidate.split('/').some((part) => part !== '' && isMatch(part)), mayMatchBelow: () => true, floating: true };
   }
   const isMatch = picomatch(anchored.pattern, { dot: true });
   const bases = [...new Set(anchored.bases.flatMap((base) => [path.resolve(base), realpathLoose(base)]))];
@@ -206,7 +212,7 @@ export function compilePathSpecifier(specifier: string, context: { cwd: string; 
       const parts = relative.split(path.sep);
       return parts.some((_, index) => isMatch(parts.slice(0, index + 1).join('/')));
     });
-  return { matches, mayMatchBelow };
+  return { matches, mayMatchBelow, floating: fixed.length === 0 };
 }
 
 function isSameOrInsideText(inner: string, outer: string): boolean {

@@ -1,5 +1,6 @@
 import { GENERIC_BASH_REASON } from './bash-read-only.js';
 import type { ToolKind } from '../tools/define-tool.js';
+import type { PermissionVerdict } from './types.js';
 
 /** What the messages below need to know about a call. */
 export interface CallText {
@@ -38,3 +39,8 @@ export function planMessage(call: CallText): string {
  */
 export const DENIAL_WORKAROUND_GUIDANCE =
   "IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed.";
+
+/** The refusal of a call that would need approval in `dontAsk` mode, in Claude Code's words. */
+export function dontAskDenial(toolName: string): PermissionVerdict & { behavior: 'deny' } {
+  return { behavior: 'deny', message: `Permission to use ${toolName} has been denied because hookloop is running in don't ask mode. ${DENIAL_WORKAROUND_GUIDANCE}`, source: 'mode dontAsk', cause: { kind: 'mode', mode: 'dontAsk' } };
+}

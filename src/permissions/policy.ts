@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { isSameOrInside, realpathLoose, type Workspace } from '../tools/workspace.js';
 import { classifyBashCommand, type BashClassification } from './bash-read-only.js';
-import { askMessage, DENIAL_WORKAROUND_GUIDANCE, denyMessage, planMessage } from './policy-messages.js';
+import { askMessage, denyMessage, dontAskDenial, planMessage } from './policy-messages.js';
+import { checkMode, defaultPaths } from './policy-inputs.js';
 import { permissionSuggestions } from './permission-suggestions.js';
 
 export { ruleForCall } from './permission-suggestions.js';
@@ -12,11 +12,12 @@ export { ruleForCall } from './permission-suggestions.js';
 export { DENIAL_WORKAROUND_GUIDANCE } from './policy-messages.js';
 import { inspectReads, readBoundaryVerdict, type ReadFindings } from './bash-read-policy.js';
 import { bashCommandIsKnown } from './match-bash.js';
+import { inspectWrites, writeBoundaryVerdict, type WriteFindings } from './bash-write-policy.js';
 import { matchesRule, type MatchFlavour } from './match-rule.js';
 import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
 import { parseRule, type PermissionRule } from './rule.js';
 import { RuleFiles } from './rule-files.js';
-import { PERMISSION_MODES, type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict, type PolicyCause } from './types.js';
+import { type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict, type PolicyCause } from './types.js';
 
 /** What a `PermissionPolicy` is built from. */
 export interface PermissionPolicyOptions {
@@ -62,6 +63,7 @@ interface Call {
   /** Computed once, for Bash calls only. */
   bash?: BashClassification;
   reads?: ReadFindings;
+  writes?: WriteFindings;
 }
 
 /**
@@ -182,6 +184,8 @@ export class PermissionPolicy {
     // The files a Bash command reads are under the Read rules, as the Read tool is.
     const reads = await this.readFindings(call);
     if (reads?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${reads.denied.rule.text}`, cause: this.ruleFiles.cause('deny', reads.denied.rule) };
+    const writes = await this.writeFindings(call); // the files a Bash command writes are under the Write/Edit rules
+    if (writes?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${writes.denied.rule.text}`, cause: this.ruleFiles.cause('deny', writes.denied.rule) };
     // Plan mode's read-only rule comes before ask rules, so no approval can route around it.
     // Like the reference, it still lets PermissionRequest hooks see the call.
     if (mode === 'plan' && !(await this.readOnly(call))) {
@@ -194,17 +198,21 @@ export class PermissionPolicy {
     if (asked && mode === 'dontAsk') return { ...dontAskDenial(call.tool.name), source: `rule ${asked.text} (mode dontAsk)`, cause: this.ruleFiles.cause('ask', asked) };
     if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', asked) };
     if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', reads.asked.rule) };
+    const writeAsked = writes?.asked?.rule;
+    if (writeAsked) return mode === 'dontAsk' ? { ...dontAskDenial(call.tool.name), source: `rule ${writeAsked.text} (mode dontAsk)`, cause: this.ruleFiles.cause('ask', writeAsked) } : { behavior: 'ask', message: askMessage(call), source: `rule ${writeAsked.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', writeAsked) };
 
     const boundary = await this.boundary(call);
     if (boundary) return boundary;
 
-    // A hook may not allow a Bash command hookloop cannot read or whose programs it cannot name: only a person or bypassPermissions may.
-    if (query.hookDecision === 'allow' && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook', cause: HOOK };
+    // A hook may not allow a Bash command hookloop cannot read or whose programs it cannot name (only a person or bypassPermissions may),
+    // nor, like an allow rule, a write outside the workspace (`cp a /x`, `> /x`): the mode decides (the OS sandbox refuses them).
+    const writesOut = writes?.outside !== undefined && this.runsSandboxed?.(query.input) !== true;
+    if (query.hookDecision === 'allow' && !writesOut && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook', cause: HOOK };
     // Claude Code's words for a hook's ask without a reason (measured): what a headless run refuses with.
     if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false, cause: HOOK };
 
     const allowed = await this.firstMatch('allow', call, 'all');
-    if (allowed && (await this.redirectsStayInside(call))) return { behavior: 'allow', source: `rule ${allowed.text}`, cause: this.ruleFiles.cause('allow', allowed) };
+    if (allowed && !writesOut) return { behavior: 'allow', source: `rule ${allowed.text}`, cause: this.ruleFiles.cause('allow', allowed) };
 
     return this.byMode(call);
   }
@@ -252,6 +260,14 @@ export class PermissionPolicy {
     return call.reads;
   }
 
+  /** What the files a Bash command writes meet (see `inspectWrites`), computed once per call. */
+  private async writeFindings(call: Call): Promise<WriteFindings | undefined> {
+    const bash = await this.classify(call);
+    if (!bash) return undefined;
+    call.writes ??= inspectWrites(bash.writes, { workspace: this.workspace, cwd: call.query.cwd, projectDir: this.projectDir, homeDir: this.homeDir, deny: this.lists.deny, ask: this.lists.ask });
+    return call.writes;
+  }
+
   /** Step 3: what no hook may approve. */
   private async boundary(call: Call): Promise<PermissionVerdict | undefined> {
     const { tool } = call;
@@ -287,7 +303,8 @@ export class PermissionPolicy {
     }
     const written = await this.protectedWrite(call);
     if (written !== undefined) return protectedWriteVerdict(written);
-    return undefined;
+    const writes = await this.writeFindings(call); // in the sandbox with auto-allow, the kernel enforces every Write rule
+    return writes && writeBoundaryVerdict(writes, this.currentMode, enforced);
   }
 
   /**
@@ -304,8 +321,13 @@ export class PermissionPolicy {
       return undefined;
     }
     for (const write of (await this.classify(call))?.writes ?? []) {
-      // An unknown program is the mode's business (and the sandbox's); its writes are not listed.
-      if (write.kind === 'program' && write.path === undefined) continue;
+      // A program hookloop does not read may write any path its words name (`sort -o F`, `tar -C D`);
+      // beyond those, an unknown program is the mode's business (and the sandbox's).
+      if (write.kind === 'program' && write.path === undefined) {
+        const hit = (write.mentions ?? []).map((file) => this.protectedPaths.hit(file, { replacesDirectories: false, byInode: false })).find((found) => found !== undefined);
+        if (hit) return hit;
+        continue;
+      }
       if (write.place === 'unknown' || write.path === undefined || !path.isAbsolute(write.path)) {
         // The sandbox keeps the configuration read-only wherever the path leads.
         if (this.runsSandboxed?.(call.query.input) === true) continue;
@@ -355,12 +377,6 @@ export class PermissionPolicy {
     return call.tool.readOnly;
   }
 
-  /** An allow rule covers a Bash command's output redirections only when they stay in the workspace. */
-  private async redirectsStayInside(call: Call): Promise<boolean> {
-    const bash = await this.classify(call);
-    return bash === undefined || bash.writes.every((write) => write.kind !== 'redirect' || write.place === 'inside');
-  }
-
   /** Step 7. */
   private async byMode(call: Call): Promise<PermissionVerdict> {
     const mode = this.currentMode;
@@ -375,23 +391,4 @@ export class PermissionPolicy {
     const suggestions = permissionSuggestions(call, bash);
     return { behavior: 'ask', message, source: `mode ${mode}`, hookMayDecide: true, cause: { kind: 'mode', mode }, ...(suggestions.length > 0 ? { suggestions } : {}) };
   }
-}
-
-function dontAskDenial(toolName: string): PermissionVerdict & { behavior: 'deny' } {
-  return { behavior: 'deny', message: `Permission to use ${toolName} has been denied because hookloop is running in don't ask mode. ${DENIAL_WORKAROUND_GUIDANCE}`, source: 'mode dontAsk', cause: { kind: 'mode', mode: 'dontAsk' } };
-}
-
-function checkMode(mode: PermissionMode): PermissionMode {
-  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
-    throw new ConfigError(`unknown permission mode ${JSON.stringify(mode)}; expected one of ${PERMISSION_MODES.join(', ')}`, { field: 'permissions.defaultMode' });
-  }
-  return mode;
-}
-
-function defaultPaths(fields: Record<string, unknown>, toolName: string, cwd: string): string[] {
-  for (const key of ['file_path', 'notebook_path', 'path']) {
-    const value = fields[key];
-    if (typeof value === 'string' && value !== '') return [path.resolve(cwd, value)];
-  }
-  return toolName === 'Glob' || toolName === 'Grep' ? [path.resolve(cwd)] : [];
 }

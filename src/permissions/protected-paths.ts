@@ -7,7 +7,8 @@ import type { PermissionVerdict } from './types.js';
  * The paths no rule, mode or hook may let the model write, only a person (DESIGN invariant 9).
  *
  * - `configuration`: where hookloop reads hooks, permissions, plugins, MCP servers, subagents,
- *   skills and commands from — the `.claude/` of the project and of every workspace root, `.mcp.json`, the user's `~/.claude/`
+ *   skills and commands from — a `.claude/` folder and a `.mcp.json` file anywhere (those of the
+ *   project and of every workspace root among them), the user's `~/.claude/`
  *   and `~/.claude.json`, and every file or directory the run names in `RunOptions.configurationFiles`
  *   (the config folder, `--settings` files, `--plugin-dir` directories). A model that could write
  *   them would choose its own hooks (hot reload applies them mid-session) or its own allow rules.
@@ -65,9 +66,10 @@ export class ProtectedPaths {
   /**
    * The protected entry that writing `file` (absolute) would change, or undefined. `replacesDirectories`:
    * the writer can replace or fill a whole directory (Bash `cp -r`, `mv`, `rm`), so writing an
-   * ancestor of an entry counts.
+   * ancestor of an entry counts. `byInode: false`: skip the hard-link comparison (for paths a
+   * command's words merely mention; default true).
    */
-  hit(file: string, options: { readonly replacesDirectories: boolean }): ProtectedHit | undefined {
+  hit(file: string, options: { readonly replacesDirectories: boolean; readonly byInode?: boolean }): ProtectedHit | undefined {
     const written = candidates(file);
     for (const entry of this.configuration) {
       const entries = candidates(entry);
@@ -79,12 +81,14 @@ export class ProtectedPaths {
       // A `.claude` folder anywhere: the project settings of a session started there.
       const claudeAt = folded.indexOf('.claude');
       if (claudeAt >= 0) return { path: parts.slice(0, claudeAt + 1).join(path.sep), kind: 'configuration' };
+      // So is a `.mcp.json` anywhere: the MCP servers (programs) of a session started beside it.
+      if (foldName(path.basename(candidate)) === '.mcp.json') return { path: candidate, kind: 'configuration' };
       const gitAt = folded.indexOf('.git');
       if (gitAt >= 0) return { path: parts.slice(0, gitAt + 1).join(path.sep), kind: 'git' };
       if (GIT_FILES.has(foldName(path.basename(candidate)))) return { path: candidate, kind: 'git' };
     }
     // A second name of a protected file: writing it writes the file (a hard link shares its contents).
-    const shared = this.sharedInode(file);
+    const shared = options.byInode === false ? undefined : this.sharedInode(file);
     if (shared) return shared;
     for (const entry of this.gitConfiguration) {
       const entries = candidates(entry);

@@ -46,7 +46,8 @@ const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
 export async function listFiles(target: string, input: { glob?: string | undefined; type?: string | undefined }, signal: AbortSignal): Promise<{ files: string[]; singleFile: boolean }> {
   const stats = await fs.stat(target).catch(() => undefined);
   if (stats === undefined) throw new ToolFailure(`Path does not exist: ${target}`);
-  if (!stats.isDirectory()) return { files: [target], singleFile: true };
+  // A FIFO, socket or device is not searched (a FIFO with no writer would block forever).
+  if (!stats.isDirectory()) return { files: stats.isFile() ? [target] : [], singleFile: true };
   const accepts = fileFilter(input);
   let files: string[];
   try {

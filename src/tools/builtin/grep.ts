@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, ToolFailure, type ToolContext } from '../define-tool.js';
@@ -288,9 +289,23 @@ function compilePattern(pattern: string, options: { ignoreCase: boolean; multili
   }
 }
 
+/**
+ * A regular file's bytes. A FIFO, socket or device (also one swapped in after the listing) is
+ * refused without waiting: reading a FIFO with no writer would block the search forever.
+ */
+async function readRegularFile(file: string): Promise<Buffer> {
+  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!(await handle.stat()).isFile()) throw new Error(`${file} is not a regular file`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Searches one file; undefined for a file that is unreadable, binary or too large (skipped, as ripgrep skips binaries). */
 async function searchFile(file: string, regex: RegExp, multiline: boolean): Promise<FileMatches | undefined> {
-  const buffer = await fs.readFile(file).catch(() => undefined);
+  const buffer = await readRegularFile(file).catch(() => undefined);
   if (buffer === undefined || buffer.length > MAX_FILE_BYTES || looksBinary(buffer)) return undefined;
   const text = buffer.toString('utf8');
   const lines = text === '' ? [] : text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
