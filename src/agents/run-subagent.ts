@@ -163,12 +163,17 @@ function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDef
   state.model = parent.state.model;
   state.agent = { id: agentId, type: definition.name, typeOnEveryEvent: true };
   const observers: RunObserver[] = [watch, parentObserver(parent, state.agent)];
+  let writer: TranscriptWriter | undefined;
   if (setup.transcript) {
-    const writer = new TranscriptWriter({ path: transcriptPath, sessionId: parent.state.sessionId, facts: state, sidechain: { agentId }, ...(resumed ? { resume: resumed } : {}) }, (error) => parent.emit({ type: 'warning', text: error.message }));
+    writer = new TranscriptWriter({ path: transcriptPath, sessionId: parent.state.sessionId, facts: state, sidechain: { agentId }, ...(resumed ? { resume: resumed } : {}) }, (error) => parent.emit({ type: 'warning', text: error.message }));
     observers.unshift(writer.observer);
   }
+  // A hook inside the subagent may read agent_transcript_path as well as transcript_path: both are on disk before it runs.
+  const ownWriter = writer;
+  const flushTranscript = ownWriter ? () => (parent.flushTranscript?.(), ownWriter.flush()) : parent.flushTranscript;
   return {
     ...parent,
+    ...(flushTranscript ? { flushTranscript } : {}),
     state,
     hooks: agentEngine(parent, definition),
     messages: [...(resumed?.messages ?? [])],
