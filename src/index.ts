@@ -10,7 +10,7 @@
 export { runAgent, startSession, defaultTranscriptPath, type AgentSession, type RunOptions, type RunResult, type SessionEndReason, type TerminalReason } from './loop/run-agent.js';
 // Approval that survives a restart (hookloop extension): a run's pending calls, decided later.
 export { resumeAgent } from './loop/resume-agent.js';
-export { APPROVAL_INPUT_CHANGED, DENIED_WHILE_PENDING, UNDECIDED_PENDING, type PendingCall, type PendingDecision, type PendingDecisions, type PendingReason } from './session/pending-calls.js';
+export { APPROVAL_INPUT_CHANGED, CallsWaiting, DENIED_WHILE_PENDING, UNDECIDED_PENDING, type PendingCall, type PendingDecision, type PendingDecisions, type PendingReason } from './session/pending-calls.js';
 export { GENERAL_PURPOSE, type AgentDefinition, type AgentSource } from './agents/agent-definition.js';
 export { loadAgents, parseAgentsJson, readAgentFile, type AgentSources } from './agents/load-agents.js';
 export type { AgentInput, AgentOutput } from './agents/agent-tool.js';

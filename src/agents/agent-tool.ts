@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolResultBlock } from '../messages/messages.js';
 import { defineTool, ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
 import type { AgentDefinition } from './agent-definition.js';
+import type { PendingCall, PendingDecisions } from '../session/pending-calls.js';
 import type { ToolStats } from './tool-stats.js';
 
 /** The Agent tool's input, Claude Code's names: `subagent_type` defaults to `general-purpose`. */
@@ -41,6 +42,13 @@ export interface AgentOutput {
  */
 export type SubagentStarter = (input: AgentInput, definition: AgentDefinition, context: ToolContext) => Promise<AgentOutput>;
 
+/**
+ * Continues an Agent call whose subagent stopped with `calls` waiting (see Tool.continueWaiting),
+ * with the definition of the type it ran as (undefined: the session no longer has it): resolves
+ * with its output once it finishes, or rejects as a SubagentStarter does (CallsWaiting: it waits again).
+ */
+export type SubagentContinuer = (input: AgentInput, definition: AgentDefinition | undefined, calls: readonly PendingCall[], decisions: PendingDecisions, context: ToolContext) => Promise<AgentOutput>;
+
 /** The built-in types' listing in the tool description, as Claude Code lists them: `- name: description (Tools: …)`. */
 function listing(agents: readonly AgentDefinition[]): string {
   return agents.map((agent) => `- ${agent.name}: ${agent.description} (Tools: ${agent.tools ? agent.tools.join(', ') : '*'})`).join('\n');
@@ -51,9 +59,10 @@ function listing(agents: readonly AgentDefinition[]): string {
  * `subagent_type` with `prompt` as its task and returns its final answer. Consecutive Agent calls
  * of one answer run side by side (`concurrent`). It changes nothing by itself — every call the
  * subagent makes goes through the whole policy — so it is `readOnly` (plan mode lets it start a
- * subagent, which stays in plan mode).
+ * subagent, which stays in plan mode). With `resume`, a call whose subagent's calls wait for a
+ * decision can be continued (`continueWaiting`) with the definition of the type it ran as.
  */
-export function agentTool(agents: readonly AgentDefinition[], start: SubagentStarter, name: 'Agent' | 'Task' = 'Agent'): AnyTool {
+export function agentTool(agents: readonly AgentDefinition[], start: SubagentStarter, name: 'Agent' | 'Task' = 'Agent', resume?: SubagentContinuer): AnyTool {
   const byName = new Map(agents.map((agent) => [agent.name, agent]));
   return {
     ...defineTool({
@@ -80,5 +89,13 @@ export function agentTool(agents: readonly AgentDefinition[], start: SubagentSta
       render: (output: AgentOutput) => output.content.map((block) => block.text).join('\n'),
     }),
     renderBlocks: (output: AgentOutput): readonly ToolResultBlock[] => output.content.map((block) => ({ type: 'text', text: block.text })),
+    ...(resume !== undefined
+      ? {
+          continueWaiting: (input: AgentInput, calls: readonly PendingCall[], decisions: PendingDecisions, context: ToolContext) => {
+            const type = calls[0]?.agentType;
+            return resume(input, type !== undefined ? byName.get(type) : undefined, calls, decisions, context);
+          },
+        }
+      : {}),
   };
 }

@@ -3,6 +3,7 @@ import { HookEngine } from '../hooks/hook-engine.js';
 import { mergeCommon } from '../hooks/merge.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runLoop } from '../loop/agent-loop.js';
+import type { LoopEnd, LoopOptions } from '../loop/loop-types.js';
 import { contextLabel, HOOK_STOPPED_CONTINUATION } from '../loop/hook-text.js';
 import { appendMessage, fireHook, makeEmitter, type RunContext } from '../loop/run-context.js';
 import type { RunObserver } from '../loop/run-events.js';
@@ -13,6 +14,8 @@ import type { ModelClient, Usage } from '../model/model-client.js';
 import { emptyTally } from '../model/usage.js';
 import type { Approver, PermissionMode } from '../permissions/types.js';
 import { agentTranscriptPath } from '../session/paths.js';
+import { CallsWaiting } from '../session/pending-calls.js';
+import type { ResumedSession } from '../session/resume.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
@@ -43,32 +46,54 @@ const MAX_STOP_CONTINUATIONS = 8;
  *
  * Resolves with the final answer as Claude Code's Agent output. Rejects with a ToolFailure (the
  * model sees its message) when the subagent did not complete; `endsRun` when a hook inside ended
- * the run (`continue: false`, a PermissionRequest interrupt), which then ends the parent's run too.
+ * the run (`continue: false`, a PermissionRequest interrupt), which then ends the parent's run too;
+ * with CallsWaiting when calls inside wait for a decision (see subagentOutcome).
  */
 export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, context: ToolContext): Promise<AgentOutput> {
-  const started = Date.now();
   const agentId = `a${randomBytes(8).toString('hex')}`;
+  const sub = openSubagent(parent, setup, input, definition, agentId, context.signal);
+  // Before SubagentStart: the subagent's hooks, turns and calls belong to it (its lane, its invoke_agent span).
+  reportSubagentStart(parent, sub.run.state.agent!, input.prompt, { toolUseId: context.toolUseId });
+  const start = mergeCommon(await fireHook(sub.run, 'SubagentStart', {}, definition.name));
+  appendMessage(sub.run, userMessage(input.prompt));
+  if (start.contexts.length > 0) appendMessage(sub.run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
+  const end = await runLoop(sub.run, sub.loop);
+  reportSubagentEnd(parent, sub.run.state.agent!, end);
+  return subagentOutcome(sub, end);
+}
+
+/** A subagent's run context, its loop's options, and what its output reports (see runAgentSubagent). */
+export interface OpenSubagent {
+  readonly run: RunContext;
+  readonly loop: LoopOptions;
+  readonly agentId: string;
+  readonly definition: AgentDefinition;
+  readonly input: AgentInput;
+  readonly model: ModelClient;
+  readonly started: number;
+  readonly transcript: boolean;
+  readonly seen: { usage?: Usage; tools: string[]; calls: number; stats: ToolStats };
+}
+
+/**
+ * The subagent `agentId` of `definition` for an Agent call with `input`, ready to run: a new one,
+ * or (`resumed`) one whose conversation is read back from its transcript, which its writer continues.
+ */
+export function openSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, agentId: string, signal: AbortSignal, resumed?: ResumedSession): OpenSubagent {
   const transcriptPath = agentTranscriptPath(parent.state.transcriptPath, agentId);
   const requested = input.model ?? definition.model;
   const model = (requested !== undefined && requested !== 'inherit' ? setup.agentModel?.(requested) : undefined) ?? parent.model;
-  const seen: { usage?: Usage; tools: string[]; calls: number; stats: ToolStats } = { tools: [], calls: 0, stats: emptyToolStats() };
-  const run = childRun(parent, setup, definition, agentId, transcriptPath, model, context.signal, (event) => {
+  const seen: OpenSubagent['seen'] = { tools: [], calls: 0, stats: emptyToolStats() };
+  const run = childRun(parent, setup, definition, agentId, transcriptPath, model, signal, (event) => {
     if (event.type === 'model_response') seen.usage = event.usage;
     if (event.type === 'tool_result') {
       seen.calls++;
       if (!seen.tools.includes(event.toolName)) seen.tools.push(event.toolName);
       countToolUse(seen.stats, event.toolName, event.output);
     }
-  });
-
-  const agent = run.state.agent!;
-  // Before SubagentStart: the subagent's hooks, turns and calls belong to it (its lane, its invoke_agent span).
-  reportSubagentStart(parent, agent, input.prompt, { toolUseId: context.toolUseId });
-  const start = mergeCommon(await fireHook(run, 'SubagentStart', {}, definition.name));
-  appendMessage(run, userMessage(input.prompt));
-  if (start.contexts.length > 0) appendMessage(run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
+  }, resumed);
   let turns = 0;
-  const end = await runLoop(run, {
+  const loop: LoopOptions = {
     model,
     system: definition.prompt,
     maxTurns: definition.maxTurns ?? DEFAULT_MAX_TURNS,
@@ -77,8 +102,18 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
     totals: emptyTally(),
     countTurn: () => ++turns,
     background: false,
-  });
-  reportSubagentEnd(parent, agent, end);
+  };
+  return { run, loop, agentId, definition, input, model, started: Date.now(), transcript: setup.transcript, seen };
+}
+
+/**
+ * The Agent call's output once the subagent's loop ended `end`. A subagent whose calls wait
+ * (`tool_deferred`) rejects with CallsWaiting (each call with its `agentId` and `agentType`): the
+ * calls are in its transcript, the Agent call waits for them (agents/waiting-subagent.ts). Without
+ * a transcript nothing could resume it, so it fails as unfinished.
+ */
+export function subagentOutcome(sub: OpenSubagent, end: LoopEnd): AgentOutput {
+  const { definition, input, seen, run } = sub;
   switch (end.terminalReason) {
     case 'completed':
       break;
@@ -87,6 +122,11 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
       throw new ToolFailure(HOOK_STOPPED_CONTINUATION, { endsRun: end.terminalReason });
     case 'aborted':
       throw new ToolFailure('Interrupted by user: the subagent was stopped before it finished');
+    case 'tool_deferred':
+      if (sub.transcript && end.pending !== undefined && end.pending.length > 0) {
+        throw new CallsWaiting(end.pending.map((call) => ({ ...call, agentId: sub.agentId, agentType: definition.name })), end.deferredToolUse);
+      }
+      throw new ToolFailure(`The ${definition.name} agent did not finish (tool_deferred): its calls can wait for a decision only when the session writes transcripts`);
     default:
       throw new ToolFailure(`The ${definition.name} agent did not finish (${end.terminalReason}): ${end.result || 'no answer'}`);
   }
@@ -95,12 +135,12 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
   return {
     status: 'completed',
     prompt: input.prompt,
-    agentId,
+    agentId: sub.agentId,
     agentType: definition.name,
     toolsUsed: seen.tools,
     content: [{ type: 'text', text: end.result }],
-    resolvedModel: run.state.model ?? model.name,
-    totalDurationMs: Date.now() - started,
+    resolvedModel: run.state.model ?? sub.model.name,
+    totalDurationMs: Date.now() - sub.started,
     // Claude Code reports the last request's context size here, not a sum (subagent-start-stop).
     totalTokens: wire.input_tokens + wire.cache_creation_input_tokens + wire.cache_read_input_tokens + wire.output_tokens,
     totalToolUseCount: seen.calls,
@@ -116,22 +156,27 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
  * parent's hear its hook starts and outcomes, system messages and warnings as they are, and its
  * model requests, tool calls and decisions tagged with its id (subagent-events.ts).
  */
-function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDefinition, agentId: string, transcriptPath: string, model: ModelClient, signal: AbortSignal, watch: RunObserver): RunContext {
+function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDefinition, agentId: string, transcriptPath: string, model: ModelClient, signal: AbortSignal, watch: RunObserver, resumed: ResumedSession | undefined): RunContext {
   const mode = effectiveMode(parent.policy.mode, definition.permissionMode);
   const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir: parent.state.projectDir, cwd: parent.state.cwd, mode });
   state.promptId = parent.state.promptId;
   state.model = parent.state.model;
   state.agent = { id: agentId, type: definition.name, typeOnEveryEvent: true };
   const observers: RunObserver[] = [watch, parentObserver(parent, state.agent)];
+  let writer: TranscriptWriter | undefined;
   if (setup.transcript) {
-    const writer = new TranscriptWriter({ path: transcriptPath, sessionId: parent.state.sessionId, facts: state, sidechain: { agentId } }, (error) => parent.emit({ type: 'warning', text: error.message }));
+    writer = new TranscriptWriter({ path: transcriptPath, sessionId: parent.state.sessionId, facts: state, sidechain: { agentId }, ...(resumed ? { resume: resumed } : {}) }, (error) => parent.emit({ type: 'warning', text: error.message }));
     observers.unshift(writer.observer);
   }
+  // A hook inside the subagent may read agent_transcript_path as well as transcript_path: both are on disk before it runs.
+  const ownWriter = writer;
+  const flushTranscript = ownWriter ? () => (parent.flushTranscript?.(), ownWriter.flush()) : parent.flushTranscript;
   return {
     ...parent,
+    ...(flushTranscript ? { flushTranscript } : {}),
     state,
     hooks: agentEngine(parent, definition),
-    messages: [],
+    messages: [...(resumed?.messages ?? [])],
     tools: new ToolRegistry(offeredTools(parent.tools.list(), definition)),
     policy: mode === parent.policy.mode ? parent.policy : parent.policy.withMode(mode),
     approver: oneQuestionAtATime(parent.approver),

@@ -35,7 +35,8 @@ export function resultJson(run: RunResult): Record<string, unknown> {
     ...(promptBlocked ? {} : { terminal_reason: run.terminalReason }),
     ...(run.deferredToolUse ? { deferred_tool_use: run.deferredToolUse } : {}),
     // hookloop's: every call waiting for a decision (`--resume ID --approve ID --deny ID=why`).
-    ...(run.pending && run.pending.length > 0 ? { pending_tool_uses: run.pending } : {}),
+    // A call waiting inside a subagent names it as hook payloads and stream-json do (`agent_id`, `agent_type`, `parent_tool_use_id`).
+    ...(run.pending && run.pending.length > 0 ? { pending_tool_uses: run.pending.map(({ agentId, agentType, parentToolUseId, ...call }) => ({ ...call, ...(agentId !== undefined ? { agent_id: agentId, agent_type: agentType, parent_tool_use_id: parentToolUseId } : {}) })) } : {}),
     // Nor does it report `api_error_status` for a run a PreToolUse hook deferred (pre-json-defer).
     ...(promptBlocked || run.terminalReason === 'tool_deferred' ? {} : { api_error_status: run.apiErrorStatus ?? null }),
   };

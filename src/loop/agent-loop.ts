@@ -1,7 +1,7 @@
 import { BLOCKED_BY_HOOK, mergeBlocking, mergePostToolUse } from '../hooks/merge.js';
 import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
 import { tallyUsage } from '../model/usage.js';
-import { APPROVAL_INPUT_CHANGED, type PendingCall } from '../session/pending-calls.js';
+import { APPROVAL_INPUT_CHANGED, CallsWaiting, type PendingCall } from '../session/pending-calls.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { toolUseError } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
@@ -14,7 +14,7 @@ import { contextLabel, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTE
 import type { BatchEnd, CallOutcome, LoopEnd, LoopOptions } from './loop-types.js';
 import { failTurn } from './model-failure.js';
 import { requestModel as requestThroughHooks } from './model-call-hooks.js';
-import { approvalCovers, waitingAfterPreToolUse, waitingEnd, waitingOutcome } from './pending-call.js';
+import { approvalCovers, waitingAfterPreToolUse, waitingEnd, waitingInsideOutcome, waitingOutcome } from './pending-call.js';
 import { preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision.js';
 import { permissionDenied } from './permission-events.js';
 import { replacedOutput } from './replaced-output.js';
@@ -158,10 +158,9 @@ async function runToolBatch(run: RunContext, assistant: AssistantMessage, repeat
       outcomes.push(entry);
       if (entry.result) appendMessage(run, entry.result);
       if (entry.pending) {
-        pending.push(entry.pending);
+        pending.push(...entry.pending);
         end = waitingEnd(end, { ...entry, pending: entry.pending }, pending);
-      }
-      else if (entry.stop === 'hook_stopped') stopped = true;
+      } else if (entry.stop === 'hook_stopped') stopped = true;
       else if (entry.stop && end.kind !== 'tool_deferred') end = { kind: entry.stop };
     }
   }
@@ -266,8 +265,15 @@ export async function runToolCall(run: RunContext, call: ToolCall, deferring: bo
   const context = callContext(run, call, tool, input, permission.realPaths);
   const invalid = await validateContent(tool, input, context);
   if (invalid !== undefined) return pair(run, call, toolResultMessage(call.id, tool.name, toolUseError(invalid), true), contexts, stop);
-  const ran = await runHandler(run, call, tool, input, context, rewritten);
+  return finishCall(run, call, tool, input, await runHandler(run, call, tool, input, context, rewritten), contexts, stop);
+}
 
+/**
+ * The end of a call whose handler ran (or whose waiting subagent finished on resume,
+ * deferred-approval.ts): PostToolUse → pair. A handler still waiting (CallsWaiting) leaves the call pending.
+ */
+export async function finishCall(run: RunContext, call: ToolCall, tool: AnyTool, input: Readonly<Record<string, unknown>>, ran: HandlerRun | CallsWaiting, contexts: readonly string[], stop?: CallOutcome['stop']): Promise<CallOutcome> {
+  if (ran instanceof CallsWaiting) return waitingInsideOutcome(run, call, ran, contexts);
   const post = await postToolUse(run, call, tool, input, ran);
   const paired = pair(run, call, post.result, [...contexts, ...post.contexts], post.stop ?? stop, true, post.output);
   const followUp = ran.ok ? followUpText(tool, post.output, input) : undefined;

@@ -1,6 +1,7 @@
 import { describeError } from '../errors.js';
 import type { ToolCall, ToolResultBlock } from '../messages/messages.js';
 import { toolResultMessage, type ToolResultMessage } from '../messages/messages.js';
+import { CallsWaiting } from '../session/pending-calls.js';
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
 import { withAbsolutePaths } from './replaced-output.js';
 import { toolContext, type RunContext } from './run-context.js';
@@ -39,21 +40,24 @@ export async function validateContent(tool: AnyTool, input: Input, context: Tool
 }
 
 /**
- * Runs the handler exactly once, between the hot-reload boundaries `before-tool` and `after-tool`.
- * A rewritten input (one the model never wrote) shows its paths absolute in the output.
+ * Runs the handler exactly once, between the hot-reload boundaries `before-tool` and `after-tool`
+ * (`invoke`: the handler, or the rest of a waiting call's run, deferred-approval.ts). A rewritten
+ * input (one the model never wrote) shows its paths absolute in the output. A handler that throws
+ * CallsWaiting (its subagent's calls wait) is returned as is: the call has not finished.
  */
-export async function runHandler(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, context: ToolContext, rewritten: boolean): Promise<HandlerRun> {
+export async function runHandler(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, context: ToolContext, rewritten: boolean, invoke: () => Promise<unknown> = () => tool.handler(input, context)): Promise<HandlerRun | CallsWaiting> {
   const started = performance.now();
   const cwd = run.state.cwd;
   const elapsed = () => Math.round(performance.now() - started);
   await run.hooks.boundary('before-tool', { toolName: tool.name, toolUseId: call.id });
   try {
-    let output: unknown = await tool.handler(input, context);
+    let output: unknown = await invoke();
     if (rewritten) output = withAbsolutePaths(output, cwd);
     await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
     return { ok: true, output, durationMs: elapsed() };
   } catch (error) {
     await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
+    if (error instanceof CallsWaiting) return error;
     if (!(error instanceof ToolFailure)) return { ok: false, message: `Error: ${describeError(error)}`, durationMs: elapsed() };
     return { ok: false, message: error.message, durationMs: elapsed(), ...(error.endsRun ? { endsRun: error.endsRun } : {}) };
   }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { agentTool } from '../agents/agent-tool.js';
+import type { AgentDefinition } from '../agents/agent-definition.js';
+import type { AgentInput } from '../agents/agent-tool.js';
 import { runAgentSubagent } from '../agents/run-subagent.js';
+import { continueAgentSubagent } from '../agents/waiting-subagent.js';
 import { skillTool } from '../skills/skill-tool.js';
 import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
@@ -15,6 +18,7 @@ import { eventsPathFor, eventsWriter } from '../session/events-writer.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { createRunTracer } from '../telemetry/run-tracer.js';
 import { tracingRegistered } from '../telemetry/traceparent.js';
+import type { ToolContext } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
 import type { RunOptions } from './run-options.js';
@@ -88,7 +92,9 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   if (options.agents !== undefined && options.agents.length > 0 && tools.get('Agent') === undefined) {
     // Agent calls start subagents of this run; `Task` is Claude Code's legacy name for the tool.
     const setup = { transcript: options.transcript !== false, ...(options.agentModel ? { agentModel: options.agentModel } : {}) };
-    tools.register(agentTool(options.agents, (input, definition, context) => runAgentSubagent(run, setup, input, definition, context)));
+    // A call whose subagent's calls wait for a decision is continued on resume (agents/waiting-subagent.ts).
+    const start = (input: AgentInput, definition: AgentDefinition, context: ToolContext) => runAgentSubagent(run, setup, input, definition, context);
+    tools.register(agentTool(options.agents, start, 'Agent', (input, definition, calls, decisions, context) => continueAgentSubagent(run, setup, input, definition, calls, decisions, context)));
     tools.alias('Task', 'Agent');
   }
   if (options.skills !== undefined && options.skills.length > 0 && tools.get('Skill') === undefined) tools.register(skillTool(options.skills));

@@ -1,8 +1,10 @@
 import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolResultMessage } from '../messages/messages.js';
-import { checkDecisions, DENIED_WHILE_PENDING, UNDECIDED_PENDING, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
+import { checkDecisions, DENIED_WHILE_PENDING, UNDECIDED_PENDING, waitingCallId, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
+import { pairAbandonedSubagentCalls } from '../session/subagent-transcripts.js';
 import { runToolCall } from './agent-loop.js';
+import { continueWaitingCall } from './continue-waiting.js';
 import { contextLabel, INTERRUPTED_RESULT } from './hook-text.js';
-import type { BatchEnd, CallOutcome } from './loop-types.js';
+import type { BatchEnd, CallOutcome, LoopEnd } from './loop-types.js';
 import { waitingEnd } from './pending-call.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 
@@ -16,6 +18,8 @@ import { appendMessage, fireHook, type RunContext } from './run-context.js';
  *   rule still wins; the approval covers only the frozen pending input.
  * - A denied call does not run; its error result is the decision's message.
  * - A call without a decision goes through the pipeline again and may wait again.
+ * - An Agent call whose subagent's calls wait (`parentToolUseId`) is continued, not run again:
+ *   its subagent decides its own calls the same way and goes on (continue-waiting.ts).
  * Results go right after their call's message (and its other results), so the conversation is
  * what it would be had the calls been decided live; then PostToolBatch fires for them.
  */
@@ -28,14 +32,29 @@ import { appendMessage, fireHook, type RunContext } from './run-context.js';
 export async function decidePending(run: RunContext, pending: readonly PendingCall[], decisions: PendingDecisions): Promise<BatchEnd> {
   checkDecisions(pending, decisions);
   const { assistant, place } = pendingPlace(run, pending);
-  const waiting = new Map(pending.map((call) => [call.id, call]));
+  const waiting = new Map(pending.filter((call) => call.parentToolUseId === undefined).map((call) => [call.id, call]));
   const outcomes: CallOutcome[] = [];
   const still: PendingCall[] = [];
   let end: BatchEnd = { kind: 'continue' };
   let stop: 'hook_stopped' | 'aborted_tools' | undefined;
+  const settle = (outcome: CallOutcome) => {
+    outcomes.push(outcome);
+    if (outcome.result) place(outcome.result);
+    if (outcome.pending) {
+      still.push(...outcome.pending);
+      end = waitingEnd(end, { ...outcome, pending: outcome.pending }, still);
+    }
+    stop ??= outcome.stop;
+  };
   for (const call of assistant.toolCalls) {
     const entry = waiting.get(call.id);
-    if (entry === undefined) continue;
+    const inside = pending.filter((inner) => inner.parentToolUseId === call.id);
+    if (entry === undefined && inside.length === 0) continue;
+    if (entry === undefined) {
+      // Its handler was running: it goes on even after a waiting call or an interrupt (its subagent's own loop pairs what it cannot run).
+      settle(await continueWaitingCall(run, call, inside, decisions));
+      continue;
+    }
     const decision = decisions[call.id];
     if (decision?.behavior === 'deny') {
       run.permissionDenials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: structuredClone(entry.input) });
@@ -49,14 +68,7 @@ export async function decidePending(run: RunContext, pending: readonly PendingCa
       continue;
     }
     // As in a live batch: after a waiting call or an interrupt the rest only get PreToolUse (and wait); a continue:false lets them run.
-    const outcome = await runToolCall(run, call, still.length > 0 || stop === 'aborted_tools', decision?.behavior === 'allow' ? { input: entry.input } : undefined);
-    outcomes.push(outcome);
-    if (outcome.result) place(outcome.result);
-    if (outcome.pending) {
-      still.push(outcome.pending);
-      end = waitingEnd(end, { ...outcome, pending: outcome.pending }, still);
-    }
-    stop ??= outcome.stop;
+    settle(await runToolCall(run, call, still.length > 0 || stop === 'aborted_tools', decision?.behavior === 'allow' ? { input: entry.input } : undefined));
   }
   const notes = outcomes.flatMap((outcome) => outcome.notes ?? []);
   if (notes.length > 0) appendMessage(run, userMessage(notes.join('\n\n')));
@@ -75,12 +87,24 @@ export async function decidePending(run: RunContext, pending: readonly PendingCa
 
 /**
  * The session goes on without deciding (a new prompt): each pending call is paired with an error
- * result saying so, so that the conversation the model sees has every call paired.
+ * result saying so, so that the conversation the model sees has every call paired. An Agent call
+ * whose subagent waits gets that result too, and the subagent's calls get it in its transcript.
  */
 export function abandonPending(run: RunContext, pending: readonly PendingCall[]): void {
   if (pending.length === 0) return;
-  const { place } = pendingPlace(run, pending);
-  for (const call of pending) place(toolResultMessage(call.id, call.name, UNDECIDED_PENDING, true));
+  const { assistant, place } = pendingPlace(run, pending);
+  const ids = new Set(pending.map(waitingCallId));
+  for (const call of assistant.toolCalls) if (ids.has(call.id)) place(toolResultMessage(call.id, call.name, UNDECIDED_PENDING, true));
+  pairAbandonedSubagentCalls(run.state, pending, UNDECIDED_PENDING, (text) => run.emit({ type: 'warning', text }));
+}
+
+/**
+ * How a resume ends when the decided batch did not continue: a hook stop, an abort, or calls still
+ * pending (as runLoop reports them).
+ */
+export function endOfDecidedBatch(batch: Exclude<BatchEnd, { kind: 'continue' }>): LoopEnd {
+  if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred, pending: batch.pending };
+  return { result: '', isError: batch.kind !== 'hook_stopped', terminalReason: batch.kind, stopReason: 'tool_use' };
 }
 
 /**
@@ -89,7 +113,7 @@ export function abandonPending(run: RunContext, pending: readonly PendingCall[])
  * and tells the transcript.
  */
 function pendingPlace(run: RunContext, pending: readonly PendingCall[]): { assistant: AssistantMessage; place: (result: ToolResultMessage) => void } {
-  const ids = new Set(pending.map((call) => call.id));
+  const ids = new Set(pending.map(waitingCallId));
   const index = run.messages.findLastIndex((message) => message.role === 'assistant' && message.toolCalls.some((call) => ids.has(call.id)));
   if (index < 0) throw new Error('the pending calls are not in the conversation');
   const assistant = run.messages[index] as AssistantMessage;

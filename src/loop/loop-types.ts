@@ -61,8 +61,11 @@ export interface LoopOptions {
 export interface CallOutcome {
   /** The paired result: present whatever happened, except for a call that waits for a decision (`pending`). */
   readonly result?: ToolResultMessage;
-  /** Set when the call waits for a decision that may come from another process (see pending-call.ts): it has no result yet. */
-  readonly pending?: PendingCall;
+  /**
+   * Set when the call waits for a decision that may come from another process (see pending-call.ts):
+   * it has no result yet. The call itself, or (an Agent call) the calls waiting inside its subagent.
+   */
+  readonly pending?: readonly PendingCall[];
   /** Labelled context texts for the system message after the results, in Pre, Post order. */
   readonly contexts: readonly string[];
   /** Set when a hook ended the run: `hook_stopped` (continue:false) or `aborted_tools` (PermissionRequest interrupt). */

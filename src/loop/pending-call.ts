@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { PreToolUseMerge } from '../hooks/merge/decisions.js';
 import type { ToolCall } from '../messages/messages.js';
-import { normalizeJson, type PendingCall } from '../session/pending-calls.js';
+import { normalizeJson, type CallsWaiting, type PendingCall } from '../session/pending-calls.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { batchInput } from './call-execution.js';
 import type { BatchEnd, CallOutcome } from './loop-types.js';
@@ -35,8 +35,22 @@ export function waitingAfterPreToolUse(run: RunContext, call: ToolCall, tool: An
 export function waitingOutcome(run: RunContext, call: ToolCall, pending: PendingCall, contexts: readonly string[]): CallOutcome {
   return {
     contexts,
-    pending,
+    pending: [pending],
     ...(pending.reason === 'defer' ? { deferred: { id: call.id, name: pending.name, input: call.input } } : {}),
+    batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: '' },
+  };
+}
+
+/**
+ * The outcome of a call whose handler is waiting (an Agent call whose subagent stopped with calls
+ * pending, agents/waiting-subagent.ts): no result and no PostToolUse yet (the call has not
+ * finished); its subagent's calls are pending, each naming this call as `parentToolUseId`.
+ */
+export function waitingInsideOutcome(run: RunContext, call: ToolCall, waiting: CallsWaiting, contexts: readonly string[]): CallOutcome {
+  return {
+    contexts,
+    pending: waiting.calls.map((inner) => ({ ...inner, parentToolUseId: call.id })),
+    ...(waiting.deferred !== undefined ? { deferred: waiting.deferred } : {}),
     batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: '' },
   };
 }
@@ -46,8 +60,8 @@ export function waitingOutcome(run: RunContext, call: ToolCall, pending: Pending
  * last call a hook deferred, as the reference does (pre-json-defer-batch), or the first waiting
  * call when no hook deferred one. A waiting call wins over a later stop: the calls stay decidable.
  */
-export function waitingEnd(end: BatchEnd, outcome: CallOutcome & { pending: PendingCall }, pending: readonly PendingCall[]): BatchEnd {
-  const { id, name, input } = outcome.pending;
+export function waitingEnd(end: BatchEnd, outcome: CallOutcome & { pending: readonly PendingCall[] }, pending: readonly PendingCall[]): BatchEnd {
+  const { id, name, input } = outcome.pending[0]!;
   const reported = outcome.deferred ?? (end.kind === 'tool_deferred' ? end.deferred : { id, name, input });
   return { kind: 'tool_deferred', deferred: reported, pending };
 }

@@ -4,12 +4,14 @@ import { systemMessage, userMessage, type Message } from '../messages/messages.j
 import { ConfigError } from '../errors.js';
 import { emptyTally, type UsageTally } from '../model/usage.js';
 import { checkDecisions, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
+import { checkWaitingSubagents } from '../session/subagent-transcripts.js';
+import { checkContinuable } from './continue-waiting.js';
 import { runLoop } from './agent-loop.js';
 import { compactConversation, type CompactionOutcome } from './compaction.js';
 import { createRun, startRunSandboxFor } from './create-run.js';
 import { contextLabel, promptBlockedResult, promptStoppedResult, queuedPromptNotice, successLabel } from './hook-text.js';
-import { abandonPending, decidePending } from './deferred-approval.js';
-import type { BatchEnd, LoopEnd, LoopOptions } from './loop-types.js';
+import { abandonPending, decidePending, endOfDecidedBatch } from './deferred-approval.js';
+import type { LoopEnd, LoopOptions } from './loop-types.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunOptions, RunResult } from './run-options.js';
 import { sessionStart, type SessionStartOutcome } from './session-start.js';
@@ -62,7 +64,9 @@ export interface AgentSession {
    * See decidePending for what an approval may do. A `send` instead pairs each pending call with an
    * error result saying it was not decided. hookloop's (Claude Code resumes a deferred call only by
    * running its PreToolUse hooks again).
-   * @throws ConfigError (nothing runs) when nothing is pending, a decision names a call that is not pending, or approves another input.
+   * @throws ConfigError (nothing runs) when nothing is pending, a decision names a call that is not
+   *   pending (or an id more than one pending call has), or approves another input; or a call waits
+   *   inside a subagent that cannot be continued (no such agent tool, its transcript disagrees).
    */
   resume(decisions: PendingDecisions, options?: { readonly signal?: AbortSignal }): Promise<RunResult>;
   /** Compacts the conversation now (`trigger: "manual"`, `instructions` as `custom_instructions`); see compactConversation. */
@@ -136,6 +140,9 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const started = Date.now();
         if (pending.length === 0) throw new ConfigError('nothing to decide: the session has no pending tool calls');
         checkDecisions(pending, decisions);
+        // Calls waiting inside a subagent: its tool must be here to continue it, its transcript must agree.
+        checkContinuable(run, pending);
+        checkWaitingSubagents(run.state.transcriptPath, pending);
         const turnRun = view(resumeOptions.signal);
         const totals = emptyTally();
         let turns = 0;
@@ -177,12 +184,6 @@ function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => numb
     background: true,
     compaction: options,
   };
-}
-
-/** How a resume ends when the decided batch did not continue: a hook stop, an abort, or calls still pending. */
-function endOfDecidedBatch(batch: Exclude<BatchEnd, { kind: 'continue' }>): LoopEnd {
-  if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred, pending: batch.pending };
-  return { result: '', isError: batch.kind !== 'hook_stopped', terminalReason: batch.kind, stopReason: 'tool_use' };
 }
 
 /**

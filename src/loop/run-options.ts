@@ -131,7 +131,9 @@ export interface RunResult {
    * hook, left for later by a PermissionRequest hook's `defer` or the approver's `later`, or after
    * such a call in the same message), with the frozen input a decision applies to. They have no
    * result yet; decide them with `AgentSession.resume(decisions)` or `resumeAgent`, also from a new
-   * process (`loadSession`, or `hookloop --resume ID --approve ID --deny ID=why`). hookloop's.
+   * process (`loadSession`, or `hookloop --resume ID --approve ID --deny ID=why`). A call waiting
+   * inside an Agent call's subagent has `agentId`, `agentType` and `parentToolUseId` (the Agent call,
+   * which waits with it and is not itself decidable). hookloop's.
    */
   readonly pending?: readonly PendingCall[];
   readonly apiErrorStatus?: number | null;

@@ -22,6 +22,35 @@ export interface PendingCall {
   readonly reason: PendingReason;
   /** The hook's reason or the permission question, when there was one. */
   readonly message?: string;
+  /**
+   * Set on a call that waits inside an Agent call's subagent: the subagent's `agent_id` and
+   * `agent_type`, and `parentToolUseId`, the id of the Agent call in the parent's conversation
+   * (which waits too, without being decidable itself: see agents/waiting-subagent.ts). hookloop's.
+   */
+  readonly agentId?: string;
+  readonly agentType?: string;
+  readonly parentToolUseId?: string;
+}
+
+/**
+ * Thrown by a tool handler whose call waits for decisions on calls of its own (the Agent tool,
+ * when calls inside its subagent wait): the loop leaves the call without a result and lists
+ * `calls` (each with `agentId`) as pending; `deferred` is the call a hook deferred, as the run reports it.
+ */
+export class CallsWaiting extends Error {
+  readonly calls: readonly PendingCall[];
+  readonly deferred: { readonly id: string; readonly name: string; readonly input: unknown } | undefined;
+  constructor(calls: readonly PendingCall[], deferred?: { readonly id: string; readonly name: string; readonly input: unknown }) {
+    super(`${calls.length} tool call(s) wait for a decision`);
+    this.name = 'CallsWaiting';
+    this.calls = calls;
+    this.deferred = deferred;
+  }
+}
+
+/** The id of the call in the run's own conversation that `call` keeps waiting: its own, or its Agent call's. */
+export function waitingCallId(call: PendingCall): string {
+  return call.parentToolUseId ?? call.id;
 }
 
 /**
@@ -50,9 +79,14 @@ export const APPROVAL_INPUT_CHANGED = 'The call did not run: its input is no lon
  */
 export function checkDecisions(pending: readonly PendingCall[], decisions: PendingDecisions): void {
   for (const [id, decision] of Object.entries(decisions)) {
-    const call = pending.find((candidate) => candidate.id === id);
+    const matching = pending.filter((candidate) => candidate.id === id);
+    // Ids are unique per conversation, not across a session and its subagents: never guess which call is meant.
+    if (matching.length > 1) throw new ConfigError(`decision for ${id}: more than one pending tool call has this id (${matching.map((candidate) => candidate.agentId ?? 'the main conversation').join(', ')}); it cannot be decided by id`, { field: id });
+    const call = matching[0];
     if (call === undefined) {
       const ids = pending.map((candidate) => candidate.id).join(', ');
+      // An Agent call that waits is not decided itself: what waits is inside its subagent.
+      if (pending.some((candidate) => candidate.parentToolUseId === id)) throw new ConfigError(`decision for ${id}: the call waits for the calls inside its subagent, not for a decision of its own; decide those (pending: ${ids})`, { field: id });
       throw new ConfigError(`decision for ${id}: no such pending tool call (${ids === '' ? 'the session has none' : `pending: ${ids}`})`, { field: id });
     }
     if (decision.behavior === 'allow' && decision.input !== undefined && !isDeepStrictEqual(normalizeJson(decision.input), normalizeJson(call.input))) {
@@ -75,7 +109,13 @@ export function pendingCallsOf(value: unknown): PendingCall[] {
   const reasons: readonly string[] = ['defer', 'permission_request', 'approver', 'batch'];
   return value.flatMap((entry: Record<string, unknown>) =>
     entry !== null && typeof entry === 'object' && typeof entry['id'] === 'string' && typeof entry['name'] === 'string' && reasons.includes(String(entry['reason']))
-      ? [{ id: entry['id'], name: entry['name'], input: entry['input'] ?? {}, reason: entry['reason'] as PendingReason, ...(typeof entry['message'] === 'string' ? { message: entry['message'] } : {}) }]
+      ? [{ id: entry['id'], name: entry['name'], input: entry['input'] ?? {}, reason: entry['reason'] as PendingReason, ...(typeof entry['message'] === 'string' ? { message: entry['message'] } : {}), ...agentFields(entry) }]
       : [],
   );
+}
+
+/** A saved entry's subagent fields, all three or none. */
+function agentFields(entry: Record<string, unknown>): Pick<PendingCall, 'agentId' | 'agentType' | 'parentToolUseId'> {
+  const { agentId, agentType, parentToolUseId } = entry;
+  return typeof agentId === 'string' && typeof agentType === 'string' && typeof parentToolUseId === 'string' ? { agentId, agentType, parentToolUseId } : {};
 }

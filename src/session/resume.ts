@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { assistantMessage, systemMessage, toolResultMessage, userMessage, type Message, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
-import { PENDING_CALLS_ATTACHMENT, pendingCallsOf, type PendingCall } from './pending-calls.js';
+import { PENDING_CALLS_ATTACHMENT, pendingCallsOf, waitingCallId, type PendingCall } from './pending-calls.js';
 import { readTranscriptLines, type TranscriptLine } from './transcript-reader.js';
 
 /**
@@ -41,11 +41,12 @@ export const RESUMED_WITHOUT_RESULT =
   'Interrupted: the session stopped while this tool call was running, so it has no result. It may or may not have taken effect; check before repeating it.';
 
 /**
- * Reads the transcript at `transcriptPath` and rebuilds its conversation (see `rebuildConversation`).
+ * Reads the transcript at `transcriptPath` and rebuilds its conversation (see `rebuildConversation`;
+ * `sidechain`: a subagent's own file, whose lines are all sidechain lines).
  * The session id is the file's name. A truncated last line or a bad line is skipped with a warning.
  * @throws ConfigError when the file cannot be read or holds no conversation.
  */
-export function loadSession(transcriptPath: string): ResumedSession {
+export function loadSession(transcriptPath: string, options: { readonly sidechain?: boolean } = {}): ResumedSession {
   let read: ReturnType<typeof readTranscriptLines>;
   try {
     read = readTranscriptLines(transcriptPath);
@@ -53,7 +54,7 @@ export function loadSession(transcriptPath: string): ResumedSession {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError(`cannot resume: ${code === 'ENOENT' ? 'no such transcript' : `cannot read the transcript (${code})`}: ${transcriptPath}`, { file: transcriptPath });
   }
-  const rebuilt = rebuildConversation(read.lines);
+  const rebuilt = rebuildConversation(read.lines, options.sidechain === true);
   if (rebuilt.messages.length === 0) throw new ConfigError(`cannot resume: the transcript holds no conversation: ${transcriptPath}`, { file: transcriptPath });
   return {
     sessionId: path.basename(transcriptPath, '.jsonl'),
@@ -74,7 +75,7 @@ export function loadSession(transcriptPath: string): ResumedSession {
  * pending call of the last assistant message (listed in `pending`), a result without a call is
  * dropped with a warning.
  */
-export function rebuildConversation(lines: readonly TranscriptLine[]): Omit<ResumedSession, 'sessionId' | 'transcriptPath'> {
+export function rebuildConversation(lines: readonly TranscriptLine[], sidechain = false): Omit<ResumedSession, 'sessionId' | 'transcriptPath'> {
   const start = lines.findLastIndex((line) => line.type === 'system' && line.subtype === 'compact_boundary') + 1;
   const messages: Message[] = [];
   const callLines = new Map<string, string | undefined>();
@@ -83,14 +84,14 @@ export function rebuildConversation(lines: readonly TranscriptLine[]): Omit<Resu
   let contextTokens = 0;
   let model: string | undefined;
   let leafUuid: string | null = null;
-  const waiting = new Map<string, PendingCall>();
+  const waiting: PendingCall[] = [];
   const flush = () => {
     if (response) messages.push(assistantMessage(response.texts.join('\n\n'), response.calls));
     response = undefined;
   };
   for (const line of lines.slice(start)) {
     if (line.uuid !== undefined) leafUuid = line.uuid;
-    if (line.isSidechain === true || line['isApiErrorMessage'] === true) continue;
+    if ((line.isSidechain === true && !sidechain) || line['isApiErrorMessage'] === true) continue;
     if (line.type === 'assistant' && line.message) {
       if (!response || response.id !== line.message.id) {
         flush();
@@ -110,7 +111,8 @@ export function rebuildConversation(lines: readonly TranscriptLine[]): Omit<Resu
       continue;
     }
     flush();
-    if (line.type === 'attachment' && line.attachment?.['type'] === PENDING_CALLS_ATTACHMENT) for (const call of pendingCallsOf(line.attachment['calls'])) waiting.set(call.id, call);
+    // The last list counts: a resumed run that leaves calls waiting again writes a new one.
+    if (line.type === 'attachment' && line.attachment?.['type'] === PENDING_CALLS_ATTACHMENT) waiting.splice(0, waiting.length, ...pendingCallsOf(line.attachment['calls']));
     if (line.type === 'user' && line.message) messages.push(...userMessages(line.message.content, toolNames));
     else if (line.type === 'attachment' && line.renderedRole === 'system' && line.rendered) {
       const text = line.rendered.map((part) => (typeof part.content === 'string' ? part.content : JSON.stringify(part.content))).join('\n\n');
@@ -122,7 +124,7 @@ export function rebuildConversation(lines: readonly TranscriptLine[]): Omit<Resu
   return {
     messages: paired.messages,
     repairs: paired.repairs.map((result) => ({ result, assistantUuid: callLines.get(result.toolCallId) })),
-    pending: paired.pending.map((call) => ({ ...call, assistantUuid: callLines.get(call.id) })),
+    pending: paired.pending.map((call) => ({ ...call, assistantUuid: callLines.get(waitingCallId(call)) })),
     leafUuid,
     contextTokens,
     model,
@@ -158,7 +160,7 @@ function usageTokens(usage: Record<string, unknown> | undefined): number | undef
 }
 
 /** DESIGN invariant 1 restored on a rebuilt conversation (see rebuildConversation). */
-function pairToolCalls(messages: readonly Message[], waiting: ReadonlyMap<string, PendingCall>): { messages: Message[]; repairs: ToolResultMessage[]; pending: PendingCall[]; warnings: string[] } {
+function pairToolCalls(messages: readonly Message[], waiting: readonly PendingCall[]): { messages: Message[]; repairs: ToolResultMessage[]; pending: PendingCall[]; warnings: string[] } {
   const out: Message[] = [];
   const repairs: ToolResultMessage[] = [];
   const pending: PendingCall[] = [];
@@ -189,9 +191,10 @@ function pairToolCalls(messages: readonly Message[], waiting: ReadonlyMap<string
         out.push(result);
         continue;
       }
-      const waits = waiting.get(call.id);
-      if (isLast && waits !== undefined && waits.name === call.name) {
-        pending.push(waits);
+      // The call waits itself, or (an Agent call) its subagent's calls wait.
+      const waits = waiting.filter((entry) => (entry.parentToolUseId === undefined ? entry.id === call.id && entry.name === call.name : entry.parentToolUseId === call.id));
+      if (isLast && waits.length > 0) {
+        pending.push(...waits);
         continue;
       }
       const repair = toolResultMessage(call.id, call.name, RESUMED_WITHOUT_RESULT, true);

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { toWire } from '../loop/model-request-wire.js';
-import { PENDING_CALLS_ATTACHMENT } from './pending-calls.js';
+import { PENDING_CALLS_ATTACHMENT, waitingCallId } from './pending-calls.js';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../messages/messages.js';
 import type { Usage } from '../model/model-client.js';
@@ -94,7 +94,7 @@ export class TranscriptWriter {
       for (const repair of options.resume?.repairs ?? []) this.writeToolResult(repair.result, repair.assistantUuid);
     });
     // A pending call's result, written when it is decided, hangs off the assistant line of its call.
-    for (const call of options.resume?.pending ?? []) if (call.assistantUuid !== undefined) this.callLines.set(call.id, call.assistantUuid);
+    for (const call of options.resume?.pending ?? []) if (call.assistantUuid !== undefined) this.callLines.set(waitingCallId(call), call.assistantUuid);
   }
 
   private handle(event: RunEvent): void {

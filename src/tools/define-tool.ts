@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { BashSandbox } from '../sandbox/bash-sandbox.js';
 import type { ToolResultBlock } from '../messages/messages.js';
+import type { PendingCall, PendingDecisions } from '../session/pending-calls.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -114,6 +115,13 @@ export interface Tool<I = unknown, O = unknown> {
    * tool, like a hook, can never add tool calls or results.
    */
   followUp?(output: O, input: I): string | undefined;
+  /**
+   * Set on a tool whose handler may stop with calls of its own waiting (throws CallsWaiting: the
+   * Agent tool, whose subagent's calls wait for a decision): continues such a call with `decisions`
+   * on `calls` (those of RunResult.pending that name it as `parentToolUseId`) and settles as
+   * `handler` would, or throws CallsWaiting again. hookloop's (deferred-approval.ts).
+   */
+  continueWaiting?(input: I, calls: readonly PendingCall[], decisions: PendingDecisions, context: ToolContext): Promise<O>;
 }
 
 /** A tool of any input/output types, as the registry stores it. */

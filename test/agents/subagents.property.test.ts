@@ -3,17 +3,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { allow, assistantMessage, defineTool, GENERAL_PURPOSE, HookEngine, ProviderError, runAgent, type Message, type ModelClient, type ModelRequest, type ToolCall } from '../../src/index.js';
+import { allow, assistantMessage, defaultTranscriptPath, defineTool, GENERAL_PURPOSE, HookEngine, loadSession, ProviderError, resumeAgent, runAgent, type Message, type ModelClient, type ModelRequest, type PendingDecision, type ToolCall } from '../../src/index.js';
 import { tempProject } from '../support/scripted-run.js';
 
 // Random subagent calls (issue 9): Agent calls in the main answer (concurrent), subagents whose calls
 // are allowed, denied by rule, denied by a hook, interrupted, stopped by a hook, failing, or try to
-// start subagents themselves. After every run: every call paired once (main conversation and every
-// subagent transcript), nothing denied ever ran, and the run never threw.
+// start subagents themselves, or wait for a decision (a PreToolUse defer, inside a subagent or not),
+// which later sessions give from the transcript until nothing waits. After every run: every call
+// paired once (main conversation and every subagent transcript), nothing denied ever ran (by rule,
+// hook or decision), and the run never threw.
 
 const RUNS = Number(process.env['HOOKLOOP_FUZZ_RUNS'] ?? 60);
 
-type Call = { kind: 'probe' | 'blocked' | 'forbidden' | 'stop' | 'nested' } | { kind: 'agent'; plan: number };
+type Call = { kind: 'probe' | 'blocked' | 'forbidden' | 'stop' | 'nested' | 'wait' } | { kind: 'agent'; plan: number };
 interface SubPlan {
   readonly batches: readonly (readonly Call[])[];
   readonly end: 'text' | 'fail';
@@ -23,22 +25,26 @@ interface Scenario {
   readonly subs: readonly SubPlan[];
   /** Abort the run when this many handlers have run. */
   readonly interruptAfter: number | undefined;
+  /** What the later sessions decide for every waiting call. */
+  readonly decide: 'allow' | 'deny';
 }
 
 const subCall = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ kind: 'probe' } as const) },
   { weight: 2, arbitrary: fc.constantFrom({ kind: 'blocked' } as const, { kind: 'forbidden' } as const) },
   { weight: 1, arbitrary: fc.constantFrom({ kind: 'stop' } as const, { kind: 'nested' } as const) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'wait' } as const) },
 );
 const subPlan = fc.record({ batches: fc.array(fc.array(subCall, { minLength: 1, maxLength: 3 }), { maxLength: 3 }), end: fc.constantFrom('text', 'text', 'fail') as fc.Arbitrary<'text' | 'fail'> });
 const scenarioArb: fc.Arbitrary<Scenario> = fc
-  .record({ subs: fc.array(subPlan, { minLength: 1, maxLength: 3 }), extra: fc.array(subCall, { maxLength: 2 }), interruptAfter: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }) })
-  .map(({ subs, extra, interruptAfter }) => ({ subs, main: [...subs.map((_, plan) => ({ kind: 'agent', plan }) as const), ...extra], interruptAfter }));
+  .record({ subs: fc.array(subPlan, { minLength: 1, maxLength: 3 }), extra: fc.array(subCall, { maxLength: 2 }), interruptAfter: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }), decide: fc.constantFrom('allow', 'deny') as fc.Arbitrary<'allow' | 'deny'> })
+  .map(({ subs, extra, interruptAfter, decide }) => ({ subs, main: [...subs.map((_, plan) => ({ kind: 'agent', plan }) as const), ...extra], interruptAfter, decide }));
 
 function toolCall(call: Call, id: string): ToolCall {
   if (call.kind === 'agent') return { id, name: 'Agent', input: { description: 'task', prompt: `PLAN-${call.plan}: do it` } };
   if (call.kind === 'nested') return { id, name: 'Agent', input: { description: 'nested', prompt: 'PLAN-0 again' } };
   if (call.kind === 'forbidden') return { id, name: 'Forbidden', input: { value: id } };
+  if (call.kind === 'wait') return { id, name: 'Probe', input: { value: `wait:${id}` } };
   return { id, name: 'Probe', input: { value: call.kind } };
 }
 
@@ -58,7 +64,9 @@ function plannedModel(scenario: Scenario): ModelClient {
       }
       const sub = scenario.subs[Number(plan)]!;
       const batch = sub.batches[turn];
-      if (batch) return { message: assistantMessage('', batch.map((call, index) => toolCall(call, `p${plan}-${turn}-${index}`))), usage, stopReason: 'tool_use' };
+      // A nested PLAN-0 (started from the main answer) gets ids of its own: decisions name calls by id.
+      const prefix = `p${plan}${first?.role === 'user' && first.content.includes('again') ? 'n' : ''}`;
+      if (batch) return { message: assistantMessage('', batch.map((call, index) => toolCall(call, `${prefix}-${turn}-${index}`))), usage, stopReason: 'tool_use' };
       if (sub.end === 'fail') throw new ProviderError('planned', 'API Error: 500 planned failure', { status: 500 });
       return { message: assistantMessage(`sub ${plan} done`, []), usage, stopReason: 'end_turn' };
     },
@@ -122,12 +130,23 @@ describe('subagents under random calls (property)', () => {
           const value = (input.tool_input as { value: string }).value;
           if (value === 'blocked') return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'blocked' } };
           if (value === 'stop') return { continue: false, stopReason: 'stopped' };
+          if (value.startsWith('wait:')) return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'defer', permissionDecisionReason: 'later' } };
           return undefined;
         });
-        const result = await runAgent('go', { model: plannedModel(scenario), projectDir, configDir, hooks, tools: [probe, forbidden], agents: [GENERAL_PURPOSE], permissions: { rules: { deny: ['Forbidden'] } }, signal: controller.signal });
-        const problems = [...mainPairing(result.messages), ...subagentPairing(configDir, scenario.interruptAfter === undefined ? scenario.main.filter((call) => call.kind === 'agent' || call.kind === 'nested').length : undefined)];
+        const options = { projectDir, configDir, hooks, tools: [probe, forbidden], agents: [GENERAL_PURPOSE], permissions: { rules: { deny: ['Forbidden'] } } };
+        let result = await runAgent('go', { ...options, model: plannedModel(scenario), signal: controller.signal });
+        // Calls left waiting, inside subagents or not: later sessions decide them from the transcript until none waits.
+        const transcriptPath = defaultTranscriptPath(projectDir, result.sessionId, configDir);
+        for (let round = 0; round < 12 && result.pending !== undefined && result.pending.length > 0; round++) {
+          const decision: PendingDecision = scenario.decide === 'allow' ? { behavior: 'allow' } : { behavior: 'deny', message: 'denied on resume' };
+          result = await resumeAgent(Object.fromEntries(result.pending.map((call) => [call.id, decision])), { ...options, model: plannedModel(scenario), resume: loadSession(transcriptPath) });
+        }
+        const waitsInMain = scenario.main.some((call) => call.kind === 'wait');
+        const problems = [...mainPairing(result.messages), ...subagentPairing(configDir, scenario.interruptAfter === undefined && !waitsInMain ? scenario.main.filter((call) => call.kind === 'agent' || call.kind === 'nested').length : undefined)];
+        if ((result.pending ?? []).length > 0) problems.push(`still pending: ${result.pending!.map((call) => call.id).join(', ')}`);
         // (A PreToolUse `continue: false` ends the run after its call, as in Claude Code: that call may run.)
         if (ran.some((value) => value.startsWith('forbidden') || value === 'blocked')) problems.push(`denied calls ran: ${ran.join(', ')}`);
+        if (scenario.decide === 'deny' && ran.some((value) => value.startsWith('wait:'))) problems.push(`calls denied on resume ran: ${ran.join(', ')}`);
         expect(problems, JSON.stringify(scenario)).toEqual([]);
       }),
       { numRuns: RUNS, seed: 9 },

@@ -37,6 +37,20 @@ describe('the Agent tool', () => {
     expect(lines.every((line) => line.isSidechain && line.agentId === inside.agent_id)).toBe(true);
   });
 
+  it('a SubagentStop hook that reads agent_transcript_path as it starts finds the subagent\'s last answer in it', async () => {
+    const projectDir = tempProject();
+    const hooks = new HookEngine();
+    let lastLine: { message?: { content?: unknown } } | undefined;
+    hooks.on('SubagentStop', ({ agent_transcript_path }) => {
+      // Read synchronously, the moment the hook is called: what a hook script would see.
+      const lines = fs.readFileSync(agent_transcript_path, 'utf8').trim().split('\n');
+      lastLine = JSON.parse(lines[lines.length - 1]!) as typeof lastLine;
+    });
+    const model = new ScriptedModel([[agentCall('toolu_1', 'SUB-TASK one')], { match: 'SUB-TASK', content: [text('SUB-ANSWER')] }, [text('done')]]);
+    await runAgent('go', { model, projectDir, hooks, tools: [], agents: [GENERAL_PURPOSE], configDir: path.join(projectDir, 'home') });
+    expect(JSON.stringify(lastLine?.message?.content)).toContain('SUB-ANSWER');
+  });
+
   it('offers an agent only its tools: a call outside them is refused with a paired error and never runs', async () => {
     const projectDir = tempProject();
     const ran: string[] = [];

@@ -84,12 +84,18 @@ function project(): string {
       PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `${dir}/audit.sh` }] }],
     },
   });
-  writeJson(dir, 'turns.json', [[toolUse('t1', 'Bash', { command: 'rm -rf build' }), toolUse('t2', 'Bash', { command: 'ls -la' })], [text('done')]]);
+  writeJson(dir, 'turns.json', [
+    [toolUse('t1', 'Bash', { command: 'rm -rf build' }), toolUse('t2', 'Bash', { command: 'ls -la' })],
+    [toolUse('t3', 'Agent', { description: 'clean up', prompt: 'SUB-TASK: clean the build', subagent_type: 'general-purpose' })],
+    { match: 'SUB-TASK', content: [toolUse('s1', 'Bash', { command: 'rm -rf dist' })] },
+    { match: 'SUB-TASK', content: [text('refused')] },
+    [text('done')],
+  ]);
   return dir;
 }
 
 describe('hookloop with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
-  it('exports the span tree of a run with a blocked call, a rewrite and a failing hook', async () => {
+  it('exports the span tree of a run with a blocked call, a rewrite, a failing hook and a subagent', async () => {
     const otlp = await receiver();
     const dir = project();
     const run = await runCliAsync(['-p', 'go', '--settings', 'settings.json', '--model-script', 'turns.json'], dir, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url });
@@ -118,9 +124,21 @@ describe('hookloop with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(post.status?.code).toBe(2);
     expect(spans.some((span) => span.name === 'run Bash' && span.parentSpanId === rewritten.spanId)).toBe(true);
 
-    const chats = spans.filter((span) => span.name === 'chat scripted');
-    expect(chats.map((span) => span.attributes['gen_ai.response.finish_reasons'])).toEqual([['tool_use'], ['end_turn']]);
-    expect(chats.every((span) => span.parentSpanId === prompt?.spanId && typeof span.attributes['gen_ai.usage.output_tokens'] === 'number')).toBe(true);
+    const chats = spans.filter((span) => span.name === 'chat scripted' && span.parentSpanId === prompt?.spanId);
+    expect(chats.map((span) => span.attributes['gen_ai.response.finish_reasons'])).toEqual([['tool_use'], ['tool_use'], ['end_turn']]);
+    expect(chats.every((span) => typeof span.attributes['gen_ai.usage.output_tokens'] === 'number')).toBe(true);
+
+    // The subagent: execute_tool Agent → invoke_agent general-purpose → its own chat and execute_tool spans,
+    // and its call the deny rule refused says so on its permission span.
+    const agentCall = spans.find((span) => span.name === 'execute_tool Agent' && span.attributes['gen_ai.tool.call.id'] === 't3')!;
+    expect(parentName(agentCall)).toBe('invoke_agent hookloop');
+    const subagent = spans.find((span) => span.name === 'invoke_agent general-purpose')!;
+    expect(subagent.parentSpanId).toBe(agentCall.spanId);
+    expect(subagent.traceId).toBe(prompt?.traceId);
+    expect(spans.filter((span) => span.name === 'chat scripted' && span.parentSpanId === subagent.spanId)).toHaveLength(2);
+    const subCall = spans.find((span) => span.name === 'execute_tool Bash' && span.parentSpanId === subagent.spanId)!;
+    expect(subCall.attributes['gen_ai.tool.call.id']).toBe('s1');
+    expect(spans.find((span) => span.name === 'permission Bash' && span.parentSpanId === subCall.spanId)?.attributes).toMatchObject({ 'hookloop.permission.decision': 'deny', 'hookloop.permission.rule': 'Bash(rm:*)' });
 
     // The hook process got its own span's traceparent.
     expect(fs.readFileSync(path.join(dir, 'hook-traceparent.txt'), 'utf8').trim()).toBe(`00-${pre.traceId}-${pre.spanId}-01`);
