@@ -23,7 +23,9 @@ export type ExternalOutputRead<E extends HookEventName> =
  *    fields still denies or blocks (`permissionDecision: "deny"`, `decision: "block"`, a
  *    PermissionRequest `behavior: "deny"`, `continue: false`), that answer counts, fail closed,
  *    and the bad fields are named in the `warning`.
- * 3. A `hookEventName` naming another event, or a value that is not an object, is an error.
+ * 3. A refusal spelled loosely (`"Deny"`, `"BLOCK"`) counts as the refusal, and so does one whose
+ *    `hookEventName` is missing or names another event (both named in the `warning`). Otherwise a
+ *    `hookEventName` naming another event, or a value that is not an object, is an error.
  *
  * Typed in-process callbacks do not come here: they stay strict (`checkHookOutput`). Never throws.
  */
@@ -36,6 +38,12 @@ export function readExternalOutput<E extends HookEventName>(event: E, value: unk
   const unknownFields: string[] = [];
   const badFields: string[] = [];
   let badDetails: string[] = [];
+  // A refusal spelled loosely (`"Deny"`, `" block "`) or under a missing or wrong `hookEventName`
+  // is still a refusal: read as the exact spelling, named in the warning (fail closed).
+  for (const fixed of canonicalRefusal(event, copy)) {
+    badFields.push(fixed.path);
+    badDetails.push(`${fixed.path}: ${fixed.detail}`);
+  }
   // Each pass removes what the schema refused; a union member may reveal further keys once its
   // discriminator is known, hence a few passes (bounded by the depth of the schemas).
   for (let pass = 0; pass < 6; pass++) {
@@ -72,6 +80,38 @@ export function readExternalOutput<E extends HookEventName>(event: E, value: unk
  */
 export function withoutByteOrderMark(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+const loosely = (value: unknown, word: string): boolean => typeof value === 'string' && value.trim().toLowerCase() === word && value !== word;
+
+/**
+ * Rewrites, in `output`, refusals spelled other than exactly (`permissionDecision: "Deny"`,
+ * `decision: "BLOCK"`, a PermissionRequest `behavior: " deny"`) to their exact spelling, and then,
+ * when the answer refuses, a missing or different `hookEventName` to `event`. Returns what it changed.
+ */
+function canonicalRefusal(event: string, output: Record<string, unknown>): { path: string; detail: string }[] {
+  const changed: { path: string; detail: string }[] = [];
+  if (loosely(output['decision'], 'block')) {
+    changed.push({ path: 'decision', detail: `${JSON.stringify(output['decision'])} read as "block"` });
+    output['decision'] = 'block';
+  }
+  const specific = output['hookSpecificOutput'];
+  if (specific === null || typeof specific !== 'object' || Array.isArray(specific)) return changed;
+  const fields = specific as Record<string, unknown>;
+  if (loosely(fields['permissionDecision'], 'deny')) {
+    changed.push({ path: 'hookSpecificOutput.permissionDecision', detail: `${JSON.stringify(fields['permissionDecision'])} read as "deny"` });
+    fields['permissionDecision'] = 'deny';
+  }
+  const decision = fields['decision'];
+  if (decision !== null && typeof decision === 'object' && loosely((decision as Record<string, unknown>)['behavior'], 'deny')) {
+    changed.push({ path: 'hookSpecificOutput.decision.behavior', detail: `${JSON.stringify((decision as Record<string, unknown>)['behavior'])} read as "deny"` });
+    (decision as Record<string, unknown>)['behavior'] = 'deny';
+  }
+  if (fields['hookEventName'] !== event && refuses(output)) {
+    changed.push({ path: 'hookSpecificOutput.hookEventName', detail: `${JSON.stringify(fields['hookEventName'] ?? null)} is not "${event}"` });
+    fields['hookEventName'] = event;
+  }
+  return changed;
 }
 
 /** True when the answer denies or blocks (the fields whose loss would let a refused action run). */

@@ -168,6 +168,11 @@ function subscriptEnd(text: string): number | undefined {
  * `fc -e editor`, `bind -x`): code held in text, run where no rule reads it.
  */
 const CODE_VARIABLES = /^(PS[0-4]|PROMPT_COMMAND|BASH_ENV|ENV|BASH_XTRACEFD)(\[|\+?=|$)/;
+// Variables whose value other programs run as a command line or load as code: pagers, editors,
+// askpass and ssh commands (`GIT_PAGER='rm x' git log`), every `GIT_*` variable but the author and
+// committer identity (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_0`/`VALUE_0`, `GIT_DIR`,
+// `GIT_EXTERNAL_DIFF` … name programs or a repository whose configuration does), `LD_PRELOAD`/`LD_AUDIT`.
+const PROGRAM_VARIABLES = /^(?:(?!GIT_(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)=)GIT_\w*|(?:\w+_)?(?:PAGER|EDITOR|VISUAL|ASKPASS|SSH_COMMAND|SSH|BROWSER|LESSOPEN|LESSCLOSE|EXTERNAL_DIFF)|LD_PRELOAD|LD_AUDIT)(\+?=)/;
 const CALLBACK_OPTIONS: Readonly<Record<string, RegExp>> = {
   mapfile: /^-\w*C/, readarray: /^-\w*C/, compgen: /^-\w*[CF]/, complete: /^-\w*[CF]/, fc: /^-/, bind: /^-\w*x/,
 };
@@ -181,6 +186,12 @@ export function codeInText(assignments: readonly string[], argv: readonly { valu
   const assigned = [...assignments, ...(name !== undefined && NAME_BUILTINS.has(name) ? argv.slice(1).map((word) => word.value) : [])];
   const variable = assigned.find((text) => CODE_VARIABLES.test(text));
   if (variable !== undefined) return `${JSON.stringify(variable.slice(0, 40))} sets a variable whose value Bash runs as code later`;
+  // Also behind `env NAME=value` (and `sudo NAME=value`): the words that look like assignments.
+  const words = argv.map((word) => word.value);
+  const setter = words.findIndex((word) => /(^|\/)(env|sudo|doas)$/.test(word));
+  const named = [...assigned, ...(setter < 0 ? [] : words.slice(setter + 1))];
+  const program = named.find((text) => PROGRAM_VARIABLES.test(text));
+  if (program !== undefined) return `${JSON.stringify(program.slice(0, 40))} sets a variable whose value a program runs as a command`;
   const callback = name !== undefined ? CALLBACK_OPTIONS[name] : undefined;
   if (callback && argv.slice(1).some((word) => callback.test(word.value))) return `${name} calls a command named in its options`;
   return undefined;

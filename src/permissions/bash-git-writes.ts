@@ -29,7 +29,20 @@ export function gitConfigWrites(args: readonly ShellWord[]): { written: WrittenW
       index += 1;
     }
   }
-  if (args[index]?.value !== 'config') return undefined;
+  const subcommand = args[index]?.value;
+  const place = (file: string): { written: WrittenWord[]; notPlain: string } => {
+    const notPlain = `git ${subcommand ?? ''} writes git configuration`;
+    if (unknownPlace || directory?.dynamic || file === '<unknown>') return { written: [{ word: undefined }], notPlain };
+    const config = file.startsWith('~') ? file : directory ? `${directory.value.replace(/\/+$/, '')}/${file}` : file;
+    return { written: [{ word: { value: config, source: config, dynamic: false } }], notPlain };
+  };
+  if (subcommand !== undefined && subcommand !== 'config') {
+    const writer = CONFIG_WRITERS[subcommand];
+    const rest = args.slice(index + 1).map((word) => word.value);
+    const file = writer?.(rest);
+    return file === undefined ? undefined : place(file);
+  }
+  if (subcommand !== 'config') return undefined;
   const rest = args.slice(index + 1);
   const values = rest.map((word) => word.value);
   if (values.some((value) => READ_FORMS.has(value))) return undefined;
@@ -48,3 +61,30 @@ export function gitConfigWrites(args: readonly ShellWord[]): { written: WrittenW
   const config = directory ? `${directory.value.replace(/\/+$/, '')}/.git/config` : '.git/config';
   return { written: [{ word: { value: config, source: config, dynamic: false } }], notPlain };
 }
+
+const UPSTREAM = /^(-u|-t|--set-upstream|--set-upstream-to(=.*)?|--unset-upstream|--track(=.*)?|-[a-z]*[uU][a-z]*)$/;
+const firstOperand = (rest: readonly string[]): string | undefined => rest.find((value) => !value.startsWith('-'));
+
+/**
+ * git subcommands other than `git config` that write git's configuration, with the forms that do:
+ * the file they write (`.git/config`; `~/.gitconfig` for `maintenance`), or undefined. Listed by
+ * subcommand, failing closed within each (`git remote` with any operand but `-v`, `show`, `get-url`).
+ */
+const CONFIG_WRITERS: Readonly<Record<string, (rest: readonly string[]) => string | undefined>> = {
+  remote: (rest) => (['add', 'rename', 'remove', 'rm', 'set-url', 'set-branches', 'set-head', 'update', 'prune'].includes(firstOperand(rest) ?? '') || (firstOperand(rest) !== undefined && !['show', 'get-url'].includes(firstOperand(rest) ?? '')) ? '.git/config' : undefined),
+  submodule: (rest) => (firstOperand(rest) === undefined || ['status', 'summary', 'foreach'].includes(firstOperand(rest) ?? '') ? undefined : '.git/config'),
+  branch: (rest) => (rest.some((value) => UPSTREAM.test(value) || /^(-[mMcC]|--move|--copy|--edit-description)$/.test(value)) ? '.git/config' : undefined),
+  checkout: (rest) => (rest.some((value) => /^(-t|--track(=.*)?)$/.test(value)) ? '.git/config' : undefined),
+  switch: (rest) => (rest.some((value) => /^(-t|--track(=.*)?)$/.test(value)) ? '.git/config' : undefined),
+  push: (rest) => (rest.some((value) => /^(-u|--set-upstream|-[a-zA-Z]*u[a-zA-Z]*)$/.test(value)) ? '.git/config' : undefined),
+  fetch: (rest) => (rest.includes('--set-upstream') ? '.git/config' : undefined),
+  pull: (rest) => (rest.includes('--set-upstream') ? '.git/config' : undefined),
+  'sparse-checkout': (rest) => (firstOperand(rest) === 'list' ? undefined : '.git/config'),
+  worktree: (rest) => (['list'].includes(firstOperand(rest) ?? 'list') ? undefined : '.git/config'),
+  // A new repository gets the default configuration and hooks, unless the command names others.
+  init: (rest) => (rest.some((value) => /^--(template|separate-git-dir)/.test(value)) ? '.git/config' : undefined),
+  clone: (rest) => (rest.some((value) => /^(-c|--config|--template|--separate-git-dir)/.test(value)) ? '<unknown>' : undefined),
+  lfs: (rest) => (['install', 'uninstall', 'track', 'untrack', 'update'].includes(firstOperand(rest) ?? '') ? '.git/config' : undefined),
+  maintenance: (rest) => (['register', 'unregister', 'start', 'stop'].includes(firstOperand(rest) ?? '') ? '~/.gitconfig' : undefined),
+  flow: () => '.git/config',
+};

@@ -76,6 +76,11 @@ function collect(argv: readonly ShellWord[], offset: number, found: Found, extra
     const args = words.slice(1);
     if (SHELLS.has(name)) return shellRun(args, found, fail);
     if (name === 'eval') return addScript(joined(args), found, fail);
+    // `source FILE` / `. FILE` run FILE's commands in this shell: from standard input, a descriptor
+    // or a process substitution (`. <(echo rm x)`, `source /dev/stdin <<< …`) like `… | bash`.
+    if ((name === 'source' || name === '.') && (args[0] === undefined || args[0].dynamic || /^\/(dev|proc)\//.test(args[0].value) || args[0].value === '-')) {
+      return fail(`${name} reads commands that are only known when the command runs`);
+    }
     if (name === 'trap') return trapRun(args, found, fail);
     if (name === 'alias') {
       for (const word of args) if (word.value.includes('=')) addScript({ ...word, value: word.value.slice(word.value.indexOf('=') + 1) }, found, fail);
@@ -85,6 +90,10 @@ function collect(argv: readonly ShellWord[], offset: number, found: Found, extra
       return fail(`${name} can change which program a name runs`);
     }
     if (name === 'find') return findRuns(args, offset + start + 1, found, fail);
+    if (name === 'git') {
+      const setting = gitCodeSetting(args);
+      if (setting !== undefined) return fail(`git ${setting} may name a program git runs`);
+    }
     const spec = WRAPPERS[name];
     if (!spec) return;
     const read = readOptions(args, spec.options);
@@ -200,4 +209,45 @@ function findRuns(args: readonly ShellWord[], offset: number, found: Found, fail
       index = end;
     }
   }
+}
+
+// Builtins that move the shell itself: the paths of the commands after them resolve elsewhere.
+const DIRECTORY_BUILTINS = new Set(['cd', 'pushd', 'popd']);
+// Wrappers that run a builtin in the shell itself (any other wrapper runs it in a child, which moves nothing).
+const IN_SHELL_WRAPPERS = new Set(['command', 'builtin']);
+
+/**
+ * The `cd`, `pushd` or `popd` a simple command runs, behind any wrapper (`command cd x`,
+ * `builtin cd x`, `timeout 5 cd x`), or undefined. `inShell` is false when a wrapper other than
+ * `command`/`builtin` stands before it (it then runs in a child and the shell stays where it was;
+ * callers that cannot tell should treat both places as possible). Pure; never throws.
+ */
+export function directoryChange(argv: readonly ShellWord[]): { readonly name: string; readonly argv: readonly ShellWord[]; readonly inShell: boolean } | undefined {
+  const { runs } = programsOf(argv);
+  const index = runs.findIndex((run) => run.argv[0] !== undefined && !run.argv[0].dynamic && DIRECTORY_BUILTINS.has(programName(run.argv[0])));
+  if (index < 0) return undefined;
+  const run = runs[index] as ProgramRun;
+  const inShell = runs.slice(0, index).every((outer) => outer.argv[0] !== undefined && IN_SHELL_WRAPPERS.has(programName(outer.argv[0])));
+  return { name: programName(run.argv[0] as ShellWord), argv: run.argv, inShell };
+}
+
+// `git -c KEY=VALUE` keys that only hold data. Any other key may name a program git runs
+// (`alias.x=!cmd`, `core.pager`, `core.sshCommand`, `diff.external`, `filter.*`, `include.path` …).
+const GIT_DATA_KEYS = /^(user\.(name|email)|color\.[\w.-]+|advice\.[\w-]+|init\.defaultbranch|core\.(quotepath|autocrlf|eol|safecrlf|filemode|ignorecase|longpaths|abbrev)|safe\.directory|protocol\.version|pull\.(rebase|ff)|push\.default|fetch\.prune|column\.ui|status\.showuntrackedfiles|diff\.(renames|algorithm|noprefix|mnemonicprefix)|gc\.auto|maintenance\.auto|commit\.gpgsign=false)(=|$)/i;
+
+/** The first `-c KEY=VALUE` / `--config-env=KEY=VAR` of git's global options whose key is not data-only, or undefined. */
+function gitCodeSetting(args: readonly ShellWord[]): string | undefined {
+  for (let index = 0; index < args.length; index += 1) {
+    const word = args[index] as ShellWord;
+    if (!word.value.startsWith('-')) return undefined; // the subcommand: global options end
+    let setting: ShellWord | undefined;
+    if (word.value === '-c' || word.value === '--config-env') setting = args[(index += 1)];
+    else if (word.value.startsWith('-c') || word.value.startsWith('--config-env=')) setting = { ...word, value: word.value.replace(/^(-c|--config-env=)/, '') };
+    else if (/^(-C|--git-dir|--work-tree|--namespace|--super-prefix|--list-cmds|--attr-source)$/.test(word.value)) index += 1;
+    // `--exec-path=DIR`: a subcommand git does not build in runs DIR/git-NAME.
+    if (word.value.startsWith('--exec-path=')) return word.value.slice(0, 40);
+    if (setting === undefined) continue;
+    if (setting.dynamic || !GIT_DATA_KEYS.test(setting.value) || (word.value.startsWith('--config-env') && /^commit\.gpgsign/i.test(setting.value))) return `-c ${setting.value.slice(0, 40)}`;
+  }
+  return undefined;
 }

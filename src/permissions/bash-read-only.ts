@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseBashCommand, type ShellWord, type SimpleCommand } from './bash-command.js';
 import { isReadOnlyCommandLine, isReadOnlySimpleCommandText, literalCommandCount } from './read-only-command.js';
-import { programName, programsOf, type CommandPrograms } from './bash-programs.js';
+import { directoryChange, programName, programsOf, type CommandPrograms } from './bash-programs.js';
 import { protectedRemovals as removalsOf } from './bash-removals.js';
 import { writesOfRun } from './bash-writes.js';
 import { readsOfLine, type BashRead } from './bash-read-paths.js';
 import { readLiteralCommandLine } from './bash-literal-line.js';
-import { hereDocumentTexts, unreadProgramWrites } from './bash-mentions.js';
+import { hereDocumentTexts, mentionedPaths, unreadProgramWrites } from './bash-mentions.js';
 import { relocationOf } from './bash-relocation.js';
 import { realpathLoose, type Workspace } from '../tools/workspace.js';
 
@@ -87,11 +87,15 @@ const PROCESS_RELATIVE = /^\/(?:proc|dev\/fd|dev\/std(?:in|out|err))(?:\/|$)/;
  */
 export async function classifyBashCommand(command: string, context: { cwd: string; workspace: Workspace; homeDir?: string }): Promise<BashClassification> {
   const parsed = await parseBashCommand(command);
-  if (!parsed.ok) {
-    return { parsed: false, readOnly: false, reason: GENERIC_BASH_REASON, writes: [{ kind: 'program', message: GENERIC_BASH_REASON, computed: true }], editsInsideWorkspace: false, protectedRemovals: [], reads: [] };
-  }
   const homeDir = context.homeDir ?? os.homedir();
-  const changesDirectory = parsed.commands.some((simple) => ['cd', 'pushd', 'popd'].includes(simple.words[0] ?? ''));
+  if (!parsed.ok) {
+    // Nobody knows how Bash splits an unreadable line (`cat x 1<>.claude/settings.json`): any path
+    // its text names, as written or with quotes and backslashes dropped (`.clau""de`), may be written.
+    const texts = [command, command.replace(/["'\\]/g, '')].map((value) => ({ value, source: value, dynamic: true }));
+    const mentions = mentionedPaths(texts, [context.cwd], homeDir);
+    return { parsed: false, readOnly: false, reason: GENERIC_BASH_REASON, writes: [{ kind: 'program', message: GENERIC_BASH_REASON, computed: true, mentions }], editsInsideWorkspace: false, protectedRemovals: [], reads: [] };
+  }
+  const changesDirectory = parsed.commands.some((simple) => directoryChange(simple.argv) !== undefined);
   const locate = (word: ShellWord): { path?: string; place: PathPlace } => {
     const resolved = resolveWord(word, context.cwd, homeDir);
     if (resolved === undefined || (changesDirectory && !path.isAbsolute(word.value))) return { place: 'unknown' };
@@ -236,8 +240,9 @@ function programWrite(simple: SimpleCommand, programs: CommandPrograms, context:
 function directoriesVisited(commands: readonly SimpleCommand[], cwd: string, homeDir: string): string[] {
   const visited: string[] = [];
   for (const simple of commands) {
-    const [program, target] = simple.argv;
-    if ((program?.value === 'cd' || program?.value === 'pushd') && target && !target.dynamic) visited.push(resolveWord(target, cwd, homeDir) ?? cwd);
+    const change = directoryChange(simple.argv);
+    const target = change?.argv[1];
+    if ((change?.name === 'cd' || change?.name === 'pushd') && target && !target.dynamic) visited.push(resolveWord(target, cwd, homeDir) ?? cwd);
   }
   return visited;
 }

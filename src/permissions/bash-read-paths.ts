@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ParsedBashCommand, ShellWord } from './bash-command.js';
 import { realpathLoose } from '../tools/workspace.js';
-import { programName, programsOf } from './bash-programs.js';
+import { directoryChange, programName, programsOf } from './bash-programs.js';
 import { readsOfRun, type ReadWord } from './bash-reads.js';
 
 /** One file a Bash command reads, resolved (see `readsOfLine`). */
@@ -59,11 +59,13 @@ export function readsOfLine(parsed: ParsedOk, context: { cwd: string; homeDir: s
   parsed.commands.forEach((simple, index) => {
     const program = simple.argv[0];
     const name = program && !program.dynamic ? programName(program) : '';
-    if (name === 'cd' || name === 'pushd' || name === 'popd') {
-      const target = cdTarget(simple.argv.slice(1), context.homeDir);
-      if (name !== 'cd' || target === undefined) {
+    // Behind a wrapper too (`command cd x`): judged from the cd's own words.
+    const change = directoryChange(simple.argv);
+    if (change !== undefined) {
+      const target = cdTarget(change.argv.slice(1), context.homeDir);
+      if (change.name !== 'cd' || target === undefined) {
         lost = true;
-        if (target === undefined) reads.push({ program: name, tree: false, follows: false, skipsHidden: false });
+        if (target === undefined) reads.push({ program: change.name, tree: false, follows: false, skipsHidden: false });
         return;
       }
       locate(target, 'cd', { tree: false, follows: false, skipsHidden: false });
@@ -72,7 +74,8 @@ export function readsOfLine(parsed: ParsedOk, context: { cwd: string; homeDir: s
       else {
         // bash's `cd` goes to the logical path (`..` removed as text) and falls back to the physical one; the process then stands at its real path.
         const moved = [...directories].flatMap((directory) => [realpathLoose(path.resolve(directory, absolute)), realpathLoose(joinAsKernel(directory, absolute))]);
-        if (onlyAfterSuccess(context.joins, index, parsed.commands.length)) directories.clear();
+        // A cd run by a child (`timeout 5 cd x`) leaves the shell where it was: keep both places.
+        if (change.inShell && onlyAfterSuccess(context.joins, index, parsed.commands.length)) directories.clear();
         for (const directory of moved) directories.add(directory);
       }
       return;

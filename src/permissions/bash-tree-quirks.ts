@@ -13,7 +13,7 @@ export const RESERVED: ReadonlySet<string> = new Set(['!', '{', '}', '[[', ']]',
 const COMPOUND_OPENERS = new Set(['{', '(', '((', '[[', 'if', 'for', 'select', 'while', 'until', 'case', 'function', '!']);
 
 /**
- * How many leading words of a command are the reserved words `time` (with `-p`), `coproc`, and a
+ * How many leading words of a command are the reserved words `time` (with `-p` and `--`), `coproc`, and a
  * `!` after them, which tree-sitter-bash reads as a program name: as in Bash, the command is the
  * words after them. Only for a command whose first token is a word. Throws `ReadError` before a
  * compound command (`time { …; }`): the tree does not say where that ends.
@@ -25,7 +25,10 @@ export function keywordWords(argv: readonly ShellWord[]): number {
     const word = argv[skipped]?.source;
     if (word !== 'time' && word !== 'coproc' && !(word === '!' && last !== undefined)) break;
     last = word;
-    skipped += word === 'time' && argv[skipped + 1]?.source === '-p' ? 2 : 1;
+    skipped += 1;
+    // Bash's grammar: `time [-p] [--]` (TIMEOPT, then TIMEIGN), as written, unquoted.
+    if (word === 'time' && argv[skipped]?.source === '-p') skipped += 1;
+    if (word === 'time' && argv[skipped]?.source === '--') skipped += 1;
   }
   // `coproc NAME { …; }` names the coprocess first.
   const opener = argv.slice(skipped, last === 'coproc' ? skipped + 2 : skipped + 1).find((word) => COMPOUND_OPENERS.has(word.source));

@@ -118,16 +118,38 @@ const KNOWN_WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     script: ['-c', '--command', '--session-command'],
     defaultProgram: 'shell',
   },
+  // util-linux `script [options] [file]`: `-c CMD` runs CMD with the shell; without it, an
+  // interactive shell that reads its commands from standard input. Options anywhere, as `su`.
+  script: {
+    options: {
+      short: { a: f, c: v, E: v, e: f, f: f, I: v, O: v, B: v, T: v, m: v, o: v, q: f, t: o },
+      long: { append: f, command: v, echo: v, 'return': f, flush: f, force: f, 'log-in': v, 'log-out': v, 'log-io': v, 'log-timing': v, 'logging-format': v, 'output-limit': v, quiet: f, timing: o },
+    },
+    script: ['-c', '--command'],
+    defaultProgram: 'shell',
+  },
 };
+
+// Programs that run a command string with a shell, or read commands from standard input or a
+// terminal (`sg GROUP CMD` is `sh -c CMD`; `at`, `batch` read a script; `tmux`, `screen`, `expect`
+// start shells or scripts): what they run is never known, so deny rules match them and no allow rule does.
+const SHELL_RUNNERS = ['sg', 'newgrp', 'at', 'batch', 'tmux', 'screen', 'expect', 'dtach', 'abduco'];
 
 // Programs that run the program named after them, whose own options hookloop does not read: any
 // option makes the program they run unknown; without options the next word is the program.
-const OPAQUE_WRAPPERS = ['parallel', 'strace', 'ltrace', 'valgrind', 'numactl', 'fakeroot', 'pkexec', 'runuser', 'nsenter', 'firejail', 'proxychains', 'proxychains4', 'torsocks', 'systemd-run', 'caffeinate', 'catchsegv', 'cgexec', 'sandbox-exec', 'unshare', 'prlimit', 'faketime'];
+const OPAQUE_WRAPPERS = ['parallel', 'strace', 'ltrace', 'valgrind', 'numactl', 'fakeroot', 'pkexec', 'runuser', 'nsenter', 'firejail', 'proxychains', 'proxychains4', 'torsocks', 'systemd-run', 'caffeinate', 'catchsegv', 'cgexec', 'sandbox-exec', 'unshare', 'prlimit', 'faketime',
+  'setpriv', 'eatmydata', 'chpst', 'nocache', 'rlwrap', 'xvfb-run', 'dbus-run-session', 'ssh-agent', 'with-lock-ex', 'daemonize', 'nq', 'tsp', 'sem',
+  'linux32', 'linux64', 'bwrap', 'systemd-inhibit', 'schroot', 'cpulimit', 'trickle', 'chronic', 'ifne'];
 
 /** The wrappers hookloop looks through, by program name (a path's basename). */
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   ...Object.fromEntries(OPAQUE_WRAPPERS.map((name): [string, WrapperSpec] => [name, { options: { stopAtOperand: true } }])),
+  ...Object.fromEntries(SHELL_RUNNERS.map((name): [string, WrapperSpec] => [name, { options: {}, defaultProgram: 'shell' }])),
   taskset: { options: { stopAtOperand: true }, operandsBefore: 1 },
+  // `gosu USER CMD`, `su-exec USER CMD`, `setarch ARCH CMD`: one operand, then the program.
+  gosu: { options: { stopAtOperand: true }, operandsBefore: 1 },
+  'su-exec': { options: { stopAtOperand: true }, operandsBefore: 1 },
+  setarch: { options: { stopAtOperand: true }, operandsBefore: 1 },
   chrt: { options: { stopAtOperand: true }, operandsBefore: 1 },
   ...KNOWN_WRAPPERS,
 };

@@ -24,7 +24,8 @@ export function isReadOnlyCommandLine(command: string, cwd?: string): boolean {
   let changedDirectory = false;
   for (const simple of line.commands) {
     if (!isReadOnlyLiteralCommand(simple, { gitAllowed: !changedDirectory, cwd })) return false;
-    if (simple.argv[0] === 'cd') changedDirectory = true;
+    // `command cd x` moves the shell as `cd x` does.
+    if (unwrap(simple.argv)?.[0] === 'cd') changedDirectory = true;
   }
   return true;
 }
