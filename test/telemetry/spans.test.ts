@@ -1,4 +1,3 @@
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,24 +9,9 @@ import { defineTool, GENERAL_PURPOSE, rewriteInput, runAgent } from '../../src/i
 import { ScriptedModel } from '../../src/testing.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
+import { children, collector, one } from '../support/spans.js';
 
 // The library's spans, collected by an in-memory exporter through `RunOptions.tracer`.
-
-function collector() {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  return { exporter, tracer: provider.getTracer('hookloop') };
-}
-
-function children(spans: readonly ReadableSpan[], parent: ReadableSpan): ReadableSpan[] {
-  return spans.filter((span) => span.parentSpanContext?.spanId === parent.spanContext().spanId);
-}
-
-function one(spans: readonly ReadableSpan[], predicate: (span: ReadableSpan) => boolean): ReadableSpan {
-  const found = spans.filter(predicate);
-  expect(found).toHaveLength(1);
-  return found[0]!;
-}
 
 describe('spans of a run', () => {
   it('one trace per prompt: invoke_agent → chat, execute_tool → permission / run / hook spans, with GenAI and hookloop attributes', async () => {

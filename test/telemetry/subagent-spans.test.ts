@@ -1,4 +1,3 @@
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -7,25 +6,10 @@ import { registerSettingsHandlers } from '../../src/hooks/transports/settings-ha
 import { defineTool, GENERAL_PURPOSE, runAgent, type RunEvent } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { tempProject, text, toolUse } from '../support/scripted-run.js';
+import { children, collector, one } from '../support/spans.js';
 
 // A subagent's own work in the parent's trace: its invoke_agent span under the call that started it,
 // its model requests, tool calls, decisions and hooks under that.
-
-function collector() {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  return { exporter, tracer: provider.getTracer('hookloop') };
-}
-
-function children(spans: readonly ReadableSpan[], parent: ReadableSpan): ReadableSpan[] {
-  return spans.filter((span) => span.parentSpanContext?.spanId === parent.spanContext().spanId);
-}
-
-function one(spans: readonly ReadableSpan[], predicate: (span: ReadableSpan) => boolean): ReadableSpan {
-  const found = spans.filter(predicate);
-  expect(found.map((span) => span.name)).toHaveLength(1);
-  return found[0]!;
-}
 
 const probe = defineTool({ name: 'Probe', description: 'probes', inputSchema: z.object({ value: z.string() }), readOnly: true, handler: ({ value }) => `probed ${value}` });
 
