@@ -117,7 +117,10 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
     const port = (server.address() as AddressInfo).port;
     try {
       // --noproxy '': curl would otherwise go direct for 127.0.0.1 (NO_PROXY), which the sandbox has no route for.
-      const fetch = `curl -s -m 10 --noproxy '' http://127.0.0.1:${port}/ping; echo " exit=$?"`;
+      // --retry-connrefused: inside the sandbox the runtime's socat bridge to its proxy starts with the
+      // command, and on a loaded machine curl can reach for it first (exit 7); that race is not what
+      // this test is about. A refusal by the allowlist is an answer (403), so it is never retried.
+      const fetch = `curl -s -m 10 --retry 5 --retry-connrefused --retry-delay 1 --noproxy '' http://127.0.0.1:${port}/ping; echo " exit=$?"`;
       const closed = sandboxProject({ sandbox: { enabled: true } });
       const blocked = await runScripted(closed, [bashTurn('net', { command: fetch })]);
       expect(blocked.results['net']).not.toMatch(/pong/);
