@@ -30,6 +30,14 @@ async function bash(dir: string, command: string, options: { mode?: PermissionMo
   return toolResults(result.messages)[0]!;
 }
 
+/** Runs `command` in a fresh project holding victim.txt: the call must be refused and the file still there. */
+async function expectRmRefused(command: string, options: Parameters<typeof bash>[2]) {
+  const dir = tempProject({ 'victim.txt': 'v\n' });
+  const result = await bash(dir, command, options);
+  expect(result.isError, String(result.content)).toBe(true);
+  expect(fs.existsSync(path.join(dir, 'victim.txt'))).toBe(true);
+}
+
 const SECRET_RULES: Rules = { deny: ['Read(./secrets/**)'] };
 const RM_RULES: Rules = { allow: ['Bash'], deny: ['Bash(rm:*)'] };
 
@@ -68,10 +76,7 @@ describe('deny rules see programs behind command-string runners and `time --`', 
     '. <(echo rm victim.txt)',
     '. /proc/self/fd/0 <<< "rm victim.txt"',
   ])('%s is denied under deny Bash(rm:*) with allow: [Bash] and an allowing hook', async (command) => {
-    const dir = tempProject({ 'victim.txt': 'v\n' });
-    const result = await bash(dir, command, { rules: RM_RULES, hooks: allowingHooks() });
-    expect(result.isError, String(result.content)).toBe(true);
-    expect(fs.existsSync(path.join(dir, 'victim.txt'))).toBe(true);
+    await expectRmRefused(command, { rules: RM_RULES, hooks: allowingHooks() });
   });
 
   it('legitimate: the same wrappers around other programs still run under allow: [Bash]', async () => {
@@ -94,10 +99,7 @@ describe('settings that make a program run a command', () => {
     'GIT_PAGER="rm victim.txt" git -p log',
     'git --exec-path=. x',
   ])('%s is denied under deny Bash(rm:*) with allow: [Bash]', async (command) => {
-    const dir = tempProject({ 'victim.txt': 'v\n' });
-    const result = await bash(dir, command, { rules: RM_RULES });
-    expect(result.isError, String(result.content)).toBe(true);
-    expect(fs.existsSync(path.join(dir, 'victim.txt'))).toBe(true);
+    await expectRmRefused(command, { rules: RM_RULES });
   });
 
   it('legitimate: data-only git settings and identity variables still run', async () => {
