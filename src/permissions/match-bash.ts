@@ -1,5 +1,5 @@
-import { parseBashCommand, type ShellWord, type SimpleCommand } from './bash-command.js';
-import { programName, programsOf, type ProgramRun } from './bash-programs.js';
+import { parseBashCommand, type ShellWord, type SimpleCommand } from '../shell/bash-command.js';
+import { programName, programsOf, type ProgramRun } from '../shell/bash-programs.js';
 
 /** How a rule meets a command with several parts: see `MatchFlavour` in match-rule.ts. */
 type Flavour = 'any' | 'all';

@@ -186,7 +186,7 @@ describe('acceptEdits stays in the workspace (item 5)', () => {
   });
 
   it('cp evil.json .claude/settings.json writes .claude/settings.json, not only the first operand', async () => {
-    const { classifyBashCommand } = await import('../../src/permissions/bash-read-only.js');
+    const { classifyBashCommand } = await import('../../src/shell/bash-read-only.js');
     const { Workspace } = await import('../../src/tools/workspace.js');
     const dir = tempProject();
     const result = await classifyBashCommand('cp evil.json .claude/settings.json; cp x.json -t .claude', { cwd: dir, workspace: new Workspace(dir) });

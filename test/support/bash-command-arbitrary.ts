@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { READ_ONLY_GIT, READ_ONLY_PROGRAMS, type ProgramFlags } from '../../src/permissions/read-only-programs.js';
+import { READ_ONLY_GIT, READ_ONLY_PROGRAMS, type ProgramFlags } from '../../src/shell/read-only-programs.js';
 
 // A grammar of Bash command lines for the read-only property test: allowlisted and other
 // programs, wrappers, every listed flag plus abbreviations, `=` forms, combined short flags and

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { classifyBashCommand } from '../../src/permissions/bash-read-only.js';
+import { classifyBashCommand } from '../../src/shell/bash-read-only.js';
 import { Workspace } from '../../src/tools/workspace.js';
 
 // How the read-only rule reads words and flags (see docs/security.md): a command is

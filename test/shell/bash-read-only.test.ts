@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { classifyBashCommand, GENERIC_BASH_REASON } from '../../src/permissions/bash-read-only.js';
+import { classifyBashCommand, GENERIC_BASH_REASON } from '../../src/shell/bash-read-only.js';
 import { Workspace } from '../../src/tools/workspace.js';
 
 const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-ro-')));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBashCommand, readBashCommand } from '../../src/permissions/bash-command.js';
+import { parseBashCommand, readBashCommand } from '../../src/shell/bash-command.js';
 
 // Where tree-sitter-bash's tree differs from how Bash reads a command, parseBashCommand must
 // still find every command and output redirection Bash would, or report the command unreadable.

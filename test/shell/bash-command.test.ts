@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseBashCommand } from '../../src/permissions/bash-command.js';
+import { parseBashCommand } from '../../src/shell/bash-command.js';
 
 async function commands(command: string): Promise<string[][]> {
   const parsed = await parseBashCommand(command);
