@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { realpathLoose, type Workspace } from '../tools/workspace.js';
-import type { BashRead } from '../shell/bash-read-paths.js';
+import type { BashRead } from '../shell/index.js';
 import { compilePathSpecifier, toolNameMatches } from './match-rule.js';
 import type { PermissionRule } from './rule.js';
 import type { PermissionMode, PermissionVerdict } from './types.js';

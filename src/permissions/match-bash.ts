@@ -1,5 +1,4 @@
-import { parseBashCommand, type ShellWord, type SimpleCommand } from '../shell/bash-command.js';
-import { programName, programsOf, type ProgramRun } from '../shell/bash-programs.js';
+import { parseBashCommand, programName, programsOf, type ProgramRun, type ShellWord, type SimpleCommand } from '../shell/index.js';
 
 /** How a rule meets a command with several parts: see `MatchFlavour` in match-rule.ts. */
 type Flavour = 'any' | 'all';

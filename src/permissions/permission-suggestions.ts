@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { BashClassification } from '../shell/bash-read-only.js';
+import type { BashClassification } from '../shell/index.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { formatRule } from './rule.js';
 

@@ -1,4 +1,4 @@
-import { GENERIC_BASH_REASON } from '../shell/bash-read-only.js';
+import { GENERIC_BASH_REASON } from '../shell/index.js';
 import type { ToolKind } from '../tools/define-tool.js';
 import type { PermissionVerdict } from './types.js';
 

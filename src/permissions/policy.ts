@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AnyTool } from '../tools/define-tool.js';
 import { isSameOrInside, realpathLoose, type Workspace } from '../tools/workspace.js';
-import { classifyBashCommand, type BashClassification } from '../shell/bash-read-only.js';
+import { classifyBashCommand, type BashClassification } from '../shell/index.js';
 import { askMessage, denyMessage, dontAskDenial, planMessage } from './policy-messages.js';
 import { checkMode, defaultPaths } from './policy-inputs.js';
 import { permissionSuggestions } from './permission-suggestions.js';

@@ -10,7 +10,7 @@ import { readsOfLine, type BashRead } from './bash-read-paths.js';
 import { readLiteralCommandLine } from './bash-literal-line.js';
 import { hereDocumentTexts, mentionedPaths, unreadProgramWrites } from './bash-mentions.js';
 import { relocationOf } from './bash-relocation.js';
-import { realpathLoose, type Workspace } from '../tools/workspace.js';
+import type { PathResolver } from './path-resolver.js';
 
 export type { BashRead } from './bash-read-paths.js';
 
@@ -85,7 +85,7 @@ const PROCESS_RELATIVE = /^\/(?:proc|dev\/fd|dev\/std(?:in|out|err))(?:\/|$)/;
  * resolve against `cwd`; after a `cd`/`pushd`/`popd` in the same command the paths it writes are
  * `unknown`. Never throws.
  */
-export async function classifyBashCommand(command: string, context: { cwd: string; workspace: Workspace; homeDir?: string }): Promise<BashClassification> {
+export async function classifyBashCommand(command: string, context: { cwd: string; workspace: PathResolver; homeDir?: string }): Promise<BashClassification> {
   const parsed = await parseBashCommand(command);
   const homeDir = context.homeDir ?? os.homedir();
   if (!parsed.ok) {
@@ -99,7 +99,7 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
   const locate = (word: ShellWord): { path?: string; place: PathPlace } => {
     const resolved = resolveWord(word, context.cwd, homeDir);
     if (resolved === undefined || (changesDirectory && !path.isAbsolute(word.value))) return { place: 'unknown' };
-    if (PROCESS_RELATIVE.test(resolved) || PROCESS_RELATIVE.test(realpathLoose(resolved))) return { place: 'unknown' };
+    if (PROCESS_RELATIVE.test(resolved) || PROCESS_RELATIVE.test(context.workspace.realPath(resolved))) return { place: 'unknown' };
     return { path: resolved, place: context.workspace.contains(resolved) ? 'inside' : 'outside' };
   };
   const where = (place: PathPlace): string => describePlace(place, context.workspace);
@@ -142,7 +142,7 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
   const editsInsideWorkspace = writes.every((write) => write.kind !== 'program' && write.place === 'inside');
   const literal = readLiteralCommandLine(command);
   const joins = literal.ok && literal.commands.length === parsed.commands.length ? literal.commands.map((simple) => simple.next) : undefined;
-  const reads = readsOfLine(parsed, { cwd: context.cwd, homeDir, ...(joins ? { joins } : {}) });
+  const reads = readsOfLine(parsed, { cwd: context.cwd, homeDir, workspace: context.workspace, ...(joins ? { joins } : {}) });
   // A file read whose path is only known at run time, or only guessed (options not read with
   // confidence), may be anything: never provably harmless to run unasked.
   const readsKnown = reads.every((read) => read.path !== undefined && read.guessed !== true);
@@ -162,13 +162,13 @@ const BUILTINS = new Set(['echo', 'printf', 'pwd', 'cd', 'true', 'false', ':', '
  * have made executable). A relative or empty entry (the cwd) is never trusted. Reads the `PATH`
  * hookloop runs with (the Bash tool inherits it).
  */
-function programsFromTrustedPath(commands: readonly SimpleCommand[], workspace: Workspace): boolean {
+function programsFromTrustedPath(commands: readonly SimpleCommand[], workspace: PathResolver): boolean {
   const entries = (process.env['PATH'] ?? '').split(':');
   const names = commands.flatMap((simple) => programsOf(simple.argv).runs.map((run) => run.argv[0]?.value ?? ''));
   return names.every((name) => BUILTINS.has(name) || foundOnTrustedPath(name, entries, workspace));
 }
 
-function foundOnTrustedPath(name: string, entries: readonly string[], workspace: Workspace): boolean {
+function foundOnTrustedPath(name: string, entries: readonly string[], workspace: PathResolver): boolean {
   for (const entry of entries) {
     if (!path.isAbsolute(entry)) return false;
     const candidate = path.join(entry, name);
@@ -190,7 +190,7 @@ function isLink(file: string): boolean {
   }
 }
 
-function describePlace(place: PathPlace, workspace: Workspace): string {
+function describePlace(place: PathPlace, workspace: PathResolver): string {
   const roots = workspace.roots.map((root) => `'${root}'`).join(', ');
   if (place === 'inside') {
     // Claude Code's own words (trace permission-request-print-mode), kept so transcripts compare.

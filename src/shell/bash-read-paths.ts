@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ParsedBashCommand, ShellWord } from './bash-command.js';
-import { realpathLoose } from '../tools/workspace.js';
+import type { PathResolver } from './path-resolver.js';
 import { directoryChange, programName, programsOf } from './bash-programs.js';
 import { readsOfRun, type ReadWord } from './bash-reads.js';
 
@@ -39,7 +39,7 @@ type ParsedOk = Extract<ParsedBashCommand, { ok: true }>;
  * and `~/x` are the home directory. Pure but for reading `CDPATH` and looking for `.git` (for
  * `REV:path`); never throws.
  */
-export function readsOfLine(parsed: ParsedOk, context: { cwd: string; homeDir: string; joins?: readonly (string | undefined)[] }): BashRead[] {
+export function readsOfLine(parsed: ParsedOk, context: { cwd: string; homeDir: string; workspace: Pick<PathResolver, 'realPath'>; joins?: readonly (string | undefined)[] }): BashRead[] {
   const reads: BashRead[] = [];
   const directories = new Set([path.resolve(context.cwd)]);
   let lost = false;
@@ -73,7 +73,7 @@ export function readsOfLine(parsed: ParsedOk, context: { cwd: string; homeDir: s
       if (!path.isAbsolute(absolute) && (lost || ((process.env['CDPATH'] ?? '') !== '' && !/^\.\.?(\/|$)/.test(absolute)))) lost = true;
       else {
         // bash's `cd` goes to the logical path (`..` removed as text) and falls back to the physical one; the process then stands at its real path.
-        const moved = [...directories].flatMap((directory) => [realpathLoose(path.resolve(directory, absolute)), realpathLoose(joinAsKernel(directory, absolute))]);
+        const moved = [...directories].flatMap((directory) => [context.workspace.realPath(path.resolve(directory, absolute)), context.workspace.realPath(joinAsKernel(directory, absolute))]);
         // A cd run by a child (`timeout 5 cd x`) leaves the shell where it was: keep both places.
         if (change.inShell && onlyAfterSuccess(context.joins, index, parsed.commands.length)) directories.clear();
         for (const directory of moved) directories.add(directory);

@@ -3,13 +3,13 @@ import type { ShellWord } from './bash-command.js';
 import { readOptions } from './bash-options.js';
 import { programName, type ProgramRun } from './bash-programs.js';
 import { WRITER_OPTIONS } from './bash-writer-specs.js';
-import { realpathLoose, type Workspace } from '../tools/workspace.js';
+import type { PathResolver } from './path-resolver.js';
 
 /** Where removals are judged from. `changesDirectory`: a `cd` earlier in the command makes relative operands unknown. */
 export interface RemovalContext {
   readonly cwd: string;
   readonly homeDir: string;
-  readonly workspace: Workspace;
+  readonly workspace: PathResolver;
   readonly changesDirectory: boolean;
 }
 
@@ -50,7 +50,7 @@ function withPlaceholders(word: ShellWord, run: ProgramRun): ShellWord[] {
 
 function protectedSet(context: RemovalContext): Set<string> {
   const roots = ['/', context.homeDir, context.workspace.projectDir, ...context.workspace.roots];
-  return new Set(roots.flatMap((root) => [path.resolve(root), realpathLoose(path.resolve(root))]));
+  return new Set(roots.flatMap((root) => [path.resolve(root), context.workspace.realPath(path.resolve(root))]));
 }
 
 /** The operand's path when it is or may be protected, else undefined. */
@@ -61,7 +61,7 @@ function judge(word: ShellWord, context: RemovalContext, protectedPaths: Set<str
   const parts = known.split('/');
   const firstGlob = parts.findIndex((part) => /[*?[]/.test(part));
   const base = firstGlob < 0 ? known : parts.slice(0, firstGlob).join('/') || '/';
-  const candidates = new Set([base, realpathLoose(base)]);
+  const candidates = new Set([base, context.workspace.realPath(base)]);
   for (const candidate of candidates) {
     for (const protectedPath of protectedPaths) {
       if (candidate === protectedPath || protectedPath.startsWith(candidate.endsWith('/') ? candidate : `${candidate}/`)) return base;

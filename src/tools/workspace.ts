@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PathResolver } from '../shell/index.js';
 
 /**
  * The directories file tools may touch: the project directory plus every `--add-dir`.
  * Paths are compared by real path (see {@link realpathLoose}): a symlinked alias of a root, a link
  * inside a root that points out of it, and a dangling link are all judged by where they lead.
  */
-export class Workspace {
+export class Workspace implements PathResolver {
   readonly projectDir: string;
   readonly roots: readonly string[];
 
@@ -20,6 +21,11 @@ export class Workspace {
   contains(absolutePath: string): boolean {
     const real = realpathLoose(absolutePath);
     return this.roots.some((root) => isSameOrInside(real, root));
+  }
+
+  /** Where `target` really leads for a write (see {@link realpathLoose}). Never throws. */
+  realPath(target: string): string {
+    return realpathLoose(target);
   }
 }
 

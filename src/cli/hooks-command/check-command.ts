@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandHandlerConfig } from '../../hooks/settings/settings-schema.js';
-import { parseBashCommand, type ShellWord } from '../../shell/bash-command.js';
+import { parseBashCommand, type ShellWord } from '../../shell/index.js';
 
 /**
  * `hooks validate`'s check of a command hook: does the program it starts exist and may it be run?
