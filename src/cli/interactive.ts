@@ -1,6 +1,6 @@
 import { startSession, type AgentSession, type RunOptions, type RunResult, type SessionEndReason } from '../loop/run-agent.js';
 import type { RunObserver } from '../loop/run-events.js';
-import { renderInput } from '../permissions/approvers.js';
+import { renderInput } from './tty-approver.js';
 import { END_OF_INPUT, INTERRUPTED, PromptReader } from './interactive-input.js';
 
 /**

@@ -8,7 +8,7 @@ import { continueAgentSubagent } from '../agents/waiting-subagent.js';
 import { skillTool } from '../skills/skill-tool.js';
 import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
-import { headlessApprover } from '../permissions/approvers.js';
+import { headlessApprover } from '../permissions/plain-approvers.js';
 import { PermissionPolicy } from '../permissions/policy.js';
 import { startRunSandbox, type RunSandbox, type SandboxStart } from '../sandbox/run-sandbox.js';
 import { deniedEnvVars } from '../sandbox/runtime-config.js';

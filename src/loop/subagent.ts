@@ -4,7 +4,7 @@ import { mergeCommon } from '../hooks/merge.js';
 import type { ModelVerdict } from '../hooks/transports/model-verdict.js';
 import { systemMessage, userMessage } from '../messages/messages.js';
 import { emptyTally } from '../model/usage.js';
-import { headlessApprover } from '../permissions/approvers.js';
+import { headlessApprover } from '../permissions/plain-approvers.js';
 import { PermissionPolicy } from '../permissions/policy.js';
 import { agentTranscriptPath } from '../session/paths.js';
 import { ToolRegistry } from '../tools/tool-registry.js';

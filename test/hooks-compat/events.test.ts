@@ -3,7 +3,8 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { callbackApprover, ttyApprover } from '../../src/permissions/approvers.js';
+import { ttyApprover } from '../../src/cli/tty-approver.js';
+import { callbackApprover } from '../../src/permissions/plain-approvers.js';
 import { compatRun, recorded, recorder, settingsHooks, tempProject, text, toolResults, toolUse } from './support.js';
 
 // Item 1 of issue 4: every event hookloop declares fires, with the payload the spec gives it.

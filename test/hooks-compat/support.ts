@@ -8,7 +8,7 @@ import { runAgent, type RunOptions, type RunResult } from '../../src/loop/run-ag
 import type { RunEvent } from '../../src/loop/run-events.js';
 import type { Message } from '../../src/messages/messages.js';
 import { ScriptedModel, type AuxRule, type ScriptTurn } from '../../src/model/scripted-model.js';
-import { matchesCondition } from '../../src/permissions/index.js';
+import { matchesCondition } from '../../src/permissions/match-rule.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { tempProject } from '../support/scripted-run.js';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callbackApprover } from '../../src/permissions/approvers.js';
+import { callbackApprover } from '../../src/permissions/plain-approvers.js';
 import type { ApprovalRequest, PermissionMode } from '../../src/permissions/types.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { runCli, writeJson } from '../support/cli.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { callbackApprover } from '../../src/permissions/approvers.js';
+import { callbackApprover } from '../../src/permissions/plain-approvers.js';
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode, PermissionRules } from '../../src/permissions/types.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { runCli, writeJson } from '../support/cli.js';

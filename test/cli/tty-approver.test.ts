@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { callbackApprover, headlessApprover, renderInput, ttyApprover } from '../../src/permissions/approvers.js';
+import { renderInput, ttyApprover } from '../../src/cli/tty-approver.js';
 import type { ApprovalRequest } from '../../src/permissions/types.js';
 
 const request = (input: unknown, signal = new AbortController().signal): ApprovalRequest => ({
@@ -25,21 +25,6 @@ function terminal(replies: string[]) {
   });
   return { input, output, shown: () => shown };
 }
-
-describe('headlessApprover', () => {
-  it('denies', async () => {
-    expect(await headlessApprover.approve(request({ command: 'ls' }))).toBe('deny');
-  });
-});
-
-describe('callbackApprover', () => {
-  it('returns the callback answer; a throw or a bad answer denies', async () => {
-    expect(await callbackApprover(() => 'always').approve(request({}))).toBe('always');
-    expect(await callbackApprover(async () => 'allow' as const).approve(request({}))).toBe('allow');
-    expect(await callbackApprover(() => { throw new Error('x'); }).approve(request({}))).toBe('deny');
-    expect(await callbackApprover(() => 'maybe' as never).approve(request({}))).toBe('deny');
-  });
-});
 
 describe('ttyApprover', () => {
   it('shows the call and the question, and maps the answer', async () => {
