@@ -1,3 +1,5 @@
+import { usesFilePermissionCheck } from '../tools/builtin-tool-kinds.js';
+
 /**
  * The labels under which hook text reaches the model, exactly as Claude Code 2.1.328 frames them
  * (spec §5), so a model behaves the same under both agents. Only the loop builds messages from
@@ -19,16 +21,13 @@ export function preToolUseError(toolName: string, reason: string): string {
   return `PreToolUse:${toolName} hook error: ${reason}`;
 }
 
-/** Claude Code's file tools, whose permission check reports a hook's answered deny by its reason alone. */
-const FILE_PERMISSION_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'NotebookEdit']);
-
 /**
  * The tool result of a PreToolUse refusal, as Claude Code 2.1.328 words it: `preToolUseError`,
  * except that a `deny` or `block` answer on Read, Write or Edit is the bare reason (an exit code 2
  * or a fail-closed failure keeps the label on every tool).
  */
 export function preToolUseRefusal(toolName: string, reason: string, byExit: boolean): string {
-  return !byExit && FILE_PERMISSION_TOOLS.has(toolName) ? reason : preToolUseError(toolName, reason);
+  return !byExit && usesFilePermissionCheck(toolName) ? reason : preToolUseError(toolName, reason);
 }
 
 /** `PostToolUse:<Tool> hook blocking error from command: "<cmd>": <reason>` (system text; the result stays); PostToolUseFailure alike. */

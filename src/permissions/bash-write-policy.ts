@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { builtinToolsOfKind } from '../tools/builtin-tool-kinds.js';
 import { realpathLoose, type Workspace } from '../tools/workspace.js';
 import type { BashWrite } from '../shell/index.js';
 import { compilePathSpecifier } from './match-rule.js';
@@ -27,7 +28,8 @@ export interface WriteFindings {
   readonly outside?: { readonly path: string };
 }
 
-const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+// Write and Edit rules name files, so every tool that edits files counts.
+const EDIT_TOOLS = builtinToolsOfKind('edit');
 // Writing these changes no file.
 const HARMLESS = new Set(['/dev/null', '/dev/tty']);
 

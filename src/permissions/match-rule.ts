@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { ToolKind } from '../tools/define-tool.js';
+import { builtinToolKind } from '../tools/builtin-tool-kinds.js';
 import { realpathLoose } from '../tools/workspace.js';
 import { bashCommandIsKnown, matchBashSpecifier, matchCommandPattern } from './match-bash.js';
 import { parseRule, type PermissionRule } from './rule.js';
@@ -30,19 +31,6 @@ export interface MatchOptions {
   readonly homeDir?: string;
 }
 
-const BUILTIN_KINDS: Readonly<Record<string, ToolKind>> = {
-  Read: 'read',
-  Glob: 'read',
-  Grep: 'read',
-  LS: 'read',
-  NotebookRead: 'read',
-  Write: 'edit',
-  Edit: 'edit',
-  MultiEdit: 'edit',
-  NotebookEdit: 'edit',
-  Bash: 'bash',
-};
-
 /**
  * Whether `rule` (a string in Claude Code syntax or a parsed rule) covers a call of `toolName` with
  * `input`. Tool names: exact; `Edit` covers every `edit`-kind tool and `Read` every `read`-kind
@@ -64,7 +52,7 @@ const BUILTIN_KINDS: Readonly<Record<string, ToolKind>> = {
  */
 export async function matchesRule(rule: PermissionRule | string, toolName: string, input: unknown, cwd: string, projectDir: string, options: MatchOptions = {}): Promise<boolean> {
   const parsed = typeof rule === 'string' ? parseRule(rule) : rule;
-  const kind = options.kind ?? BUILTIN_KINDS[toolName] ?? 'other';
+  const kind = options.kind ?? builtinToolKind(toolName);
   if (!toolNameMatches(parsed.toolName, toolName, kind)) return false;
   const specifier = parsed.specifier;
   const flavour = options.flavour ?? 'any';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseRule } from '../permissions/rule.js';
 import type { PermissionRules } from '../permissions/types.js';
+import { builtinToolsOfKind } from '../tools/builtin-tool-kinds.js';
 
 /**
  * Read and Edit permission rules, carried into the sandbox. A sandboxed Bash command is allowed
@@ -29,8 +30,8 @@ export interface RulePlaces {
   readonly homeDir: string;
 }
 
-const READ_TOOLS = new Set(['Read', 'Glob', 'Grep']);
-const WRITE_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit', 'MultiEdit']);
+const READ_TOOLS = builtinToolsOfKind('read');
+const WRITE_TOOLS = builtinToolsOfKind('edit');
 
 /**
  * Translates the deny and ask rules (see RulePaths). Pattern anchoring follows the permission

@@ -59,7 +59,7 @@ export class ToolFailure extends Error {
   }
 }
 
-/** How the permission policy treats a tool: `read` (Read, Glob, Grep), `edit` (Write, Edit), `bash`, or `other`. */
+/** How the permission policy treats a tool: `read` (Read, Glob, Grep), `edit` (Write, Edit), `bash`, or `other`; the built-in names' kinds are in builtin-tool-kinds.ts. */
 export type ToolKind = 'read' | 'edit' | 'bash' | 'other';
 
 /**
