@@ -64,13 +64,14 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   // The Agent and Skill tools belong to this run: a registry the caller passes (and may reuse) gets them in a copy.
   const ownsTools = (options.agents?.length ?? 0) > 0 || (options.skills?.length ?? 0) > 0;
   const tools = options.tools instanceof ToolRegistry && !ownsTools ? options.tools : new ToolRegistry(options.tools instanceof ToolRegistry ? options.tools.list() : (options.tools ?? []));
-  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, transcriptPath, denyRules: rules.deny, env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
+  const policy = new PermissionPolicy({ rules, mode, workspace, projectDir, ...(options.permissions?.ruleSources ? { ruleSources: options.permissions.ruleSources } : {}), configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) });
+  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, transcriptPath, hides: (toolName) => policy.hidesTool(toolName), env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
   const run: RunContext = {
     state,
     messages: [...(resume?.messages ?? [])],
     hooks: options.hooks ?? new HookEngine(),
     tools,
-    policy: new PermissionPolicy({ rules, mode, workspace, projectDir, ...(options.permissions?.ruleSources ? { ruleSources: options.permissions.ruleSources } : {}), configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) }),
+    policy,
     approver: options.approver ?? headlessApprover,
     autoMode: options.permissions?.autoMode === true,
     workspace,

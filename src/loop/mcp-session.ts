@@ -1,8 +1,6 @@
 import path from 'node:path';
 import type { McpToolCaller } from '../hooks/hook-services.js';
 import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
-import { toolNameMatches } from '../permissions/match-rule.js';
-import { parseRule } from '../permissions/rule.js';
 import { persistedMcpOutput, type McpToolOutput } from '../mcp/mcp-result.js';
 import { McpServerSet, serverEntries, type McpServersOption } from '../mcp/mcp-servers.js';
 import { fireHook, type RunContext } from './run-context.js';
@@ -21,8 +19,8 @@ export function createSessionMcp(
     /** The session's transcript: binary tool output is saved next to it, in `<session>/tool-results/`, as Claude Code does. */
     readonly transcriptPath?: string;
     readonly env: Readonly<Record<string, string>>;
-    /** The session's deny rules (Claude Code syntax): an MCP tool one of them covers whole is not offered. */
-    readonly denyRules?: readonly string[];
+    /** True for a tool the policy denies as a whole (`PermissionPolicy.hidesTool`): it is not offered. */
+    readonly hides?: (toolName: string) => boolean;
     readonly tools: ConstructorParameters<typeof McpServerSet>[1];
     readonly emit: (event: RunEvent) => void;
     readonly onElicitation: (request: ElicitationRequest) => Promise<ElicitationAnswer>;
@@ -33,7 +31,7 @@ export function createSessionMcp(
     env: { ...process.env, ...parts.env },
     warn: (text) => parts.emit({ type: 'warning', text }),
     onElicitation: parts.onElicitation,
-    hides: wholeToolDenial(parts.denyRules ?? []),
+    ...(parts.hides ? { hides: parts.hides } : {}),
     ...(parts.transcriptPath ? { blobDir: toolResultsDir(parts.transcriptPath) } : {}),
   });
 }
@@ -49,22 +47,6 @@ export function toolResultsDir(transcriptPath: string): string {
  */
 export function oversizedMcpOutput(run: RunContext, toolUseId: string, output: unknown): string | undefined {
   return persistedMcpOutput(output as McpToolOutput, toolUseId, toolResultsDir(run.state.transcriptPath));
-}
-
-/**
- * Whether a deny rule without a specifier covers a tool name (malformed rules are the policy's to
- * report; here they hide nothing).
- */
-function wholeToolDenial(rules: readonly string[]): (toolName: string) => boolean {
-  const whole = rules.flatMap((text) => {
-    try {
-      const rule = parseRule(text);
-      return rule.specifier === undefined ? [rule.toolName] : [];
-    } catch {
-      return [];
-    }
-  });
-  return (toolName) => whole.some((ruleTool) => toolNameMatches(ruleTool, toolName, 'other'));
 }
 
 /**

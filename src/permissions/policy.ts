@@ -13,7 +13,7 @@ export { DENIAL_WORKAROUND_GUIDANCE } from './policy-messages.js';
 import { inspectReads, readBoundaryVerdict, type ReadFindings } from './bash-read-policy.js';
 import { bashCommandIsKnown } from './match-bash.js';
 import { inspectWrites, writeBoundaryVerdict, type WriteFindings } from './bash-write-policy.js';
-import { matchesRule, type MatchFlavour } from './match-rule.js';
+import { matchesRule, toolNameMatches, type MatchFlavour } from './match-rule.js';
 import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
 import { parseRule, type PermissionRule } from './rule.js';
 import { RuleFiles } from './rule-files.js';
@@ -172,6 +172,16 @@ export class PermissionPolicy {
   /** The session rules of one behavior (for `replaceRules`: the settings' rules are not the hook's to replace). */
   sessionRulesOf(behavior: Behavior): string[] {
     return this.lists[behavior].filter((rule) => this.sessionRules.has(rule)).map((rule) => rule.text);
+  }
+
+  /**
+   * True when a deny rule without a specifier names `toolName` (`mcp__github__create_issue`,
+   * `mcp__github`, `mcp__github__*`; settings and session rules alike): the tool is denied as a
+   * whole, so it is not offered to the model at all. Names are compared as written (`Task` and
+   * `Agent` are one tool); an `Edit` rule hides Edit, not every tool that edits files. Never throws.
+   */
+  hidesTool(toolName: string): boolean {
+    return this.lists.deny.some((rule) => rule.specifier === undefined && toolNameMatches(rule.toolName, toolName, 'other'));
   }
 
   /** Evaluates one call (see the class comment for the order). Never throws. */
