@@ -7,7 +7,7 @@ import type { BashSandbox, SandboxedCallInput } from './bash-sandbox.js';
 import { rulePaths } from './rule-paths.js';
 import { callConfig, defaultProtectedPaths, runtimeConfig, type SandboxPlaces } from './runtime-config.js';
 import type { SandboxSettings } from './sandbox-settings.js';
-import { acquireRuntime, ensureInitialized, SandboxUnavailable, sandboxManager } from './shared-runtime.js';
+import { acquireRuntime, ensureInitialized, SandboxUnavailable, wrapWithSandbox } from './shared-runtime.js';
 
 /**
  * `RunOptions.sandbox`: the `sandbox` settings (Claude Code's names, see sandbox-settings.ts) plus
@@ -113,7 +113,7 @@ export class RunSandbox implements BashSandbox {
     if (!this.runsSandboxed(input)) return undefined;
     try {
       await ensureInitialized();
-      return await (await sandboxManager()).wrapWithSandbox(script, '/bin/bash', callConfig(this.settings, this.places));
+      return await wrapWithSandbox(script, '/bin/bash', callConfig(this.settings, this.places));
     } catch (error) {
       throw new Error(`The sandbox could not run this command: ${error instanceof Error ? error.message : String(error)}`);
     }

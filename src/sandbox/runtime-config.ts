@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import type { RuntimeCallConfig, RuntimeConfig, RuntimeCredentials, RuntimeNetworkConfig } from './runtime-types.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 /** The facts of a run the sandbox policy is built from. All paths absolute. */
@@ -58,7 +58,7 @@ export function defaultProtectedPaths(projectDir: string, homeDir = os.homedir()
  * The runtime's network policy from `sandbox.network`: only `allowedDomains` are reachable
  * (none by default); with no ask callback a host outside the list is refused at once.
  */
-export function networkConfig(settings: SandboxSettings): SandboxRuntimeConfig['network'] {
+export function networkConfig(settings: SandboxSettings): RuntimeNetworkConfig {
   const network = settings.network ?? {};
   return {
     allowedDomains: [...(network.allowedDomains ?? [])],
@@ -69,7 +69,7 @@ export function networkConfig(settings: SandboxSettings): SandboxRuntimeConfig['
     ...(network.allowLocalBinding !== undefined ? { allowLocalBinding: network.allowLocalBinding } : {}),
     ...(network.httpProxyPort !== undefined ? { httpProxyPort: network.httpProxyPort } : {}),
     ...(network.socksProxyPort !== undefined ? { socksProxyPort: network.socksProxyPort } : {}),
-  } as SandboxRuntimeConfig['network'];
+  };
 }
 
 /**
@@ -79,7 +79,7 @@ export function networkConfig(settings: SandboxSettings): SandboxRuntimeConfig['
  * that do not exist yet: the runtime mounts a blocker there); reads follow `denyRead`/`allowRead`.
  * Settings paths: `~/` is the home directory, a relative path is under the project directory.
  */
-export function callConfig(settings: SandboxSettings, places: SandboxPlaces): Partial<SandboxRuntimeConfig> {
+export function callConfig(settings: SandboxSettings, places: SandboxPlaces): RuntimeCallConfig {
   const resolve = (entry: string) => resolveSettingsPath(entry, places.projectDir, places.homeDir);
   const filesystem = settings.filesystem ?? {};
   return {
@@ -89,22 +89,22 @@ export function callConfig(settings: SandboxSettings, places: SandboxPlaces): Pa
       denyRead: [...(places.ruleDenyRead ?? []), ...(filesystem.denyRead ?? []).map(resolve)],
       ...(filesystem.allowRead !== undefined ? { allowRead: filesystem.allowRead.map(resolve) } : {}),
     },
-    ...(settings.credentials !== undefined ? { credentials: settings.credentials as SandboxRuntimeConfig['credentials'] } : {}),
+    ...(settings.credentials !== undefined ? { credentials: settings.credentials as RuntimeCredentials } : {}),
   };
 }
 
 /** The whole configuration `SandboxManager.initialize` takes: network, the call policy, and the runtime's own switches. */
-export function runtimeConfig(settings: SandboxSettings, places: SandboxPlaces): SandboxRuntimeConfig {
+export function runtimeConfig(settings: SandboxSettings, places: SandboxPlaces): RuntimeConfig {
   const call = callConfig(settings, places);
   return {
     network: networkConfig(settings),
-    filesystem: call.filesystem!,
+    filesystem: call.filesystem,
     ...(call.credentials !== undefined ? { credentials: call.credentials } : {}),
     ...(settings.ignoreViolations !== undefined ? { ignoreViolations: settings.ignoreViolations } : {}),
     ...(settings.enableWeakerNestedSandbox !== undefined ? { enableWeakerNestedSandbox: settings.enableWeakerNestedSandbox } : {}),
     ...(settings.bwrapPath !== undefined ? { bwrapPath: settings.bwrapPath } : {}),
     ...(settings.socatPath !== undefined ? { socatPath: settings.socatPath } : {}),
-  } as SandboxRuntimeConfig;
+  };
 }
 
 /** `~/x` → under the home directory; `/x` stays; anything else is relative to the project directory. */

@@ -1,5 +1,6 @@
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { ConfigError } from '../errors.js';
+import type { RuntimeCallConfig, RuntimeConfig, RuntimeCredentials } from './runtime-types.js';
 
 /**
  * The sandbox runtime is one per process (`SandboxManager` is a module singleton: one set of
@@ -11,18 +12,17 @@ import { ConfigError } from '../errors.js';
 type Manager = (typeof import('@anthropic-ai/sandbox-runtime'))['SandboxManager'];
 let manager: Manager | undefined;
 
-/**
- * The runtime's `SandboxManager`, imported at first use: the runtime (its proxies, TLS and SOCKS
- * code) is ~90 ms of start-up and ~10 MB that a run without a sandbox does not need.
- */
-export async function sandboxManager(): Promise<Manager> {
+// The runtime's `SandboxManager`, imported at first use: the runtime (its proxies, TLS and SOCKS
+// code) is ~90 ms of start-up and ~10 MB that a run without a sandbox does not need. Not exported,
+// nor is any runtime type: hookloop's published declarations must not name the runtime's.
+async function sandboxManager(): Promise<Manager> {
   manager ??= (await import('@anthropic-ai/sandbox-runtime')).SandboxManager;
   return manager;
 }
 
 let holders = 0;
 let activeNetwork: string | undefined;
-let activeConfig: SandboxRuntimeConfig | undefined;
+let activeConfig: RuntimeConfig | undefined;
 let starting: Promise<void> | undefined;
 
 /** Why the runtime cannot run here: the runtime's own findings, one line (`bubblewrap (bwrap) not installed, socat not installed`). */
@@ -39,7 +39,7 @@ export class SandboxUnavailable extends Error {
  * @throws SandboxUnavailable when the platform or a dependency is missing (bubblewrap, socat, ripgrep).
  * @throws ConfigError when a run holding the runtime has another network policy.
  */
-export async function acquireRuntime(config: SandboxRuntimeConfig): Promise<() => Promise<void>> {
+export async function acquireRuntime(config: RuntimeConfig): Promise<() => Promise<void>> {
   if (!(await sandboxManager()).isSupportedPlatform()) throw new SandboxUnavailable(['this platform is not supported (Linux with bubblewrap, or macOS)']);
   const network = JSON.stringify(config.network);
   if (holders > 0 && network !== activeNetwork) {
@@ -80,7 +80,7 @@ export async function ensureInitialized(): Promise<void> {
   starting = (async () => {
     const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
     try {
-      await (await sandboxManager()).initialize(config);
+      await (await sandboxManager()).initialize(toRuntime(config));
       dropRuntimeSignalListeners(signalListeners);
     } catch (error) {
       dropRuntimeSignalListeners(signalListeners);
@@ -95,6 +95,30 @@ export async function ensureInitialized(): Promise<void> {
   } finally {
     starting = undefined;
   }
+}
+
+/**
+ * `command` wrapped to run inside the sandbox under `call`'s filesystem policy (and the network
+ * policy the runtime started with), as a command line for `shell`. Call `ensureInitialized` first.
+ */
+export async function wrapWithSandbox(command: string, shell: string, call: RuntimeCallConfig): Promise<string> {
+  return (await sandboxManager()).wrapWithSandbox(command, shell, callToRuntime(call));
+}
+
+// hookloop's own declarations (runtime-types.ts) checked against the runtime's, without a cast: if
+// the runtime stops accepting these shapes, this stops compiling. Only the credentials, which
+// hookloop passes through as the settings give them, are the runtime's to check.
+function toRuntime(config: RuntimeConfig): SandboxRuntimeConfig {
+  const { credentials, ...checked } = config;
+  return { ...checked, ...runtimeCredentials(credentials) };
+}
+
+function callToRuntime(call: RuntimeCallConfig): Partial<SandboxRuntimeConfig> {
+  return { filesystem: call.filesystem, ...runtimeCredentials(call.credentials) };
+}
+
+function runtimeCredentials(credentials: RuntimeCredentials | undefined): Pick<SandboxRuntimeConfig, 'credentials'> {
+  return credentials !== undefined ? { credentials: credentials as SandboxRuntimeConfig['credentials'] } : {};
 }
 
 /**
