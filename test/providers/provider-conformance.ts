@@ -179,6 +179,18 @@ export function describeProviderConformance(subject: ProviderUnderTest): void {
       expect(server!.requests).toHaveLength(1);
     });
 
+    it('does not retry a 200 answer that is not an event stream, and says what the server sent', async () => {
+      const { model } = await setup([{ kind: 'json', status: 200, body: { id: 'not-a-stream', choices: [] } }, { kind: 'json', status: 200, headers: { 'content-type': 'text/html' }, body: '<html>proxy' }, 'text.sse'], { maxRetries: 2 });
+      const error = await failure(model.complete(request()));
+      expect(error).toMatchObject({ kind: 'stream', retryable: false, provider: subject.provider });
+      expect(error.message).toBe('API Error: the server sent a non-stream body to a streaming request (content-type application/json): {"id":"not-a-stream","choices":[]}');
+      expect(error.describe()).toMatch(/\(not retried\)$/);
+      expect(server!.requests).toHaveLength(1);
+      const html = await failure(model.complete(request()));
+      expect(html.message).toMatch(/^API Error: the server sent a non-stream body to a streaming request \(content-type text\/html\): "<html>proxy"$/);
+      expect((await model.complete(request())).message.text).toBe('Hello, world! ✓');
+    });
+
     it('retries a stream that ends before any content', async () => {
       const { model } = await setup(['truncated-before-content.sse', 'text.sse']);
       expect((await model.complete(request())).message.text).toBe('Hello, world! ✓');

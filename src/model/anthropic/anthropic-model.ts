@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { assistantMessage, type AssistantMessage } from '../../messages/messages.js';
 import type { ModelClient, ModelRequest, ModelResponse } from '../model-client.js';
 import type { RetryOptions } from '../retry.js';
+import { copyUnlessEventStream, rejectNonStreamBody } from '../non-stream-body.js';
 import { streamWithRetries, DEFAULT_TIMEOUT_MS } from '../stream-attempt.js';
 import type { SystemMessageSetting } from '../system-messages.js';
 import { AnthropicStreamAccumulator } from './accumulate-stream.js';
@@ -98,12 +99,16 @@ export class AnthropicModel implements ModelClient {
       ...(tools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
     };
     const answer = await streamWithRetries(request, { provider: this.name, timeoutMs: this.options.timeoutMs, retry: this.options.retry }, async ({ signal, emit, touch }) => {
-      const stream = await this.client.messages.create(body, { signal, maxRetries: 0 });
+      const { data: stream, response } = await this.client.messages.create(body, { signal, maxRetries: 0 }).withResponse();
+      const copy = copyUnlessEventStream(response);
       const accumulator = new AnthropicStreamAccumulator(this.name);
+      let events = 0;
       for await (const event of stream) {
         touch();
+        events += 1;
         for (const neutral of accumulator.apply(event)) emit(neutral);
       }
+      await rejectNonStreamBody(this.name, copy, events);
       return accumulator.finish();
     });
     const message = assistantMessage(answer.text, answer.toolCalls);

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { assistantMessage } from '../../messages/messages.js';
 import type { ModelClient, ModelRequest, ModelResponse, ToolChoice } from '../model-client.js';
 import type { RetryOptions } from '../retry.js';
+import { copyUnlessEventStream, rejectNonStreamBody } from '../non-stream-body.js';
 import { DEFAULT_TIMEOUT_MS, streamWithRetries } from '../stream-attempt.js';
 import type { SystemMessageSetting } from '../system-messages.js';
 import { ChatStreamAccumulator } from './accumulate-stream.js';
@@ -88,12 +89,16 @@ export class OpenAICompatibleModel implements ModelClient {
       ...((request.maxTokens ?? this.options.maxTokens) !== undefined ? { max_tokens: request.maxTokens ?? this.options.maxTokens } : {}),
     };
     const answer = await streamWithRetries(request, { provider: this.name, timeoutMs: this.options.timeoutMs, retry: this.options.retry }, async ({ signal, emit, touch }) => {
-      const stream = await this.client.chat.completions.create(body, { signal, maxRetries: 0 });
+      const { data: stream, response } = await this.client.chat.completions.create(body, { signal, maxRetries: 0 }).withResponse();
+      const copy = copyUnlessEventStream(response);
       const accumulator = new ChatStreamAccumulator(this.name);
+      let chunks = 0;
       for await (const chunk of stream) {
         touch();
+        chunks += 1;
         for (const event of accumulator.apply(chunk)) emit(event);
       }
+      await rejectNonStreamBody(this.name, copy, chunks);
       const finished = accumulator.finish();
       emit(accumulator.stopEvent(finished));
       return finished;
