@@ -7,9 +7,9 @@
  * in-process hooks; `loadSettings` + `registerSettingsHandlers` run Claude Code `settings.json`
  * hooks unchanged. The scripted model for tests lives in `hookloop/testing`.
  */
-export { runAgent, startSession, defaultTranscriptPath, type AgentSession, type RunOptions, type RunResult, type SessionEndReason, type TerminalReason } from './loop/run-agent.js';
+export { runAgent, startSession, defaultTranscriptPath, type AgentSession, type RunOptions, type RunResult, type SessionEndReason, type TerminalReason } from './run/run-agent.js';
 // Approval that survives a restart (hookloop extension): a run's pending calls, decided later.
-export { resumeAgent } from './loop/resume-agent.js';
+export { resumeAgent } from './run/resume-agent.js';
 export { APPROVAL_INPUT_CHANGED, CallsWaiting, DENIED_WHILE_PENDING, UNDECIDED_PENDING, type PendingCall, type PendingDecision, type PendingDecisions, type PendingReason } from './session/pending-calls.js';
 export { GENERAL_PURPOSE, type AgentDefinition, type AgentSource } from './agents/agent-definition.js';
 export { loadAgents, parseAgentsJson, readAgentFile, type AgentSources } from './agents/load-agents.js';
@@ -21,7 +21,7 @@ export { loadSession, rebuildConversation, RESUMED_WITHOUT_RESULT, type ResumedS
 export { findTranscript, latestTranscript, projectSlug, resolveConfigDir, transcriptPathFor } from './session/paths.js';
 export { readTranscriptLines, type TranscriptLine, type TranscriptRead } from './session/transcript-reader.js';
 export type { RunEvent, RunObserver } from './loop/run-events.js';
-export type { DecidingHook, PermissionDecisionRecord } from './loop/decision-record.js';
+export type { DecidingHook, PermissionDecisionRecord } from './loop/permission-decision/record.js';
 export { HookEngine, type CallbackOptions, type ConcurrencyLimits, type ConditionMatcher, type DispatchOptions, type DispatchResult, type Unregister } from './hooks/hook-engine.js';
 export type { HookServices, SubagentAnswer, SubagentRequest, SubagentRunner } from './hooks/hook-services.js';
 export { BackgroundHooks, type BackgroundDelivery } from './hooks/async-hooks.js';

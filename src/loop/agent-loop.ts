@@ -5,18 +5,18 @@ import { APPROVAL_INPUT_CHANGED, CallsWaiting, type PendingCall } from '../sessi
 import type { AnyTool } from '../tools/define-tool.js';
 import { toolUseError } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
-import { oversizedMcpOutput } from './mcp-session.js';
+import { oversizedMcpOutput } from '../run/mcp-session.js';
 import { batchInput, batchResponse, callContext, followUpText, mcpServerOf, renderResult, runHandler, validateContent, type HandlerRun } from './call-execution.js';
 import { compactBeforeTurn, contextTokensOf, PROMPT_TOO_LONG } from './compaction.js';
-import { approvedByDecision, askApprover, askPermissionHooks, checkInput, hookRecommendation, policyVerdict } from './decide-permission.js';
+import { approvedByDecision, askApprover, askPermissionHooks, checkInput, hookRecommendation, policyVerdict } from './permission-decision/decide.js';
 import { distinctCallIds } from './distinct-call-ids.js';
 import { contextLabel, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, postToolUseBlock, preToolUseError, preToolUseRefusal, stopBlockingError, stopContext, stopFeedback, SUBAGENT_ANSWERED } from './hook-text.js';
 import type { BatchEnd, CallOutcome, LoopEnd, LoopOptions } from './loop-types.js';
 import { failTurn } from './model-failure.js';
 import { requestModel as requestThroughHooks } from './model-call-hooks.js';
 import { approvalCovers, waitingAfterPreToolUse, waitingEnd, waitingInsideOutcome, waitingOutcome } from './pending-call.js';
-import { preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision.js';
-import { permissionDenied } from './permission-events.js';
+import { preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision/report.js';
+import { permissionDenied } from './permission-decision/events.js';
 import { replacedOutput } from './replaced-output.js';
 import { appendMessage, fireHook, toolContext, type RunContext } from './run-context.js';
 

@@ -1,6 +1,6 @@
 import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolResultMessage } from '../messages/messages.js';
 import { checkDecisions, DENIED_WHILE_PENDING, UNDECIDED_PENDING, waitingCallId, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
-import { pairAbandonedSubagentCalls } from '../session/subagent-transcripts.js';
+import { pairAbandonedSubagentCalls } from '../transcript/subagent-transcripts.js';
 import { runToolCall } from './agent-loop.js';
 import { continueWaitingCall } from './continue-waiting.js';
 import { contextLabel, INTERRUPTED_RESULT } from './hook-text.js';

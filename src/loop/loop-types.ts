@@ -3,7 +3,7 @@ import type { PendingCall } from '../session/pending-calls.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { UsageTally } from '../model/usage.js';
 import type { CompactionSetup } from './compaction.js';
-import type { RunResult } from './run-options.js';
+import type { RunResult } from '../run/run-options.js';
 
 /*
  * The shapes the loop's phases pass each other (agent-loop.ts), in their own file so that the

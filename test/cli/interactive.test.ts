@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runInteractive } from '../../src/cli/interactive.js';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { startSession } from '../../src/loop/run-agent.js';
+import { startSession } from '../../src/run/run-agent.js';
 import { ScriptedModel, type ScriptTurn } from '../../src/model/scripted-model.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { pairingViolations, tempProject, text, toolUse } from '../support/scripted-run.js';

@@ -7,7 +7,7 @@ import type { HookEventName } from '../../src/hooks/event-names.js';
 import type { HandlerOutcome } from '../../src/hooks/handler.js';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
 import { registerSettingsHandlers, type ExternalHandlerEntry } from '../../src/hooks/transports/settings-handlers.js';
-import { runAgent } from '../../src/loop/run-agent.js';
+import { runAgent } from '../../src/run/run-agent.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { pairingViolations } from '../support/scripted-run.js';

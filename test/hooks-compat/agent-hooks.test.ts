@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SUBAGENT_TURNS } from '../../src/loop/subagent.js';
+import { MAX_SUBAGENT_TURNS } from '../../src/agents/hook-subagent.js';
 import { compatRun, recorded, recorder, settingsHooks, tempProject, text, toolResults, toolUse } from './support.js';
 
 // Item 3 of issue 4, `type: "agent"` (spec §8; conformance hook-type-agent): a bounded sub-run of

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { HookEngine, type ConcurrencyLimits } from '../../src/hooks/hook-engine.js';
 import { loadSettings } from '../../src/hooks/settings/load-settings.js';
 import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
-import { runAgent, type RunOptions, type RunResult } from '../../src/loop/run-agent.js';
+import { runAgent, type RunOptions, type RunResult } from '../../src/run/run-agent.js';
 import type { RunEvent } from '../../src/loop/run-events.js';
 import type { Message } from '../../src/messages/messages.js';
 import { ScriptedModel, type AuxRule, type ScriptTurn } from '../../src/model/scripted-model.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
 import type { HookEventName } from '../../src/hooks/event-names.js';
-import { startSession } from '../../src/loop/run-agent.js';
+import { startSession } from '../../src/run/run-agent.js';
 import { ScriptedModel, type ScriptTurn } from '../../src/model/scripted-model.js';
 import type { PermissionMode } from '../../src/permissions/types.js';
 import { defineTool } from '../../src/tools/define-tool.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runAgent } from '../../src/loop/run-agent.js';
+import { runAgent } from '../../src/run/run-agent.js';
 import type { Message } from '../../src/messages/messages.js';
 import type { ModelClient } from '../../src/model/model-client.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
 import type { HookEventName } from '../../src/hooks/event-names.js';
-import { startSession } from '../../src/loop/run-agent.js';
+import { startSession } from '../../src/run/run-agent.js';
 import { userMessage } from '../../src/messages/messages.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { compactionThresholds, PROMPT_TOO_LONG } from '../../src/loop/compaction.js';

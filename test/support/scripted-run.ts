@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { runAgent, type RunOptions, type RunResult } from '../../src/loop/run-agent.js';
+import { runAgent, type RunOptions, type RunResult } from '../../src/run/run-agent.js';
 import type { RunEvent } from '../../src/loop/run-events.js';
 import type { Message, ToolResultMessage } from '../../src/messages/messages.js';
 import { ScriptedModel, type ScriptTurn } from '../../src/model/scripted-model.js';

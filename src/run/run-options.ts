@@ -12,8 +12,8 @@ import type { ResumedSession } from '../session/resume.js';
 import type { PendingCall } from '../session/pending-calls.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { CompactionOptions } from './compaction.js';
-import type { RunObserver } from './run-events.js';
+import type { CompactionOptions } from '../loop/compaction.js';
+import type { RunObserver } from '../loop/run-events.js';
 
 /*
  * The options and result of a run, in a file of their own: run-agent.ts (the session), create-run.ts

@@ -8,12 +8,12 @@ import { headlessApprover } from '../permissions/approvers.js';
 import { PermissionPolicy } from '../permissions/policy.js';
 import { agentTranscriptPath } from '../session/paths.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
-import { runLoop } from './agent-loop.js';
-import { contextLabel, STRUCTURED_OUTPUT_ENFORCE } from './hook-text.js';
-import { hookModelClient } from './model-call-hooks.js';
-import { appendMessage, fireHook, type RunContext } from './run-context.js';
-import { SessionState } from './session-state.js';
-import { structuredOutputTool } from './structured-output-tool.js';
+import { runLoop } from '../loop/agent-loop.js';
+import { contextLabel, STRUCTURED_OUTPUT_ENFORCE } from '../loop/hook-text.js';
+import { hookModelClient } from '../loop/model-call-hooks.js';
+import { appendMessage, fireHook, type RunContext } from '../loop/run-context.js';
+import { SessionState } from '../loop/session-state.js';
+import { structuredOutputTool } from '../loop/structured-output-tool.js';
 import { parentObserver, reportSubagentEnd, reportSubagentStart, subagentTraceparent } from './subagent-events.js';
 
 /** `agent_type` of an agent hook's subagent on SubagentStart/SubagentStop (and their matcher value). */

@@ -1,6 +1,6 @@
-import { mergePermissionDenied } from '../hooks/merge.js';
-import { PERMISSION_DENIED_RETRY, permissionPromptNotice } from './hook-text.js';
-import { fireHook, type RunContext } from './run-context.js';
+import { mergePermissionDenied } from '../../hooks/merge.js';
+import { PERMISSION_DENIED_RETRY, permissionPromptNotice } from '../hook-text.js';
+import { fireHook, type RunContext } from '../run-context.js';
 
 /**
  * The two permission events around the approver (DESIGN pipeline: approver → PermissionDenied).

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { assistantMessage, deepFreeze, systemMessage, userMessage, type Message, type ToolResultMessage } from '../messages/messages.js';
-import type { ToolSpec } from '../model/model-client.js';
+import type { ToolSpec } from './model-client.js';
 
 /**
  * The provider-neutral request as model-call hooks read and write it (snake_case, as every hook

@@ -14,20 +14,20 @@ import { startRunSandbox, type RunSandbox, type SandboxStart } from '../sandbox/
 import { deniedEnvVars } from '../sandbox/runtime-config.js';
 import { resolveConfigDir, transcriptPathFor } from '../session/paths.js';
 import { requireSessionId } from '../session/session-id.js';
-import { eventsPathFor, eventsWriter } from '../session/events-writer.js';
-import { TranscriptWriter } from '../session/transcript-writer.js';
+import { eventsPathFor, eventsWriter } from '../transcript/events-writer.js';
+import { TranscriptWriter } from '../transcript/transcript-writer.js';
 import { createRunTracer } from '../telemetry/run-tracer.js';
 import { tracingRegistered } from '../telemetry/traceparent.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
 import type { RunOptions } from './run-options.js';
-import { hookModelClient } from './model-call-hooks.js';
+import { hookModelClient } from '../loop/model-call-hooks.js';
 import { answerElicitation, createSessionMcp, mcpToolCaller } from './mcp-session.js';
-import { makeEmitter, type RunContext } from './run-context.js';
-import type { RunObserver } from './run-events.js';
-import { SessionState } from './session-state.js';
-import { runSubagent } from './subagent.js';
+import { makeEmitter, type RunContext } from '../loop/run-context.js';
+import type { RunObserver } from '../loop/run-events.js';
+import { SessionState } from '../loop/session-state.js';
+import { runSubagent } from '../agents/hook-subagent.js';
 
 /**
  * Builds the context a session's phases share. A resumed session keeps its id, transcript and

@@ -4,17 +4,17 @@ import { systemMessage, userMessage, type Message } from '../messages/messages.j
 import { ConfigError } from '../errors.js';
 import { emptyTally, type UsageTally } from '../model/usage.js';
 import { checkDecisions, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
-import { checkWaitingSubagents } from '../session/subagent-transcripts.js';
-import { checkContinuable } from './continue-waiting.js';
-import { runLoop } from './agent-loop.js';
-import { compactConversation, type CompactionOutcome } from './compaction.js';
+import { checkWaitingSubagents } from '../transcript/subagent-transcripts.js';
+import { checkContinuable } from '../loop/continue-waiting.js';
+import { runLoop } from '../loop/agent-loop.js';
+import { compactConversation, type CompactionOutcome } from '../loop/compaction.js';
 import { createRun, startRunSandboxFor } from './create-run.js';
-import { contextLabel, promptBlockedResult, promptStoppedResult, queuedPromptNotice, successLabel } from './hook-text.js';
-import { abandonPending, decidePending, endOfDecidedBatch } from './deferred-approval.js';
-import type { LoopEnd, LoopOptions } from './loop-types.js';
-import { appendMessage, fireHook, type RunContext } from './run-context.js';
+import { contextLabel, promptBlockedResult, promptStoppedResult, queuedPromptNotice, successLabel } from '../loop/hook-text.js';
+import { abandonPending, decidePending, endOfDecidedBatch } from '../loop/deferred-approval.js';
+import type { LoopEnd, LoopOptions } from '../loop/loop-types.js';
+import { appendMessage, fireHook, type RunContext } from '../loop/run-context.js';
 import type { RunOptions, RunResult } from './run-options.js';
-import { sessionStart, type SessionStartOutcome } from './session-start.js';
+import { sessionStart, type SessionStartOutcome } from '../loop/session-start.js';
 import { SKILL_LISTING_START, skillListing } from '../skills/skill-tool.js';
 
 export type { RunOptions, RunResult, TerminalReason } from './run-options.js';

@@ -1,14 +1,14 @@
 import path from 'node:path';
-import { describeError } from '../errors.js';
-import type { HandlerOutcome } from '../hooks/handler.js';
-import type { ToolCall } from '../messages/messages.js';
-import { ruleForCall } from '../permissions/policy.js';
-import type { PermissionVerdict } from '../permissions/types.js';
-import type { AnyTool } from '../tools/define-tool.js';
-import { realpathLoose } from '../tools/workspace.js';
-import { approverDecision, decidingHook, policyDecision, type DecidingHook, type PermissionDecisionRecord } from './permission-decision.js';
-import { notifyApproval } from './permission-events.js';
-import { fireHook, type RunContext } from './run-context.js';
+import { describeError } from '../../errors.js';
+import type { HandlerOutcome } from '../../hooks/handler.js';
+import type { ToolCall } from '../../messages/messages.js';
+import { ruleForCall } from '../../permissions/policy.js';
+import type { PermissionVerdict } from '../../permissions/types.js';
+import type { AnyTool } from '../../tools/define-tool.js';
+import { realpathLoose } from '../../tools/workspace.js';
+import { approverDecision, decidingHook, policyDecision, type DecidingHook, type PermissionDecisionRecord } from './report.js';
+import { notifyApproval } from './events.js';
+import { fireHook, type RunContext } from '../run-context.js';
 
 type Input = Readonly<Record<string, unknown>>;
 

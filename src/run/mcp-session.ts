@@ -5,8 +5,8 @@ import { toolNameMatches } from '../permissions/match-rule.js';
 import { parseRule } from '../permissions/rule.js';
 import { persistedMcpOutput, type McpToolOutput } from '../mcp/mcp-result.js';
 import { McpServerSet, serverEntries, type McpServersOption } from '../mcp/mcp-servers.js';
-import { fireHook, type RunContext } from './run-context.js';
-import type { RunEvent } from './run-events.js';
+import { fireHook, type RunContext } from '../loop/run-context.js';
+import type { RunEvent } from '../loop/run-events.js';
 
 /**
  * The MCP servers of a session (`RunOptions.mcpServers`), not yet connected: `startSession`
