@@ -5,7 +5,7 @@ import { APPROVAL_INPUT_CHANGED, CallsWaiting, type PendingCall } from '../sessi
 import type { AnyTool } from '../tools/define-tool.js';
 import { toolUseError } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
-import { oversizedMcpOutput } from '../run/mcp-session.js';
+import { oversizedMcpOutput } from './mcp-output.js';
 import { batchInput, batchResponse, callContext, followUpText, mcpServerOf, renderResult, runHandler, validateContent, type HandlerRun } from './call-execution.js';
 import { compactBeforeTurn, contextTokensOf, PROMPT_TOO_LONG } from './compaction.js';
 import { approvedByDecision, askApprover, askPermissionHooks, checkInput, hookRecommendation, policyVerdict } from './permission-decision/decide.js';

@@ -1,17 +1,38 @@
 import type { ToolResultMessage } from '../messages/messages.js';
-import type { PendingCall } from '../session/pending-calls.js';
 import type { ModelClient } from '../model/model-client.js';
+import type { PendingCall } from '../session/pending-calls.js';
 import type { UsageTally } from '../model/usage.js';
 import type { CompactionSetup } from './compaction.js';
-import type { RunResult } from '../run/run-options.js';
 
 /*
  * The shapes the loop's phases pass each other (agent-loop.ts), in their own file so that the
  * phases' helpers can name them without importing the loop.
  */
 
-/** How the loop ended: a RunResult without the session-level totals the caller adds. */
-export type LoopEnd = Omit<RunResult, 'sessionId' | 'durationMs' | 'usage' | 'modelUsage' | 'permissionDenials' | 'messages' | 'numTurns'>;
+/** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one (`stop_hook_prevented`: a Stop hook's `continue: false`). */
+export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit' | 'stop_hook_prevented';
+
+/** How the loop ended: what a RunResult says before the session adds its totals (turns, usage, denials, messages). */
+export interface LoopEnd {
+  /** The final assistant text ("" when a hook ended the run). */
+  readonly result: string;
+  readonly isError: boolean;
+  readonly terminalReason: TerminalReason;
+  /** The last model stop reason, or `tool_deferred`; null when the model was never called. */
+  readonly stopReason: string | null;
+  readonly deferredToolUse?: { readonly id: string; readonly name: string; readonly input: unknown };
+  /**
+   * A run that ended `tool_deferred`: every call waiting for a decision (deferred by a PreToolUse
+   * hook, left for later by a PermissionRequest hook's `defer` or the approver's `later`, or after
+   * such a call in the same message), with the frozen input a decision applies to. They have no
+   * result yet; decide them with `AgentSession.resume(decisions)` or `resumeAgent`, also from a new
+   * process (`loadSession`, or `hookloop --resume ID --approve ID --deny ID=why`). A call waiting
+   * inside an Agent call's subagent has `agentId`, `agentType` and `parentToolUseId` (the Agent call,
+   * which waits with it and is not itself decidable). hookloop's.
+   */
+  readonly pending?: readonly PendingCall[];
+  readonly apiErrorStatus?: number | null;
+}
 
 /**
  * Which stop event ends the loop's turns. `Stop` for the main session; `SubagentStop` for a

@@ -3,8 +3,8 @@ import type { HookPayload } from '../hooks/event-schemas.js';
 import { systemMessage, userMessage, type Message } from '../messages/messages.js';
 import { ConfigError } from '../errors.js';
 import { emptyTally, type UsageTally } from '../model/usage.js';
-import { checkDecisions, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
-import { checkWaitingSubagents } from '../transcript/subagent-transcripts.js';
+import { checkDecisions, UNDECIDED_PENDING, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
+import { checkWaitingSubagents, pairAbandonedSubagentCalls } from '../transcript/subagent-transcripts.js';
 import { checkContinuable } from '../loop/continue-waiting.js';
 import { runLoop } from '../loop/agent-loop.js';
 import { compactConversation, type CompactionOutcome } from '../loop/compaction.js';
@@ -122,6 +122,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const totals = emptyTally();
         let turns = 0;
         abandonPending(turnRun, pending);
+        pairAbandonedSubagentCalls(turnRun.state, pending, UNDECIDED_PENDING, (text) => turnRun.emit({ type: 'warning', text }));
         pending = [];
         const opened = await submitFirstPrompt(turnRun, prompt, opening);
         opening = undefined;
