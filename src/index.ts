@@ -10,6 +10,8 @@
 export { runAgent, startSession, defaultTranscriptPath, type AgentSession, type RunOptions, type RunResult, type SessionEndReason, type TerminalReason } from './run/run-agent.js';
 // Approval that survives a restart (hookloop extension): a run's pending calls, decided later.
 export { resumeAgent } from './run/resume-agent.js';
+// Claude Code's files on disk (settings, plugins, MCP, agents, skills, rules, sandbox) as run options.
+export { loadClaudeCodeSetup, type ClaudeCodeRunOptions, type ClaudeCodeSetupOptions } from './run/claude-code-setup.js';
 export { APPROVAL_INPUT_CHANGED, CallsWaiting, DENIED_WHILE_PENDING, UNDECIDED_PENDING, type PendingCall, type PendingDecision, type PendingDecisions, type PendingReason } from './session/pending-calls.js';
 export { GENERAL_PURPOSE, type AgentDefinition, type AgentSource } from './agents/agent-definition.js';
 export { loadAgents, parseAgentsJson, readAgentFile, type AgentSources } from './agents/load-agents.js';
