@@ -34,11 +34,11 @@ export interface LoopEnd {
   readonly apiErrorStatus?: number | null;
 }
 
-/**
- * Which stop event ends the loop's turns. `Stop` for the main session; `SubagentStop` for a
- * subagent, with its `agent_type` (the matcher value) and `agent_transcript_path`.
- */
-export type StopEvent = { readonly event: 'Stop' } | { readonly event: 'SubagentStop'; readonly agentType: string; readonly transcriptPath: string };
+/** Most model requests of a run (the main session's, a subagent's) unless its options say otherwise. */
+export const DEFAULT_MAX_TURNS = 100;
+
+/** How many extra turns stop hooks may force by default (Claude Code's cap: 8), for the main session and subagents alike. */
+export const DEFAULT_STOP_CONTINUATIONS = 8;
 
 /**
  * A subagent that must answer through a tool before it may stop (an agent hook's StructuredOutput):
@@ -52,9 +52,23 @@ export interface RequiredAnswer {
 }
 
 /**
+ * Whose turns these are: the one value the loop reads to tell the main session from a subagent.
+ * - `main`: Stop ends its turns (a model failure fires StopFailure); background (`async`) hooks
+ *   deliver into it before each request and may wake it when it stops; `compaction` compacts it
+ *   between turns (absent: never); `queuedPrompt` waits for the first chance to be delivered
+ *   (`midTurn`: after a tool batch; else the model had stopped).
+ * - `subagent`: SubagentStop ends its turns, with its `agentType` (the matcher value) and
+ *   `transcriptPath` (`agent_transcript_path`); `answer` when it must answer through a tool
+ *   before it may stop (an agent hook's StructuredOutput).
+ */
+export type RunRole =
+  | { readonly kind: 'main'; readonly compaction?: CompactionSetup; readonly queuedPrompt?: (midTurn: boolean) => Promise<void> }
+  | { readonly kind: 'subagent'; readonly agentType: string; readonly transcriptPath: string; readonly answer?: RequiredAnswer };
+
+/**
  * What makes one run of the loop the main session's, a subagent's or an agent hook's. The run's
  * context (RunContext: tools, policy, hooks, identity in `state.agent`) says with what it runs;
- * these say how its turns go.
+ * these say how its turns go, `role` whose they are.
  *
  * Contract: `countTurn` is called once per model request and returns its number (1-based, counted
  * over the whole session for the main loop); past `maxTurns` the loop ends `max_turns`.
@@ -65,17 +79,10 @@ export interface LoopOptions {
   readonly maxTurns: number;
   /** How many extra turns stop hooks may force (Claude Code: 8); past it their block is overridden. */
   readonly maxStopContinuations: number;
-  readonly stop: StopEvent;
+  readonly role: RunRole;
   /** Usage of every request of this loop is added here. */
   readonly totals: UsageTally;
   readonly countTurn: () => number;
-  /** Automatic compaction between turns (the main session); absent: never. */
-  readonly compaction?: CompactionSetup;
-  /** Background (`async`) hooks deliver into this loop before each request and may wake it when it stops (the main session). */
-  readonly background: boolean;
-  /** A prompt that waits for the first chance to be delivered (`midTurn`: after a tool batch; else the model had stopped). */
-  readonly queuedPrompt?: (midTurn: boolean) => Promise<void>;
-  readonly answer?: RequiredAnswer;
 }
 
 /** One call's way through the pipeline, as the batch needs it. */

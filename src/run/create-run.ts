@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { agentTool } from '../agents/agent-tool.js';
-import type { AgentDefinition } from '../agents/agent-definition.js';
-import type { AgentInput } from '../agents/agent-tool.js';
-import { runAgentSubagent } from '../agents/run-subagent.js';
-import { continueAgentSubagent } from '../agents/waiting-subagent.js';
+import { agentTool, continueAgentSubagent, runAgentSubagent, runHookSubagent, type AgentDefinition, type AgentInput } from '../agents/index.js';
 import { skillTool } from '../skills/skill-tool.js';
 import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
@@ -27,7 +23,6 @@ import { answerElicitation, createSessionMcp, mcpToolCaller } from './mcp-sessio
 import { makeEmitter, type RunContext } from '../loop/run-context.js';
 import type { RunObserver } from '../loop/run-events.js';
 import { SessionState } from '../loop/session-state.js';
-import { runSubagent } from '../agents/hook-subagent.js';
 
 /**
  * Builds the context a session's phases share. A resumed session keeps its id, transcript and
@@ -85,7 +80,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     model: options.model,
     background: new BackgroundHooks(signal),
     // Prompt hooks ask the session's model (through the model-call hooks, caller "hook"); agent hooks run a bounded sub-run of this loop.
-    services: { model: hookModelClient(() => run, options.model), runSubagent: (request) => runSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
+    services: { model: hookModelClient(() => run, options.model), runSubagent: (request) => runHookSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
     ...(mcp ? { mcp } : {}),
     ...(tracer ? { traceparent: tracer.traceparent } : {}),
   };

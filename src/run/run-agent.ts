@@ -11,7 +11,7 @@ import { compactConversation, type CompactionOutcome } from '../loop/compaction.
 import { createRun, startRunSandboxFor } from './create-run.js';
 import { contextLabel, promptBlockedResult, promptStoppedResult, queuedPromptNotice, successLabel } from '../loop/hook-text.js';
 import { abandonPending, decidePending, endOfDecidedBatch } from '../loop/deferred-approval.js';
-import type { LoopEnd, LoopOptions } from '../loop/loop-types.js';
+import { DEFAULT_MAX_TURNS, DEFAULT_STOP_CONTINUATIONS, type LoopEnd, type LoopOptions } from '../loop/loop-types.js';
 import { appendMessage, fireHook, type RunContext } from '../loop/run-context.js';
 import type { RunOptions, RunResult } from './run-options.js';
 import { sessionStart, type SessionStartOutcome } from '../loop/session-start.js';
@@ -20,8 +20,6 @@ import { SKILL_LISTING_START, skillListing } from '../skills/skill-tool.js';
 export type { RunOptions, RunResult, TerminalReason } from './run-options.js';
 export { defaultTranscriptPath } from './create-run.js';
 
-const DEFAULT_MAX_TURNS = 100;
-const DEFAULT_STOP_CONTINUATIONS = 8;
 
 /**
  * Runs one prompt to completion through a fixed pipeline:
@@ -130,7 +128,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const outcome: LoopEnd =
           opened.ended !== undefined
             ? { result: opened.ended, isError: false, terminalReason: 'prompt_blocked', stopReason: null }
-            : await runLoop(turnRun, { ...mainLoop(options, totals, () => ++turns), ...(queued !== undefined ? { queuedPrompt: (midTurn: boolean) => deliverQueuedPrompt(turnRun, queued, midTurn) } : {}) });
+            : await runLoop(turnRun, mainLoop(options, totals, () => ++turns, queued !== undefined ? (midTurn) => deliverQueuedPrompt(turnRun, queued, midTurn) : undefined));
         pending = outcome.pending ?? [];
         run.emit({ type: 'prompt_finished', promptId: run.state.promptId ?? '', terminalReason: outcome.terminalReason, isError: outcome.isError });
         const { sessionId } = run.state;
@@ -172,18 +170,16 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
   };
 }
 
-/** The main session's loop: the session's model, system prompt and limits, Stop, compaction and background hooks. */
-function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => number): LoopOptions {
+/** The main session's loop: the session's model, system prompt and limits, Stop, compaction, background hooks and a queued prompt. */
+function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => number, queuedPrompt?: (midTurn: boolean) => Promise<void>): LoopOptions {
   return {
     model: options.model,
     system: options.system ?? '',
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
     maxStopContinuations: options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS,
-    stop: { event: 'Stop' },
+    role: { kind: 'main', compaction: options, ...(queuedPrompt ? { queuedPrompt } : {}) },
     totals,
     countTurn,
-    background: true,
-    compaction: options,
   };
 }
 
