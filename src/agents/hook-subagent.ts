@@ -28,7 +28,7 @@ export const AGENT_HOOK_SYSTEM = [
 ].join('\n');
 
 /**
- * An agent hook's bounded run of the loop (spec §8 `agent`, hook-type-agent): SubagentStart →
+ * An agent hook's bounded run of the loop (a settings hook of `type: "agent"`; conformance hook-type-agent): SubagentStart →
  * the loop's turns with the parent's read-only tools plus StructuredOutput → SubagentStop. Its tool
  * calls go through the same pipeline (PreToolUse, the policy in `dontAsk` mode, PostToolUse,
  * PostToolBatch) with `agent_id` on their payloads; the batch that calls StructuredOutput ends the

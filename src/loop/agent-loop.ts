@@ -125,7 +125,7 @@ async function requestModel(run: RunContext, options: LoopOptions, turn: number)
 
 /**
  * runToolBatch: runs the calls of one assistant message and appends exactly one paired result per
- * call, in call order (DESIGN invariant 1); then the user notes of PermissionDenied hooks (`retry`),
+ * call, in call order (every tool call gets exactly one result); then the user notes of PermissionDenied hooks (`retry`),
  * then one system message with the hooks' context (Pre, Post, Batch order), then PostToolBatch.
  * Calls run one after another, except that consecutive calls of a `concurrent` tool (Agent) run
  * side by side. When a hook ends the run, or the run is aborted, every call not yet run is paired

@@ -8,7 +8,7 @@ import { waitingEnd } from './pending-call.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 
 /**
- * Approval that survives a restart (issue 10 item 3): the calls a run left waiting (RunResult.pending,
+ * Approval that survives a restart: the calls a run left waiting (RunResult.pending,
  * saved in the transcript) are decided, in a later process or the same one, and the batch they
  * belong to ends as it would have ended live.
  *

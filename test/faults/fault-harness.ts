@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the fault-injection properties: random scenarios (assistant messages with 1–5
  * calls, some unknown or invalid; hooks with random behaviour per event; random rules, mode and
- * approver), one run of a scenario, and the invariants checked after every run (DESIGN.md).
+ * approver), one run of a scenario, and the invariants checked after every run (pairing, deny precedence, bounded continuation).
  */
 import fc from 'fast-check';
 import fs from 'node:fs';
@@ -60,7 +60,7 @@ export function answer(event: HookEventName, behaviour: Behaviour): unknown {
 }
 
 /**
- * hookloop's model-call events (issue 10): random rewrites, synthetic responses (text only: a hook
+ * hookloop's model-call events: random rewrites, synthetic responses (text only: a hook
  * never makes a tool call), forged message lists (which must be refused),
  * narrowed or forced tools, redacted text and dropped calls. Undefined: the generic answer applies.
  */

@@ -12,7 +12,7 @@ import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { pairingViolations } from '../support/scripted-run.js';
 
-// Hostile hook processes through the real command transport (issue 5): each must end within its
+// Hostile hook processes through the real command transport: each must end within its
 // timeout plus the kill grace period, leave no process of its group behind, and the run must go
 // on — the tool still runs once and its result is paired. Bounds are generous on purpose: the
 // suite runs on a loaded 2-core machine, and speed is the bench's business.

@@ -6,7 +6,7 @@ import { HookEngine } from '../../src/hooks/hook-engine.js';
 import { callbackApprover, ttyApprover } from '../../src/permissions/approvers.js';
 import { compatRun, recorded, recorder, settingsHooks, tempProject, text, toolResults, toolUse } from './support.js';
 
-// Item 1 of issue 4: every event hookloop declares fires, with the payload the spec gives it.
+// Every event hookloop declares fires, with the payload Claude Code gives it.
 
 const ECHO_BACK = '[structured-output-enforce]';
 

@@ -168,7 +168,7 @@ describe('the loop contract', () => {
     const { result, model } = await scriptedRun([[text('first')], [text('second')]], { hooks, maxStopContinuations: 1 });
     expect(activeFlags).toEqual([false, true]);
     expect(model.requests).toHaveLength(2);
-    // When the cap overrides a block, Claude Code reports an empty result (stop-block-forever; issue 15 item 7).
+    // When the cap overrides a block, Claude Code reports an empty result (stop-block-forever).
     expect(result).toMatchObject({ terminalReason: 'completed', result: '', isError: false });
     const feedback = model.requests[1]!.messages.filter((m) => m.role === 'user').map((m) => m.content);
     expect(feedback).toContain('Stop hook feedback:\nkeep going');

@@ -7,7 +7,7 @@ import { Workspace } from '../../src/tools/workspace.js';
 import { bashCommandLine, externalPrograms, HOSTILE_FLAGS } from '../support/bash-command-arbitrary.js';
 import { BwrapProbe, bwrapUnavailable, OUTSIDE_CANARY, readOnlyFixture } from '../support/bwrap-probe.js';
 
-// Property (issue 14, "Done when"): every command the classifier calls read-only, run for real
+// Property: every command the classifier calls read-only, run for real
 // with bash in a read-only bubblewrap sandbox, neither writes nor starts a program outside the
 // read-only list (see test/support/bwrap-probe.ts for how both are detected), nor prints what lies
 // only outside the workspace (a canary reached by paths, `cd`, links and /proc/self/environ).

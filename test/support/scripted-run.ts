@@ -63,7 +63,7 @@ export function toolResults(messages: readonly Message[]): ToolResultMessage[] {
 }
 
 /**
- * Asserts DESIGN invariant 1 on a finished conversation: every tool call of every assistant
+ * Asserts pairing on a finished conversation: every tool call of every assistant
  * message has exactly one result, in order, right after it and before the next model turn.
  */
 export function pairingViolations(messages: readonly Message[]): string[] {

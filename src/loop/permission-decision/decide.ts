@@ -38,7 +38,7 @@ export type CheckedInput = { readonly ok: true; readonly input: Input; readonly 
 
 /**
  * The one check every input goes through before it may run — the model's, a PreToolUse
- * `updatedInput`, a PermissionRequest `updatedInput` (DESIGN invariant 3): validated with the
+ * `updatedInput`, a PermissionRequest `updatedInput` (a rewrite is checked like the model's own input): validated with the
  * tool's own schema and normalized (`updated` only; the model's input was validated in prepare),
  * deep-copied and frozen, then evaluated by the whole policy (deny/ask rules, workspace boundary,
  * protected configuration, plan mode, the mode). The call id and the tool never change: a rewrite
