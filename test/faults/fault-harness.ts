@@ -7,16 +7,8 @@ import fc from 'fast-check';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { HookEventName } from '../../src/hooks/event-names.js';
-import type { HookEngine } from '../../src/hooks/hook-engine.js';
-import { resumeAgent } from '../../src/run/resume-agent.js';
-import { runAgent, type RunOptions, type RunResult } from '../../src/run/run-agent.js';
-import { loadSession } from '../../src/session/resume.js';
-import type { RunEvent } from '../../src/loop/run-events.js';
-import type { Message } from '../../src/messages/messages.js';
-import { ScriptedModel, type ScriptTurn } from '../../src/model/scripted-model.js';
-import type { ApprovalAnswer, PermissionMode } from '../../src/permissions/types.js';
-import { defineTool, ToolFailure } from '../../src/tools/define-tool.js';
+import { type ApprovalAnswer, defineTool, type HookEngine, type HookEventName, loadSession, type Message, type PermissionMode, resumeAgent, runAgent, type RunEvent, type RunOptions, type RunResult, ToolFailure } from '../../src/index.js';
+import { ScriptedModel, type ScriptTurn } from '../../src/testing.js';
 import { pairingViolations } from '../support/scripted-run.js';
 
 /** What a random hook does. Transports map each to their own form (a command hook's `block` is exit 2). */

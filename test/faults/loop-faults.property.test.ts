@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HookEventName } from '../../src/hooks/event-names.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
+import { HookEngine, type HookEventName } from '../../src/index.js';
 import { registerSettingsHandlers, type ExternalHandlerEntry } from '../../src/hooks/transports/settings-handlers.js';
 import { answer, BEHAVIOURS, describeMessages, play, ruleNames, scenarioArb, violations, type Behaviour, type Scenario } from './fault-harness.js';
 

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { callbackApprover, ttyApprover } from '../../src/permissions/approvers.js';
+import { callbackApprover, HookEngine, ttyApprover } from '../../src/index.js';
 import { compatRun, recorded, recorder, settingsHooks, tempProject, text, toolResults, toolUse } from './support.js';
 
 // Every event hookloop declares fires, with the payload Claude Code gives it.

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lifecycleLog } from '../../src/cli/lifecycle-log.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
+import { HookEngine } from '../../src/index.js';
 import { MAX_CONTEXT_CHARS } from '../../src/hooks/output-size.js';
 import { compatRun, settingsHooks, tempProject, text, textsSent, toolResults, toolUse } from './support.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/hooks/settings/load-settings.js';
+import { loadSettings } from '../../src/index.js';
 import { compatRun, settingsHooks, tempProject, text, toolResults, toolUse } from './support.js';
 
 // Reliability settings beyond the reference — onFailure on every blocking event,

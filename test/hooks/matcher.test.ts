@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
-import { compileMatcher, matcherMatches } from '../../src/hooks/matcher.js';
+import { compileMatcher, ConfigError, matcherMatches } from '../../src/index.js';
 
 // Every matcher form Claude Code documents, observed in Claude Code 2.1.328 (matcher-forms,
 // mcp-tools-and-matchers and the event-level scenarios).

@@ -2,11 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { allow, block, deny, rewriteInput } from '../../src/hooks/builders.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
-import { defineTool } from '../../src/tools/define-tool.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { allow, block, builtinTools, defineTool, deny, HookEngine, registerSettingsHandlers, rewriteInput } from '../../src/index.js';
 import { pairingViolations, scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
 /** A tool that counts its runs, so tests can prove exactly-once execution. */

@@ -4,12 +4,10 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError } from '../../src/errors.js';
+import { type AnyTool, ConfigError, defineTool, Workspace } from '../../src/index.js';
 import { matchesAny } from '../../src/permissions/match-rule.js';
 import { PermissionPolicy, ruleForCall } from '../../src/permissions/policy.js';
 import type { PermissionMode, PermissionQuery, PermissionRules } from '../../src/permissions/types.js';
-import { defineTool, type AnyTool } from '../../src/tools/define-tool.js';
-import { Workspace } from '../../src/tools/workspace.js';
 
 const run = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-policy-')));
 const ws = path.join(run, 'ws');

@@ -3,9 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callbackApprover } from '../../src/permissions/approvers.js';
-import type { ApprovalRequest, PermissionMode } from '../../src/permissions/types.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { type ApprovalRequest, builtinTools, callbackApprover, type PermissionMode } from '../../src/index.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 

@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PermissionPolicy } from '../../src/permissions/policy.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { builtinTools, PermissionPolicy, Workspace } from '../../src/index.js';
 import { READ_ONLY_GIT, READ_ONLY_PROGRAMS } from '../../src/permissions/read-only-programs.js';
-import { Workspace } from '../../src/tools/workspace.js';
 import { bashCommandLine, externalPrograms, HOSTILE_FLAGS } from '../support/bash-command-arbitrary.js';
 import { BwrapProbe, bwrapUnavailable, OUTSIDE_CANARY, readOnlyFixture } from '../support/bwrap-probe.js';
 

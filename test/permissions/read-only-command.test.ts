@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifyBashCommand } from '../../src/permissions/bash-read-only.js';
-import { Workspace } from '../../src/tools/workspace.js';
+import { Workspace } from '../../src/index.js';
 
 // How the read-only rule reads words and flags (see docs/security.md): a command is
 // read-only only when its text leaves Bash nothing to expand and every flag is listed in full.

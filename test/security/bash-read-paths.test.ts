@@ -3,10 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { callbackApprover } from '../../src/permissions/approvers.js';
-import type { ApprovalAnswer, ApprovalRequest, PermissionMode, PermissionRules } from '../../src/permissions/types.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { type ApprovalAnswer, type ApprovalRequest, builtinTools, callbackApprover, HookEngine, type PermissionMode, type PermissionRules } from '../../src/index.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 

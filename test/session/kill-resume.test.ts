@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectSessionsDir } from '../../src/session/paths.js';
-import { loadSession, RESUMED_WITHOUT_RESULT } from '../../src/session/resume.js';
+import { loadSession, RESUMED_WITHOUT_RESULT } from '../../src/index.js';
 import { CLI, runCli, writeJson } from '../support/cli.js';
 import { pairingViolations, tempProject } from '../support/scripted-run.js';
 

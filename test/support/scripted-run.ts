@@ -2,11 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { runAgent, type RunOptions, type RunResult } from '../../src/run/run-agent.js';
-import type { RunEvent } from '../../src/loop/run-events.js';
-import type { Message, ToolResultMessage } from '../../src/messages/messages.js';
-import { ScriptedModel, type ScriptTurn } from '../../src/model/scripted-model.js';
+import { HookEngine, type Message, runAgent, type RunEvent, type RunOptions, type RunResult, type ToolResultMessage } from '../../src/index.js';
+import { ScriptedModel, type ScriptTurn } from '../../src/testing.js';
 
 const made: string[] = [];
 afterEach(() => {
