@@ -21,8 +21,9 @@ import { replacedOutput } from './replaced-output.js';
 import { appendMessage, fireHook, toolContext, type RunContext } from './run-context.js';
 
 /**
- * The agent loop: the one pipeline of named phases that the main session (run-agent.ts), the Agent
- * tool's subagents (agents/run-subagent.ts) and agent hooks' subagents (subagent.ts) all run, each
+ * The agent loop: the one pipeline of named phases that the main session (run/run-agent.ts), the
+ * Agent tool's subagents (agents/run-subagent.ts) and agent hooks' subagents (agents/hook-subagent.ts)
+ * all run, each
  * with its own RunContext (tools, policy, hook identity) and LoopOptions (system prompt, limits,
  * Stop or SubagentStop). Read top to bottom:
  *

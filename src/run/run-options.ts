@@ -18,8 +18,9 @@ import type { RunObserver } from '../loop/run-events.js';
 export type { TerminalReason } from '../loop/loop-types.js';
 
 /*
- * The options and result of a run, in a file of their own: run-agent.ts (the session), create-run.ts
- * (its context) and the loop all need them, and none of them should import another for a type.
+ * The options and result of a run, in a file of their own: run-agent.ts (the session) and
+ * create-run.ts (its context) both need them, and neither should import the other for a type. The
+ * loop needs only what it reports (LoopEnd, in loop-types.ts), which RunResult extends.
  */
 
 /** Options of one agent run. Only `model` and `projectDir` are required. */
