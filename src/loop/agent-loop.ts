@@ -23,9 +23,8 @@ import { appendMessage, fireHook, toolContext, type RunContext } from './run-con
 /**
  * The agent loop: the one pipeline of named phases that the main session (run/run-agent.ts), the
  * Agent tool's subagents (agents/run-subagent.ts) and agent hooks' subagents (agents/hook-subagent.ts)
- * all run, each
- * with its own RunContext (tools, policy, hook identity) and LoopOptions (system prompt, limits,
- * Stop or SubagentStop). Read top to bottom:
+ * all run, each with its own RunContext (tools, policy, hook identity) and LoopOptions (system
+ * prompt, limits, RunRole: main session or subagent). Read top to bottom:
  *
  *   runLoop       turn after turn: (compactBeforeTurn →) requestModel → runToolBatch → decideStop
  *   runToolBatch  every call of one answer paired, in order (Agent calls side by side), then PostToolBatch
