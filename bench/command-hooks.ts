@@ -13,7 +13,7 @@ import { HookEngine } from '../src/hooks/hook-engine.js';
 import type { HookEventName } from '../src/hooks/event-names.js';
 import { closePersistentHooks } from '../src/hooks/transports/persistent-command.js';
 import { registerSettingsHandlers, type ExternalHandlerEntry } from '../src/hooks/transports/settings-handlers.js';
-import { runAgent } from '../src/loop/run-agent.js';
+import { runAgent } from '../src/run/run-agent.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
 import { noopScript, noopTool } from './loop-overhead.js';
 import { interleaved, timeMs, verdict, type BenchRow } from './measure.js';

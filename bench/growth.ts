@@ -10,7 +10,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { replaceOutput } from '../src/hooks/builders.js';
-import { runAgent } from '../src/loop/run-agent.js';
+import { runAgent } from '../src/run/run-agent.js';
 import type { Message } from '../src/messages/messages.js';
 import { ScriptedModel, type ScriptTurn } from '../src/model/scripted-model.js';
 import { defineTool } from '../src/tools/define-tool.js';

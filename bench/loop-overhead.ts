@@ -16,7 +16,7 @@ import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
 import { HOOK_EVENT_NAMES } from '../src/hooks/event-names.js';
 import { HookEngine } from '../src/hooks/hook-engine.js';
-import { runAgent } from '../src/loop/run-agent.js';
+import { runAgent } from '../src/run/run-agent.js';
 import type { Message } from '../src/messages/messages.js';
 import type { ModelClient } from '../src/model/model-client.js';
 import { ScriptedModel, type ScriptTurn } from '../src/model/scripted-model.js';

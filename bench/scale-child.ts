@@ -10,7 +10,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { HookEngine } from '../src/hooks/hook-engine.js';
-import { runAgent } from '../src/loop/run-agent.js';
+import { runAgent } from '../src/run/run-agent.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { noopScript } from './loop-overhead.js';

@@ -15,8 +15,12 @@
  * This module imports nothing of hookloop's engine, so a hook pays only for itself.
  */
 
-/** The event JSON a hook receives (Claude Code's fields: `hook_event_name`, `session_id`, `cwd`, `tool_name`, …). */
-export type HookInput = Readonly<Record<string, unknown>> & { readonly hook_event_name: string; readonly session_id: string; readonly cwd: string };
+/**
+ * The event JSON a hook script receives on stdin (Claude Code's fields: `hook_event_name`,
+ * `session_id`, `cwd`, `tool_name`, …), untyped per event. The package root's `HookInput<E>` is
+ * the same JSON typed for one event.
+ */
+export type HookStdin = Readonly<Record<string, unknown>> & { readonly hook_event_name: string; readonly session_id: string; readonly cwd: string };
 
 /** What a one-shot run's exit code and output would say: exit 2 blocks with `stderr`, 0 reads `stdout` (JSON or text). */
 export interface HookExit {
@@ -29,7 +33,12 @@ export interface HookExit {
  * A handler's answer: a {@link HookExit}; any other object, printed as the hook's JSON output
  * (exit 0); a string, printed as plain stdout (exit 0); nothing, exit 0 with no output.
  */
-export type HookResult = HookExit | Record<string, unknown> | string | undefined | void;
+export type HookReply = HookExit | Record<string, unknown> | string | undefined | void;
+
+/** @deprecated Renamed `HookStdin`: the package root's `HookInput<E>` is the typed event. */
+export type HookInput = HookStdin;
+/** @deprecated Renamed `HookReply`: the package root's `HookResult<E>` is a typed callback's answer. */
+export type HookResult = HookReply;
 
 /** The variable hookloop sets to `1` for a persistent hook's process. */
 const PERSISTENT_HOOK_ENV = 'HOOKLOOP_PERSISTENT_HOOK';
@@ -42,7 +51,7 @@ const PERSISTENT_HOOK_ENV = 'HOOKLOOP_PERSISTENT_HOOK';
  * protocol. A handler that throws (or input that is not JSON) is a non-blocking failure: exit 1 with
  * the message on stderr. Resolves when the hook is done (one-shot: the exit code is set, not forced).
  */
-export async function defineHook(handler: (input: HookInput) => HookResult | Promise<HookResult>): Promise<void> {
+export async function defineHook(handler: (input: HookStdin) => HookReply | Promise<HookReply>): Promise<void> {
   if (process.env[PERSISTENT_HOOK_ENV] === '1') return persistent(handler);
   const text = await readAll(process.stdin);
   const answer = await answerOf(handler, text);
@@ -51,7 +60,7 @@ export async function defineHook(handler: (input: HookInput) => HookResult | Pro
   process.exitCode = answer.exitCode;
 }
 
-async function persistent(handler: (input: HookInput) => HookResult | Promise<HookResult>): Promise<void> {
+async function persistent(handler: (input: HookStdin) => HookReply | Promise<HookReply>): Promise<void> {
   for (const name of ['log', 'info', 'debug'] as const) console[name] = console.error;
   let pending = '';
   let chain = Promise.resolve();
@@ -72,14 +81,14 @@ async function persistent(handler: (input: HookInput) => HookResult | Promise<Ho
   });
 }
 
-async function answerOf(handler: (input: HookInput) => HookResult | Promise<HookResult>, text: string): Promise<Required<HookExit>> {
-  let input: HookInput;
+async function answerOf(handler: (input: HookStdin) => HookReply | Promise<HookReply>, text: string): Promise<Required<HookExit>> {
+  let input: HookStdin;
   try {
-    input = JSON.parse(text) as HookInput;
+    input = JSON.parse(text) as HookStdin;
   } catch (error) {
     return { exitCode: 1, stdout: '', stderr: `hook input is not JSON: ${(error as Error).message}\n` };
   }
-  let result: HookResult;
+  let result: HookReply;
   try {
     result = await handler(input);
   } catch (error) {

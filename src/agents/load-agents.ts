@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { agentHooks, checkAgentFields, GENERAL_PURPOSE, type AgentDefinition, type AgentSource } from './agent-definition.js';
-import { readFrontMatter } from './front-matter.js';
+import { readFrontMatter } from '../markdown/front-matter.js';
 
 /**
  * Where a session's agent definitions come from (Claude Code's places and precedence):

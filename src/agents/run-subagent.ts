@@ -1,22 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { HookEngine } from '../hooks/hook-engine.js';
-import { mergeCommon } from '../hooks/merge.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
-import { runLoop } from '../loop/agent-loop.js';
-import type { LoopEnd, LoopOptions } from '../loop/loop-types.js';
-import { contextLabel, HOOK_STOPPED_CONTINUATION } from '../loop/hook-text.js';
-import { appendMessage, fireHook, makeEmitter, type RunContext } from '../loop/run-context.js';
+import { DEFAULT_MAX_TURNS, DEFAULT_STOP_CONTINUATIONS, type LoopEnd, type LoopOptions } from '../loop/loop-types.js';
+import { HOOK_STOPPED_CONTINUATION } from '../loop/hook-text.js';
+import { makeEmitter, type RunContext } from '../loop/run-context.js';
 import type { RunObserver } from '../loop/run-events.js';
 import { SessionState } from '../loop/session-state.js';
-import { parentObserver, reportSubagentEnd, reportSubagentStart, subagentTraceparent } from '../loop/subagent-events.js';
-import { systemMessage, userMessage } from '../messages/messages.js';
+import { parentObserver, subagentTraceparent } from './subagent-events.js';
+import { runSubagentTurns } from './subagent-turns.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { emptyTally } from '../model/usage.js';
 import type { Approver, PermissionMode } from '../permissions/types.js';
 import { agentTranscriptPath } from '../session/paths.js';
 import { CallsWaiting } from '../session/pending-calls.js';
 import type { ResumedSession } from '../session/resume.js';
-import { TranscriptWriter } from '../session/transcript-writer.js';
+import { TranscriptWriter } from '../transcript/transcript-writer.js';
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentDefinition } from './agent-definition.js';
@@ -33,8 +31,6 @@ export interface SubagentSetup {
 
 /** Tools a subagent is never offered: subagents do not start subagents (as in Claude Code), and StructuredOutput belongs to agent hooks. */
 const NEVER_INSIDE = new Set(['Agent', 'Task', 'StructuredOutput']);
-const DEFAULT_MAX_TURNS = 100;
-const MAX_STOP_CONTINUATIONS = 8;
 
 /**
  * One Agent call: a subagent runs the loop (agent-loop.ts) with the definition's system prompt and
@@ -52,14 +48,7 @@ const MAX_STOP_CONTINUATIONS = 8;
 export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, context: ToolContext): Promise<AgentOutput> {
   const agentId = `a${randomBytes(8).toString('hex')}`;
   const sub = openSubagent(parent, setup, input, definition, agentId, context.signal);
-  // Before SubagentStart: the subagent's hooks, turns and calls belong to it (its lane, its invoke_agent span).
-  reportSubagentStart(parent, sub.run.state.agent!, input.prompt, { toolUseId: context.toolUseId });
-  const start = mergeCommon(await fireHook(sub.run, 'SubagentStart', {}, definition.name));
-  appendMessage(sub.run, userMessage(input.prompt));
-  if (start.contexts.length > 0) appendMessage(sub.run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
-  const end = await runLoop(sub.run, sub.loop);
-  reportSubagentEnd(parent, sub.run.state.agent!, end);
-  return subagentOutcome(sub, end);
+  return subagentOutcome(sub, await runSubagentTurns(parent, sub.run, sub.loop, input.prompt, { toolUseId: context.toolUseId }));
 }
 
 /** A subagent's run context, its loop's options, and what its output reports (see runAgentSubagent). */
@@ -97,11 +86,10 @@ export function openSubagent(parent: RunContext, setup: SubagentSetup, input: Ag
     model,
     system: definition.prompt,
     maxTurns: definition.maxTurns ?? DEFAULT_MAX_TURNS,
-    maxStopContinuations: MAX_STOP_CONTINUATIONS,
-    stop: { event: 'SubagentStop', agentType: definition.name, transcriptPath },
+    maxStopContinuations: DEFAULT_STOP_CONTINUATIONS,
+    role: { kind: 'subagent', agentType: definition.name, transcriptPath },
     totals: emptyTally(),
     countTurn: () => ++turns,
-    background: false,
   };
   return { run, loop, agentId, definition, input, model, started: Date.now(), transcript: setup.transcript, seen };
 }

@@ -1,9 +1,9 @@
 import { runLoop } from '../loop/agent-loop.js';
 import { decidePending, endOfDecidedBatch } from '../loop/deferred-approval.js';
 import type { RunContext } from '../loop/run-context.js';
-import { reportSubagentEnd, reportSubagentStart } from '../loop/subagent-events.js';
+import { reportSubagentEnd, reportSubagentStart } from './subagent-events.js';
 import type { PendingCall, PendingDecisions } from '../session/pending-calls.js';
-import { loadWaitingSubagent, pairAbandonedSubagentCalls } from '../session/subagent-transcripts.js';
+import { loadWaitingSubagent, pairAbandonedSubagentCalls } from '../transcript/subagent-transcripts.js';
 import { ToolFailure, type ToolContext } from '../tools/define-tool.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { AgentInput, AgentOutput } from './agent-tool.js';
@@ -12,7 +12,7 @@ import { openSubagent, subagentOutcome, type SubagentSetup } from './run-subagen
 /**
  * Continues an Agent call whose subagent stopped with calls waiting (`calls`, the parent's pending
  * entries naming this Agent call; all of one subagent): the subagent's conversation is read back
- * from its transcript (which must list exactly these calls, session/subagent-transcripts.ts), its
+ * from its transcript (which must list exactly these calls, transcript/subagent-transcripts.ts), its
  * calls are decided as the main session's are (decidePending: an approval runs PreToolUse and the
  * policy again, a deny rule still wins, a denial is the call's error result, a call without a
  * decision may wait again), and its loop goes on to its end: SubagentStop, then its answer is the

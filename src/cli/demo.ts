@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { loadSettings } from '../hooks/settings/load-settings.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
-import { runAgent } from '../loop/run-agent.js';
+import { runAgent } from '../run/run-agent.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { registerDemoHooks } from './demo-hooks.js';

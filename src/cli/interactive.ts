@@ -1,4 +1,4 @@
-import { startSession, type AgentSession, type RunOptions, type RunResult, type SessionEndReason } from '../loop/run-agent.js';
+import { startSession, type AgentSession, type RunOptions, type RunResult, type SessionEndReason } from '../run/run-agent.js';
 import type { RunObserver } from '../loop/run-events.js';
 import { renderInput } from './tty-approver.js';
 import { END_OF_INPUT, INTERRUPTED, PromptReader } from './interactive-input.js';

@@ -1,4 +1,4 @@
-import type { PermissionDecisionRecord } from '../loop/decision-record.js';
+import type { PermissionDecisionRecord } from '../loop/permission-decision/record.js';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
 
 /**

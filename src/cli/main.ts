@@ -1,32 +1,23 @@
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { ConfigError, describeError, HookloopError } from '../errors.js';
-import { loadAgents } from '../agents/load-agents.js';
-import { loadSkills } from '../skills/load-skills.js';
-import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
 import { closePersistentHooks } from '../hooks/transports/persistent-command.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
-import { resumeAgent } from '../loop/resume-agent.js';
-import { runAgent, type RunOptions, type RunResult } from '../loop/run-agent.js';
+import { readClaudeCodeSetup } from '../run/claude-code-setup.js';
+import { resumeAgent } from '../run/resume-agent.js';
+import { runAgent, type RunOptions, type RunResult } from '../run/run-agent.js';
 import type { ModelClient } from '../model/model-client.js';
 import { ProviderRequestError } from '../model/provider-errors.js';
 import { headlessApprover } from '../permissions/plain-approvers.js';
 import { ttyApprover } from './tty-approver.js';
-import { loadMcpConfig } from '../mcp/load-mcp-config.js';
-import { resolveConfigDir } from '../session/paths.js';
 import type { PendingDecisions } from '../session/pending-calls.js';
-import { builtinTools } from '../tools/builtin/index.js';
-import { configurationFiles } from './configuration-files.js';
 import { SessionHookEngine } from './hooks-command/session-engine.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
 import { lifecycleLog } from './lifecycle-log.js';
-import { resolvePermissionMode } from './permission-mode.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
 import { openRequestLog, type RequestLog } from './request-log.js';
 import { exitCodeOf, resultJson } from './result-json.js';
-import { cliSandboxOptions } from './sandbox-options.js';
 import { readSessionFlags } from './session-flags.js';
 import { createModel, describeSelection, selectModel } from './select-model.js';
 import { headlessPrompt, NO_PRINT_INPUT } from './stdin-prompt.js';
@@ -87,34 +78,36 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const projectDir = io.cwd;
   const sessionFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
   const decisions = options.decisions ?? pendingWithoutDecisions(!interactive && prompt === undefined, sessionFlags.resume?.pending);
-  const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
-  const setup = loadHookSetup(setupOptions);
-  const settings = setup.settings;
-  const mcp = loadMcpConfig({
-    projectDir,
+  // Settings, plugins, MCP configs, subagent types, skills, rules and the sandbox, as `claude -p` reads them.
+  const claudeCode = readClaudeCodeSetup(projectDir, {
     homeDir: io.homeDir,
     env: io.env ?? process.env,
+    configDir: sessionFlags.configDir,
+    ...(options.settings !== undefined ? { settings: options.settings } : {}),
+    pluginDirs: options.pluginDirs,
     mcpConfigs: options.mcpConfigs,
-    strict: options.strictMcpConfig,
-    plugins: setup.plugins,
-    ...(options.settings !== undefined ? { flagSettings: options.settings } : {}),
+    strictMcpConfig: options.strictMcpConfig,
+    ...(options.agents !== undefined ? { agents: options.agents } : {}),
+    allowedTools: options.allowedTools,
+    disallowedTools: options.disallowedTools,
+    addDirs: options.addDirs,
+    ...(options.permissionMode !== undefined ? { permissionMode: options.permissionMode } : {}),
     interactive,
   });
+  const { hookSetup: setup, setupOptions } = claudeCode;
+  const settings = setup.settings;
   const selection = selectModel(options, io.env ?? process.env);
   if (selection.provider === 'none') {
     io.stderr.write(`${NO_MODEL_MESSAGE}\n`);
     return 2;
   }
-  for (const text of mcp.warnings) warn(text);
-  // Subagent types for the Agent tool: --agents, .claude/agents, ~/.claude/agents, plugins, general-purpose.
-  const agents = loadAgents({ projectDir, configDir: resolveConfigDir(sessionFlags.configDir), plugins: setup.plugins, ...(options.agents !== undefined ? { agentsJson: options.agents } : {}) });
-  for (const text of agents.warnings) warn(text);
-  const skills = loadSkills({ projectDir, configDir: resolveConfigDir(sessionFlags.configDir), plugins: setup.plugins });
-  for (const text of skills.warnings) warn(text);
+  for (const text of claudeCode.warnings) warn(text);
   // Interactive: the person approves the project's new .mcp.json servers, as in Claude Code.
   const interactiveParts = interactive ? await importInteractive() : undefined;
-  const approved = interactiveParts ? await interactiveParts.approveProjectServers(mcp.skipped, { input: io.stdin, output: io.stderr, projectDir }) : [];
-  const mcpServers = [...mcp.servers, ...approved.filter((entry) => !mcp.servers.some((server) => server.name === entry.name))];
+  const approved = interactiveParts ? await interactiveParts.approveProjectServers(claudeCode.skippedServers, { input: io.stdin, output: io.stderr, projectDir }) : [];
+  const configured = claudeCode.options.mcpServers;
+  const fromFiles = Array.isArray(configured) ? configured : [];
+  const mcpServers = [...fromFiles, ...approved.filter((entry) => !fromFiles.some((server) => server.name === entry.name))];
   const provider = await createModel(selection, {
     projectDir,
     onRetry: ({ attempt, delayMs, error }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
@@ -155,31 +148,12 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   // Before the run is built: the run traces only when a provider is registered by then.
   const telemetry = await startTelemetry(io.env ?? process.env, packageVersion(), warn);
   try {
+    const { mcpServers: _fromFiles, ...fromClaudeCode } = claudeCode.options;
     const runOptions: RunOptions = {
+      ...fromClaudeCode,
       model,
-      projectDir,
-      tools: builtinTools(),
-      agents: agents.agents,
-      skills: skills.skills,
       ...(mcpServers.length > 0 ? { mcpServers } : {}),
       hooks,
-      permissions: {
-        rules: {
-          allow: [...settings.permissions.allow, ...options.allowedTools],
-          ask: [...settings.permissions.ask],
-          deny: [...settings.permissions.deny, ...options.disallowedTools],
-        },
-        ruleSources: {
-          allow: [...settings.permissionSources.allow, ...options.allowedTools.map(() => '--allowedTools')],
-          ask: [...settings.permissionSources.ask],
-          deny: [...settings.permissionSources.deny, ...options.disallowedTools.map(() => '--disallowedTools')],
-        },
-        mode: resolvePermissionMode(options.permissionMode, settings.defaultMode, warn),
-        autoMode: options.permissionMode === 'auto',
-        additionalDirectories: [...settings.additionalDirectories, ...options.addDirs],
-      },
-      // --mcp-config files name processes the next session starts: the model may not write them either.
-      configurationFiles: [...configurationFiles(setup, setupOptions), ...options.mcpConfigs.filter((value) => !value.trim().startsWith('{')).map((file) => path.resolve(projectDir, file))],
       approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,
       ...(interactiveParts ? { elicit: interactiveParts.ttyElicitor({ input: io.stdin, output: io.stderr }) } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
@@ -187,8 +161,6 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       timelineEvents: true,
       signal: controller.signal,
       observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose), ...output.observers, ...(interactiveParts ? [interactiveParts.interactiveActivity((line) => io.stderr.write(`${line}\n`), (line) => io.stdout.write(`${line}\n`))] : [])],
-      configDir: sessionFlags.configDir,
-      ...(settings.sandbox !== undefined ? { sandbox: cliSandboxOptions(settings.sandbox, setup, setupOptions) } : {}),
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };

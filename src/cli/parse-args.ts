@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../errors.js';
 import { parseRule } from '../permissions/rule.js';
 import type { PendingDecision, PendingDecisions } from '../session/pending-calls.js';
-import { CLI_PERMISSION_MODES, type CliPermissionMode } from './permission-mode.js';
+import { CLI_PERMISSION_MODES, type CliPermissionMode } from '../run/permission-mode.js';
 import { addHooksCommand, type HooksCommandOptions } from './hooks-command/parse-hooks-args.js';
 import { addMcpCommand, type McpListOptions } from './mcp-command.js';
 import { addTimelineCommand, type TimelineOptions } from './timeline-command.js';

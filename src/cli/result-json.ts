@@ -1,4 +1,4 @@
-import type { RunResult } from '../loop/run-agent.js';
+import type { RunResult } from '../run/run-agent.js';
 import type { Usage } from '../model/model-client.js';
 import { costUsd, totalCostUsd } from '../model/pricing.js';
 

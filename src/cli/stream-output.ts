@@ -1,4 +1,4 @@
-import { decisionPayload } from '../loop/permission-decision.js';
+import { decisionPayload } from '../loop/permission-decision/report.js';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
 import type { Message } from '../messages/messages.js';
 

@@ -3,7 +3,7 @@ import type { HookEventName } from './event-names.js';
 import type { HandlerOrigin, HandlerOutcome } from './handler.js';
 
 /**
- * Background hooks of one run (`async: true` and `asyncRewake: true` command hooks, spec §8,
+ * Background hooks of one run (`async: true` and `asyncRewake: true` command hooks; conformance
  * async-hook): the dispatch starts them and returns at once; what they answer is kept here until
  * the loop collects it before its next model request. At the end of the run the ones still
  * running are killed (`stop`), as the reference kills them at exit.

@@ -2,7 +2,7 @@ import { refuses, type HookEventName } from './event-table.js';
 import type { HandlerOutcome } from './outcome.js';
 
 /**
- * "Never a silent switch-off of a failing deny hook" (issue 4 item 7). By the reference's protocol a
+ * "Never a silent switch-off of a failing deny hook". By the reference's protocol a
  * guard that exits 1, times out or cannot start lets the call through; hookloop keeps that default
  * (`onFailure: "block"` changes it) but never lets it pass unnoticed: every failure is an outcome the
  * lifecycle log prints, and a handler that already refused something in this session and then

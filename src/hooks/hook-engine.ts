@@ -13,7 +13,7 @@ import { matchesCondition } from '../permissions/match-rule.js';
 
 /** Options of an in-process hook. `timeout` is in seconds (default 600, as Claude Code's command hooks). */
 export interface CallbackOptions {
-  /** Claude Code matcher syntax (spec §6): exact names, `A|B` lists, or an unanchored regex; omitted = all. */
+  /** Claude Code matcher syntax: exact names, `A|B` lists, or an unanchored regex; omitted = all. */
   readonly matcher?: string;
   /** A permission rule such as `Bash(git *)`; the hook runs only for tool calls it matches (tool events). */
   readonly if?: string;
@@ -64,7 +64,7 @@ export interface DispatchOptions {
 }
 
 /**
- * The fixed points of a run at which the configuration may change (hot reload, issue 15 item 10):
+ * The fixed points of a run at which the configuration may change (hot reload):
  * `before-prompt` (before UserPromptSubmit), `before-tool` (a call passed PreToolUse and the
  * permission check and is about to run), `after-tool` (its handler returned or threw, before
  * PostToolUse), `before-stop` (the model ended its turn, before Stop hooks). A change is applied at

@@ -1,7 +1,7 @@
 import { ConfigError, describeError } from '../errors.js';
 
 /**
- * Matchers of Claude Code hook settings (spec §6): the `matcher` of a matcher group, tested against
+ * Matchers of Claude Code hook settings: the `matcher` of a matcher group, tested against
  * the tool name (tool events) or the event's own value (SessionStart `source`, StopFailure `error`, …).
  *
  * Forms, decided by the characters the matcher contains:

@@ -6,7 +6,7 @@ import { PLAIN_CONTEXT_EVENTS } from './event-table.js';
 import type { HandlerOutcome } from './outcome.js';
 
 /**
- * The 10,000-character cap on `additionalContext` (spec §5, pre-huge-output): a longer text is
+ * The 10,000-character cap on `additionalContext` (pre-huge-output): a longer text is
  * saved whole to a file next to the session transcript and the model gets a preview in Claude
  * Code's `<persisted-output>` frame instead. Other hook strings (an exit-2 stderr, a reason) are
  * passed whole, as the reference passes them.

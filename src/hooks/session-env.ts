@@ -4,7 +4,7 @@ import path from 'node:path';
 import { safePathPart } from '../session/path-part.js';
 
 /**
- * `CLAUDE_ENV_FILE` (spec §3 SessionStart, §10): each SessionStart command hook gets its own file
+ * `CLAUDE_ENV_FILE`: each SessionStart command hook gets its own file
  * under `<config dir>/session-env/<session>/` (the config dir is `~/.claude`, or `$HOOKLOOP_HOME` /
  * `$CLAUDE_CONFIG_DIR` / the run's `configDir` when set, like the transcripts), where it may append `export NAME=value` lines; the
  * variables they set are then part of the environment of later Bash tool calls

@@ -9,7 +9,7 @@ export type OutputCheck<E extends HookEventName> =
   | { readonly ok: false; readonly error: HookContractError };
 
 /**
- * Checks a hook's answer against the output schema of `event` (Claude Code hook protocol, spec §3–§4).
+ * Checks a hook's answer against the output schema of `event` (Claude Code hook protocol).
  * `undefined`/`null` is "no opinion" and passes as `{}`. A field the event does not honour, a wrong
  * type or a `hookEventName` naming another event yields a `HookContractError` naming every bad field,
  * e.g. `Stop hook output: hookSpecificOutput.updatedInput: not allowed for Stop`.

@@ -5,26 +5,26 @@ import { APPROVAL_INPUT_CHANGED, CallsWaiting, type PendingCall } from '../sessi
 import type { AnyTool } from '../tools/define-tool.js';
 import { toolUseError } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
-import { oversizedMcpOutput } from './mcp-session.js';
+import { oversizedMcpOutput } from './mcp-output.js';
 import { batchInput, batchResponse, callContext, followUpText, mcpServerOf, renderResult, runHandler, validateContent, type HandlerRun } from './call-execution.js';
 import { compactBeforeTurn, contextTokensOf, PROMPT_TOO_LONG } from './compaction.js';
-import { approvedByDecision, askApprover, askPermissionHooks, checkInput, hookRecommendation, policyVerdict } from './decide-permission.js';
+import { approvedByDecision, askApprover, askPermissionHooks, checkInput, hookRecommendation, policyVerdict } from './permission-decision/decide.js';
 import { distinctCallIds } from './distinct-call-ids.js';
 import { contextLabel, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, postToolUseBlock, preToolUseError, preToolUseRefusal, stopBlockingError, stopContext, stopFeedback, SUBAGENT_ANSWERED } from './hook-text.js';
 import type { BatchEnd, CallOutcome, LoopEnd, LoopOptions } from './loop-types.js';
 import { failTurn } from './model-failure.js';
 import { requestModel as requestThroughHooks } from './model-call-hooks.js';
 import { approvalCovers, waitingAfterPreToolUse, waitingEnd, waitingInsideOutcome, waitingOutcome } from './pending-call.js';
-import { preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision.js';
-import { permissionDenied } from './permission-events.js';
+import { preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision/report.js';
+import { permissionDenied } from './permission-decision/events.js';
 import { replacedOutput } from './replaced-output.js';
 import { appendMessage, fireHook, toolContext, type RunContext } from './run-context.js';
 
 /**
- * The agent loop: the one pipeline of named phases that the main session (run-agent.ts), the Agent
- * tool's subagents (agents/run-subagent.ts) and agent hooks' subagents (subagent.ts) all run, each
- * with its own RunContext (tools, policy, hook identity) and LoopOptions (system prompt, limits,
- * Stop or SubagentStop). Read top to bottom:
+ * The agent loop: the one pipeline of named phases that the main session (run/run-agent.ts), the
+ * Agent tool's subagents (agents/run-subagent.ts) and agent hooks' subagents (agents/hook-subagent.ts)
+ * all run, each with its own RunContext (tools, policy, hook identity) and LoopOptions (system
+ * prompt, limits, RunRole: main session or subagent). Read top to bottom:
  *
  *   runLoop       turn after turn: (compactBeforeTurn →) requestModel → runToolBatch → decideStop
  *   runToolBatch  every call of one answer paired, in order (Agent calls side by side), then PostToolBatch
@@ -37,7 +37,9 @@ import { appendMessage, fireHook, toolContext, type RunContext } from './run-con
 
 /** Runs model turns until the model stops and the stop hooks agree, a hook ends the run, or a limit is hit. Never throws. */
 export async function runLoop(run: RunContext, options: LoopOptions): Promise<LoopEnd> {
-  let pending = options.queuedPrompt;
+  const main = options.role.kind === 'main' ? options.role : undefined;
+  const required = options.role.kind === 'subagent' ? options.role.answer : undefined;
+  let pending = main?.queuedPrompt;
   let continuations = 0;
   let lastStopReason: string | null = null;
   let lastText = '';
@@ -46,11 +48,11 @@ export async function runLoop(run: RunContext, options: LoopOptions): Promise<Lo
     const turn = options.countTurn();
     if (turn > options.maxTurns) return { result: `Reached the maximum number of turns (${options.maxTurns})`, isError: true, terminalReason: 'max_turns', stopReason: lastStopReason };
     // Claude Code ends such a run with a synthetic message whose stop_reason is stop_sequence (compaction-precompact-block-at-limit).
-    if (options.compaction && (await compactBeforeTurn(run, options.compaction, options.totals)) === 'blocking_limit') return { result: PROMPT_TOO_LONG, isError: true, terminalReason: 'blocking_limit', stopReason: 'stop_sequence' };
-    if (options.background) deliverBackground(run);
+    if (main?.compaction && (await compactBeforeTurn(run, main.compaction, options.totals)) === 'blocking_limit') return { result: PROMPT_TOO_LONG, isError: true, terminalReason: 'blocking_limit', stopReason: 'stop_sequence' };
+    if (main) deliverBackground(run);
 
     const answer = await requestModel(run, options, turn);
-    if (answer.kind === 'failed') return failTurn(run, answer.error, lastText, options.stop.event === 'Stop');
+    if (answer.kind === 'failed') return failTurn(run, answer.error, lastText, main !== undefined);
     // A PreModelRequest hook's continue:false: no request was made.
     if (answer.kind === 'stopped') return { result: lastText, isError: false, terminalReason: 'hook_stopped', stopReason: lastStopReason };
     const { assistant } = answer;
@@ -59,13 +61,13 @@ export async function runLoop(run: RunContext, options: LoopOptions): Promise<Lo
     lastStopReason = answer.stopReason;
 
     if (assistant.toolCalls.length > 0) {
-      const batch = await runToolBatch(answer.toolRun, assistant, answer.repeated, options.answer?.given);
+      const batch = await runToolBatch(answer.toolRun, assistant, answer.repeated, required?.given);
       if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred, pending: batch.pending };
       if (batch.kind !== 'continue') return { result: '', isError: batch.kind !== 'hook_stopped', terminalReason: batch.kind, stopReason: lastStopReason };
       if (pending !== undefined) await pending(true);
       pending = undefined;
       // Only a subagent that has given its required answer stops after a batch; the others go on.
-      if (options.answer?.given() !== true) continue;
+      if (required?.given() !== true) continue;
     } else if (pending !== undefined) {
       await pending(false);
       pending = undefined;
@@ -81,8 +83,8 @@ export async function runLoop(run: RunContext, options: LoopOptions): Promise<Lo
     }
     // Claude Code reports an empty `result` when its cap overrides a stop block (stop-block-forever).
     if (stop === 'capped') return { result: '', isError: false, terminalReason: 'completed', stopReason: lastStopReason };
-    if (options.answer !== undefined && !options.answer.given()) {
-      appendMessage(run, userMessage(options.answer.reminder));
+    if (required !== undefined && !required.given()) {
+      appendMessage(run, userMessage(required.reminder));
       continue;
     }
     return { result: assistant.text, isError: false, terminalReason: 'completed', stopReason: lastStopReason };
@@ -104,7 +106,7 @@ type ModelAnswer =
 async function requestModel(run: RunContext, options: LoopOptions, turn: number): Promise<ModelAnswer> {
   try {
     run.emit({ type: 'model_request', turn, model: options.model.name });
-    const answer = await requestThroughHooks(run, { caller: run.state.agent ? 'subagent' : 'main', turn, system: options.system, messages: run.messages, tools: run.tools.specs(), signal: run.signal, onStream: (event) => run.emit({ type: 'model_stream', turn, event }) }, options.model);
+    const answer = await requestThroughHooks(run, { caller: options.role.kind === 'main' ? 'main' : 'subagent', turn, system: options.system, messages: run.messages, tools: run.tools.specs(), signal: run.signal, onStream: (event) => run.emit({ type: 'model_stream', turn, event }) }, options.model);
     if (answer.kind === 'stopped') return answer;
     const { response } = answer;
     const { message, repeated } = distinctCallIds(response.message);
@@ -123,7 +125,7 @@ async function requestModel(run: RunContext, options: LoopOptions, turn: number)
 
 /**
  * runToolBatch: runs the calls of one assistant message and appends exactly one paired result per
- * call, in call order (DESIGN invariant 1); then the user notes of PermissionDenied hooks (`retry`),
+ * call, in call order (every tool call gets exactly one result); then the user notes of PermissionDenied hooks (`retry`),
  * then one system message with the hooks' context (Pre, Post, Batch order), then PostToolBatch.
  * Calls run one after another, except that consecutive calls of a `concurrent` tool (Agent) run
  * side by side. When a hook ends the run, or the run is aborted, every call not yet run is paired
@@ -334,32 +336,33 @@ function pair(run: RunContext, call: ToolCall, result: ToolResultMessage, contex
  * no block waits for `asyncRewake` hooks, whose block also means another turn.
  */
 async function decideStop(run: RunContext, options: LoopOptions, lastText: string, continuations: number): Promise<'stop' | 'continue' | 'capped' | 'prevented' | 'prevented_with_block'> {
-  const { stop } = options;
+  const { role } = options;
+  const event = role.kind === 'main' ? 'Stop' : 'SubagentStop';
   const active = { stop_hook_active: continuations > 0 };
   const tail = { last_assistant_message: lastText, background_tasks: [], session_crons: [] };
   let merged;
-  if (stop.event === 'Stop') {
+  if (role.kind === 'main') {
     await run.hooks.boundary('before-stop');
     merged = mergeBlocking(await fireHook(run, 'Stop', { ...active, ...tail }), 'Stop');
   } else {
-    merged = mergeBlocking(await fireHook(run, 'SubagentStop', { ...active, agent_transcript_path: stop.transcriptPath, ...tail }, stop.agentType), 'SubagentStop');
+    merged = mergeBlocking(await fireHook(run, 'SubagentStop', { ...active, agent_transcript_path: role.transcriptPath, ...tail }, role.agentType), 'SubagentStop');
   }
   const wantsMore = merged.blocks.length > 0 || merged.contexts.length > 0;
   const mayContinue = continuations < options.maxStopContinuations;
   if (merged.stop) return merged.blocks.length > 0 ? 'prevented_with_block' : 'prevented';
-  if (!wantsMore) return options.background && mayContinue && (await wokenByBackground(run)) ? 'continue' : 'stop';
+  if (!wantsMore) return role.kind === 'main' && mayContinue && (await wokenByBackground(run)) ? 'continue' : 'stop';
   if (!mayContinue) {
-    run.emit({ type: 'warning', text: `${stop.event} hooks asked for more than ${continuations} continuations; the limit ends the run` });
+    run.emit({ type: 'warning', text: `${event} hooks asked for more than ${continuations} continuations; the limit ends the run` });
     return 'capped';
   }
   if (merged.blocks.length > 0) {
     appendMessage(run, userMessage(merged.blocks.map((block) => stopFeedback(block.reason)).join('\n\n')));
-    const labelled = merged.blocks.filter((block) => block.labelled !== undefined).map((block) => stopBlockingError(block.labelled!, stop.event));
+    const labelled = merged.blocks.filter((block) => block.labelled !== undefined).map((block) => stopBlockingError(block.labelled!, event));
     // With a block, Claude Code puts the stop context after the blocking errors in one system message; alone, it is user text.
-    const system = [...labelled, ...merged.contexts.map((text) => contextLabel(stop.event, undefined, text))];
+    const system = [...labelled, ...merged.contexts.map((text) => contextLabel(event, undefined, text))];
     if (system.length > 0) appendMessage(run, systemMessage(system.join('\n\n')));
-  } else appendMessage(run, userMessage(merged.contexts.map((text) => stopContext(text, stop.event)).join('\n\n')));
+  } else appendMessage(run, userMessage(merged.contexts.map((text) => stopContext(text, event)).join('\n\n')));
   // Sent back to work: an answer it gave no longer stands; it must answer again.
-  options.answer?.withdraw();
+  if (role.kind === 'subagent') role.answer?.withdraw();
   return 'continue';
 }

@@ -4,7 +4,7 @@ import { backgroundBlock } from './hook-text.js';
 import { appendMessage, type RunContext } from './run-context.js';
 
 /**
- * Background (`async`) hooks reach the model only through these two phases (spec §8, async-hook):
+ * Background (`async`) hooks reach the model only through these two phases (async-hook):
  * their answers wait in `run.background` and are delivered before the next model request.
  */
 

@@ -12,7 +12,7 @@ import { sessionStart } from './session-start.js';
 
 /**
  * Compaction: the conversation is summarized by the session's own model and the summary replaces
- * it, with Claude Code's hooks around it (spec §3): PreCompact → summary request → SessionStart
+ * it, with Claude Code's hooks around it: PreCompact → summary request → SessionStart
  * (`compact`) → PostCompact. Automatic compaction runs between turns when the context the model
  * last reported nears its window; `compactConversation` runs it on demand.
  */

@@ -1,6 +1,5 @@
 import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolResultMessage } from '../messages/messages.js';
 import { checkDecisions, DENIED_WHILE_PENDING, UNDECIDED_PENDING, waitingCallId, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
-import { pairAbandonedSubagentCalls } from '../session/subagent-transcripts.js';
 import { runToolCall } from './agent-loop.js';
 import { continueWaitingCall } from './continue-waiting.js';
 import { contextLabel, INTERRUPTED_RESULT } from './hook-text.js';
@@ -9,7 +8,7 @@ import { waitingEnd } from './pending-call.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 
 /**
- * Approval that survives a restart (issue 10 item 3): the calls a run left waiting (RunResult.pending,
+ * Approval that survives a restart: the calls a run left waiting (RunResult.pending,
  * saved in the transcript) are decided, in a later process or the same one, and the batch they
  * belong to ends as it would have ended live.
  *
@@ -88,14 +87,14 @@ export async function decidePending(run: RunContext, pending: readonly PendingCa
 /**
  * The session goes on without deciding (a new prompt): each pending call is paired with an error
  * result saying so, so that the conversation the model sees has every call paired. An Agent call
- * whose subagent waits gets that result too, and the subagent's calls get it in its transcript.
+ * whose subagent waits gets that result too; the subagent's own transcript is the session's to
+ * pair (`pairAbandonedSubagentCalls`), since the loop writes no files.
  */
 export function abandonPending(run: RunContext, pending: readonly PendingCall[]): void {
   if (pending.length === 0) return;
   const { assistant, place } = pendingPlace(run, pending);
   const ids = new Set(pending.map(waitingCallId));
   for (const call of assistant.toolCalls) if (ids.has(call.id)) place(toolResultMessage(call.id, call.name, UNDECIDED_PENDING, true));
-  pairAbandonedSubagentCalls(run.state, pending, UNDECIDED_PENDING, (text) => run.emit({ type: 'warning', text }));
 }
 
 /**

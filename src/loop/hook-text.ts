@@ -1,8 +1,8 @@
 import { usesFilePermissionCheck } from '../tools/builtin-tool-kinds.js';
 
 /**
- * The labels under which hook text reaches the model, exactly as Claude Code 2.1.328 frames them
- * (spec §5), so a model behaves the same under both agents. Only the loop builds messages from
+ * The labels under which hook text reaches the model, exactly as Claude Code 2.1.328 frames them,
+ * so a model behaves the same under both agents. Only the loop builds messages from
  * these; a hook supplies text, never messages.
  */
 
@@ -85,7 +85,7 @@ export function promptBlockedResult(reason: string, prompt: string | undefined):
   return `UserPromptSubmit operation blocked by hook:\n${reason}${prompt === undefined ? '' : `\n\nOriginal prompt: ${prompt}`}`;
 }
 
-/** The stable error result of a call skipped because a hook ended the run (DESIGN invariant 1). */
+/** The stable error result of a call skipped because a hook ended the run (every tool call gets exactly one result). */
 export const HOOK_STOPPED_CONTINUATION = 'hook_stopped_continuation: a hook ended the run before this tool call ran';
 
 

@@ -1,23 +1,44 @@
 import type { ToolResultMessage } from '../messages/messages.js';
-import type { PendingCall } from '../session/pending-calls.js';
 import type { ModelClient } from '../model/model-client.js';
+import type { PendingCall } from '../session/pending-calls.js';
 import type { UsageTally } from '../model/usage.js';
 import type { CompactionSetup } from './compaction.js';
-import type { RunResult } from './run-options.js';
 
 /*
  * The shapes the loop's phases pass each other (agent-loop.ts), in their own file so that the
  * phases' helpers can name them without importing the loop.
  */
 
-/** How the loop ended: a RunResult without the session-level totals the caller adds. */
-export type LoopEnd = Omit<RunResult, 'sessionId' | 'durationMs' | 'usage' | 'modelUsage' | 'permissionDenials' | 'messages' | 'numTurns'>;
+/** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one (`stop_hook_prevented`: a Stop hook's `continue: false`). */
+export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit' | 'stop_hook_prevented';
 
-/**
- * Which stop event ends the loop's turns. `Stop` for the main session; `SubagentStop` for a
- * subagent, with its `agent_type` (the matcher value) and `agent_transcript_path`.
- */
-export type StopEvent = { readonly event: 'Stop' } | { readonly event: 'SubagentStop'; readonly agentType: string; readonly transcriptPath: string };
+/** How the loop ended: what a RunResult says before the session adds its totals (turns, usage, denials, messages). */
+export interface LoopEnd {
+  /** The final assistant text ("" when a hook ended the run). */
+  readonly result: string;
+  readonly isError: boolean;
+  readonly terminalReason: TerminalReason;
+  /** The last model stop reason, or `tool_deferred`; null when the model was never called. */
+  readonly stopReason: string | null;
+  readonly deferredToolUse?: { readonly id: string; readonly name: string; readonly input: unknown };
+  /**
+   * A run that ended `tool_deferred`: every call waiting for a decision (deferred by a PreToolUse
+   * hook, left for later by a PermissionRequest hook's `defer` or the approver's `later`, or after
+   * such a call in the same message), with the frozen input a decision applies to. They have no
+   * result yet; decide them with `AgentSession.resume(decisions)` or `resumeAgent`, also from a new
+   * process (`loadSession`, or `hookloop --resume ID --approve ID --deny ID=why`). A call waiting
+   * inside an Agent call's subagent has `agentId`, `agentType` and `parentToolUseId` (the Agent call,
+   * which waits with it and is not itself decidable). hookloop's.
+   */
+  readonly pending?: readonly PendingCall[];
+  readonly apiErrorStatus?: number | null;
+}
+
+/** Most model requests of a run (the main session's, a subagent's) unless its options say otherwise. */
+export const DEFAULT_MAX_TURNS = 100;
+
+/** How many extra turns stop hooks may force by default (Claude Code's cap: 8), for the main session and subagents alike. */
+export const DEFAULT_STOP_CONTINUATIONS = 8;
 
 /**
  * A subagent that must answer through a tool before it may stop (an agent hook's StructuredOutput):
@@ -31,9 +52,23 @@ export interface RequiredAnswer {
 }
 
 /**
+ * Whose turns these are: the one value the loop reads to tell the main session from a subagent.
+ * - `main`: Stop ends its turns (a model failure fires StopFailure); background (`async`) hooks
+ *   deliver into it before each request and may wake it when it stops; `compaction` compacts it
+ *   between turns (absent: never); `queuedPrompt` waits for the first chance to be delivered
+ *   (`midTurn`: after a tool batch; else the model had stopped).
+ * - `subagent`: SubagentStop ends its turns, with its `agentType` (the matcher value) and
+ *   `transcriptPath` (`agent_transcript_path`); `answer` when it must answer through a tool
+ *   before it may stop (an agent hook's StructuredOutput).
+ */
+export type RunRole =
+  | { readonly kind: 'main'; readonly compaction?: CompactionSetup; readonly queuedPrompt?: (midTurn: boolean) => Promise<void> }
+  | { readonly kind: 'subagent'; readonly agentType: string; readonly transcriptPath: string; readonly answer?: RequiredAnswer };
+
+/**
  * What makes one run of the loop the main session's, a subagent's or an agent hook's. The run's
  * context (RunContext: tools, policy, hooks, identity in `state.agent`) says with what it runs;
- * these say how its turns go.
+ * these say how its turns go, `role` whose they are.
  *
  * Contract: `countTurn` is called once per model request and returns its number (1-based, counted
  * over the whole session for the main loop); past `maxTurns` the loop ends `max_turns`.
@@ -44,17 +79,10 @@ export interface LoopOptions {
   readonly maxTurns: number;
   /** How many extra turns stop hooks may force (Claude Code: 8); past it their block is overridden. */
   readonly maxStopContinuations: number;
-  readonly stop: StopEvent;
+  readonly role: RunRole;
   /** Usage of every request of this loop is added here. */
   readonly totals: UsageTally;
   readonly countTurn: () => number;
-  /** Automatic compaction between turns (the main session); absent: never. */
-  readonly compaction?: CompactionSetup;
-  /** Background (`async`) hooks deliver into this loop before each request and may wake it when it stops (the main session). */
-  readonly background: boolean;
-  /** A prompt that waits for the first chance to be delivered (`midTurn`: after a tool batch; else the model had stopped). */
-  readonly queuedPrompt?: (midTurn: boolean) => Promise<void>;
-  readonly answer?: RequiredAnswer;
 }
 
 /** One call's way through the pipeline, as the batch needs it. */

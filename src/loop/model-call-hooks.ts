@@ -6,7 +6,7 @@ import type { ModelStreamListener } from '../model/stream-events.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { contextLabel } from './hook-text.js';
 import { afterResponse, syntheticAnswer } from './model-response-hooks.js';
-import { editedMessages, messagesToWire, toolsToWire, type WireMessage } from './model-request-wire.js';
+import { editedMessages, messagesToWire, toolsToWire, type WireMessage } from '../model/model-request-wire.js';
 import { fireHook, type RunContext } from './run-context.js';
 
 /**

@@ -20,7 +20,7 @@ export interface AnsweredCall {
  *
  * Why dropping is sound: a dropped call is taken out of the assistant message before the message
  * joins the conversation, so no hook, tool, transcript line or later request ever sees it; nothing
- * ran, so no result is owed (DESIGN invariant 1 pairs the calls of the conversation, and it has
+ * ran, so no result is owed (pairing covers the calls of the conversation, and it has
  * none). A hook cannot add a call this way: ids it names that the answer does not have do nothing.
  * Never throws beyond what fireHook throws (nothing: hook failures are outcomes).
  */
@@ -54,7 +54,7 @@ export async function afterResponse(view: RunContext, call: AnsweredCall, respon
 
 /**
  * The answer a PreModelRequest hook gave instead of a request: its text, zero usage and no tool
- * calls — a hook never makes a call the model did not (DESIGN invariant 4), so the turn ends as a
+ * calls — a hook never makes a call the model did not (no forged protocol), so the turn ends as a
  * plain answer and Stop runs.
  */
 export function syntheticAnswer(answer: SyntheticResponse, model: string): ModelResponse {

@@ -8,7 +8,7 @@ import type { BatchEnd, CallOutcome } from './loop-types.js';
 import type { RunContext } from './run-context.js';
 
 /*
- * The loop's side of approval that survives a restart (issue 10 item 3; the resume side is
+ * The loop's side of approval that survives a restart (the resume side is
  * deferred-approval.ts): a call that waits for a decision (a PreToolUse `defer`, a PermissionRequest
  * `defer`, the approver's `later`, or any call after one of them in the same message) gets no
  * result; the batch ends `tool_deferred` with every waiting call in `pending`, and the transcript

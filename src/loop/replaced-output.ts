@@ -5,7 +5,7 @@ import type { RunContext } from './run-context.js';
 
 /**
  * What the model, PostToolBatch hooks and observers see of a call's output once hooks have had
- * their say: one value, the rewritten one, everywhere downstream (issue 15 item 6).
+ * their say: one value, the rewritten one, everywhere downstream.
  */
 
 /** The replacement a PostToolUse reduction chose for `tool`: `updatedMCPToolOutput` for MCP tools (`mcp__…`), else `updatedToolOutput`. */

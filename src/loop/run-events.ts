@@ -4,7 +4,7 @@ import type { Message, ToolResultMessage } from '../messages/messages.js';
 import type { ModelCaller } from '../hooks/events/model-events.js';
 import type { ModelRequest, Usage } from '../model/model-client.js';
 import type { ModelStreamEvent } from '../model/stream-events.js';
-import type { PermissionDecisionRecord } from './decision-record.js';
+import type { PermissionDecisionRecord } from './permission-decision/record.js';
 import type { PendingCall } from '../session/pending-calls.js';
 
 /**
@@ -65,7 +65,7 @@ export type RunEvent =
    * A subagent starts: an Agent call's (`toolUseId`: the parent's Agent call) or an agent hook's
    * (`traceparent`: its hook span's, when the run is traced). Its own run events follow as
    * `subagent_event`, its hooks as `hook_handler_started`/`hook_outcome` with its `agentId`, then
-   * `subagent_finished` (see loop/subagent-events.ts).
+   * `subagent_finished` (see agents/subagent-events.ts).
    */
   | { readonly type: 'subagent_started'; readonly agentId: string; readonly agentType: string; readonly prompt: string; readonly toolUseId?: string; readonly traceparent?: string }
   /** One of a subagent's own run events (its model requests, tool calls and decisions), tagged with the subagent; never its messages or stream deltas. */

@@ -92,7 +92,7 @@ export function matchesAll(rule: PermissionRule | string, toolName: string, inpu
 }
 
 /**
- * A hook `if` condition (spec §6): `matchesAny`, except that a condition that is not a valid rule
+ * A hook `if` condition: `matchesAny`, except that a condition that is not a valid rule
  * matches (the hook runs, as for an unparsable command) instead of throwing, and that the tool name
  * is compared as written: Claude Code's `if: "Edit"` does not run for Write (measured), although an
  * `Edit` permission rule covers every edit tool. Settings loaders should reject malformed

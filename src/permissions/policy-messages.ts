@@ -34,7 +34,7 @@ export function planMessage(call: CallText): string {
 }
 
 /**
- * What Claude Code appends to a dontAsk refusal (issue 15 item 7: the model reads the same words
+ * What Claude Code appends to a dontAsk refusal (so the model reads the same words
  * under both agents; only the agent's name differs).
  */
 export const DENIAL_WORKAROUND_GUIDANCE =

@@ -67,7 +67,7 @@ interface Call {
 }
 
 /**
- * Decides one tool call: allow, deny, or ask a human. The order (spec §11, DESIGN invariant 2):
+ * Decides one tool call: allow, deny, or ask a human. The order (a deny outranks everything):
  * 1. deny rules → deny; 2. ask rules → ask; 3. hard boundaries → ask that no hook may decide: a
  * `read`/`edit` tool on a path outside the workspace (except in bypassPermissions), `rm` of `/`,
  * the home directory or a workspace root, and a write that reaches hookloop's configuration or

@@ -4,7 +4,7 @@ import { isSameOrInside, realpathLoose } from '../tools/workspace.js';
 import type { PermissionVerdict } from './types.js';
 
 /**
- * The paths no rule, mode or hook may let the model write, only a person (DESIGN invariant 9).
+ * The paths no rule, mode or hook may let the model write, only a person.
  *
  * - `configuration`: where hookloop reads hooks, permissions, plugins, MCP servers, subagents,
  *   skills and commands from — a `.claude/` folder and a `.mcp.json` file anywhere (those of the

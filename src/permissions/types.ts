@@ -1,6 +1,6 @@
 import type { AnyTool } from '../tools/define-tool.js';
 
-/** Claude Code permission modes (spec §11). `auto` is not offered: hookloop has no classifier. */
+/** Claude Code permission modes. `auto` is not offered: hookloop has no classifier. */
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 

@@ -1,6 +1,6 @@
 /**
  * The texts of a compaction: what the summarizer is asked, and how its summary opens the new
- * conversation. hookloop's own wording, shaped like Claude Code's (spec §3 PreCompact/PostCompact):
+ * conversation. hookloop's own wording, shaped like Claude Code's:
  * extra instructions follow `Additional Instructions:`, the summary is taken from `<summary>` tags,
  * and the continuation starts with the sentence the reference's model sees.
  */

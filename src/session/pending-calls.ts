@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { ConfigError } from '../errors.js';
 
 /**
- * Tool calls waiting for a decision that may come from another process (issue 10 item 3): a run
+ * Tool calls waiting for a decision that may come from another process: a run
  * that ends `tool_deferred` saves them in its transcript, and a later `--resume ID --approve ID
  * --deny ID=reason` (or `AgentSession.resume({ decisions })`) continues them.
  */

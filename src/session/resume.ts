@@ -159,7 +159,7 @@ function usageTokens(usage: Record<string, unknown> | undefined): number | undef
   return count('input_tokens') + count('cache_creation_input_tokens') + count('cache_read_input_tokens') + count('output_tokens');
 }
 
-/** DESIGN invariant 1 restored on a rebuilt conversation (see rebuildConversation). */
+/** Pairing restored on a rebuilt conversation: every tool call gets exactly one result (see rebuildConversation). */
 function pairToolCalls(messages: readonly Message[], waiting: readonly PendingCall[]): { messages: Message[]; repairs: ToolResultMessage[]; pending: PendingCall[]; warnings: string[] } {
   const out: Message[] = [];
   const repairs: ToolResultMessage[] = [];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { readFrontMatter } from '../agents/front-matter.js';
+import { readFrontMatter } from '../markdown/front-matter.js';
 
 /**
  * A skill the Skill tool can load (Claude Code's skills: `.claude/skills/<name>/SKILL.md`,

@@ -1,6 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { HandlerOrigin, HandlerOutcome } from '../hooks/handler.js';
-import type { PermissionDecisionRecord } from '../loop/decision-record.js';
+import type { PermissionDecisionRecord } from '../loop/permission-decision/record.js';
 
 /**
  * Span attributes of one hook handler, in the `hookloop.hook.` namespace (the GenAI conventions

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { eventsPathFor, type EventRecord } from '../session/events-writer.js';
+import { eventsPathFor, type EventRecord } from '../transcript/events-writer.js';
 import { buildTimeline, type TimelineModel, type TimelineRow } from './timeline-model.js';
 
 /**

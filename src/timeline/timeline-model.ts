@@ -1,5 +1,5 @@
-import type { PermissionDecisionRecord } from '../loop/decision-record.js';
-import type { EventRecord } from '../session/events-writer.js';
+import type { PermissionDecisionRecord } from '../loop/permission-decision/record.js';
+import type { EventRecord } from '../transcript/events-writer.js';
 
 /** What a row shows as its outcome (and what the outcome filter offers). */
 export type RowOutcome = 'ok' | 'blocked' | 'denied' | 'error' | 'failed' | 'timeout' | 'running';

@@ -64,7 +64,7 @@ export type ToolKind = 'read' | 'edit' | 'bash' | 'other';
 
 /**
  * A tool the model can call. `I` is the validated input, `O` the structured `tool_response` that
- * PostToolUse hooks see (Claude Code's shapes for the built-ins, spec §7).
+ * PostToolUse hooks see (Claude Code's shapes for the built-ins).
  *
  * Contract:
  * - `inputSchema` validates the model's arguments; it should be strict (unknown keys rejected) like Claude Code.

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { allow, assistantMessage, defaultTranscriptPath, defineTool, GENERAL_PURPOSE, HookEngine, loadSession, ProviderError, resumeAgent, runAgent, type Message, type ModelClient, type ModelRequest, type PendingDecision, type ToolCall } from '../../src/index.js';
 import { tempProject } from '../support/scripted-run.js';
 
-// Random subagent calls (issue 9): Agent calls in the main answer (concurrent), subagents whose calls
+// Random subagent calls: Agent calls in the main answer (concurrent), subagents whose calls
 // are allowed, denied by rule, denied by a hook, interrupted, stopped by a hook, failing, or try to
 // start subagents themselves, or wait for a decision (a PreToolUse defer, inside a subagent or not),
 // which later sessions give from the transcript until nothing waits. After every run: every call

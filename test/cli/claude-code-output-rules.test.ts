@@ -5,7 +5,7 @@ import { runCli, writeJson } from '../support/cli.js';
 import { tempProject } from '../support/scripted-run.js';
 
 // How Claude Code 2.1.328 reads what a command hook printed, measured with the conformance runner
-// on both agents (issue 15, the owners' further setups): a byte order mark before the JSON, the
+// on both agents: a byte order mark before the JSON, the
 // defaults of a refusal that gives no reason, JSON on exit 2, the legacy `decision` on every
 // event, and `continue: false` on UserPromptSubmit. Each case runs through `hookloop -p`.
 

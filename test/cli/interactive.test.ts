@@ -3,10 +3,8 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runInteractive } from '../../src/cli/interactive.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { startSession } from '../../src/loop/run-agent.js';
-import { ScriptedModel, type ScriptTurn } from '../../src/model/scripted-model.js';
-import { defineTool } from '../../src/tools/define-tool.js';
+import { defineTool, HookEngine, startSession } from '../../src/index.js';
+import { ScriptedModel, type ScriptTurn } from '../../src/testing.js';
 import { pairingViolations, tempProject, text, toolUse } from '../support/scripted-run.js';
 
 // Interactive mode driven through its streams, as a terminal would drive it.

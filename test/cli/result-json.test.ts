@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resultJson } from '../../src/cli/result-json.js';
-import type { RunResult } from '../../src/loop/run-agent.js';
+import type { RunResult } from '../../src/index.js';
 
 const base: RunResult = {
   result: 'done',

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectSessionsDir } from '../../src/session/paths.js';
-import { loadSession } from '../../src/session/resume.js';
+import { loadSession } from '../../src/index.js';
 import { CLI, writeJson } from '../support/cli.js';
 import { pairingViolations, tempProject } from '../support/scripted-run.js';
 

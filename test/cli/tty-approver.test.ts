@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { renderInput, ttyApprover } from '../../src/cli/tty-approver.js';
-import type { ApprovalRequest } from '../../src/permissions/types.js';
+import type { ApprovalRequest } from '../../src/index.js';
 
 const request = (input: unknown, signal = new AbortController().signal): ApprovalRequest => ({
   toolName: 'Bash',

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { HOOK_EVENT_NAMES } from '../../src/hooks/event-names.js';
+import { HOOK_EVENT_NAMES } from '../../src/index.js';
 import { comparableTraces } from './comparable.js';
 import { traceHookloop } from './hookloop-trace.js';
 import { classify, type Classification, type KnownDifferences } from './known-differences.js';

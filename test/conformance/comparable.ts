@@ -16,7 +16,7 @@ const OWN_TEXT_PARAGRAPHS = new Set(['<environment preamble>', '<attribution rem
  */
 const OWN_TEXT_BLOCKS = [/^The user hasn't heard from you in a while\./, /^# Environment update\n/];
 
-/** A paragraph a hook caused, in the labels of spec §5 (`PreToolUse:Bash hook additional context: …`, `Stop hook feedback:\n…`). */
+/** A paragraph a hook caused, in the labels Claude Code gives them (`PreToolUse:Bash hook additional context: …`, `Stop hook feedback:\n…`). */
 const HOOK_LABELLED = /^(?:<system-reminder>\n)?[A-Z][A-Za-z]*(?::\S+)? hook (?:additional context|success|error|blocking error|feedback)\b|^The PermissionDenied hook indicated/;
 
 /** Placeholders that stand for any text at their position (the rest of the string must match literally). */

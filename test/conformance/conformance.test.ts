@@ -23,10 +23,10 @@ declare module 'vitest' {
   }
 }
 
-// The 'later' tier's compaction scenarios run too: hookloop compacts since issue 6.
-// The compat tier (issue 4: prompt, agent and async hooks, PermissionDenied, ConfigChange) runs too.
-// The 'later' tier's MCP scenarios run too: hookloop connects MCP servers since issue 12.
-// The 'later' tier's subagent scenario runs too: the Agent tool starts subagents since issue 9.
+// The 'later' tier's compaction scenarios run too: hookloop compacts.
+// The compat tier (prompt, agent and async hooks, PermissionDenied, ConfigChange) runs too.
+// The 'later' tier's MCP scenarios run too: hookloop connects MCP servers.
+// The 'later' tier's subagent scenario runs too: the Agent tool starts subagents.
 const scenarios = [...scenariosOfTier('loop'), ...scenariosOfTier('later').filter((name) => name.startsWith('compaction-') || name.startsWith('mcp-') || name === 'subagent-start-stop'), ...scenariosOfTier('compat')];
 const known = loadKnownDifferences();
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-conformance-'));

@@ -1,22 +1,14 @@
 /**
  * Shared pieces of the fault-injection properties: random scenarios (assistant messages with 1–5
  * calls, some unknown or invalid; hooks with random behaviour per event; random rules, mode and
- * approver), one run of a scenario, and the invariants checked after every run (DESIGN.md).
+ * approver), one run of a scenario, and the invariants checked after every run (pairing, deny precedence, bounded continuation).
  */
 import fc from 'fast-check';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { HookEventName } from '../../src/hooks/event-names.js';
-import type { HookEngine } from '../../src/hooks/hook-engine.js';
-import { resumeAgent } from '../../src/loop/resume-agent.js';
-import { runAgent, type RunOptions, type RunResult } from '../../src/loop/run-agent.js';
-import { loadSession } from '../../src/session/resume.js';
-import type { RunEvent } from '../../src/loop/run-events.js';
-import type { Message } from '../../src/messages/messages.js';
-import { ScriptedModel, type ScriptTurn } from '../../src/model/scripted-model.js';
-import type { ApprovalAnswer, PermissionMode } from '../../src/permissions/types.js';
-import { defineTool, ToolFailure } from '../../src/tools/define-tool.js';
+import { type ApprovalAnswer, defineTool, type HookEngine, type HookEventName, loadSession, type Message, type PermissionMode, resumeAgent, runAgent, type RunEvent, type RunOptions, type RunResult, ToolFailure } from '../../src/index.js';
+import { ScriptedModel, type ScriptTurn } from '../../src/testing.js';
 import { pairingViolations } from '../support/scripted-run.js';
 
 /** What a random hook does. Transports map each to their own form (a command hook's `block` is exit 2). */
@@ -60,7 +52,7 @@ export function answer(event: HookEventName, behaviour: Behaviour): unknown {
 }
 
 /**
- * hookloop's model-call events (issue 10): random rewrites, synthetic responses (text only: a hook
+ * hookloop's model-call events: random rewrites, synthetic responses (text only: a hook
  * never makes a tool call), forged message lists (which must be refused),
  * narrowed or forced tools, redacted text and dropped calls. Undefined: the generic answer applies.
  */

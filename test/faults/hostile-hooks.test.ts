@@ -3,16 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { HookEventName } from '../../src/hooks/event-names.js';
-import type { HandlerOutcome } from '../../src/hooks/handler.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
+import { defineTool, type HandlerOutcome, HookEngine, type HookEventName, runAgent } from '../../src/index.js';
 import { registerSettingsHandlers, type ExternalHandlerEntry } from '../../src/hooks/transports/settings-handlers.js';
-import { runAgent } from '../../src/loop/run-agent.js';
-import { ScriptedModel } from '../../src/model/scripted-model.js';
-import { defineTool } from '../../src/tools/define-tool.js';
+import { ScriptedModel } from '../../src/testing.js';
 import { pairingViolations } from '../support/scripted-run.js';
 
-// Hostile hook processes through the real command transport (issue 5): each must end within its
+// Hostile hook processes through the real command transport: each must end within its
 // timeout plus the kill grace period, leave no process of its group behind, and the run must go
 // on — the tool still runs once and its result is paired. Bounds are generous on purpose: the
 // suite runs on a loaded 2-core machine, and speed is the bench's business.

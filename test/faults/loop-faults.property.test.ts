@@ -3,12 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HookEventName } from '../../src/hooks/event-names.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
+import { HookEngine, type HookEventName } from '../../src/index.js';
 import { registerSettingsHandlers, type ExternalHandlerEntry } from '../../src/hooks/transports/settings-handlers.js';
 import { answer, BEHAVIOURS, describeMessages, play, ruleNames, scenarioArb, violations, type Behaviour, type Scenario } from './fault-harness.js';
 
-// Fault injection over random runs (issue 5): random model turns, random hook behaviour per event,
+// Fault injection over random runs: random model turns, random hook behaviour per event,
 // random rules, modes and approvers; after every run the invariants of fault-harness.ts must hold.
 // HOOKLOOP_FUZZ_RUNS sets the number of callback runs (the bench runs 10,000); command hooks spawn
 // processes, so they get fewer runs (HOOKLOOP_FUZZ_COMMAND_RUNS). Seeds are fixed.
@@ -27,7 +26,7 @@ const EVENT_WEIGHTS: [HookEventName, number][] = [
   ['UserPromptSubmit', 1],
   ['StopFailure', 1],
   ['SessionEnd', 1],
-  // hookloop's model-call events (issue 10).
+  // hookloop's model-call events.
   ['PreModelRequest', 2],
   ['PreToolSelection', 1],
   ['PostModelResponse', 2],

@@ -3,7 +3,7 @@
  * exits 2, python3 and node scripts printing JSON decisions, a plugin with ${CLAUDE_PLUGIN_ROOT},
  * relative and unquoted $CLAUDE_PROJECT_DIR command paths, ten handlers on one event), each run
  * unchanged through `hookloop hooks test` and through a scripted `hookloop -p` session. Both must
- * decide as Claude Code does (spec §3 PreToolUse outcomes), and the same way as each other: the
+ * decide as Claude Code does, and the same way as each other: the
  * tool result the model sees for a refused call is `PreToolUse:<Tool> hook error: <merged reason>`,
  * except for an answered deny on Read, Write or Edit, which Claude Code reports by its reason alone.
  */

@@ -3,9 +3,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionHookEngine } from '../../src/cli/hooks-command/session-engine.js';
 import { startSessionHooks, type SessionHooks } from '../../src/cli/hooks-command/session-hooks.js';
-import type { HookInput } from '../../src/hooks/event-schemas.js';
+import { type HookInput, registerSettingsHandlers } from '../../src/index.js';
 import { loadHookSetup } from '../../src/hooks/plugins/hook-setup.js';
-import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { tempProject } from '../support/scripted-run.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SessionHookEngine } from '../../src/cli/hooks-command/session-engine.js';
-import type { HookServices } from '../../src/hooks/hook-services.js';
+import type { HookServices } from '../../src/index.js';
 
 const start = { session_id: 's', transcript_path: '/t', cwd: '/w', hook_event_name: 'SessionStart', source: 'startup' } as const;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SUBAGENT_TURNS } from '../../src/loop/subagent.js';
+import { MAX_SUBAGENT_TURNS } from '../../src/agents/hook-subagent.js';
 import { compatRun, recorded, recorder, settingsHooks, tempProject, text, toolResults, toolUse } from './support.js';
 
-// Item 3 of issue 4, `type: "agent"` (spec §8; conformance hook-type-agent): a bounded sub-run of
+// `type: "agent"` (conformance hook-type-agent): a bounded sub-run of
 // the loop with read-only tools that answers through StructuredOutput.
 
 const VERIFY = 'AGENT-HOOK-VERIFY: check that the answer is complete. $ARGUMENTS';

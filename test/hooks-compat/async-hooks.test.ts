@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compatRun, settingsHooks, tempProject, text, toolUse } from './support.js';
 
-// Item 3 of issue 4, `async` and `asyncRewake` command hooks (spec §8; conformance async-hook).
+// `async` and `asyncRewake` command hooks (conformance async-hook).
 
 const ASYNC_SCRIPT = `#!/bin/bash
 input=$(cat)

@@ -2,12 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { ttyApprover } from '../../src/cli/tty-approver.js';
-import { callbackApprover } from '../../src/permissions/plain-approvers.js';
+import { callbackApprover, HookEngine, ttyApprover } from '../../src/index.js';
 import { compatRun, recorded, recorder, settingsHooks, tempProject, text, toolResults, toolUse } from './support.js';
 
-// Item 1 of issue 4: every event hookloop declares fires, with the payload the spec gives it.
+// Every event hookloop declares fires, with the payload Claude Code gives it.
 
 const ECHO_BACK = '[structured-output-enforce]';
 

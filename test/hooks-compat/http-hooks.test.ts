@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { compatRun, hookServer, settingsHooks, tempProject, text, toolResults, toolUse } from './support.js';
 
-// Item 3 of issue 4, `type: "http"` (spec §8, hook-type-http): POST of the stdin JSON, a 2xx JSON
+// `type: "http"` (hook-type-http): POST of the stdin JSON, a 2xx JSON
 // body is the output, non-2xx and non-JSON bodies are non-blocking, `onFailure`, bounded retries.
 
 const servers: { close(): Promise<void> }[] = [];

@@ -1,8 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { HookInput, HookOutput } from '../../src/hooks/event-schemas.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
+import { HookEngine, type HookInput, type HookOutput } from '../../src/index.js';
 
-describe('the events of issue 4 are in the one event map', () => {
+describe('the compatibility events are in the one event map', () => {
   it('types their payloads', () => {
     const hooks = new HookEngine();
     hooks.on('PermissionDenied', (input) => {

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lifecycleLog } from '../../src/cli/lifecycle-log.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
+import { HookEngine } from '../../src/index.js';
 import { MAX_CONTEXT_CHARS } from '../../src/hooks/output-size.js';
 import { compatRun, settingsHooks, tempProject, text, textsSent, toolResults, toolUse } from './support.js';
 
-// Item 2 of issue 4: every honoured output, exactly as spec §3–§5 say, through settings hooks.
+// Every honoured output, exactly as Claude Code documents and does it, through settings hooks.
 
 const json = (value: unknown) => `cat >/dev/null; echo '${JSON.stringify(value)}'`;
 const pre = (output: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...output } });
@@ -33,7 +33,7 @@ describe('PreToolUse permissionDecision "defer"', () => {
     expect(seen).toEqual(['toolu_01', 'toolu_02', 'toolu_03']);
     expect(fs.readdirSync(dir).filter((name) => name.startsWith('toolu_'))).toEqual([]);
     expect(result.deferredToolUse).toMatchObject({ id: 'toolu_03' });
-    // None has a result yet: all three wait for a decision (issue 10), toolu_02 because a call before it waits.
+    // None has a result yet: all three wait for a decision, toolu_02 because a call before it waits.
     expect(toolResults(result.messages)).toEqual([]);
     expect(result.pending?.map((call) => [call.id, call.reason])).toEqual([['toolu_01', 'defer'], ['toolu_02', 'batch'], ['toolu_03', 'defer']]);
   });

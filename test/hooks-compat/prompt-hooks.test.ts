@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PROMPT_HOOK_SYSTEM } from '../../src/hooks/transports/prompt.js';
 import { compatRun, settingsHooks, tempProject, text, toolResults, toolUse } from './support.js';
 
-// Item 3 of issue 4, `type: "prompt"` (spec §8; conformance hook-type-prompt, hook-type-prompt-continue):
+// `type: "prompt"` (conformance hook-type-prompt, hook-type-prompt-continue):
 // one request without tools through the session's model, `$ARGUMENTS`, `{ok, reason}`, `continueOnBlock`.
 
 const PRE = 'PROMPT-HOOK-PRE: is this command safe? $ARGUMENTS';

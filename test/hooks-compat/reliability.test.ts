@@ -1,17 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/hooks/settings/load-settings.js';
+import { loadSettings } from '../../src/index.js';
 import { compatRun, settingsHooks, tempProject, text, toolResults, toolUse } from './support.js';
 
-// Item 7 of issue 4: reliability settings beyond the reference — onFailure on every blocking event,
+// Reliability settings beyond the reference — onFailure on every blocking event,
 // bounded http retries (http-hooks.test.ts), a concurrency limit per event, and no silent
 // switch-off of a failing guard.
 
 /** A command that fails (exit 1) the first time it runs in a project, and succeeds afterwards. */
 const failOnce = (name: string) => `cat >/dev/null; [ -f "$CLAUDE_PROJECT_DIR/${name}" ] && exit 0; touch "$CLAUDE_PROJECT_DIR/${name}"; echo "${name} broke" >&2; exit 1`;
 const blocking = (command: string) => ({ type: 'command', command, onFailure: 'block' });
-// Claude Code puts the stderr there as printed (its newline included), without an `exit code 1:` prefix (issue 15 item 7).
+// Claude Code puts the stderr there as printed (its newline included), without an `exit code 1:` prefix.
 const FAILED = (command: string, stderr: string) => `[${command}]: failed; blocking because onFailure is "block"\n${stderr}\n`;
 
 describe('onFailure "block" works on every event that can block', () => {

@@ -1,15 +1,9 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { HookEngine, type ConcurrencyLimits } from '../../src/hooks/hook-engine.js';
-import { loadSettings } from '../../src/hooks/settings/load-settings.js';
-import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
-import { runAgent, type RunOptions, type RunResult } from '../../src/loop/run-agent.js';
-import type { RunEvent } from '../../src/loop/run-events.js';
-import type { Message } from '../../src/messages/messages.js';
-import { ScriptedModel, type AuxRule, type ScriptTurn } from '../../src/model/scripted-model.js';
-import { matchesCondition } from '../../src/permissions/match-rule.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { builtinTools, type ConcurrencyLimits, HookEngine, loadSettings, type Message, registerSettingsHandlers, runAgent, type RunEvent, type RunOptions, type RunResult } from '../../src/index.js';
+import { ScriptedModel, type AuxRule, type ScriptTurn } from '../../src/testing.js';
+import { matchesCondition } from '../../src/permissions/index.js';
 import { tempProject } from '../support/scripted-run.js';
 
 export { tempProject, text, toolResults, toolUse, pairingViolations } from '../support/scripted-run.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import type { HookInput } from '../../src/hooks/event-schemas.js';
+import { HookEngine, type HookInput } from '../../src/index.js';
 
 // The callback transport creates a hook's AbortSignal only when the hook reads it and starts a
 // timer only for hooks that return a promise; these tests pin the behaviour that must not change.

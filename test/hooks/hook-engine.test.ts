@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { allow, deny, rewriteInput } from '../../src/hooks/builders.js';
-import type { HookInput } from '../../src/hooks/event-schemas.js';
+import { allow, deny, HookEngine, type HookInput, rewriteInput } from '../../src/index.js';
 import { mergePreToolUse, mergePostToolUse } from '../../src/hooks/merge.js';
 
 function preToolUse(toolInput: Record<string, unknown>, toolName = 'Bash'): HookInput<'PreToolUse'> {

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
-import { HOOK_EVENT_NAMES } from '../../src/hooks/event-names.js';
+import { ConfigError, HOOK_EVENT_NAMES } from '../../src/index.js';
 import { handlerIdentity, loadSettings, parseSettingsText } from '../../src/hooks/settings/load-settings.js';
 import type { HandlerConfig } from '../../src/hooks/settings/settings-schema.js';
 

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replaceOutput, rewriteInput } from '../../src/hooks/builders.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import type { HookInput } from '../../src/hooks/event-schemas.js';
+import { HookEngine, type HookInput, replaceOutput, rewriteInput } from '../../src/index.js';
 
 // Rewrites are detached from the hook that made them without structuredClone of strings (bench row
 // 5): objects are copied, so changing them afterwards changes nothing; strings are shared as is.

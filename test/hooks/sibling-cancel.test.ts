@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HandlerOutcome, RegisteredHandler } from '../../src/hooks/handler.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import type { HookEventName } from '../../src/hooks/event-names.js';
-import type { HookInput } from '../../src/hooks/event-schemas.js';
+import { HookEngine, type HookEventName, type HookInput } from '../../src/index.js';
 
 // Reference: a UserPromptSubmit block kills a sibling hook still running (ups-block-json), while a
 // PreToolUse exit 2 waits for its sibling (multi-hooks-block-siblings).

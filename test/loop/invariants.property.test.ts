@@ -1,12 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import type { HookEventName } from '../../src/hooks/event-names.js';
-import { startSession } from '../../src/loop/run-agent.js';
-import { ScriptedModel, type ScriptTurn } from '../../src/model/scripted-model.js';
-import type { PermissionMode } from '../../src/permissions/types.js';
-import { defineTool } from '../../src/tools/define-tool.js';
+import { defineTool, HookEngine, type HookEventName, type PermissionMode, startSession } from '../../src/index.js';
+import { ScriptedModel, type ScriptTurn } from '../../src/testing.js';
 import { answer, BEHAVIOURS } from '../faults/fault-harness.js';
 import { pairingViolations, tempProject } from '../support/scripted-run.js';
 

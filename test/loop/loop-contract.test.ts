@@ -2,11 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { allow, block, deny, rewriteInput } from '../../src/hooks/builders.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
-import { defineTool } from '../../src/tools/define-tool.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { allow, block, builtinTools, defineTool, deny, HookEngine, registerSettingsHandlers, rewriteInput } from '../../src/index.js';
 import { pairingViolations, scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
 /** A tool that counts its runs, so tests can prove exactly-once execution. */
@@ -168,7 +164,7 @@ describe('the loop contract', () => {
     const { result, model } = await scriptedRun([[text('first')], [text('second')]], { hooks, maxStopContinuations: 1 });
     expect(activeFlags).toEqual([false, true]);
     expect(model.requests).toHaveLength(2);
-    // When the cap overrides a block, Claude Code reports an empty result (stop-block-forever; issue 15 item 7).
+    // When the cap overrides a block, Claude Code reports an empty result (stop-block-forever).
     expect(result).toMatchObject({ terminalReason: 'completed', result: '', isError: false });
     const feedback = model.requests[1]!.messages.filter((m) => m.role === 'user').map((m) => m.content);
     expect(feedback).toContain('Stop hook feedback:\nkeep going');

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runAgent } from '../../src/loop/run-agent.js';
-import type { Message } from '../../src/messages/messages.js';
-import type { ModelClient } from '../../src/model/model-client.js';
-import { ScriptedModel } from '../../src/model/scripted-model.js';
-import { defineTool } from '../../src/tools/define-tool.js';
+import { defineTool, type Message, type ModelClient, runAgent } from '../../src/index.js';
+import { ScriptedModel } from '../../src/testing.js';
 import { tempProject, text, toolUse } from '../support/scripted-run.js';
 
 // The loop hands each request its own conversation list instead of a copy (a copy per request made

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { builtinTools, HookEngine } from '../../src/index.js';
 import { scriptedRun, tempProject, text, toolUse } from '../support/scripted-run.js';
 
 // What the loop reports about a call besides its result: `permission_denials` of the JSON result and

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HookEngine, type HookInput } from '../../src/index.js';
-import { deny } from '../../src/hooks/builders.js';
+import { deny, HookEngine, type HookInput } from '../../src/index.js';
 import { pairingViolations, scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/test-server.mjs', import.meta.url));

@@ -6,8 +6,7 @@ import { ScriptedModel } from '../../src/testing.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { pairingViolations, tempProject, text, toolUse } from '../support/scripted-run.js';
 
-// Approval that survives a restart, for calls inside an Agent call's subagent (issue 10 item 3,
-// "works for subagent calls too"): the subagent stops with its calls saved in its own transcript,
+// Approval that survives a restart, for calls inside an Agent call's subagent: the subagent stops with its calls saved in its own transcript,
 // the Agent call waits, and a later decision continues the subagent and then the parent.
 
 const bash = (id: string, command: string) => toolUse(id, 'Bash', { command });

@@ -3,10 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allow } from '../../src/hooks/builders.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import type { PermissionMode, PermissionRules } from '../../src/permissions/types.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { allow, builtinTools, HookEngine, type PermissionMode, type PermissionRules } from '../../src/index.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
 // Issue 14 items 2, 5, 6 and 7, tried as an attacker would: a scripted model runs each command

@@ -10,7 +10,7 @@ afterAll(() => fs.rmSync(ws, { recursive: true, force: true }));
 const bash = (command: string) => ({ command });
 const file = (relative: string) => ({ file_path: path.join(ws, relative), content: 'x' });
 
-describe('hook `if` conditions (spec §6 table)', () => {
+describe('hook `if` conditions', () => {
   const rows: [string, string[], string[]][] = [
     ['Bash(git *)', ['echo hi && git --version'], ['ls', 'echo $(rm -f nothing.txt)']],
     ['Bash(echo *)', ['echo hi && git --version', 'echo $(rm -f nothing.txt)'], ['ls']],

@@ -4,12 +4,10 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError } from '../../src/errors.js';
+import { type AnyTool, ConfigError, defineTool, Workspace } from '../../src/index.js';
 import { matchesAny } from '../../src/permissions/match-rule.js';
 import { PermissionPolicy, ruleForCall } from '../../src/permissions/policy.js';
 import type { PermissionMode, PermissionQuery, PermissionRules } from '../../src/permissions/types.js';
-import { defineTool, type AnyTool } from '../../src/tools/define-tool.js';
-import { Workspace } from '../../src/tools/workspace.js';
 
 const run = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-policy-')));
 const ws = path.join(run, 'ws');
@@ -170,7 +168,7 @@ describe('precedence', () => {
   });
 });
 
-describe('modes (spec §11)', () => {
+describe('modes', () => {
   it('default: read-only Bash and reads inside run; writes and edits ask', async () => {
     const subject = policy();
     expect(await subject.evaluate(bash('ls -la && git status'))).toMatchObject({ behavior: 'allow', source: 'read-only' });
@@ -195,7 +193,7 @@ describe('modes (spec §11)', () => {
     const subject = policy('dontAsk', { allow: ['Bash(npm test)'] });
     expect(await subject.evaluate(bash('touch x'))).toMatchObject({
       behavior: 'deny',
-      // Claude Code's full text, with the agent's name (issue 15 item 7).
+      // Claude Code's full text, with the agent's name.
       message: "Permission to use Bash has been denied because hookloop is running in don't ask mode. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed.",
       source: 'mode dontAsk',
     });

@@ -3,14 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callbackApprover } from '../../src/permissions/plain-approvers.js';
-import type { ApprovalRequest, PermissionMode } from '../../src/permissions/types.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { type ApprovalRequest, builtinTools, callbackApprover, type PermissionMode } from '../../src/index.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
 // Everyday read-only commands run without any rule in default mode; each attack on the
-// "read-only" decision (issue 14 item 1) asks in default mode and is refused in dontAsk and plan,
+// "read-only" decision asks in default mode and is refused in dontAsk and plan,
 // and a canary outside the workspace proves nothing ran.
 
 const EVERYDAY = [
@@ -127,7 +125,7 @@ describe('read-only Bash commands', () => {
     if (mode === 'dontAsk') expect(asked).toEqual([]);
   }, 60_000);
 
-  it('mkdir -p asks in default mode, like mkdir (issue 15 item 5), and runs once approved', async () => {
+  it('mkdir -p asks in default mode, like mkdir, and runs once approved', async () => {
     const dir = project();
     const refused = await runCalls(['mkdir -p out'], 'default', dir);
     expect(refused.asked).toHaveLength(1);

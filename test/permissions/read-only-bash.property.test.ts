@@ -1,13 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PermissionPolicy } from '../../src/permissions/policy.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { builtinTools, PermissionPolicy, Workspace } from '../../src/index.js';
 import { READ_ONLY_GIT, READ_ONLY_PROGRAMS } from '../../src/shell/read-only-programs.js';
-import { Workspace } from '../../src/tools/workspace.js';
 import { bashCommandLine, externalPrograms, HOSTILE_FLAGS } from '../support/bash-command-arbitrary.js';
 import { BwrapProbe, bwrapUnavailable, OUTSIDE_CANARY, readOnlyFixture } from '../support/bwrap-probe.js';
 
-// Property (issue 14, "Done when"): every command the classifier calls read-only, run for real
+// Property: every command the classifier calls read-only, run for real
 // with bash in a read-only bubblewrap sandbox, neither writes nor starts a program outside the
 // read-only list (see test/support/bwrap-probe.ts for how both are detected), nor prints what lies
 // only outside the workspace (a canary reached by paths, `cd`, links and /proc/self/environ).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/index.js';
 import { formatRule, parseRule } from '../../src/permissions/rule.js';
 
 describe('parseRule', () => {

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
+import { HookEngine, registerSettingsHandlers } from '../../src/index.js';
 import { loadHookSetup } from '../../src/hooks/plugins/hook-setup.js';
 import { loadPlugin, loadPlugins } from '../../src/hooks/plugins/load-plugin.js';
-import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
 import { tempProject } from '../support/scripted-run.js';
 
 const guardHooks = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh' }] }] } };

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { assistantMessage, systemMessage, toolResultMessage, userMessage } from '../../src/messages/messages.js';
+import { assistantMessage, ProviderRequestError, systemMessage, toolResultMessage, userMessage } from '../../src/index.js';
 import { AnthropicModel, anthropicSystemMessages } from '../../src/model/anthropic/anthropic-model.js';
 import { toRequestMessages } from '../../src/model/anthropic/convert-messages.js';
 import { mapStopReason } from '../../src/model/anthropic/map-stop-reason.js';
-import { ProviderRequestError } from '../../src/model/provider-errors.js';
 import { BASH, describeProviderConformance } from './provider-conformance.js';
 import { fixtureReply, startReplayServer, type ReplayServer } from './support/replay-server.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { userMessage } from '../../src/messages/messages.js';
+import { userMessage } from '../../src/index.js';
 import { mapFinishReason } from '../../src/model/openai/map-finish-reason.js';
 import { OpenAICompatibleModel, openAISystemMessages } from '../../src/model/openai/openai-model.js';
 import { BASH, describeProviderConformance } from './provider-conformance.js';

@@ -5,13 +5,7 @@
  * Retry delays are injected: nothing sleeps for real.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AbortError } from '../../src/errors.js';
-import { assistantMessage, systemMessage, toolResultMessage, userMessage, type Message } from '../../src/messages/messages.js';
-import type { ModelClient, ModelRequest, ToolSpec } from '../../src/model/model-client.js';
-import { ProviderRequestError } from '../../src/model/provider-errors.js';
-import type { RetryOptions } from '../../src/model/retry.js';
-import type { ModelStreamEvent } from '../../src/model/stream-events.js';
-import type { SystemMessageSetting } from '../../src/model/system-messages.js';
+import { AbortError, assistantMessage, type Message, type ModelClient, type ModelRequest, type ModelStreamEvent, ProviderRequestError, type RetryOptions, systemMessage, type SystemMessageSetting, toolResultMessage, type ToolSpec, userMessage } from '../../src/index.js';
 import { fixtureReply, startReplayServer, type Reply, type ReplayServer } from './support/replay-server.js';
 
 /** What a provider's test file gives the suite. */

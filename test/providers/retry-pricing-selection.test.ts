@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeSelection, selectModel, DEFAULT_ANTHROPIC_MODEL } from '../../src/cli/select-model.js';
 import { textStreamPrinter } from '../../src/cli/stream-output.js';
-import { AbortError, ConfigError } from '../../src/errors.js';
+import { AbortError, ConfigError } from '../../src/index.js';
 import { costUsd, priceOf, totalCostUsd } from '../../src/model/pricing.js';
 import { abortableSleep, parseRetryAfter, retryDelayMs, withRetries } from '../../src/model/retry.js';
 import { emptyTally, tallyUsage } from '../../src/model/usage.js';

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, runAgent } from '../../src/index.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { builtinTools, ConfigError, runAgent } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { canSandbox, sandboxProject } from './support.js';
 

@@ -6,7 +6,7 @@ import { builtinTools, HookEngine, type PermissionMode } from '../../src/index.j
 import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
-// A second attack sweep over the classes of issue 14, with new spellings: builtins that move the
+// A second attack sweep over the same classes as attack-sweep.test.ts, with new spellings: builtins that move the
 // shell reached through wrappers, wrappers that run a command string, Bash's `time --`, and
 // settings (git -c, environment variables) that make a program run a command. Each attack has a
 // legitimate twin that still works.

@@ -6,7 +6,7 @@ import { builtinTools, HookEngine, type PermissionMode } from '../../src/index.j
 import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
-// A sweep of attack classes across modes (issue 14): subagents and skills widening permissions,
+// A sweep of attack classes across modes: subagents and skills widening permissions,
 // git configuration written by `git config`, MCP configuration anywhere, protected files named in
 // the words of programs hookloop does not read. Each attack has a legitimate twin that still works.
 

@@ -3,15 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { callbackApprover } from '../../src/permissions/plain-approvers.js';
-import type { ApprovalAnswer, ApprovalRequest, PermissionMode, PermissionRules } from '../../src/permissions/types.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { type ApprovalAnswer, type ApprovalRequest, builtinTools, callbackApprover, HookEngine, type PermissionMode, type PermissionRules } from '../../src/index.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
 // The files a Bash command reads are under the Read rules and the working directories, as the
-// Read tool is (issue 14, the gap left by the last session): every path a reading program takes
+// Read tool is: every path a reading program takes
 // as a file — operands, `-f FILE` values, `<` redirections, `cd` targets, git's `REV:path`, what a
 // recursive reader walks through, cp/ln sources — is checked by real path. A Read deny rule
 // denies; a path outside the workspace (or in /proc, /sys, /dev) is not run without a person.

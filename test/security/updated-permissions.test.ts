@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinTools, callbackApprover, HookEngine, type ApprovalRequest, type PermissionMode } from '../../src/index.js';
-import type { RunEvent } from '../../src/loop/run-events.js';
+import { type ApprovalRequest, builtinTools, callbackApprover, HookEngine, type PermissionMode, type RunEvent } from '../../src/index.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
 // Issue 14: a PermissionRequest hook's `updatedPermissions` may change the session's rules and

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import type { HookEventName } from '../../src/hooks/event-names.js';
-import { startSession } from '../../src/loop/run-agent.js';
-import { userMessage } from '../../src/messages/messages.js';
-import { ScriptedModel } from '../../src/model/scripted-model.js';
-import { compactionThresholds, PROMPT_TOO_LONG } from '../../src/loop/compaction.js';
+import { builtinTools, compactionThresholds, HookEngine, type HookEventName, loadSession, PROMPT_TOO_LONG, readTranscriptLines, startSession, transcriptPathFor, userMessage } from '../../src/index.js';
+import { ScriptedModel } from '../../src/testing.js';
 import { continuationMessage, extractSummary, summaryRequest } from '../../src/session/compaction-prompt.js';
-import { transcriptPathFor } from '../../src/session/paths.js';
-import { loadSession } from '../../src/session/resume.js';
-import { readTranscriptLines } from '../../src/session/transcript-reader.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
 import { pairingViolations, scriptedRun, tempProject, text, toolUse } from '../support/scripted-run.js';
 
 const SUMMARY_TURN = { match: 'create a detailed summary of the conversation', content: [text('<analysis>a</analysis>\n<summary>SUMMARY-TEXT</summary>')] };

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, writeJson } from '../support/cli.js';
 import { tempProject } from '../support/scripted-run.js';
 
-// Done-when of issue 6: a Stop hook that reads transcript_path, in the style of the published
+// A Stop hook that reads transcript_path, in the style of the published
 // "keep going until the completion phrase" loops, behaves under hookloop as under Claude Code.
 
 const HOOK = fileURLToPath(new URL('fixtures/completion-promise-stop.sh', import.meta.url));

@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectSessionsDir } from '../../src/session/paths.js';
-import { loadSession, RESUMED_WITHOUT_RESULT } from '../../src/session/resume.js';
+import { loadSession, RESUMED_WITHOUT_RESULT } from '../../src/index.js';
 import { CLI, runCli, writeJson } from '../support/cli.js';
 import { pairingViolations, tempProject } from '../support/scripted-run.js';
 
-// Done-when of issue 6: a run killed with SIGKILL in the middle of a tool call leaves a transcript
+// A run killed with SIGKILL in the middle of a tool call leaves a transcript
 // that --resume continues from, with every tool call paired.
 
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {

@@ -1,13 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import type { HookInput } from '../../src/hooks/event-schemas.js';
-import { assistantMessage, toolResultMessage, userMessage } from '../../src/messages/messages.js';
-import { latestTranscript, transcriptPathFor } from '../../src/session/paths.js';
-import { loadSession, rebuildConversation, RESUMED_WITHOUT_RESULT } from '../../src/session/resume.js';
-import { readTranscriptLines } from '../../src/session/transcript-reader.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { assistantMessage, builtinTools, HookEngine, type HookInput, latestTranscript, loadSession, readTranscriptLines, rebuildConversation, RESUMED_WITHOUT_RESULT, toolResultMessage, transcriptPathFor, userMessage } from '../../src/index.js';
 import { pairingViolations, scriptedRun, tempProject, text, toolUse } from '../support/scripted-run.js';
 
 describe('resume', () => {

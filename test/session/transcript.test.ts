@@ -1,10 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
-import { projectSlug, transcriptPathFor } from '../../src/session/paths.js';
-import { readTranscriptLines } from '../../src/session/transcript-reader.js';
+import { builtinTools, HookEngine, projectSlug, readTranscriptLines, transcriptPathFor } from '../../src/index.js';
 import { scriptedRun, tempProject, text, toolUse } from '../support/scripted-run.js';
 
 // The transcript as hook scripts read it (../shared/claude-code-transcript-format.md).

@@ -2,14 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
-import { addContext } from '../../src/hooks/builders.js';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { userMessage } from '../../src/messages/messages.js';
-import { latestTranscript } from '../../src/session/paths.js';
+import { addContext, builtinTools, ConfigError, HookEngine, latestTranscript, loadSession, userMessage } from '../../src/index.js';
 import { safePathPart } from '../../src/session/path-part.js';
-import { loadSession } from '../../src/session/resume.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { pairingViolations, scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 

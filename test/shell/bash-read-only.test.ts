@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { classifyBashCommand, GENERIC_BASH_REASON } from '../../src/shell/bash-read-only.js';
-import { Workspace } from '../../src/tools/workspace.js';
+import { classifyBashCommand, GENERIC_BASH_REASON } from '../../src/shell/index.js';
+import { Workspace } from '../../src/index.js';
 
 const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-ro-')));
 const home = path.join(ws, '..', 'home-of-test');

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { classifyBashCommand } from '../../src/shell/bash-read-only.js';
-import { Workspace } from '../../src/tools/workspace.js';
+import { classifyBashCommand } from '../../src/shell/index.js';
+import { Workspace } from '../../src/index.js';
 
 // How the read-only rule reads words and flags (see docs/security.md): a command is
 // read-only only when its text leaves Bash nothing to expand and every flag is listed in full.

@@ -2,11 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { runAgent, type RunOptions, type RunResult } from '../../src/loop/run-agent.js';
-import type { RunEvent } from '../../src/loop/run-events.js';
-import type { Message, ToolResultMessage } from '../../src/messages/messages.js';
-import { ScriptedModel, type ScriptTurn } from '../../src/model/scripted-model.js';
+import { HookEngine, type Message, runAgent, type RunEvent, type RunOptions, type RunResult, type ToolResultMessage } from '../../src/index.js';
+import { ScriptedModel, type ScriptTurn } from '../../src/testing.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -63,7 +60,7 @@ export function toolResults(messages: readonly Message[]): ToolResultMessage[] {
 }
 
 /**
- * Asserts DESIGN invariant 1 on a finished conversation: every tool call of every assistant
+ * Asserts pairing on a finished conversation: every tool call of every assistant
  * message has exactly one result, in order, right after it and before the next model turn.
  */
 export function pairingViolations(messages: readonly Message[]): string[] {

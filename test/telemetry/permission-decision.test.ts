@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { deny } from '../../src/index.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { builtinTools, deny, HookEngine } from '../../src/index.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolUse } from '../support/scripted-run.js';
 

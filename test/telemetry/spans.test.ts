@@ -2,12 +2,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
+import { builtinTools, defineTool, GENERAL_PURPOSE, HookEngine, registerSettingsHandlers, rewriteInput, runAgent } from '../../src/index.js';
 import { z } from 'zod';
-import { defineTool, GENERAL_PURPOSE, rewriteInput, runAgent } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 import { children, collector, one } from '../support/spans.js';
 

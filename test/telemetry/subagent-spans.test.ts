@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import { registerSettingsHandlers } from '../../src/hooks/transports/settings-handlers.js';
-import { defineTool, GENERAL_PURPOSE, runAgent, type RunEvent } from '../../src/index.js';
+import { defineTool, GENERAL_PURPOSE, HookEngine, registerSettingsHandlers, runAgent, type RunEvent } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { tempProject, text, toolUse } from '../support/scripted-run.js';
 import { children, collector, one } from '../support/spans.js';

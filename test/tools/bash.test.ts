@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolFailure, type ToolContext } from '../../src/tools/define-tool.js';
-import { Workspace } from '../../src/tools/workspace.js';
+import { type ToolContext, ToolFailure, Workspace } from '../../src/index.js';
 import { Bash, BashInterruptedFailure, backgroundOutputPath, formatDuration, isSilentCommand } from '../../src/tools/builtin/bash.js';
 
 let dir: string;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { builtinTools } from '../../src/index.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
 // Issue 14 item 12: Read of a FIFO in the workspace hung the run forever. Read reads regular files

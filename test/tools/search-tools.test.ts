@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolFailure, type AnyTool, type ToolContext } from '../../src/tools/define-tool.js';
-import { Workspace } from '../../src/tools/workspace.js';
+import { type AnyTool, type ToolContext, ToolFailure, Workspace } from '../../src/index.js';
 import { Glob } from '../../src/tools/builtin/glob.js';
 import { Grep } from '../../src/tools/builtin/grep.js';
 

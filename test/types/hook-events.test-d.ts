@@ -1,8 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { HookEngine } from '../../src/hooks/hook-engine.js';
-import type { HookInput, HookOutput } from '../../src/hooks/event-schemas.js';
-import { defineTool } from '../../src/tools/define-tool.js';
+import { defineTool, HookEngine, type HookInput, type HookOutput } from '../../src/index.js';
 
 describe('the event map types every hook', () => {
   it('gives each handler its own event payload', () => {

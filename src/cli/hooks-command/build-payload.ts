@@ -4,7 +4,7 @@ import { ConfigError, describeError } from '../../errors.js';
 import { HOOK_EVENT_NAMES, isHookEventName, REFERENCE_ONLY_EVENTS, type HookEventName } from '../../hooks/event-names.js';
 import type { HookPayload } from '../../hooks/event-schemas.js';
 import { eventSpec, matchValueOf } from '../../hooks/event-table.js';
-import { defaultTranscriptPath } from '../../loop/run-agent.js';
+import { defaultTranscriptPath } from '../../run/run-agent.js';
 import { SessionState } from '../../loop/session-state.js';
 import { requireSessionId } from '../../session/session-id.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';

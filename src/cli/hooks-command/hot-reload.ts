@@ -13,13 +13,13 @@ import type { SessionHookEngine } from './session-engine.js';
  * replaced by the new ones in one synchronous step, so every event sees either the old set or the
  * new one, never a mix.
  *
- * One order (issue 15 item 10): changes are looked for only at the run's phase boundaries
+ * One order: changes are looked for only at the run's phase boundaries
  * (`HookEngine.boundary`: before a prompt, before a tool runs, before Stop), by comparing each
  * file's content with the last one seen — never by a file watcher racing the loop. A change made by
  * a hook (say PostToolUse) is applied before the next tool runs, whatever the machine's load.
  *
- * Changes made while a tool process ran are held (issue 14, "configuration the model cannot
- * write"): the contents are compared right before and right after each tool call, and a change in
+ * Changes made while a tool process ran are held (the model may not write the configuration it
+ * runs under): the contents are compared right before and right after each tool call, and a change in
  * between — by the tool itself, or a process it started — is not applied: the run keeps its hooks and
  * says so once (`hookloop: warning: <file> changed while Bash (toolu_01) ran; not applied: …`). A
  * person applies it by starting a new session. (Interactive sessions hold it too; asking there is

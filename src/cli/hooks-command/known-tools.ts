@@ -1,6 +1,6 @@
 /**
  * Tool names a matcher may mean: hookloop's built-in tools plus the other tools of Claude Code
- * 2.1.328 (spec §1, §7 and the tool lists of its traces), so that `bash` or `write` in a matcher
+ * 2.1.328 (and the tool lists of its traces), so that `bash` or `write` in a matcher
  * can be reported as the case typo it is. Matchers naming other tools are not questioned.
  */
 export const KNOWN_TOOL_NAMES: readonly string[] = [

@@ -11,7 +11,7 @@ const compactTrigger = z.enum(['auto', 'manual']);
 
 /**
  * Before a compaction: exit 2 or `decision: "block"` skips it (a compaction the context needs then
- * ends the run); plain stdout is added to the summarizer's instructions (spec §3 PreCompact).
+ * ends the run); plain stdout is added to the summarizer's instructions.
  */
 export const PreCompact = defineEvent({
   input: z.object({

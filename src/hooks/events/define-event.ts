@@ -26,7 +26,7 @@ export interface EventTimeouts {
 }
 
 /**
- * Everything hookloop knows about one hook event, in one place (issue 9: "one table per event").
+ * Everything hookloop knows about one hook event, in one place (one table per event, so that nothing else restates a fact about it).
  * Every per-event list in the code — which events accept `if`, which fail closed, which cancel
  * siblings, which carry `permission_mode`, how answers merge, what `hooks test` prints — is derived
  * from these entries (see event-table.ts); adding an event is adding one entry.
@@ -35,7 +35,7 @@ export interface EventTimeouts {
  *   a typed callback's unknown field is a HookContractError; external hooks are read leniently).
  *   `permission_mode`, `effort` and a required `agent_type` in `input` decide which common fields
  *   the payload builder adds.
- * - `matchField`: the payload field a matcher is tested against (spec §6); undefined = matchers are ignored.
+ * - `matchField`: the payload field a matcher is tested against; undefined = matchers are ignored.
  * - `acceptsIf`: the event is about one tool call, so `if` conditions (permission rules) apply; a
  *   handler with `if` never runs elsewhere, as in Claude Code.
  * - `gate`: the event decides whether what it is about happens (a call, a permission, a prompt): an

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Schema pieces several events share. Field names are Claude Code's wire names (snake_case
- * inputs, camelCase outputs), as its command hooks read and print them (spec §2–§4).
+ * inputs, camelCase outputs), as its command hooks read and print them.
  */
 
 export const permissionMode = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']);
@@ -26,7 +26,7 @@ export const withEffort = { effort: z.object({ level: z.string() }).optional() }
 /** The server of an MCP tool (`mcp__server__tool`), on its tool events as Claude Code sends it (mcp-tools-and-matchers). */
 export const mcpServerField = { mcp_server: z.object({ name: z.string(), source: z.string() }).optional() };
 
-/** Output fields every event accepts (spec §4). */
+/** Output fields every event accepts. */
 export const commonOutput = {
   continue: z.boolean().optional(),
   stopReason: z.string().optional(),

@@ -35,7 +35,7 @@ export const toolChoiceSchema = z.discriminatedUnion('type', [
 ]);
 /**
  * A PreModelRequest `syntheticResponse`: the answer, given instead of a request. Text only: a hook
- * never puts a tool call in the model's mouth (DESIGN invariant 4, "no forged protocol"), so a
+ * never puts a tool call in the model's mouth (no forged protocol), so a
  * synthetic answer ends the turn as a plain answer.
  */
 const syntheticResponse = z.strictObject({

@@ -1,7 +1,7 @@
 import type { HandlerOutcome } from '../outcome.js';
 import { BLOCKED_BY_HOOK, failClosedMessage, mergeCommon, type CommonAnswer, type CommonMerge, type MergeRule } from './rule.js';
 
-/** PreToolUse decisions in merge precedence: deny > defer > ask > allow (Claude Code docs; DESIGN invariant 2). */
+/** PreToolUse decisions in merge precedence: deny > defer > ask > allow (Claude Code docs; a deny outranks everything). */
 export type PreToolDecision = 'deny' | 'defer' | 'ask' | 'allow';
 const DECISION_RANK: Record<PreToolDecision, number> = { deny: 4, defer: 3, ask: 2, allow: 1 };
 

@@ -10,7 +10,7 @@ import type { HandlerOutcome } from '../outcome.js';
  * only reported. Texts meant for the model are returned raw; the loop adds Claude Code's labels.
  */
 
-/** The output fields every event accepts (spec §4), as the rules read them. */
+/** The output fields every event accepts, as the rules read them. */
 export interface CommonAnswer {
   readonly continue?: boolean | undefined;
   readonly stopReason?: string | undefined;

@@ -4,7 +4,7 @@ import { loadSettings, type LoadedHandler, type LoadedSettings, type LoadSetting
 import { loadPlugins, type LoadedPlugin, type PluginHandler } from './load-plugin.js';
 
 /**
- * A session's whole hook configuration: the settings files (spec §12) plus the `--plugin-dir`
+ * A session's whole hook configuration: the settings files plus the `--plugin-dir`
  * plugins. What `hookloop -p` registers, what `hookloop hooks list|test` show and run, and what
  * hot reload reads again when a settings file changes.
  */

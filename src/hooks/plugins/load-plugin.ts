@@ -7,7 +7,7 @@ import type { HandlerConfig } from '../settings/settings-schema.js';
 import { pluginManifestSchema, type PluginManifest } from './plugin-schema.js';
 
 /**
- * Loads Claude Code plugins given with `--plugin-dir DIR` (spec §12, Claude Code's plugins
+ * Loads Claude Code plugins given with `--plugin-dir DIR` (Claude Code's plugins
  * reference): `.claude-plugin/plugin.json` names the plugin, `hooks/hooks.json` holds its hooks in
  * the settings format (`{"hooks": {"PreToolUse": [...]}}`), and the manifest's `hooks` may add
  * more files or inline hooks.

@@ -11,7 +11,7 @@ import { closestName } from './closest-name.js';
 import { settingsFileSchema, type HandlerConfig, type SettingsFile } from './settings-schema.js';
 
 /**
- * Loads Claude Code settings files (spec §9, §12) into one hook and permission configuration:
+ * Loads Claude Code settings files into one hook and permission configuration:
  * user `~/.claude/settings.json`, project `.claude/settings.json`, local
  * `.claude/settings.local.json`, then `--settings`, in that order.
  */

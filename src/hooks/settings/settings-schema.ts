@@ -3,7 +3,7 @@ import { PERMISSION_MODES } from '../../permissions/types.js';
 import { sandboxSettingsSchema } from '../../sandbox/sandbox-settings.js';
 
 /**
- * Zod schemas for the parts of Claude Code settings files hookloop reads (spec §12): `hooks`,
+ * Zod schemas for the parts of Claude Code settings files hookloop reads: `hooks`,
  * `disableAllHooks` and `permissions`. Every other key passes through untouched, so a complete
  * Claude Code `settings.json` loads. Unknown keys inside a handler are dropped (hookloop never
  * reads them), unknown keys of `permissions` are kept.
@@ -28,7 +28,7 @@ const common = {
   once: flag.optional(),
 };
 
-/** `type: "command"`: shell form `command`, or exec form `command` + `args` (spec §8). */
+/** `type: "command"`: shell form `command`, or exec form `command` + `args`. */
 export const commandHandlerSchema = z.object({
   type: z.literal('command'),
   command: nonEmptyText,

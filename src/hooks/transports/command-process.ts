@@ -5,7 +5,7 @@ import type { CapturedOutput, SpawnFailure } from '../../process/captured-spawn.
 import { spawnCaptured } from '../../process/spawner.js';
 
 /**
- * Runs one command hook process the way Claude Code does (spec §8–§10): the event JSON on stdin
+ * Runs one command hook process the way Claude Code does: the event JSON on stdin
  * then EOF, stdout/stderr as pipes, the process in its own process group, killed with that group
  * on timeout or abort. Interpreting the exit code and output is the caller's job.
  */
@@ -226,7 +226,7 @@ function describeSpawnError({ code, message }: SpawnFailure, cwd: string): strin
 }
 
 /**
- * Values for the `CLAUDE_*` variables of a hook's environment (spec §10).
+ * Values for the `CLAUDE_*` variables of a hook's environment.
  * - `projectDir` → `CLAUDE_PROJECT_DIR`: the project dir; unchanged by `cd`.
  * - `sessionId` → `CLAUDE_CODE_SESSION_ID`.
  * - `cwd` → `PWD`: the hook's working directory (the session's current directory).

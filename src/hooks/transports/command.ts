@@ -5,7 +5,7 @@ import { readExternalOutput, withoutByteOrderMark } from '../read-external-outpu
 import type { CommandProcessResult } from './command-process.js';
 
 /**
- * Applies Claude Code's command-hook protocol (spec §4) to a finished process:
+ * Applies Claude Code's command-hook protocol to a finished process:
  * - exit 0: stdout is JSON when its first non-blank character (after a UTF-8 byte order mark,
  *   which Windows editors and PowerShell's `Out-File` write) is `{`, read leniently
  *   (`readExternalOutput`: unknown fields are a `warning`, the known ones count; invalid JSON or a

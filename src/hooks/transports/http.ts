@@ -6,7 +6,7 @@ import { readExternalOutput, withoutByteOrderMark } from '../read-external-outpu
 import { timeoutSignal } from './deadline.js';
 
 /**
- * `type: "http"` hooks (spec §8): the event JSON is POSTed to `url`; a 2xx answer whose body is a
+ * `type: "http"` hooks: the event JSON is POSTed to `url`; a 2xx answer whose body is a
  * JSON object is the hook's output (same schema as a command hook's stdout); an empty or non-JSON
  * 2xx body is no opinion (it reaches no one, as in the reference); any other status, a connection
  * error or an output that breaks the event's contract is a non-blocking failure unless

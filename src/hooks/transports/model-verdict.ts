@@ -4,7 +4,7 @@ import type { HandlerOrigin, HandlerOutcome } from '../handler.js';
 
 /**
  * What prompt and agent hooks have in common: the prompt with `$ARGUMENTS` filled in, the
- * `{ok, reason}` verdict the model gives, and how a verdict becomes a hook outcome (spec §8).
+ * `{ok, reason}` verdict the model gives, and how a verdict becomes a hook outcome.
  */
 
 /** The verdict a prompt or agent hook's model gives. `ok: false` refuses; `reason` says why. */

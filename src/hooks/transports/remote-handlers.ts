@@ -7,7 +7,7 @@ import { interpretHttpResult, postHttpHook } from './http.js';
 import { runPromptHook } from './prompt.js';
 
 /**
- * Settings handlers that are not processes: `http`, `prompt` and `agent` (spec §8). Each becomes a
+ * Settings handlers that are not processes: `http`, `prompt` and `agent`. Each becomes a
  * RegisteredHandler with the same dedupe identity, `if`, matcher and timeout rules as a command hook.
  */
 

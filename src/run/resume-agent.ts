@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors.js';
 import { checkDecisions, type PendingDecisions } from '../session/pending-calls.js';
-import { checkWaitingSubagents } from '../session/subagent-transcripts.js';
+import { checkWaitingSubagents } from '../transcript/subagent-transcripts.js';
 import { startSession, type RunOptions, type RunResult } from './run-agent.js';
 
 /**

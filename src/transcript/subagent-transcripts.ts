@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ConfigError, describeError } from '../errors.js';
 import { toolResultMessage } from '../messages/messages.js';
-import { agentTranscriptPath } from './paths.js';
-import { normalizeJson, type PendingCall } from './pending-calls.js';
-import { loadSession, type ResumedSession } from './resume.js';
+import { agentTranscriptPath } from '../session/paths.js';
+import { normalizeJson, type PendingCall } from '../session/pending-calls.js';
+import { loadSession, type ResumedSession } from '../session/resume.js';
 import { TranscriptWriter, type TranscriptFacts } from './transcript-writer.js';
 
 /*

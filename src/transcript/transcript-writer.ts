@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { toWire } from '../loop/model-request-wire.js';
-import { PENDING_CALLS_ATTACHMENT, waitingCallId } from './pending-calls.js';
+import { toWire } from '../model/model-request-wire.js';
+import { PENDING_CALLS_ATTACHMENT, waitingCallId } from '../session/pending-calls.js';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../messages/messages.js';
 import type { Usage } from '../model/model-client.js';
-import { gitBranch, hookloopVersion } from './environment-facts.js';
-import type { ResumedSession } from './resume.js';
+import { gitBranch, hookloopVersion } from '../session/environment-facts.js';
+import type { ResumedSession } from '../session/resume.js';
 
 /**
  * Writes a session's conversation as Claude Code's JSONL transcript (the format Claude Code

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { agentTool } from '../agents/agent-tool.js';
-import type { AgentDefinition } from '../agents/agent-definition.js';
-import type { AgentInput } from '../agents/agent-tool.js';
-import { runAgentSubagent } from '../agents/run-subagent.js';
-import { continueAgentSubagent } from '../agents/waiting-subagent.js';
+import { agentTool, continueAgentSubagent, runAgentSubagent, runHookSubagent, type AgentDefinition, type AgentInput } from '../agents/index.js';
 import { skillTool } from '../skills/skill-tool.js';
 import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
@@ -14,20 +10,19 @@ import { startRunSandbox, type RunSandbox, type SandboxStart } from '../sandbox/
 import { deniedEnvVars } from '../sandbox/runtime-config.js';
 import { resolveConfigDir, transcriptPathFor } from '../session/paths.js';
 import { requireSessionId } from '../session/session-id.js';
-import { eventsPathFor, eventsWriter } from '../session/events-writer.js';
-import { TranscriptWriter } from '../session/transcript-writer.js';
+import { eventsPathFor, eventsWriter } from '../transcript/events-writer.js';
+import { TranscriptWriter } from '../transcript/transcript-writer.js';
 import { createRunTracer } from '../telemetry/run-tracer.js';
 import { tracingRegistered } from '../telemetry/traceparent.js';
 import type { ToolContext } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { Workspace } from '../tools/workspace.js';
 import type { RunOptions } from './run-options.js';
-import { hookModelClient } from './model-call-hooks.js';
+import { hookModelClient } from '../loop/model-call-hooks.js';
 import { answerElicitation, createSessionMcp, mcpToolCaller } from './mcp-session.js';
-import { makeEmitter, type RunContext } from './run-context.js';
-import type { RunObserver } from './run-events.js';
-import { SessionState } from './session-state.js';
-import { runSubagent } from './subagent.js';
+import { makeEmitter, type RunContext } from '../loop/run-context.js';
+import type { RunObserver } from '../loop/run-events.js';
+import { SessionState } from '../loop/session-state.js';
 
 /**
  * Builds the context a session's phases share. A resumed session keeps its id, transcript and
@@ -86,7 +81,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     model: options.model,
     background: new BackgroundHooks(signal),
     // Prompt hooks ask the session's model (through the model-call hooks, caller "hook"); agent hooks run a bounded sub-run of this loop.
-    services: { model: hookModelClient(() => run, options.model), runSubagent: (request) => runSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
+    services: { model: hookModelClient(() => run, options.model), runSubagent: (request) => runHookSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
     ...(mcp ? { mcp } : {}),
     ...(tracer ? { traceparent: tracer.traceparent } : {}),
   };

@@ -1,27 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { SubagentAnswer, SubagentRequest } from '../hooks/hook-services.js';
-import { mergeCommon } from '../hooks/merge.js';
 import type { ModelVerdict } from '../hooks/transports/model-verdict.js';
-import { systemMessage, userMessage } from '../messages/messages.js';
 import { emptyTally } from '../model/usage.js';
 import { headlessApprover } from '../permissions/plain-approvers.js';
 import { PermissionPolicy } from '../permissions/policy.js';
 import { agentTranscriptPath } from '../session/paths.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
-import { runLoop } from './agent-loop.js';
-import { contextLabel, STRUCTURED_OUTPUT_ENFORCE } from './hook-text.js';
-import { hookModelClient } from './model-call-hooks.js';
-import { appendMessage, fireHook, type RunContext } from './run-context.js';
-import { SessionState } from './session-state.js';
-import { structuredOutputTool } from './structured-output-tool.js';
-import { parentObserver, reportSubagentEnd, reportSubagentStart, subagentTraceparent } from './subagent-events.js';
+import { STRUCTURED_OUTPUT_ENFORCE } from '../loop/hook-text.js';
+import { DEFAULT_STOP_CONTINUATIONS, type LoopOptions } from '../loop/loop-types.js';
+import { hookModelClient } from '../loop/model-call-hooks.js';
+import type { RunContext } from '../loop/run-context.js';
+import { SessionState } from '../loop/session-state.js';
+import { structuredOutputTool } from '../loop/structured-output-tool.js';
+import { parentObserver, subagentTraceparent } from './subagent-events.js';
+import { runSubagentTurns } from './subagent-turns.js';
 
 /** `agent_type` of an agent hook's subagent on SubagentStart/SubagentStop (and their matcher value). */
 export const AGENT_HOOK_TYPE = 'agent-hook';
 /** Most model requests one agent-hook subagent may make. */
 export const MAX_SUBAGENT_TURNS = 10;
-/** How many times SubagentStop hooks may send the subagent back to work (as Stop's cap). */
-const MAX_STOP_CONTINUATIONS = 8;
 
 /** The system prompt of an agent hook's subagent (the reference's is not recorded; this one is hookloop's). */
 export const AGENT_HOOK_SYSTEM = [
@@ -31,7 +28,7 @@ export const AGENT_HOOK_SYSTEM = [
 ].join('\n');
 
 /**
- * An agent hook's bounded run of the loop (spec §8 `agent`, hook-type-agent): SubagentStart →
+ * An agent hook's bounded run of the loop (a settings hook of `type: "agent"`; conformance hook-type-agent): SubagentStart →
  * the loop's turns with the parent's read-only tools plus StructuredOutput → SubagentStop. Its tool
  * calls go through the same pipeline (PreToolUse, the policy in `dontAsk` mode, PostToolUse,
  * PostToolBatch) with `agent_id` on their payloads; the batch that calls StructuredOutput ends the
@@ -42,25 +39,23 @@ export const AGENT_HOOK_SYSTEM = [
 export async function runSubagent(parent: RunContext, request: SubagentRequest): Promise<SubagentAnswer> {
   const answer: { verdict?: ModelVerdict } = {};
   const run = childRun(parent, request, (verdict) => (answer.verdict = verdict));
-  const agent = run.state.agent!;
-  const transcriptPath = agentTranscriptPath(parent.state.transcriptPath, agent.id);
-  reportSubagentStart(parent, agent, request.prompt, { traceparent: request.traceparent });
-  const start = mergeCommon(await fireHook(run, 'SubagentStart', {}, AGENT_HOOK_TYPE));
-  appendMessage(run, userMessage(request.prompt));
-  if (start.contexts.length > 0) appendMessage(run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
+  const transcriptPath = agentTranscriptPath(parent.state.transcriptPath, run.state.agent!.id);
   let turns = 0;
-  const end = await runLoop(run, {
+  const loop: LoopOptions = {
     model: run.model,
     system: AGENT_HOOK_SYSTEM,
     maxTurns: MAX_SUBAGENT_TURNS,
-    maxStopContinuations: MAX_STOP_CONTINUATIONS,
-    stop: { event: 'SubagentStop', agentType: AGENT_HOOK_TYPE, transcriptPath },
+    maxStopContinuations: DEFAULT_STOP_CONTINUATIONS,
+    role: {
+      kind: 'subagent',
+      agentType: AGENT_HOOK_TYPE,
+      transcriptPath,
+      answer: { given: () => answer.verdict !== undefined, withdraw: () => delete answer.verdict, reminder: STRUCTURED_OUTPUT_ENFORCE },
+    },
     totals: emptyTally(),
     countTurn: () => ++turns,
-    background: false,
-    answer: { given: () => answer.verdict !== undefined, withdraw: () => delete answer.verdict, reminder: STRUCTURED_OUTPUT_ENFORCE },
-  });
-  reportSubagentEnd(parent, agent, end);
+  };
+  const end = await runSubagentTurns(parent, run, loop, request.prompt, { traceparent: request.traceparent });
   if (answer.verdict !== undefined) return { kind: 'answered', ...answer.verdict };
   switch (end.terminalReason) {
     case 'aborted':

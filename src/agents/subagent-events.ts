@@ -1,6 +1,6 @@
 import type { SubagentIdentity } from '../hooks/payload.js';
-import type { RunContext } from './run-context.js';
-import type { RunEvent, RunObserver, SubagentRunEvent } from './run-events.js';
+import type { RunContext } from '../loop/run-context.js';
+import type { RunEvent, RunObserver, SubagentRunEvent } from '../loop/run-events.js';
 
 /*
  * How a subagent's run reaches its parent's observers (the CLI's stderr, the events file, the

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { assistantMessage, deepFreeze, systemMessage, userMessage, type Message, type ToolResultMessage } from '../messages/messages.js';
-import type { ToolSpec } from '../model/model-client.js';
+import type { ToolSpec } from './model-client.js';
 
 /**
  * The provider-neutral request as model-call hooks read and write it (snake_case, as every hook
@@ -70,7 +70,7 @@ export function toolsToWire(tools: readonly ToolSpec[]): readonly { name: string
  * A PreModelRequest hook's `updatedMessages` as the messages to send, or why they cannot be sent.
  *
  * What an edit may do: change, add or remove system, user and assistant text; remove a tool call
- * together with its result. What it may not (the loop alone records what ran, DESIGN invariant 1,
+ * together with its result. What it may not (the loop alone records what ran, and pairs every call it records,
  * and a hook never forges a call or a result): add a tool call or a tool result the conversation
  * does not have, change a call's name or input or a result's content, or leave a call without its
  * result (or a result without its call) in the list. Tool calls and results are checked against the

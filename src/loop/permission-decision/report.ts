@@ -1,11 +1,11 @@
-import type { HandlerOutcome } from '../hooks/handler.js';
-import { BLOCKED_BY_HOOK } from '../hooks/merge.js';
-import type { ToolCall } from '../messages/messages.js';
-import type { PermissionMode, PermissionVerdict, PolicyCause } from '../permissions/types.js';
-import type { DecidingHook, PermissionDecisionRecord } from './decision-record.js';
-import { fireHook, type RunContext } from './run-context.js';
+import type { HandlerOutcome } from '../../hooks/handler.js';
+import { BLOCKED_BY_HOOK } from '../../hooks/merge.js';
+import type { ToolCall } from '../../messages/messages.js';
+import type { PermissionMode, PermissionVerdict, PolicyCause } from '../../permissions/types.js';
+import type { DecidingHook, PermissionDecisionRecord } from './record.js';
+import { fireHook, type RunContext } from '../run-context.js';
 
-export type { DecidingHook, PermissionDecisionRecord } from './decision-record.js';
+export type { DecidingHook, PermissionDecisionRecord } from './record.js';
 
 /** The handler whose answer is the event's merged decision `decision` (the first in merge order), if a handler made it. */
 export function decidingHook(event: 'PreToolUse' | 'PermissionRequest', outcomes: readonly HandlerOutcome[], decision: string | undefined): DecidingHook | undefined {

@@ -3,25 +3,23 @@ import type { HookPayload } from '../hooks/event-schemas.js';
 import { systemMessage, userMessage, type Message } from '../messages/messages.js';
 import { ConfigError } from '../errors.js';
 import { emptyTally, type UsageTally } from '../model/usage.js';
-import { checkDecisions, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
-import { checkWaitingSubagents } from '../session/subagent-transcripts.js';
-import { checkContinuable } from './continue-waiting.js';
-import { runLoop } from './agent-loop.js';
-import { compactConversation, type CompactionOutcome } from './compaction.js';
+import { checkDecisions, UNDECIDED_PENDING, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
+import { checkWaitingSubagents, pairAbandonedSubagentCalls } from '../transcript/subagent-transcripts.js';
+import { checkContinuable } from '../loop/continue-waiting.js';
+import { runLoop } from '../loop/agent-loop.js';
+import { compactConversation, type CompactionOutcome } from '../loop/compaction.js';
 import { createRun, startRunSandboxFor } from './create-run.js';
-import { contextLabel, promptBlockedResult, promptStoppedResult, queuedPromptNotice, successLabel } from './hook-text.js';
-import { abandonPending, decidePending, endOfDecidedBatch } from './deferred-approval.js';
-import type { LoopEnd, LoopOptions } from './loop-types.js';
-import { appendMessage, fireHook, type RunContext } from './run-context.js';
+import { contextLabel, promptBlockedResult, promptStoppedResult, queuedPromptNotice, successLabel } from '../loop/hook-text.js';
+import { abandonPending, decidePending, endOfDecidedBatch } from '../loop/deferred-approval.js';
+import { DEFAULT_MAX_TURNS, DEFAULT_STOP_CONTINUATIONS, type LoopEnd, type LoopOptions } from '../loop/loop-types.js';
+import { appendMessage, fireHook, type RunContext } from '../loop/run-context.js';
 import type { RunOptions, RunResult } from './run-options.js';
-import { sessionStart, type SessionStartOutcome } from './session-start.js';
+import { sessionStart, type SessionStartOutcome } from '../loop/session-start.js';
 import { SKILL_LISTING_START, skillListing } from '../skills/skill-tool.js';
 
 export type { RunOptions, RunResult, TerminalReason } from './run-options.js';
 export { defaultTranscriptPath } from './create-run.js';
 
-const DEFAULT_MAX_TURNS = 100;
-const DEFAULT_STOP_CONTINUATIONS = 8;
 
 /**
  * Runs one prompt to completion through a fixed pipeline:
@@ -122,6 +120,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const totals = emptyTally();
         let turns = 0;
         abandonPending(turnRun, pending);
+        pairAbandonedSubagentCalls(turnRun.state, pending, UNDECIDED_PENDING, (text) => turnRun.emit({ type: 'warning', text }));
         pending = [];
         const opened = await submitFirstPrompt(turnRun, prompt, opening);
         opening = undefined;
@@ -129,7 +128,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const outcome: LoopEnd =
           opened.ended !== undefined
             ? { result: opened.ended, isError: false, terminalReason: 'prompt_blocked', stopReason: null }
-            : await runLoop(turnRun, { ...mainLoop(options, totals, () => ++turns), ...(queued !== undefined ? { queuedPrompt: (midTurn: boolean) => deliverQueuedPrompt(turnRun, queued, midTurn) } : {}) });
+            : await runLoop(turnRun, mainLoop(options, totals, () => ++turns, queued !== undefined ? (midTurn) => deliverQueuedPrompt(turnRun, queued, midTurn) : undefined));
         pending = outcome.pending ?? [];
         run.emit({ type: 'prompt_finished', promptId: run.state.promptId ?? '', terminalReason: outcome.terminalReason, isError: outcome.isError });
         const { sessionId } = run.state;
@@ -171,18 +170,16 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
   };
 }
 
-/** The main session's loop: the session's model, system prompt and limits, Stop, compaction and background hooks. */
-function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => number): LoopOptions {
+/** The main session's loop: the session's model, system prompt and limits, Stop, compaction, background hooks and a queued prompt. */
+function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => number, queuedPrompt?: (midTurn: boolean) => Promise<void>): LoopOptions {
   return {
     model: options.model,
     system: options.system ?? '',
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
     maxStopContinuations: options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS,
-    stop: { event: 'Stop' },
+    role: { kind: 'main', compaction: options, ...(queuedPrompt ? { queuedPrompt } : {}) },
     totals,
     countTurn,
-    background: true,
-    compaction: options,
   };
 }
 

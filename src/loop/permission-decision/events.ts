@@ -1,9 +1,9 @@
-import { mergePermissionDenied } from '../hooks/merge.js';
-import { PERMISSION_DENIED_RETRY, permissionPromptNotice } from './hook-text.js';
-import { fireHook, type RunContext } from './run-context.js';
+import { mergePermissionDenied } from '../../hooks/merge.js';
+import { PERMISSION_DENIED_RETRY, permissionPromptNotice } from '../hook-text.js';
+import { fireHook, type RunContext } from '../run-context.js';
 
 /**
- * The two permission events around the approver (DESIGN pipeline: approver → PermissionDenied).
+ * The two permission events around the approver (the approver, then PermissionDenied when it refused).
  *
  * - Notification (`notification_type: "permission_prompt"`) fires right before an approver that
  *   waits for a person (`Approver.awaitsHuman`, the TTY prompt) is asked, so a hook can call the

@@ -9,15 +9,18 @@ import type { ModelClient, Usage } from '../model/model-client.js';
 import type { Approver, PermissionMode, PermissionRules } from '../permissions/types.js';
 import type { SandboxOptions } from '../sandbox/run-sandbox.js';
 import type { ResumedSession } from '../session/resume.js';
-import type { PendingCall } from '../session/pending-calls.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { CompactionOptions } from './compaction.js';
-import type { RunObserver } from './run-events.js';
+import type { CompactionOptions } from '../loop/compaction.js';
+import type { LoopEnd } from '../loop/loop-types.js';
+import type { RunObserver } from '../loop/run-events.js';
+
+export type { TerminalReason } from '../loop/loop-types.js';
 
 /*
- * The options and result of a run, in a file of their own: run-agent.ts (the session), create-run.ts
- * (its context) and the loop all need them, and none of them should import another for a type.
+ * The options and result of a run, in a file of their own: run-agent.ts (the session) and
+ * create-run.ts (its context) both need them, and neither should import the other for a type. The
+ * loop needs only what it reports (LoopEnd, in loop-types.ts), which RunResult extends.
  */
 
 /** Options of one agent run. Only `model` and `projectDir` are required. */
@@ -106,17 +109,8 @@ export interface RunOptions {
   readonly skills?: readonly SkillDefinition[];
 }
 
-/** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one (`stop_hook_prevented`: a Stop hook's `continue: false`). */
-export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit' | 'stop_hook_prevented';
-
 /** The outcome of a run; the CLI's `--output-format json` prints it in Claude Code's field names. */
-export interface RunResult {
-  /** The final assistant text ("" when a hook ended the run). */
-  readonly result: string;
-  readonly isError: boolean;
-  readonly terminalReason: TerminalReason;
-  /** The last model stop reason, or `tool_deferred`; null when the model was never called. */
-  readonly stopReason: string | null;
+export interface RunResult extends LoopEnd {
   readonly numTurns: number;
   readonly sessionId: string;
   readonly durationMs: number;
@@ -125,18 +119,6 @@ export interface RunResult {
   /** The same sums per model id (as the provider reported it, else the client's name). */
   readonly modelUsage?: Readonly<Record<string, Usage>>;
   readonly permissionDenials: readonly { tool_name: string; tool_use_id: string; tool_input: unknown }[];
-  readonly deferredToolUse?: { readonly id: string; readonly name: string; readonly input: unknown };
-  /**
-   * A run that ended `tool_deferred`: every call waiting for a decision (deferred by a PreToolUse
-   * hook, left for later by a PermissionRequest hook's `defer` or the approver's `later`, or after
-   * such a call in the same message), with the frozen input a decision applies to. They have no
-   * result yet; decide them with `AgentSession.resume(decisions)` or `resumeAgent`, also from a new
-   * process (`loadSession`, or `hookloop --resume ID --approve ID --deny ID=why`). A call waiting
-   * inside an Agent call's subagent has `agentId`, `agentType` and `parentToolUseId` (the Agent call,
-   * which waits with it and is not itself decidable). hookloop's.
-   */
-  readonly pending?: readonly PendingCall[];
-  readonly apiErrorStatus?: number | null;
   /** The whole conversation, every tool call paired except the `pending` ones, which wait for a decision. */
   readonly messages: readonly Message[];
 }

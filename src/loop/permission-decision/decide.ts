@@ -1,14 +1,14 @@
 import path from 'node:path';
-import { describeError } from '../errors.js';
-import type { HandlerOutcome } from '../hooks/handler.js';
-import type { ToolCall } from '../messages/messages.js';
-import { ruleForCall } from '../permissions/policy.js';
-import type { PermissionVerdict } from '../permissions/types.js';
-import type { AnyTool } from '../tools/define-tool.js';
-import { realpathLoose } from '../tools/workspace.js';
-import { approverDecision, decidingHook, policyDecision, type DecidingHook, type PermissionDecisionRecord } from './permission-decision.js';
-import { notifyApproval } from './permission-events.js';
-import { fireHook, type RunContext } from './run-context.js';
+import { describeError } from '../../errors.js';
+import type { HandlerOutcome } from '../../hooks/handler.js';
+import type { ToolCall } from '../../messages/messages.js';
+import { ruleForCall } from '../../permissions/policy.js';
+import type { PermissionVerdict } from '../../permissions/types.js';
+import type { AnyTool } from '../../tools/define-tool.js';
+import { realpathLoose } from '../../tools/workspace.js';
+import { approverDecision, decidingHook, policyDecision, type DecidingHook, type PermissionDecisionRecord } from './report.js';
+import { notifyApproval } from './events.js';
+import { fireHook, type RunContext } from '../run-context.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -38,7 +38,7 @@ export type CheckedInput = { readonly ok: true; readonly input: Input; readonly 
 
 /**
  * The one check every input goes through before it may run — the model's, a PreToolUse
- * `updatedInput`, a PermissionRequest `updatedInput` (DESIGN invariant 3): validated with the
+ * `updatedInput`, a PermissionRequest `updatedInput` (a rewrite is checked like the model's own input): validated with the
  * tool's own schema and normalized (`updated` only; the model's input was validated in prepare),
  * deep-copied and frozen, then evaluated by the whole policy (deny/ask rules, workspace boundary,
  * protected configuration, plan mode, the mode). The call id and the tool never change: a rewrite

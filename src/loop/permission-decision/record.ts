@@ -1,6 +1,6 @@
-import type { HookEventName } from '../hooks/event-names.js';
-import type { HandlerOrigin } from '../hooks/handler.js';
-import type { PermissionMode } from '../permissions/types.js';
+import type { HookEventName } from '../../hooks/event-names.js';
+import type { HandlerOrigin } from '../../hooks/handler.js';
+import type { PermissionMode } from '../../permissions/types.js';
 
 /** The hook handler that decided a call: its event, type, command (or callback name), file and place in it. */
 export interface DecidingHook {

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import type { McpToolCaller } from '../hooks/hook-services.js';
 import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
-import { persistedMcpOutput, type McpToolOutput } from '../mcp/mcp-result.js';
 import { McpServerSet, serverEntries, type McpServersOption } from '../mcp/mcp-servers.js';
-import { fireHook, type RunContext } from './run-context.js';
-import type { RunEvent } from './run-events.js';
+import { fireHook, type RunContext } from '../loop/run-context.js';
+import type { RunEvent } from '../loop/run-events.js';
+import { toolResultsDir } from '../loop/mcp-output.js';
 
 /**
  * The MCP servers of a session (`RunOptions.mcpServers`), not yet connected: `startSession`
@@ -34,19 +33,6 @@ export function createSessionMcp(
     ...(parts.hides ? { hides: parts.hides } : {}),
     ...(parts.transcriptPath ? { blobDir: toolResultsDir(parts.transcriptPath) } : {}),
   });
-}
-
-/** `<transcript dir>/<session>/tool-results`: where Claude Code saves a session's tool output files. */
-export function toolResultsDir(transcriptPath: string): string {
-  return path.join(path.dirname(transcriptPath), path.basename(transcriptPath, '.jsonl'), 'tool-results');
-}
-
-/**
- * An MCP output over Claude Code's size limit as the model gets it (see `persistedMcpOutput`), or
- * undefined when it goes as it is.
- */
-export function oversizedMcpOutput(run: RunContext, toolUseId: string, output: unknown): string | undefined {
-  return persistedMcpOutput(output as McpToolOutput, toolUseId, toolResultsDir(run.state.transcriptPath));
 }
 
 /**

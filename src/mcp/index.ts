@@ -1,0 +1,6 @@
+/** MCP servers: their configs, the client, the set a session connects, and their tools as mcp__server__tool. */
+export { McpClient, type ElicitationAnswer, type ElicitationRequest, type McpClientOptions, type McpClientState } from './mcp-client.js';
+export { McpServerSet, serverEntries, type McpServersOption, type McpServerSetOptions } from './mcp-servers.js';
+export { mcpTool, mcpToolName, normalizeMcpName, contentText, type McpContentBlock } from './mcp-tools.js';
+export { loadMcpConfig, claudeJsonPath, type LoadedMcpConfig, type McpConfigSources, type SkippedServer } from './load-mcp-config.js';
+export type { McpServerConfig, McpServerEntry, McpServerSource, StdioServerConfig, RemoteServerConfig } from './server-config.js';
