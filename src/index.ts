@@ -22,14 +22,16 @@ export { findTranscript, latestTranscript, projectSlug, resolveConfigDir, transc
 export { readTranscriptLines, type TranscriptLine, type TranscriptRead } from './session/transcript-reader.js';
 export type { RunEvent, RunObserver } from './loop/run-events.js';
 export type { DecidingHook, PermissionDecisionRecord } from './loop/decision-record.js';
-export { HookEngine, type CallbackOptions, type ConcurrencyLimits, type ConditionMatcher, type DispatchOptions, type DispatchResult, type Unregister } from './hooks/hook-engine.js';
+export { HookEngine, type BoundaryInfo, type CallbackOptions, type ConcurrencyLimits, type ConditionMatcher, type FireListener, type FireOptions, type HookPlan, type PhaseBoundary, type PhaseFire, type PlannedHandler, type SkipReason, type Unregister } from './hooks/hook-engine.js';
 export type { HookServices, SubagentAnswer, SubagentRequest, SubagentRunner } from './hooks/hook-services.js';
-export { BackgroundHooks, type BackgroundDelivery } from './hooks/async-hooks.js';
 export type { HookCallback, HookCallbackContext } from './hooks/transports/callback.js';
 export { hookEventSchemas, permissionDecisionSchema, type HookEvents, type HookInput, type HookOutput, type HookPayload } from './hooks/event-schemas.js';
 export { EXTENSION_EVENTS, HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from './hooks/event-names.js';
 export type { HookResult, MergedResult } from './hooks/event-table.js';
-export type { BlockFeedback, BlockingMerge, CommonMerge, ElicitationChoice, ElicitationMerge, PermissionDeniedMerge, PermissionRequestMerge, PostToolUseMerge, PreToolDecision, PreToolUseMerge, SessionStartMerge } from './hooks/merge.js';
+export type { BlockFeedback, BlockingMerge, PostToolUseMerge } from './hooks/merge/blocking.js';
+export type { PermissionDeniedMerge, PermissionRequestMerge, PreToolDecision, PreToolUseMerge } from './hooks/merge/decisions.js';
+export type { ElicitationChoice, ElicitationMerge, SessionStartMerge } from './hooks/merge/answers.js';
+export type { CommonMerge } from './hooks/merge/rule.js';
 export type { PromptSubmitMerge } from './hooks/merge/prompt-submit.js';
 // hookloop's model-call events (extensions): who made a request, and their merged results.
 export { MODEL_CALLERS, type ModelCaller } from './hooks/events/model-events.js';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { HookEngine } from '../hooks/hook-engine.js';
-import { mergeCommon } from '../hooks/merge.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { runLoop } from '../loop/agent-loop.js';
 import type { LoopEnd, LoopOptions } from '../loop/loop-types.js';
@@ -54,7 +53,7 @@ export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup,
   const sub = openSubagent(parent, setup, input, definition, agentId, context.signal);
   // Before SubagentStart: the subagent's hooks, turns and calls belong to it (its lane, its invoke_agent span).
   reportSubagentStart(parent, sub.run.state.agent!, input.prompt, { toolUseId: context.toolUseId });
-  const start = mergeCommon(await fireHook(sub.run, 'SubagentStart', {}, definition.name));
+  const start = await fireHook(sub.run, 'SubagentStart', {});
   appendMessage(sub.run, userMessage(input.prompt));
   if (start.contexts.length > 0) appendMessage(sub.run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
   const end = await runLoop(sub.run, sub.loop);
@@ -158,7 +157,8 @@ export function subagentOutcome(sub: OpenSubagent, end: LoopEnd): AgentOutput {
  */
 function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDefinition, agentId: string, transcriptPath: string, model: ModelClient, signal: AbortSignal, watch: RunObserver, resumed: ResumedSession | undefined): RunContext {
   const mode = effectiveMode(parent.policy.mode, definition.permissionMode);
-  const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir: parent.state.projectDir, cwd: parent.state.cwd, mode });
+  const policy = mode === parent.policy.mode ? parent.policy : parent.policy.withMode(mode);
+  const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir: parent.state.projectDir, cwd: parent.state.cwd, mode: policy });
   state.promptId = parent.state.promptId;
   state.model = parent.state.model;
   state.agent = { id: agentId, type: definition.name, typeOnEveryEvent: true };
@@ -178,7 +178,7 @@ function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDef
     hooks: agentEngine(parent, definition),
     messages: [...(resumed?.messages ?? [])],
     tools: new ToolRegistry(offeredTools(parent.tools.list(), definition)),
-    policy: mode === parent.policy.mode ? parent.policy : parent.policy.withMode(mode),
+    policy,
     approver: oneQuestionAtATime(parent.approver),
     model,
     signal,

@@ -5,6 +5,7 @@ import os from 'node:os';
 import { ConfigError, describeError, HookloopError } from '../errors.js';
 import { loadAgents } from '../agents/load-agents.js';
 import { loadSkills } from '../skills/load-skills.js';
+import { HookEngine } from '../hooks/hook-engine.js';
 import { loadHookSetup } from '../hooks/plugins/hook-setup.js';
 import { closePersistentHooks } from '../hooks/transports/persistent-command.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
@@ -18,7 +19,6 @@ import { resolveConfigDir } from '../session/paths.js';
 import type { PendingDecisions } from '../session/pending-calls.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { configurationFiles } from './configuration-files.js';
-import { SessionHookEngine } from './hooks-command/session-engine.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
 import { lifecycleLog } from './lifecycle-log.js';
 import { resolvePermissionMode } from './permission-mode.js';
@@ -123,7 +123,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const requestLog = options.recordRequests !== undefined ? openRequestLog(options.recordRequests) : undefined;
   const model = observedModel(provider, requestLog, failures);
 
-  const hooks = new SessionHookEngine({
+  const hooks = new HookEngine({
     concurrency: settings.hookConcurrency,
   });
   // Settings and plugin handlers, hot reload of the settings files (ConfigChange), and `hooks record`'s recorder.

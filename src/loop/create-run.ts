@@ -45,7 +45,9 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   const workspace = new Workspace(projectDir, options.permissions?.additionalDirectories ?? []);
   const mode = options.permissions?.mode ?? 'default';
   const rules = { allow: [], ask: [], deny: [], ...options.permissions?.rules };
-  const state = new SessionState({ sessionId, transcriptPath, projectDir, cwd: projectDir, mode });
+  const policy = new PermissionPolicy({ rules, mode, workspace, projectDir, ...(options.permissions?.ruleSources ? { ruleSources: options.permissions.ruleSources } : {}), configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) });
+  // The policy owns the mode (a PermissionRequest hook may change it); the state reports it.
+  const state = new SessionState({ sessionId, transcriptPath, projectDir, cwd: projectDir, mode: policy });
   state.model = resume?.model;
   state.contextTokens = resume?.contextTokens ?? 0;
   const observers: RunObserver[] = [...(options.observers ?? [])];
@@ -70,7 +72,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     messages: [...(resume?.messages ?? [])],
     hooks: options.hooks ?? new HookEngine(),
     tools,
-    policy: new PermissionPolicy({ rules, mode, workspace, projectDir, ...(options.permissions?.ruleSources ? { ruleSources: options.permissions.ruleSources } : {}), configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) }),
+    policy,
     approver: options.approver ?? headlessApprover,
     autoMode: options.permissions?.autoMode === true,
     workspace,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { SubagentAnswer, SubagentRequest } from '../hooks/hook-services.js';
-import { mergeCommon } from '../hooks/merge.js';
 import type { ModelVerdict } from '../hooks/transports/model-verdict.js';
 import { systemMessage, userMessage } from '../messages/messages.js';
 import { emptyTally } from '../model/usage.js';
@@ -45,7 +44,7 @@ export async function runSubagent(parent: RunContext, request: SubagentRequest):
   const agent = run.state.agent!;
   const transcriptPath = agentTranscriptPath(parent.state.transcriptPath, agent.id);
   reportSubagentStart(parent, agent, request.prompt, { traceparent: request.traceparent });
-  const start = mergeCommon(await fireHook(run, 'SubagentStart', {}, AGENT_HOOK_TYPE));
+  const start = await fireHook(run, 'SubagentStart', {});
   appendMessage(run, userMessage(request.prompt));
   if (start.contexts.length > 0) appendMessage(run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
   let turns = 0;
@@ -83,7 +82,8 @@ export async function runSubagent(parent: RunContext, request: SubagentRequest):
 function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdict: ModelVerdict) => void): RunContext {
   const projectDir = parent.state.projectDir;
   const cwd = typeof request.input['cwd'] === 'string' ? request.input['cwd'] : parent.state.cwd;
-  const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir, cwd, mode: 'dontAsk' });
+  const policy = new PermissionPolicy({ rules: { allow: [], ask: [], deny: [] }, mode: 'dontAsk', workspace: parent.workspace, projectDir });
+  const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir, cwd, mode: policy });
   state.promptId = parent.state.promptId;
   state.agent = { id: randomUUID(), type: AGENT_HOOK_TYPE, typeOnEveryEvent: false };
   const readOnly = parent.tools.list().filter((tool) => (tool.kind === 'read' || (tool.readOnly && tool.kind !== 'bash')) && !['StructuredOutput', 'Agent', 'Skill'].includes(tool.name));
@@ -92,7 +92,7 @@ function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdi
     state,
     messages: [],
     tools: new ToolRegistry([...readOnly, structuredOutputTool(onAnswer)]),
-    policy: new PermissionPolicy({ rules: { allow: [], ask: [], deny: [] }, mode: 'dontAsk', workspace: parent.workspace, projectDir }),
+    policy,
     approver: headlessApprover,
     // An agent hook's own dontAsk refusals are not a classifier's: no PermissionDenied.
     autoMode: false,
