@@ -290,7 +290,7 @@ export class HookEngine {
     const signal = options.signal ?? new AbortController().signal;
     const services = options.services;
     // The same selection `plan` reports.
-    const plan = await planHandlers(event, candidates, input as Readonly<Record<string, unknown>>, { conditionMatches: this.ifMatches, projectDir: options.projectDir, nested: services?.nested });
+    const plan = await planHandlers(event, candidates, input as Readonly<Record<string, unknown>>, { conditionMatches: this.ifMatches, projectDir: options.projectDir, nested: services?.nested, explain: false });
     if (plan.callbacks.length === 0 && plan.external.length === 0) return NO_HANDLERS;
 
     const outcomes: HandlerOutcome[] = [];

@@ -56,6 +56,8 @@ export interface PlanContext {
   readonly projectDir?: string | undefined;
   /** True inside an agent hook's own subagent, where agent hooks do not run. */
   readonly nested?: boolean | undefined;
+  /** False when only the running handlers are wanted (`fire`): `handlers` stays empty, saving an object per handler per event. */
+  readonly explain?: boolean;
 }
 
 /**
@@ -71,7 +73,7 @@ export async function planHandlers(event: HookEventName, candidates: readonly Re
   const seen = new Map<string, RegisteredHandler>();
   for (const handler of candidates) {
     const skip = (await skipReason(event, handler, input, matchValue, context)) ?? externalSkip(handler, seen, context);
-    handlers.push(skip === undefined ? { handler } : { handler, skip });
+    if (context.explain !== false) handlers.push(skip === undefined ? { handler } : { handler, skip });
     if (skip !== undefined) continue;
     if (handler.origin.transport === 'callback') callbacks.push(handler);
     else external.push(handler);
