@@ -78,7 +78,8 @@ export async function runSubagent(parent: RunContext, request: SubagentRequest):
 function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdict: ModelVerdict) => void): RunContext {
   const projectDir = parent.state.projectDir;
   const cwd = typeof request.input['cwd'] === 'string' ? request.input['cwd'] : parent.state.cwd;
-  const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir, cwd, mode: 'dontAsk' });
+  const policy = new PermissionPolicy({ rules: { allow: [], ask: [], deny: [] }, mode: 'dontAsk', workspace: parent.workspace, projectDir });
+  const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir, cwd, mode: policy });
   state.promptId = parent.state.promptId;
   state.agent = { id: randomUUID(), type: AGENT_HOOK_TYPE, typeOnEveryEvent: false };
   const readOnly = parent.tools.list().filter((tool) => (tool.kind === 'read' || (tool.readOnly && tool.kind !== 'bash')) && !['StructuredOutput', 'Agent', 'Skill'].includes(tool.name));
@@ -87,7 +88,7 @@ function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdi
     state,
     messages: [],
     tools: new ToolRegistry([...readOnly, structuredOutputTool(onAnswer)]),
-    policy: new PermissionPolicy({ rules: { allow: [], ask: [], deny: [] }, mode: 'dontAsk', workspace: parent.workspace, projectDir }),
+    policy,
     approver: headlessApprover,
     // An agent hook's own dontAsk refusals are not a classifier's: no PermissionDenied.
     autoMode: false,

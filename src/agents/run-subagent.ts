@@ -146,7 +146,8 @@ export function subagentOutcome(sub: OpenSubagent, end: LoopEnd): AgentOutput {
  */
 function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDefinition, agentId: string, transcriptPath: string, model: ModelClient, signal: AbortSignal, watch: RunObserver, resumed: ResumedSession | undefined): RunContext {
   const mode = effectiveMode(parent.policy.mode, definition.permissionMode);
-  const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir: parent.state.projectDir, cwd: parent.state.cwd, mode });
+  const policy = mode === parent.policy.mode ? parent.policy : parent.policy.withMode(mode);
+  const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir: parent.state.projectDir, cwd: parent.state.cwd, mode: policy });
   state.promptId = parent.state.promptId;
   state.model = parent.state.model;
   state.agent = { id: agentId, type: definition.name, typeOnEveryEvent: true };
@@ -166,7 +167,7 @@ function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDef
     hooks: agentEngine(parent, definition),
     messages: [...(resumed?.messages ?? [])],
     tools: new ToolRegistry(offeredTools(parent.tools.list(), definition)),
-    policy: mode === parent.policy.mode ? parent.policy : parent.policy.withMode(mode),
+    policy,
     approver: oneQuestionAtATime(parent.approver),
     model,
     signal,

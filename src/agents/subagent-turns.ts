@@ -1,4 +1,3 @@
-import { mergeCommon } from '../hooks/merge.js';
 import { systemMessage, userMessage } from '../messages/messages.js';
 import { runLoop } from '../loop/agent-loop.js';
 import { contextLabel } from '../loop/hook-text.js';
@@ -17,7 +16,7 @@ import { reportSubagentEnd, reportSubagentStart } from './subagent-events.js';
 export async function runSubagentTurns(parent: RunContext, run: RunContext, loop: LoopOptions, prompt: string, from: { readonly toolUseId?: string | undefined; readonly traceparent?: string | undefined }): Promise<LoopEnd> {
   const agent = run.state.agent!;
   reportSubagentStart(parent, agent, prompt, from);
-  const start = mergeCommon(await fireHook(run, 'SubagentStart', {}, agent.type));
+  const start = await fireHook(run, 'SubagentStart', {});
   appendMessage(run, userMessage(prompt));
   if (start.contexts.length > 0) appendMessage(run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
   const end = await runLoop(run, loop);

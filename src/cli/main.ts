@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { ConfigError, describeError, HookloopError } from '../errors.js';
+import { HookEngine } from '../hooks/hook-engine.js';
 import { closePersistentHooks } from '../hooks/transports/persistent-command.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
 import { readClaudeCodeSetup } from '../run/claude-code-setup.js';
@@ -12,7 +13,6 @@ import { ProviderRequestError } from '../model/provider-errors.js';
 import { headlessApprover } from '../permissions/plain-approvers.js';
 import { ttyApprover } from './tty-approver.js';
 import type { PendingDecisions } from '../session/pending-calls.js';
-import { SessionHookEngine } from './hooks-command/session-engine.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
 import { lifecycleLog } from './lifecycle-log.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
@@ -117,7 +117,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const requestLog = options.recordRequests !== undefined ? openRequestLog(options.recordRequests) : undefined;
   const model = observedModel(provider, requestLog, failures);
 
-  const hooks = new SessionHookEngine({
+  const hooks = new HookEngine({
     concurrency: settings.hookConcurrency,
   });
   // Settings and plugin handlers, hot reload of the settings files (ConfigChange), and `hooks record`'s recorder.

@@ -17,7 +17,7 @@ export interface RegisteredHandler {
   readonly identity: string | undefined;
   /**
    * Background handler (`async: true`): the dispatch does not wait for it; with a tracker
-   * (`DispatchOptions.background`) its context reaches the model on a later request (async-hooks.ts).
+   * (`FireOptions.background`) its context reaches the model on a later request (async-hooks.ts).
    */
   readonly background: boolean;
   /** `asyncRewake: true`: a background handler whose blocking answer (exit 2) wakes the model when it has already stopped. */

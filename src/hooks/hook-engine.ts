@@ -1,13 +1,14 @@
 import { deepFreeze } from '../messages/messages.js';
-import { eventSpec, matchValueOf, mergeOutcomes, refuses, type HookEventName, type HookResult } from './event-table.js';
-import type { HookInput } from './event-schemas.js';
+import { eventSpec, mergeOutcomes, refuses, type HookEventName, type HookResult } from './event-table.js';
+import type { HookInput, HookPayload } from './event-schemas.js';
 import type { HandlerOutcome, RegisteredHandler } from './handler.js';
 import type { BackgroundHooks } from './async-hooks.js';
 import { mapLimited } from './concurrency.js';
 import { FailureWatch } from './failure-watch.js';
 import type { HookServices } from './hook-services.js';
 import { capContext } from './output-size.js';
-import { compileMatcher, matcherMatches } from './matcher.js';
+import { compileMatcher } from './matcher.js';
+import { planHandlers, type ConditionMatcher, type HookPlan } from './hook-plan.js';
 import { runCallback, type HookCallback } from './transports/callback.js';
 import { matchesCondition } from '../permissions/match-rule.js';
 
@@ -25,21 +26,14 @@ export interface CallbackOptions {
 /** Undoes a registration. Calling it twice is harmless. */
 export type Unregister = () => void;
 
-/**
- * Decides whether an `if` condition (a permission rule) matches a tool call. `cwd` is the event's
- * `cwd`, `projectDir` the dispatch's (see `DispatchOptions.projectDir`).
- */
-export type ConditionMatcher = (rule: string, toolName: string, toolInput: unknown, cwd: string, projectDir: string) => Promise<boolean> | boolean;
+export type { ConditionMatcher, HookPlan, PlannedHandler, SkipReason } from './hook-plan.js';
 
-/** What one dispatch needs besides the payload. */
-export interface DispatchOptions {
+/**
+ * What one fire needs besides the payload. Matchers always test the payload field the event table
+ * names (`matchField`: the tool name for tool events, `source` for SessionStart, …).
+ */
+export interface FireOptions {
   readonly signal?: AbortSignal;
-  /**
-   * The value matchers test. `fire` reads it from the payload field the event table names
-   * (`matchField`: the tool name for tool events, `source` for SessionStart, …); `dispatch` tests
-   * matchers only when it is given.
-   */
-  readonly matchValue?: string;
   /** Reported for every handler as it finishes (lifecycle log, audit), with the handler it came from. Must not throw. */
   readonly onOutcome?: (outcome: HandlerOutcome, handler?: RegisteredHandler) => void;
   /**
@@ -73,11 +67,30 @@ export interface DispatchOptions {
  */
 export type PhaseBoundary = 'before-prompt' | 'before-tool' | 'after-tool' | 'before-stop';
 
-/** What the loop tells a boundary listener: the tool call at `before-tool` / `after-tool`. */
+/**
+ * Fires an event through the run's own hook phase: the payload gets the session's common fields,
+ * and the event reaches observers, the timeline, transcript flushes and `TRACEPARENT` like every
+ * event of the run. Never throws.
+ */
+export type PhaseFire = <E extends HookEventName>(event: E, fields: HookPayload<E>) => Promise<HookResult<E>>;
+
+/**
+ * What the loop tells a boundary listener: the tool call at `before-tool` / `after-tool`, and
+ * `fire`, through which a listener fires an event of its own (hot reload's ConfigChange). A loop
+ * always passes `fire`; a caller driving boundaries by hand may leave it out, and then listeners
+ * cannot fire events.
+ */
 export interface BoundaryInfo {
   readonly toolName?: string;
   readonly toolUseId?: string;
+  readonly fire?: PhaseFire;
 }
+
+/**
+ * Hears every event fired, with its payload as command hooks receive it on stdin, before any
+ * handler runs (the `hooks record` recorder). Must not throw: one that throws is detached.
+ */
+export type FireListener = (event: HookEventName, payload: Readonly<Record<string, unknown>>) => void;
 
 /** Runs at a phase boundary; the run waits for it. Must not throw (an error is ignored). */
 export type BoundaryListener = (phase: PhaseBoundary, info: BoundaryInfo) => Promise<void> | void;
@@ -86,14 +99,14 @@ export type BoundaryListener = (phase: PhaseBoundary, info: BoundaryInfo) => Pro
 export type ConcurrencyLimits = Partial<Record<HookEventName, number>>;
 
 /** All answers to one event, in merge order: callbacks in registration order, then external handlers in settings order. */
-export interface DispatchResult {
+interface Answers {
   readonly outcomes: readonly HandlerOutcome[];
   /** True when an in-process deny/block ended the chain before every handler ran. */
   readonly shortCircuited: boolean;
 }
 
 const DEFAULT_CALLBACK_TIMEOUT_S = 600;
-const NO_HANDLERS: DispatchResult = Object.freeze({ outcomes: Object.freeze([]), shortCircuited: false });
+const NO_HANDLERS: Answers = Object.freeze({ outcomes: Object.freeze([]), shortCircuited: false });
 
 /**
  * Holds the hooks of a session and runs them for an event.
@@ -114,10 +127,12 @@ export class HookEngine {
   /** The handlers of each event, in registration order (every tool call looks up its events; no scan of all handlers). */
   private readonly byEvent = new Map<HookEventName, readonly RegisteredHandler[]>();
   private nextId = 1;
-  private readonly conditionMatches: ConditionMatcher | undefined;
+  /** Decides `if` conditions; a matcher that throws counts as "no match", so selection never throws. */
+  private readonly ifMatches: ConditionMatcher;
   private concurrency: ConcurrencyLimits;
   private readonly watch = new FailureWatch();
   private readonly boundaryListeners = new Set<BoundaryListener>();
+  private readonly fireListeners = new Set<FireListener>();
 
   /**
    * `conditionMatches` decides `if` conditions; by default the engine evaluates them itself with
@@ -127,7 +142,14 @@ export class HookEngine {
    * still started in settings order, answers still merged in settings order.
    */
   constructor(options: { conditionMatches?: ConditionMatcher; concurrency?: ConcurrencyLimits } = {}) {
-    this.conditionMatches = options.conditionMatches;
+    const matches = options.conditionMatches ?? matchesCondition;
+    this.ifMatches = async (...args) => {
+      try {
+        return await matches(...args);
+      } catch {
+        return false;
+      }
+    };
     this.concurrency = { ...options.concurrency };
   }
 
@@ -188,6 +210,16 @@ export class HookEngine {
     }
   }
 
+  /**
+   * Attaches `listener` to every fire from now on (see `FireListener`); returns a function that
+   * detaches it. While one is attached, `has()` is true for every event, so a loop builds and
+   * fires every payload, handlers or not (an event without handlers still runs none).
+   */
+  onFire(listener: FireListener): Unregister {
+    this.fireListeners.add(listener);
+    return () => this.fireListeners.delete(listener);
+  }
+
   /** Adds an already-built handler (external transports use this). Returns its unregister function. */
   add(handler: RegisteredHandler): Unregister {
     this.handlers.push(handler);
@@ -207,7 +239,7 @@ export class HookEngine {
 
   /** True when at least one handler is registered for `event` (lets the loop skip building payloads). */
   has(event: HookEventName): boolean {
-    return (this.byEvent.get(event)?.length ?? 0) > 0;
+    return this.fireListeners.size > 0 || (this.byEvent.get(event)?.length ?? 0) > 0;
   }
 
   /** Every registered handler, in order (for `hooks list`). */
@@ -216,35 +248,54 @@ export class HookEngine {
   }
 
   /**
-   * Fires `event`: runs its matching handlers (see `dispatch`) and combines their answers with the
-   * event's merge rule into the typed merged result (`PreToolUseMerge` for PreToolUse,
-   * `BlockingMerge` for Stop, …; see `MergedResult`), with the outcomes alongside. Matchers test the
-   * payload field the event table names unless `options.matchValue` says otherwise. The one way to
-   * fire a hook: the loop (`fireHook`), `hookloop hooks test` and hot reload's ConfigChange all come
-   * here. Never throws.
+   * Fires `event`: runs the handlers its plan selects (see `plan`), as the class contract says, and
+   * combines their answers with the event's merge rule into the typed merged result
+   * (`PreToolUseMerge` for PreToolUse, `BlockingMerge` for Stop, …; see `MergedResult`), with the
+   * outcomes alongside. The one way to run hooks: the loop (`fireHook`), `hookloop hooks test` and
+   * hot reload's ConfigChange (through the loop's phase) all come here. Never throws: a failing
+   * handler is an outcome.
    * @example const { decision, reason } = await hooks.fire('PreToolUse', payload);
    */
-  async fire<E extends HookEventName>(event: E, input: HookInput<E>, options: DispatchOptions = {}): Promise<HookResult<E>> {
-    const matchValue = options.matchValue ?? matchValueOf(event, input as Readonly<Record<string, unknown>>);
-    const result = await this.dispatch(event, input, matchValue === undefined ? options : { ...options, matchValue });
+  async fire<E extends HookEventName>(event: E, input: HookInput<E>, options: FireOptions = {}): Promise<HookResult<E>> {
+    if (this.fireListeners.size > 0) this.tellListeners(event, input as Readonly<Record<string, unknown>>);
+    const result = await this.dispatch(event, input, options);
     return { ...mergeOutcomes(event, result.outcomes), outcomes: result.outcomes, shortCircuited: result.shortCircuited };
   }
 
   /**
-   * Runs every handler of `event` that matches, as the class contract says, and returns their
-   * answers in merge order. Never throws: a failing handler is an outcome.
+   * Which handlers of `event` would run for `input`, and why each other one is skipped (matcher,
+   * `if`, duplicate, an agent hook inside an agent hook's subagent); see `HookPlan`. `fire` runs
+   * exactly this plan; nothing runs here. `projectDir` and `nested` as in `FireOptions`
+   * (`services.nested`). Never throws (a condition matcher that throws counts as no match).
    */
-  async dispatch<E extends HookEventName>(event: E, input: HookInput<E>, options: DispatchOptions = {}): Promise<DispatchResult> {
+  async plan<E extends HookEventName>(event: E, input: HookInput<E>, options: { readonly projectDir?: string; readonly nested?: boolean } = {}): Promise<HookPlan> {
+    return planHandlers(event, this.byEvent.get(event) ?? [], input as Readonly<Record<string, unknown>>, { conditionMatches: this.ifMatches, ...options });
+  }
+
+  private tellListeners(event: HookEventName, payload: Readonly<Record<string, unknown>>): void {
+    for (const listener of [...this.fireListeners]) {
+      try {
+        listener(event, payload);
+      } catch {
+        // A broken observer must not change the session; it is detached so that it cannot fail twice.
+        this.fireListeners.delete(listener);
+      }
+    }
+  }
+
+  /** Runs the plan's handlers and returns their answers in merge order. Never throws. */
+  private async dispatch<E extends HookEventName>(event: E, input: HookInput<E>, options: FireOptions): Promise<Answers> {
     const candidates = this.byEvent.get(event);
     if (candidates === undefined || candidates.length === 0) return NO_HANDLERS;
     const signal = options.signal ?? new AbortController().signal;
-    const selected = await this.select(event, candidates, input, options.matchValue, options.projectDir);
-    if (selected.length === 0) return NO_HANDLERS;
+    const services = options.services;
+    // The same selection `plan` reports.
+    const plan = await planHandlers(event, candidates, input as Readonly<Record<string, unknown>>, { conditionMatches: this.ifMatches, projectDir: options.projectDir, nested: services?.nested, explain: false });
+    if (plan.callbacks.length === 0 && plan.external.length === 0) return NO_HANDLERS;
 
     const outcomes: HandlerOutcome[] = [];
-    const services = options.services;
     let current = deepFreeze(input) as Record<string, unknown>;
-    for (const handler of selected.filter((h) => h.origin.transport === 'callback')) {
+    for (const handler of plan.callbacks) {
       const outcome = await this.invoke(event, handler, current, signal, services, options.onStart);
       outcomes.push(outcome);
       options.onOutcome?.(outcome, handler);
@@ -252,8 +303,7 @@ export class HookEngine {
       current = applyRewrite(event, current, outcome);
     }
 
-    // Agent hooks do not run inside an agent hook's own subagent (it would start itself again).
-    const external = dedupe(selected.filter((h) => h.origin.transport !== 'callback' && !(services?.nested && h.origin.transport === 'agent')));
+    const external = plan.external;
     if (external.length === 0) return { outcomes, shortCircuited: false };
     const limit = this.concurrency[event] ?? Infinity;
     this.startBackground(event, external.filter((h) => h.background), current, signal, options);
@@ -280,7 +330,7 @@ export class HookEngine {
   }
 
   /** Starts `async` handlers without waiting: into the run's tracker when there is one, else detached. */
-  private startBackground(event: HookEventName, handlers: readonly RegisteredHandler[], input: Record<string, unknown>, signal: AbortSignal, options: DispatchOptions): void {
+  private startBackground(event: HookEventName, handlers: readonly RegisteredHandler[], input: Record<string, unknown>, signal: AbortSignal, options: FireOptions): void {
     const toolName = typeof input['tool_name'] === 'string' ? input['tool_name'] : undefined;
     for (const handler of handlers) {
       const run = (runSignal: AbortSignal) => this.invoke(event, handler, input, runSignal, options.services, options.onStart);
@@ -296,27 +346,10 @@ export class HookEngine {
    * One handler's run, with the additionalContext cap applied and failing guards noted (see
    * FailureWatch). `onStart` hears of it first; the traceparent it returns goes to the handler.
    */
-  private async invoke(event: HookEventName, handler: RegisteredHandler, input: Record<string, unknown>, signal: AbortSignal, services: HookServices | undefined, onStart: DispatchOptions['onStart']): Promise<HandlerOutcome> {
+  private async invoke(event: HookEventName, handler: RegisteredHandler, input: Record<string, unknown>, signal: AbortSignal, services: HookServices | undefined, onStart: FireOptions['onStart']): Promise<HandlerOutcome> {
     const traceparent = onStart?.(handler)?.traceparent;
     const outcome = await handler.run(input, signal, traceparent === undefined ? services : { ...services, traceparent });
     return this.watch.observe(event, handler.id, capContext(outcome, input));
-  }
-
-  private async select(event: HookEventName, candidates: readonly RegisteredHandler[], input: unknown, matchValue: string | undefined, projectDir: string | undefined): Promise<RegisteredHandler[]> {
-    const selected: RegisteredHandler[] = [];
-    const tool = input as { tool_name?: string; tool_input?: unknown; cwd?: string };
-    const cwd = tool.cwd ?? process.cwd();
-    const matches = this.conditionMatches ?? matchesCondition;
-    for (const handler of candidates) {
-      if (matchValue !== undefined && !matcherMatches(handler.matcher, matchValue)) continue;
-      if (handler.condition !== undefined) {
-        // Claude Code evaluates `if` on tool events only; on other events a handler with `if` never runs.
-        if (!eventSpec(event).acceptsIf || tool.tool_name === undefined) continue;
-        if (!(await matches(handler.condition, tool.tool_name, tool.tool_input, cwd, projectDir ?? cwd))) continue;
-      }
-      selected.push(handler);
-    }
-    return selected;
   }
 }
 
@@ -334,15 +367,4 @@ function endsChain(event: HookEventName, outcome: HandlerOutcome): boolean {
 function applyRewrite(event: HookEventName, input: Record<string, unknown>, outcome: HandlerOutcome): Record<string, unknown> {
   const rewritten = eventSpec(event).rewrite?.(input, outcome.output);
   return rewritten === undefined ? input : Object.freeze({ ...rewritten });
-}
-
-/** Identical external handlers (same identity) run once per event; the first in settings order is kept. */
-function dedupe(handlers: RegisteredHandler[]): RegisteredHandler[] {
-  const seen = new Set<string>();
-  return handlers.filter((handler) => {
-    if (handler.identity === undefined) return true;
-    if (seen.has(handler.identity)) return false;
-    seen.add(handler.identity);
-    return true;
-  });
 }

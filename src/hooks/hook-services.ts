@@ -2,7 +2,7 @@ import type { ModelClient } from '../model/model-client.js';
 
 /**
  * What model-backed hook handlers (`type: "prompt"`, `type: "agent"`) need from the session that
- * dispatches an event. The loop supplies it with every dispatch (`DispatchOptions.services`), so
+ * dispatches an event. The loop supplies it with every fire (`FireOptions.services`), so
  * the hooks layer never imports the loop: a prompt hook asks `model`, an agent hook asks
  * `runSubagent`, which the loop implements as a bounded sub-run of itself.
  */

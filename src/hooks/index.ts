@@ -2,7 +2,7 @@
  * Hooks: the event map and its schemas, the engine that registers and fires handlers, the typed
  * builders and merged results, Claude Code settings files and their handlers, matchers.
  */
-export { HookEngine, type CallbackOptions, type ConcurrencyLimits, type ConditionMatcher, type Unregister } from './hook-engine.js';
+export { HookEngine, type BoundaryInfo, type CallbackOptions, type ConcurrencyLimits, type ConditionMatcher, type FireListener, type FireOptions, type HookPlan, type PhaseBoundary, type PhaseFire, type PlannedHandler, type SkipReason, type Unregister } from './hook-engine.js';
 export type { HookServices, SubagentAnswer, SubagentRequest, SubagentRunner } from './hook-services.js';
 export type { BackgroundDelivery } from './async-hooks.js';
 export type { HookCallback, HookCallbackContext } from './transports/callback.js';
@@ -19,7 +19,7 @@ export type { PostModelResponseMerge, PreModelRequestMerge, PreToolSelectionMerg
 export { addContext, allow, ask, block, deny, replaceOutput, rewriteInput, rewritePrompt, stopRun, type ContextEvent } from './builders.js';
 export { checkHookOutput, type OutputCheck } from './validate-output.js';
 export { readExternalOutput, type ExternalOutputRead } from './read-external-output.js';
-export type { HandlerOutcome, HandlerOrigin } from './handler.js';
+export type { HandlerOutcome, HandlerOrigin, RegisteredHandler } from './handler.js';
 export { loadSettings, parseSettingsText, type LoadedSettings, type LoadedHandler, type LoadSettingsOptions } from './settings/load-settings.js';
 export { registerSettingsHandlers } from './transports/settings-handlers.js';
 export { matcherMatches, compileMatcher } from './matcher.js';

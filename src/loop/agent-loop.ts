@@ -1,4 +1,5 @@
-import { BLOCKED_BY_HOOK, mergeBlocking, mergePostToolUse } from '../hooks/merge.js';
+import { BLOCKED_BY_HOOK } from '../hooks/merge/rule.js';
+import { eventSpec } from '../hooks/event-table.js';
 import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
 import { tallyUsage } from '../model/usage.js';
 import { APPROVAL_INPUT_CHANGED, CallsWaiting, type PendingCall } from '../session/pending-calls.js';
@@ -18,7 +19,7 @@ import { approvalCovers, waitingAfterPreToolUse, waitingEnd, waitingInsideOutcom
 import { preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision/report.js';
 import { permissionDenied } from './permission-decision/events.js';
 import { replacedOutput } from './replaced-output.js';
-import { appendMessage, fireHook, toolContext, type RunContext } from './run-context.js';
+import { appendMessage, fireHook, phaseBoundary, toolContext, type RunContext } from './run-context.js';
 
 /**
  * The agent loop: the one pipeline of named phases that the main session (run/run-agent.ts), the
@@ -173,7 +174,7 @@ async function runToolBatch(run: RunContext, assistant: AssistantMessage, repeat
   if (notes.length > 0) appendMessage(run, userMessage(notes.join('\n\n')));
   const contexts = outcomes.flatMap((outcome) => outcome.contexts);
   if (end.kind === 'continue' && !answered()) {
-    const batch = mergeBlocking(await fireHook(run, 'PostToolBatch', { tool_calls: outcomes.map((outcome) => outcome.batchEntry) }), 'PostToolBatch');
+    const batch = await fireHook(run, 'PostToolBatch', { tool_calls: outcomes.map((outcome) => outcome.batchEntry) });
     contexts.push(...batch.contexts.map((text) => contextLabel('PostToolBatch', undefined, text)));
     if (batch.blocks.length > 0 || batch.stop) end = { kind: 'hook_stopped' };
   }
@@ -222,7 +223,7 @@ export async function runToolCall(run: RunContext, call: ToolCall, deferring: bo
   const { tool } = prepared;
   run.emit({ type: 'tool_started', toolName: tool.name, toolUseId: call.id, input: prepared.input });
 
-  const pre = await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) }, tool.name);
+  const pre = await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) });
   const contexts = pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
   if (pre.decision === 'deny') {
@@ -299,7 +300,7 @@ async function postToolUse(run: RunContext, call: ToolCall, tool: AnyTool, input
     const stop = ran.endsRun;
     return { result: toolResultMessage(call.id, tool.name, ran.message, true), contexts, ...(stop ? { stop } : {}) };
   }
-  const post = mergePostToolUse(await fireHook(run, 'PostToolUse', { ...fields, tool_response: ran.output, tool_use_id: call.id, duration_ms: ran.durationMs, ...mcpServerOf(tool) }, tool.name));
+  const post = await fireHook(run, 'PostToolUse', { ...fields, tool_response: ran.output, tool_use_id: call.id, duration_ms: ran.durationMs, ...mcpServerOf(tool) });
   const output = replacedOutput(run, call, tool, post, ran.output);
   const contexts = [...post.contexts.map((text) => contextLabel('PostToolUse', tool.name, text)), ...post.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason))];
   // An MCP output over Claude Code's limit reaches the model and PostToolBatch as a saved file's preview.
@@ -341,13 +342,15 @@ async function decideStop(run: RunContext, options: LoopOptions, lastText: strin
   const active = { stop_hook_active: continuations > 0 };
   const tail = { last_assistant_message: lastText, background_tasks: [], session_crons: [] };
   let merged;
+  // Which event ends the turns is the run's role (main session or subagent); what its answers mean is the event table's.
   if (role.kind === 'main') {
-    await run.hooks.boundary('before-stop');
-    merged = mergeBlocking(await fireHook(run, 'Stop', { ...active, ...tail }), 'Stop');
+    await phaseBoundary(run, 'before-stop');
+    merged = await fireHook(run, 'Stop', { ...active, ...tail });
   } else {
-    merged = mergeBlocking(await fireHook(run, 'SubagentStop', { ...active, agent_transcript_path: role.transcriptPath, ...tail }, role.agentType), 'SubagentStop');
+    merged = await fireHook(run, 'SubagentStop', { ...active, agent_transcript_path: role.transcriptPath, ...tail });
   }
-  const wantsMore = merged.blocks.length > 0 || merged.contexts.length > 0;
+  // `decidesStop`: a block or context from this event means "not yet", another turn (bounded below).
+  const wantsMore = eventSpec(event).decidesStop && (merged.blocks.length > 0 || merged.contexts.length > 0);
   const mayContinue = continuations < options.maxStopContinuations;
   if (merged.stop) return merged.blocks.length > 0 ? 'prevented_with_block' : 'prevented';
   if (!wantsMore) return role.kind === 'main' && mayContinue && (await wokenByBackground(run)) ? 'continue' : 'stop';

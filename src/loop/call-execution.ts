@@ -4,7 +4,7 @@ import { toolResultMessage, type ToolResultMessage } from '../messages/messages.
 import { CallsWaiting } from '../session/pending-calls.js';
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
 import { withAbsolutePaths } from './replaced-output.js';
-import { toolContext, type RunContext } from './run-context.js';
+import { phaseBoundary, toolContext, type RunContext } from './run-context.js';
 
 /*
  * The small pieces of the execute and pair phases of a tool call (agent-loop.ts reads as the
@@ -49,14 +49,14 @@ export async function runHandler(run: RunContext, call: ToolCall, tool: AnyTool,
   const started = performance.now();
   const cwd = run.state.cwd;
   const elapsed = () => Math.round(performance.now() - started);
-  await run.hooks.boundary('before-tool', { toolName: tool.name, toolUseId: call.id });
+  await phaseBoundary(run, 'before-tool', { toolName: tool.name, toolUseId: call.id });
   try {
     let output: unknown = await invoke();
     if (rewritten) output = withAbsolutePaths(output, cwd);
-    await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
+    await phaseBoundary(run, 'after-tool', { toolName: tool.name, toolUseId: call.id });
     return { ok: true, output, durationMs: elapsed() };
   } catch (error) {
-    await run.hooks.boundary('after-tool', { toolName: tool.name, toolUseId: call.id });
+    await phaseBoundary(run, 'after-tool', { toolName: tool.name, toolUseId: call.id });
     if (error instanceof CallsWaiting) return error;
     if (!(error instanceof ToolFailure)) return { ok: false, message: `Error: ${describeError(error)}`, durationMs: elapsed() };
     return { ok: false, message: error.message, durationMs: elapsed(), ...(error.endsRun ? { endsRun: error.endsRun } : {}) };

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { describeError } from '../errors.js';
-import { mergeBlocking } from '../hooks/merge.js';
 import { systemMessage, userMessage, type Message } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import { tallyUsage, type UsageTally } from '../model/usage.js';
@@ -99,7 +98,7 @@ export async function compactConversation(
   const started = Date.now();
   const { trigger } = request;
   if (run.messages.length === 0) return { kind: 'failed', error: 'there is no conversation to compact yet' };
-  const pre = mergeBlocking(await fireHook(run, 'PreCompact', { trigger, custom_instructions: request.instructions ?? null }, trigger), 'PreCompact');
+  const pre = await fireHook(run, 'PreCompact', { trigger, custom_instructions: request.instructions ?? null });
   if (pre.blocks.length > 0) return { kind: 'blocked', reason: pre.blocks.map((block) => block.reason).join('\n') };
 
   let answer: string;
@@ -116,7 +115,7 @@ export async function compactConversation(
   await summarizerStop(run, answer);
 
   const { context } = await sessionStart(run, 'compact', run.state.model ?? setup.model.name);
-  await fireHook(run, 'PostCompact', { trigger, compact_summary: answer }, trigger);
+  await fireHook(run, 'PostCompact', { trigger, compact_summary: answer });
 
   const history: Message[] = [userMessage(continuationMessage(extractSummary(answer), trigger)), ...(context.length > 0 ? [systemMessage(context.join('\n\n'))] : [])];
   const preTokens = run.state.contextTokens;
@@ -134,5 +133,5 @@ export async function compactConversation(
 async function summarizerStop(run: RunContext, answer: string): Promise<void> {
   const agentId = `a${randomBytes(8).toString('hex')}`;
   const fields = { agent_id: agentId, agent_type: '', stop_hook_active: false, agent_transcript_path: agentTranscriptPath(run.state.transcriptPath, agentId), last_assistant_message: answer, background_tasks: [], session_crons: [] };
-  await fireHook(run, 'SubagentStop', fields, '');
+  await fireHook(run, 'SubagentStop', fields);
 }

@@ -66,7 +66,7 @@ export async function requestModel(run: RunContext, call: ModelCall, model: Mode
 
   let synthetic: SyntheticResponse | undefined;
   if (hooks.has('PreModelRequest')) {
-    const pre = await fireHook(view, 'PreModelRequest', { caller: call.caller, turn, model: modelName, system: call.system, messages: messagesToWire(call.messages) as never, tools: toolsToWire(call.tools) as never }, call.caller);
+    const pre = await fireHook(view, 'PreModelRequest', { caller: call.caller, turn, model: modelName, system: call.system, messages: messagesToWire(call.messages) as never, tools: toolsToWire(call.tools) as never });
     if (pre.stop) return { kind: 'stopped' };
     if (pre.updatedSystem !== undefined) request.system = pre.updatedSystem;
     if (pre.updatedMessages !== undefined) {
@@ -83,7 +83,7 @@ export async function requestModel(run: RunContext, call: ModelCall, model: Mode
 
   let toolRun: RunContext | undefined;
   if (synthetic === undefined && request.tools.length > 0 && hooks.has('PreToolSelection')) {
-    const selection = await fireHook(view, 'PreToolSelection', { caller: call.caller, turn, model: request.model ?? modelName, tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description })) }, call.caller);
+    const selection = await fireHook(view, 'PreToolSelection', { caller: call.caller, turn, model: request.model ?? modelName, tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description })) });
     if (selection.allowedTools !== undefined) {
       const allowed = new Set(selection.allowedTools);
       request.tools = request.tools.filter((tool) => allowed.has(tool.name));

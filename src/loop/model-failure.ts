@@ -12,7 +12,7 @@ export async function failTurn(run: RunContext, error: unknown, lastText: string
   const message = describeError(error);
   const status = error instanceof ProviderError ? (error.status ?? null) : null;
   if (!aborted && reportStopFailure) {
-    await fireHook(run, 'StopFailure', { error: errorCategory(status), last_assistant_message: message }, errorCategory(status));
+    await fireHook(run, 'StopFailure', { error: errorCategory(status), last_assistant_message: message });
   }
   return aborted
     ? { result: lastText, isError: true, terminalReason: 'aborted', stopReason: null }

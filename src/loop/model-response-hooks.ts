@@ -42,7 +42,6 @@ export async function afterResponse(view: RunContext, call: AnsweredCall, respon
         ...(usage.cacheCreationInputTokens !== undefined ? { cache_creation_input_tokens: usage.cacheCreationInputTokens } : {}),
       },
     },
-    call.caller,
   );
   const dropped = new Set(after.dropToolCalls);
   const calls = message.toolCalls.filter((toolCall) => !dropped.has(toolCall.id));

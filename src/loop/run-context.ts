@@ -1,7 +1,7 @@
 import { ENDING_EVENTS, matchValueOf, mergeOutcomes, type HookEventName, type HookResult } from '../hooks/event-table.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
 import type { BackgroundHooks } from '../hooks/async-hooks.js';
-import type { HookEngine } from '../hooks/hook-engine.js';
+import type { BoundaryInfo, HookEngine, PhaseBoundary } from '../hooks/hook-engine.js';
 import type { HookServices } from '../hooks/hook-services.js';
 import type { HandlerOutcome, RegisteredHandler } from '../hooks/handler.js';
 import { deepFreeze, type Message } from '../messages/messages.js';
@@ -100,18 +100,12 @@ const NO_ANSWERS = new Map<HookEventName, unknown>();
  * Prompt and agent hooks get the run's services; background hooks go to the run's tracker.
  * Every external handler's start is reported (`hook_handler_started`, with an invocation id its
  * `hook_outcome` repeats, the tool call and the subagent), and gets the traceparent of its span.
- * `matchValue` is @deprecated: matchers test the payload field the event table names
- * (`matchField`); a value given here overrides it. Never throws.
+ * Matchers test the payload field the event table names (`matchField`). Never throws.
  */
-export async function fireHook<E extends HookEventName>(
-  run: RunContext,
-  event: E,
-  fields: HookPayload<E>,
-  matchValue?: string,
-): Promise<HookResult<E>> {
+export async function fireHook<E extends HookEventName>(run: RunContext, event: E, fields: HookPayload<E>): Promise<HookResult<E>> {
   if (!run.hooks.has(event)) return noAnswers(event);
   const input = run.state.payload(event, fields);
-  const matched = matchValue ?? matchValueOf(event, input as Readonly<Record<string, unknown>>);
+  const matched = matchValueOf(event, input as Readonly<Record<string, unknown>>);
   // A hook may read transcript_path: every line so far is in the file before it runs.
   run.flushTranscript?.();
   const ids = invocationIds(input as Readonly<Record<string, unknown>>);
@@ -123,7 +117,6 @@ export async function fireHook<E extends HookEventName>(
     services: run.services,
     background: run.background,
     projectDir: run.state.projectDir,
-    ...(matched !== undefined ? { matchValue: matched } : {}),
     onStart: (handler) => {
       // In-process callbacks take microseconds: their outcome alone (with its duration) is reported.
       if (handler.origin.transport === 'callback') return undefined;
@@ -143,6 +136,15 @@ export async function fireHook<E extends HookEventName>(
       if (output.continue === false && typeof output.stopReason === 'string') run.emit({ type: 'system_message', text: `${event} hook stopped the run: ${output.stopReason}` });
     },
   });
+}
+
+/**
+ * The run reaches a phase boundary (see `PhaseBoundary`): the engine's boundary listeners run, and
+ * an event they fire (hot reload's ConfigChange) goes through `fireHook` like any event of the run.
+ * Resolves when every listener is done; never rejects.
+ */
+export function phaseBoundary(run: RunContext, phase: PhaseBoundary, info: Omit<BoundaryInfo, 'fire'> = {}): Promise<void> {
+  return run.hooks.boundary(phase, { ...info, fire: (event, fields) => fireHook(run, event, fields) });
 }
 
 /** The tool call and subagent a payload belongs to, for observers. */

@@ -6,15 +6,24 @@ import type { PermissionMode } from '../permissions/types.js';
 export type { SubagentIdentity } from '../hooks/payload.js';
 
 /**
+ * Whoever holds the permission mode: the run's policy (which decides by it and is the only one to
+ * change it), or a fixed value. The state reads it and never keeps a copy to keep in step.
+ */
+export interface ModeOwner {
+  readonly mode: PermissionMode;
+}
+
+/**
  * The mutable facts of one session that hook payloads report: ids, the current directory (it
- * follows the Bash tool's `cd`), the permission mode. Owned by the loop; hooks get frozen snapshots.
+ * follows the Bash tool's `cd`), the permission mode (read from its owner, the policy). Owned by
+ * the loop; hooks get frozen snapshots.
  */
 export class SessionState {
   readonly sessionId: string;
   readonly transcriptPath: string;
   readonly projectDir: string;
   cwd: string;
-  mode: PermissionMode;
+  private readonly modeOwner: ModeOwner;
   promptId: string | undefined;
   /** Set by a SessionStart hook's `sessionTitle`; reported as `session_title` to UserPromptSubmit hooks. */
   sessionTitle: string | undefined;
@@ -27,12 +36,18 @@ export class SessionState {
   /** Set in the state of a subagent (see SubagentIdentity); undefined in the main session. */
   agent: SubagentIdentity | undefined;
 
-  constructor(init: { sessionId: string; transcriptPath: string; projectDir: string; cwd: string; mode: PermissionMode }) {
+  /** `mode`: the policy whose mode payloads report, or a fixed mode (`hooks test`). */
+  constructor(init: { sessionId: string; transcriptPath: string; projectDir: string; cwd: string; mode: PermissionMode | ModeOwner }) {
     this.sessionId = init.sessionId;
     this.transcriptPath = init.transcriptPath;
     this.projectDir = init.projectDir;
     this.cwd = init.cwd;
-    this.mode = init.mode;
+    this.modeOwner = typeof init.mode === 'string' ? { mode: init.mode } : init.mode;
+  }
+
+  /** The current permission mode, as its owner (the run's policy) holds it. */
+  get mode(): PermissionMode {
+    return this.modeOwner.mode;
   }
 
   /**

@@ -40,7 +40,9 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   const workspace = new Workspace(projectDir, options.permissions?.additionalDirectories ?? []);
   const mode = options.permissions?.mode ?? 'default';
   const rules = { allow: [], ask: [], deny: [], ...options.permissions?.rules };
-  const state = new SessionState({ sessionId, transcriptPath, projectDir, cwd: projectDir, mode });
+  const policy = new PermissionPolicy({ rules, mode, workspace, projectDir, ...(options.permissions?.ruleSources ? { ruleSources: options.permissions.ruleSources } : {}), configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) });
+  // The policy owns the mode (a PermissionRequest hook may change it); the state reports it.
+  const state = new SessionState({ sessionId, transcriptPath, projectDir, cwd: projectDir, mode: policy });
   state.model = resume?.model;
   state.contextTokens = resume?.contextTokens ?? 0;
   const observers: RunObserver[] = [...(options.observers ?? [])];
@@ -59,7 +61,6 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   // The Agent and Skill tools belong to this run: a registry the caller passes (and may reuse) gets them in a copy.
   const ownsTools = (options.agents?.length ?? 0) > 0 || (options.skills?.length ?? 0) > 0;
   const tools = options.tools instanceof ToolRegistry && !ownsTools ? options.tools : new ToolRegistry(options.tools instanceof ToolRegistry ? options.tools.list() : (options.tools ?? []));
-  const policy = new PermissionPolicy({ rules, mode, workspace, projectDir, ...(options.permissions?.ruleSources ? { ruleSources: options.permissions.ruleSources } : {}), configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) });
   const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, transcriptPath, hides: (toolName) => policy.hidesTool(toolName), env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
   const run: RunContext = {
     state,

@@ -12,7 +12,7 @@ import { createRun, startRunSandboxFor } from './create-run.js';
 import { contextLabel, promptBlockedResult, promptStoppedResult, queuedPromptNotice, successLabel } from '../loop/hook-text.js';
 import { abandonPending, decidePending, endOfDecidedBatch } from '../loop/deferred-approval.js';
 import { DEFAULT_MAX_TURNS, DEFAULT_STOP_CONTINUATIONS, type LoopEnd, type LoopOptions } from '../loop/loop-types.js';
-import { appendMessage, fireHook, type RunContext } from '../loop/run-context.js';
+import { appendMessage, fireHook, phaseBoundary, type RunContext } from '../loop/run-context.js';
 import type { RunOptions, RunResult } from './run-options.js';
 import { sessionStart, type SessionStartOutcome } from '../loop/session-start.js';
 import { SKILL_LISTING_START, skillListing } from '../skills/skill-tool.js';
@@ -209,7 +209,7 @@ async function submitFirstPrompt(run: RunContext, prompt: string, opening: Sessi
  */
 async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; suppressOriginalPrompt?: boolean; stopped?: string; sent: string; context: string[] }> {
   const title = run.state.sessionTitle;
-  await run.hooks.boundary('before-prompt');
+  await phaseBoundary(run, 'before-prompt');
   const submit = await fireHook(run, 'UserPromptSubmit', { prompt, ...(title !== undefined ? { session_title: title } : {}) });
   if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n'), suppressOriginalPrompt: submit.suppressOriginalPrompt, sent: prompt, context: [] };
   if (submit.stop !== undefined) return { stopped: promptStoppedResult(submit.stop.reason), sent: prompt, context: [] };

@@ -118,6 +118,61 @@ describe('hookloop hooks test', () => {
     expect(JSON.parse(run.stdout).payload).toEqual(recorded[1]);
   });
 
+  it('--payload without EVENT tests the event each recorded line names; a note says which line of how many', () => {
+    const dir = project({ PreToolUse: [{ matcher: 'Bash', hooks: [guard] }] });
+    fs.writeFileSync(path.join(dir, 'rec.jsonl'), recordedLines(dir).map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const run = runCli(['hooks', 'test', '--payload', 'rec.jsonl', '--settings', 'settings.json'], dir);
+    expect(run.stdout.split('\n')[0]).toBe('SessionStart for source startup');
+    expect(run.stdout).toContain('note: replayed line 1 of rec.jsonl, the first of 3; --line N picks another, --all replays every one');
+    expect(run.status).toBe(0);
+  });
+
+  it('--payload --line N replays that line of the file, as its own event', () => {
+    const dir = project({ PreToolUse: [{ matcher: 'Bash', hooks: [guard] }] });
+    const recorded = recordedLines(dir);
+    fs.writeFileSync(path.join(dir, 'rec.jsonl'), recorded.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const run = runCli(['hooks', 'test', '--payload', 'rec.jsonl', '--line', '3', '--settings', 'settings.json', '--json'], dir);
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ event: 'PreToolUse', payload: recorded[2], verdict: { refuses: true } });
+    const wrong = runCli(['hooks', 'test', 'SessionStart', '--payload', 'rec.jsonl', '--line', '3', '--settings', 'settings.json'], dir);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr.trim()).toBe('hookloop: --payload rec.jsonl: line 3 is a PreToolUse payload, not SessionStart');
+    const missing = runCli(['hooks', 'test', '--payload', 'rec.jsonl', '--line', '9', '--settings', 'settings.json'], dir);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr.trim()).toBe('hookloop: --payload rec.jsonl: no JSON object on line 9 (lines with one: 1, 2, 3)');
+  });
+
+  it('--payload --all replays every line (of EVENT when given), one report each; any refusal exits 1', () => {
+    const dir = project({ PreToolUse: [{ matcher: 'Bash', hooks: [guard] }] });
+    const recorded = recordedLines(dir);
+    fs.writeFileSync(path.join(dir, 'rec.jsonl'), recorded.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const all = runCli(['hooks', 'test', '--payload', 'rec.jsonl', '--all', '--settings', 'settings.json', '--json'], dir);
+    expect(all.status).toBe(1);
+    const reports = JSON.parse(all.stdout) as { event: string; payload: unknown; verdict: { refuses: boolean } }[];
+    expect(reports.map((report) => [report.event, report.verdict.refuses])).toEqual([['SessionStart', false], ['PreToolUse', false], ['PreToolUse', true]]);
+    expect(reports.map((report) => report.payload)).toEqual(recorded);
+    const onlyTools = runCli(['hooks', 'test', 'PreToolUse', '--payload', 'rec.jsonl', '--all', '--settings', 'settings.json'], dir);
+    expect(onlyTools.stdout.match(/^PreToolUse for tool Bash$/gm)).toHaveLength(2);
+    expect(onlyTools.stdout).toContain('note: line 2 of rec.jsonl');
+    expect(onlyTools.stdout).toContain('note: line 3 of rec.jsonl');
+    expect(onlyTools.stdout).not.toContain('SessionStart');
+  });
+
+  it('bad input around --payload: no EVENT and no payload, a line without hook_event_name, --line without --payload (exit 2, one line)', () => {
+    const dir = project({});
+    fs.writeFileSync(path.join(dir, 'bare.jsonl'), '{"tool_name":"Bash"}\n{"tool_name":"Read"}\n');
+    const cases: [string[], string][] = [
+      [['hooks', 'test'], 'hookloop: hooks test: name the event (e.g. hooks test PreToolUse), or pass --payload FILE, whose payloads name theirs'],
+      [['hooks', 'test', '--payload', 'bare.jsonl'], 'hookloop: --payload bare.jsonl: line 1 has no hook_event_name; name the event: hooks test EVENT --payload bare.jsonl'],
+      [['hooks', 'test', 'PreToolUse', '--tool', 'Bash', '--line', '2'], 'hookloop: hooks test: --line and --all pick lines of --payload FILE; pass --payload'],
+    ];
+    for (const [args, message] of cases) {
+      const run = runCli(args, dir);
+      expect(run.status).toBe(2);
+      expect(run.stderr.trim()).toBe(message);
+    }
+  });
+
   it('bad input: an unknown event, a tool event without --tool, invalid --input JSON (exit 2, one line)', () => {
     const dir = project({});
     const cases: [string[], RegExp][] = [
@@ -133,3 +188,10 @@ describe('hookloop hooks test', () => {
     }
   });
 });
+
+/** What `hooks record` writes for a session with two Bash calls: SessionStart, then a harmless and a dangerous PreToolUse. */
+function recordedLines(dir: string): Record<string, unknown>[] {
+  const common = { session_id: 's1', transcript_path: '/t', cwd: dir };
+  const call = (command: string, id: string) => ({ ...common, prompt_id: 'p1', permission_mode: 'default', effort: { level: 'medium' }, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: id });
+  return [{ ...common, hook_event_name: 'SessionStart', source: 'startup' }, call('ls', 'toolu_1'), call('rm -rf x', 'toolu_2')];
+}

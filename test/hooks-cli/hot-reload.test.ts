@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SessionHookEngine } from '../../src/cli/hooks-command/session-engine.js';
 import { startSessionHooks, type SessionHooks } from '../../src/cli/hooks-command/session-hooks.js';
-import { type HookInput, registerSettingsHandlers } from '../../src/index.js';
+import { HookEngine, type HookEventName, type HookPayload, type PhaseFire, registerSettingsHandlers } from '../../src/index.js';
+import { SessionState } from '../../src/loop/session-state.js';
 import { loadHookSetup } from '../../src/hooks/plugins/hook-setup.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { tempProject } from '../support/scripted-run.js';
@@ -16,12 +16,16 @@ afterEach(async () => {
 const logTo = (file: string) => ({ type: 'command', command: `cat >> "$CLAUDE_PROJECT_DIR/${file}"; echo >> "$CLAUDE_PROJECT_DIR/${file}"` });
 const settings = (hooks: Record<string, unknown>) => JSON.stringify({ hooks });
 
-/** A session's hook services over a project whose local settings the test edits. */
+/**
+ * A session's hook services over a project whose local settings the test edits. The test plays
+ * the loop: its session state gives payloads their common fields, and its boundaries pass the
+ * loop's `fire`, as `phaseBoundary` does (SessionState stands in for the run; it is not exported).
+ */
 function session(initial: Record<string, unknown>) {
   const dir = tempProject({ '.claude/settings.local.json': settings(initial) });
   const home = tempProject();
   const setupOptions = { projectDir: dir, homeDir: home };
-  const engine = new SessionHookEngine();
+  const engine = new HookEngine();
   const notices: string[] = [];
   sessions.push(
     startSessionHooks({
@@ -33,19 +37,21 @@ function session(initial: Record<string, unknown>) {
       notify: (line) => notices.push(line),
     }),
   );
-  const base = { session_id: 'session-1', transcript_path: '/t.jsonl', cwd: dir };
+  const state = new SessionState({ sessionId: 'session-1', transcriptPath: '/t.jsonl', projectDir: dir, cwd: dir, mode: 'default' });
+  const fire = <E extends HookEventName>(event: E, fields: HookPayload<E>) => engine.fire(event, state.payload(event, fields));
+  const loopFire: PhaseFire = fire;
   const preToolUse = (command: string): Promise<unknown> => {
-    const payload: HookInput<'PreToolUse'> = { ...base, prompt_id: 'prompt-1', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_1' };
-    return engine.dispatch('PreToolUse', payload, { matchValue: 'Bash' });
+    state.promptId = 'prompt-1';
+    return fire('PreToolUse', { tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_1' });
   };
   return {
     dir,
     notices,
     installed: () => engine.list().map((handler) => handler.origin.text),
-    start: () => engine.dispatch('SessionStart', { ...base, hook_event_name: 'SessionStart', source: 'startup' }, { matchValue: 'startup' }),
+    start: () => fire('SessionStart', { source: 'startup' }),
     preToolUse,
     /** The loop reaching a phase boundary, where changes are applied (or held, after a tool). */
-    boundary: (phase: 'before-tool' | 'after-tool' = 'before-tool') => engine.boundary(phase, { toolName: 'Bash', toolUseId: 'toolu_1' }),
+    boundary: (phase: 'before-tool' | 'after-tool' = 'before-tool') => engine.boundary(phase, { toolName: 'Bash', toolUseId: 'toolu_1', fire: loopFire }),
     edit: (hooks: Record<string, unknown> | string) => fs.writeFileSync(path.join(dir, '.claude/settings.local.json'), typeof hooks === 'string' ? hooks : settings(hooks)),
     read: (file: string) => (fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : ''),
   };
@@ -174,4 +180,32 @@ describe('ConfigChange in a -p session', () => {
     const added = fs.readFileSync(path.join(dir, 'added.log'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { tool_use_id: string }).tool_use_id);
     expect(added).toEqual(['toolu_03']);
   });
+
+  it('goes through the run like any event: the events file and the lifecycle log see ConfigChange after a settings edit', () => {
+    const dir = tempProject({ '.claude/settings.local.json': '{}\n' });
+    writeJson(dir, 'settings.json', {
+      permissions: { allow: ['Bash'] },
+      hooks: {
+        // A hook (not a tool) edits the settings, so the change is applied at the next boundary.
+        PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `cat > /dev/null; echo '{"hooks":{}}' > "$CLAUDE_PROJECT_DIR/.claude/settings.local.json"` }] }],
+        ConfigChange: [{ matcher: 'local_settings', hooks: [{ type: 'command', command: 'cat > /dev/null' }] }],
+      },
+    });
+    writeJson(dir, 'turns.json', [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo one' } }], [{ type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'echo two' } }], [{ type: 'text', text: 'done' }]]);
+    const run = runCli(['-p', 'go', '--settings', 'settings.json', '--model-script', 'turns.json', '--verbose'], dir);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain('ConfigChange');
+    const eventsFiles = findFiles(path.join(dir, '.test-home'), '.events.ndjson');
+    expect(eventsFiles).toHaveLength(1);
+    const lines = fs.readFileSync(eventsFiles[0]!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; event?: string; matchValue?: string });
+    expect(lines.filter((line) => line.event === 'ConfigChange').map((line) => [line.type, line.matchValue])).toEqual([
+      ['hook_started', 'local_settings'],
+      ['hook_outcome', 'local_settings'],
+    ]);
+  });
 });
+
+/** Every file under `dir` whose name ends with `suffix`. */
+function findFiles(dir: string, suffix: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith(suffix)).map((name) => path.join(dir, name));
+}

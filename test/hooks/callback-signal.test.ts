@@ -16,7 +16,7 @@ describe('callback hooks: timeout and signal', () => {
       seen = signal;
       return new Promise<undefined>(() => {});
     });
-    const { outcomes } = await engine.dispatch('Stop', stopInput());
+    const { outcomes } = await engine.fire('Stop', stopInput());
     expect(outcomes[0]).toMatchObject({ status: 'timeout', failClosed: false });
     expect(seen?.aborted).toBe(true);
   });
@@ -25,7 +25,7 @@ describe('callback hooks: timeout and signal', () => {
     const engine = new HookEngine();
     let late: AbortSignal | undefined;
     engine.on('Stop', { timeout: 0.01 }, (_input, context) => new Promise<undefined>((resolve) => setTimeout(() => ((late = context.signal), resolve(undefined)), 50)));
-    await engine.dispatch('Stop', stopInput());
+    await engine.fire('Stop', stopInput());
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(late?.aborted).toBe(true);
   });
@@ -38,7 +38,7 @@ describe('callback hooks: timeout and signal', () => {
       signals.push(signal);
       return new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined)));
     });
-    const pending = engine.dispatch('Stop', stopInput(), { signal: controller.signal });
+    const pending = engine.fire('Stop', stopInput(), { signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(signals[0]?.aborted).toBe(false);
     controller.abort();
@@ -48,7 +48,7 @@ describe('callback hooks: timeout and signal', () => {
 
     const syncEngine = new HookEngine();
     syncEngine.on('Stop', (_input, { signal }) => void signals.push(signal));
-    await syncEngine.dispatch('Stop', stopInput(), { signal: controller.signal });
+    await syncEngine.fire('Stop', stopInput(), { signal: controller.signal });
     expect(signals[1]?.aborted).toBe(true);
   });
 
@@ -58,12 +58,12 @@ describe('callback hooks: timeout and signal', () => {
       throw new Error('sync boom');
     });
     const input: HookInput<'PreToolUse'> = { session_id: 's', transcript_path: '/t', cwd: '/w', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: {}, tool_use_id: 't1' };
-    const { outcomes } = await engine.dispatch('PreToolUse', input);
+    const { outcomes } = await engine.fire('PreToolUse', input);
     expect(outcomes[0]).toMatchObject({ status: 'failed', failClosed: true, error: 'threw: sync boom' });
 
     const asyncEngine = new HookEngine();
     asyncEngine.on('PreToolUse', async () => ({ systemMessage: 'hi' }));
-    const answered = await asyncEngine.dispatch('PreToolUse', input);
+    const answered = await asyncEngine.fire('PreToolUse', input);
     expect(answered.outcomes[0]).toMatchObject({ status: 'ok', output: { systemMessage: 'hi' } });
   });
 
@@ -76,8 +76,8 @@ describe('callback hooks: timeout and signal', () => {
       offSecond();
     });
     offSecond = engine.on('Stop', () => void seen.push('second'));
-    await engine.dispatch('Stop', stopInput());
-    await engine.dispatch('Stop', stopInput());
+    await engine.fire('Stop', stopInput());
+    await engine.fire('Stop', stopInput());
     expect(seen).toEqual(['first', 'second', 'first']);
   });
 });

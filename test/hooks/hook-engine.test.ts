@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { allow, deny, HookEngine, type HookInput, rewriteInput } from '../../src/index.js';
-import { mergePreToolUse, mergePostToolUse } from '../../src/hooks/merge.js';
 
 function preToolUse(toolInput: Record<string, unknown>, toolName = 'Bash'): HookInput<'PreToolUse'> {
   return {
@@ -22,7 +21,7 @@ describe('HookEngine callbacks', () => {
     engine.on('PreToolUse', { matcher: 'Write|Edit' }, () => void seen.push('edit-hook'));
     engine.on('PreToolUse', { matcher: 'Bash' }, () => void seen.push('bash-hook'));
     engine.on('PreToolUse', () => void seen.push('all-hook'));
-    await engine.dispatch('PreToolUse', preToolUse({ command: 'ls' }), { matchValue: 'Bash' });
+    await engine.fire('PreToolUse', preToolUse({ command: 'ls' }));
     expect(seen).toEqual(['bash-hook', 'all-hook']);
   });
 
@@ -30,10 +29,10 @@ describe('HookEngine callbacks', () => {
     const engine = new HookEngine();
     let calls = 0;
     const off = engine.on('PreToolUse', () => void calls++);
-    await engine.dispatch('PreToolUse', preToolUse({ command: 'ls' }), { matchValue: 'Bash' });
+    await engine.fire('PreToolUse', preToolUse({ command: 'ls' }));
     off();
     off();
-    await engine.dispatch('PreToolUse', preToolUse({ command: 'ls' }), { matchValue: 'Bash' });
+    await engine.fire('PreToolUse', preToolUse({ command: 'ls' }));
     expect(calls).toBe(1);
     expect(engine.has('PreToolUse')).toBe(false);
   });
@@ -42,8 +41,8 @@ describe('HookEngine callbacks', () => {
     const engine = new HookEngine();
     engine.on('PreToolUse', ({ tool_input }) => rewriteInput({ command: `${String(tool_input['command'])} --one` }));
     engine.on('PreToolUse', ({ tool_input }) => rewriteInput({ command: `${String(tool_input['command'])} --two` }));
-    const { outcomes } = await engine.dispatch('PreToolUse', preToolUse({ command: 'ls' }), { matchValue: 'Bash' });
-    expect(mergePreToolUse(outcomes).updatedInput).toEqual({ command: 'ls --one --two' });
+    const fired = await engine.fire('PreToolUse', preToolUse({ command: 'ls' }));
+    expect(fired.updatedInput).toEqual({ command: 'ls --one --two' });
   });
 
   it('three chained PostToolUse callbacks see each other\'s rewrites in registration order', async () => {
@@ -56,9 +55,9 @@ describe('HookEngine callbacks', () => {
       });
     }
     const input: HookInput<'PostToolUse'> = { ...preToolUse({ command: 'ls' }), hook_event_name: 'PostToolUse', tool_response: 'x', duration_ms: 1 };
-    const { outcomes } = await engine.dispatch('PostToolUse', input, { matchValue: 'Bash' });
+    const fired = await engine.fire('PostToolUse', input);
     expect(seen).toEqual(['x', 'xa', 'xab']);
-    expect(mergePostToolUse(outcomes).updatedToolOutput?.value).toBe('xabc');
+    expect(fired.updatedToolOutput?.value).toBe('xabc');
   });
 
   it('a deny short-circuits the callbacks registered after it', async () => {
@@ -69,10 +68,10 @@ describe('HookEngine callbacks', () => {
       later = true;
       return allow();
     });
-    const result = await engine.dispatch('PreToolUse', preToolUse({ command: 'rm -rf /' }), { matchValue: 'Bash' });
+    const result = await engine.fire('PreToolUse', preToolUse({ command: 'rm -rf /' }));
     expect(later).toBe(false);
     expect(result.shortCircuited).toBe(true);
-    expect(mergePreToolUse(result.outcomes)).toMatchObject({ decision: 'deny', reason: 'no' });
+    expect(result).toMatchObject({ decision: 'deny', reason: 'no' });
   });
 
   it('hooks see a deep-frozen event they cannot change for others', async () => {
@@ -87,7 +86,7 @@ describe('HookEngine callbacks', () => {
     });
     let seen: unknown;
     engine.on('PreToolUse', (event) => void (seen = event.tool_input['command']));
-    await engine.dispatch('PreToolUse', preToolUse({ command: 'ls' }), { matchValue: 'Bash' });
+    await engine.fire('PreToolUse', preToolUse({ command: 'ls' }));
     expect(mutationError).toBeInstanceOf(TypeError);
     expect(seen).toBe('ls');
   });
@@ -96,10 +95,10 @@ describe('HookEngine callbacks', () => {
     const engine = new HookEngine();
     // A Stop-only field returned from PreToolUse (the cast simulates untyped JavaScript callers).
     engine.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'x', stopHookActive: true } }) as never);
-    const { outcomes } = await engine.dispatch('PreToolUse', preToolUse({ command: 'ls' }), { matchValue: 'Bash' });
-    expect(outcomes[0]!.status).toBe('failed');
-    expect(outcomes[0]!.error).toContain('hookSpecificOutput.stopHookActive');
-    expect(mergePreToolUse(outcomes).decision).toBe('deny');
+    const fired = await engine.fire('PreToolUse', preToolUse({ command: 'ls' }));
+    expect(fired.outcomes[0]!.status).toBe('failed');
+    expect(fired.outcomes[0]!.error).toContain('hookSpecificOutput.stopHookActive');
+    expect(fired.decision).toBe('deny');
   });
 
   it('a throwing observer hook fails open and is reported', async () => {
@@ -108,16 +107,16 @@ describe('HookEngine callbacks', () => {
       throw new Error('audit disk full');
     });
     const input: HookInput<'PostToolUse'> = { ...preToolUse({ command: 'ls' }), hook_event_name: 'PostToolUse', tool_response: 'x', duration_ms: 1 };
-    const { outcomes } = await engine.dispatch('PostToolUse', input, { matchValue: 'Bash' });
-    expect(outcomes[0]).toMatchObject({ status: 'failed', failClosed: false, error: 'threw: audit disk full' });
+    const fired = await engine.fire('PostToolUse', input);
+    expect(fired.outcomes[0]).toMatchObject({ status: 'failed', failClosed: false, error: 'threw: audit disk full' });
   });
 
   it('a hanging gate callback times out and fails closed', async () => {
     const engine = new HookEngine();
     engine.on('PreToolUse', { timeout: 0.05 }, () => new Promise(() => {}));
-    const { outcomes } = await engine.dispatch('PreToolUse', preToolUse({ command: 'ls' }), { matchValue: 'Bash' });
-    expect(outcomes[0]).toMatchObject({ status: 'timeout', failClosed: true });
-    expect(mergePreToolUse(outcomes).decision).toBe('deny');
+    const fired = await engine.fire('PreToolUse', preToolUse({ command: 'ls' }));
+    expect(fired.outcomes[0]).toMatchObject({ status: 'timeout', failClosed: true });
+    expect(fired.decision).toBe('deny');
   });
 
   it('merges decisions with deny > defer > ask > allow whatever the order', async () => {
@@ -127,9 +126,9 @@ describe('HookEngine callbacks', () => {
       for (const decision of order) {
         engine.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: decision } }));
       }
-      const { outcomes } = await engine.dispatch('PreToolUse', preToolUse({ command: 'ls' }), { matchValue: 'Bash' });
+      const fired = await engine.fire('PreToolUse', preToolUse({ command: 'ls' }));
       // deny short-circuits when it comes first; either way the result is deny
-      expect(mergePreToolUse(outcomes)).toMatchObject({ decision: 'deny', reason: 'deny' });
+      expect(fired).toMatchObject({ decision: 'deny', reason: 'deny' });
     }
   });
 

@@ -19,7 +19,7 @@ describe('hook rewrites are detached from the hook', () => {
       mine.nested.list.push(3);
       seen = tool_response;
     });
-    await engine.dispatch('PostToolUse', postToolUse({ stdout: 'orig' }));
+    await engine.fire('PostToolUse', postToolUse({ stdout: 'orig' }));
     expect(seen).toEqual({ stdout: 'first', nested: { list: [1, 2] }, when: new Date(0) });
     expect(Object.isFrozen((seen as { nested: object }).nested)).toBe(true);
   });
@@ -30,7 +30,7 @@ describe('hook rewrites are detached from the hook', () => {
     engine.on('PostToolUse', () => replaceOutput(big));
     let seen: unknown;
     engine.on('PostToolUse', ({ tool_response }) => void (seen = tool_response));
-    await engine.dispatch('PostToolUse', postToolUse('small'));
+    await engine.fire('PostToolUse', postToolUse('small'));
     expect(seen).toBe(big);
 
     const pre = new HookEngine();
@@ -41,7 +41,7 @@ describe('hook rewrites are detached from the hook', () => {
       input.args.push('-a');
       seenInput = tool_input;
     });
-    await pre.dispatch('PreToolUse', { session_id: 's', transcript_path: '/t', cwd: '/w', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'pwd' }, tool_use_id: 't1' });
+    await pre.fire('PreToolUse', { session_id: 's', transcript_path: '/t', cwd: '/w', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'pwd' }, tool_use_id: 't1' });
     expect(seenInput).toEqual({ command: 'ls', args: ['-l'] });
   });
 });

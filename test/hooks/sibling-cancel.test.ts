@@ -42,7 +42,7 @@ describe('external hooks of one event', () => {
     engine.add(external(engine, 'UserPromptSubmit', 'slow', 5000, {}, log));
     const input: HookInput<'UserPromptSubmit'> = { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'p' };
     const started = Date.now();
-    const { outcomes } = await engine.dispatch('UserPromptSubmit', input);
+    const { outcomes } = await engine.fire('UserPromptSubmit', input);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(log).toEqual(['block finished', 'slow aborted']);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['ok', 'failed']);
@@ -54,7 +54,7 @@ describe('external hooks of one event', () => {
     engine.add(external(engine, 'PreToolUse', 'block', 10, { status: 'blocked', blockMessage: '[block]: no' }, log));
     engine.add(external(engine, 'PreToolUse', 'slower', 150, {}, log));
     const input: HookInput<'PreToolUse'> = { ...common, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_1' };
-    await engine.dispatch('PreToolUse', input, { matchValue: 'Bash' });
+    await engine.fire('PreToolUse', input);
     expect(log).toEqual(['block finished', 'slower finished']);
   });
 });

@@ -98,11 +98,11 @@ describe('plugins with settings', () => {
     const engine = new HookEngine();
     registerSettingsHandlers(engine, setup.handlers, project);
     const payload = { session_id: 's', transcript_path: '/t', cwd: project, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_1' } as const;
-    const result = await engine.dispatch('PreToolUse', payload, { matchValue: 'Bash' });
+    const result = await engine.fire('PreToolUse', payload);
     expect(result.outcomes).toHaveLength(1);
     // The settings handler ran (it came first), so the plugin's environment was not set.
     expect(fs.readFileSync(path.join(project, 'ran.log'), 'utf8')).toBe('\n');
-    await engine.dispatch('PreToolUse', { ...payload, tool_name: 'Read' }, { matchValue: 'Read' });
+    await engine.fire('PreToolUse', { ...payload, tool_name: 'Read' });
     expect(fs.readFileSync(path.join(project, 'ran.log'), 'utf8')).toBe(`\n${root}\n`);
 
     fs.writeFileSync(path.join(project, 'disable.json'), JSON.stringify({ disableAllHooks: true }));

@@ -29,17 +29,70 @@ export interface TestPayload {
 }
 
 /**
- * Builds the payload of `options.event`, reading `--payload` (a JSON object, or JSON lines whose
- * first line of this event is used, e.g. the output of `hooks record`; `-` = `stdin`).
- * @throws ConfigError for an unknown event, a tool event without `--tool`, or unreadable JSON.
+ * The payloads `hooks test` sends, one per test: without `--payload`, the one payload of
+ * `options.event`; with it, the recorded payload(s) chosen by `--line` / `--all` (see
+ * `chooseRecords`), each tested as its own `hook_event_name` unless EVENT is given.
+ * @throws ConfigError for an unknown event, a missing event, a tool event without `--tool`,
+ * unreadable JSON, or a `--line` / `--all` that picks nothing.
  */
-export async function buildTestPayload(options: HooksTestOptions, projectDir: string, stdin: NodeJS.ReadableStream): Promise<TestPayload> {
-  const event = options.event;
+export async function buildTestPayloads(options: HooksTestOptions, projectDir: string, stdin: NodeJS.ReadableStream): Promise<TestPayload[]> {
+  if (options.payload === undefined) {
+    if (options.line !== undefined || options.all) throw new ConfigError('hooks test: --line and --all pick lines of --payload FILE; pass --payload', { field: options.all ? '--all' : '--line' });
+    if (options.event === undefined) throw new ConfigError('hooks test: name the event (e.g. hooks test PreToolUse), or pass --payload FILE, whose payloads name theirs', { field: 'EVENT' });
+    return [buildTestPayload(options.event, undefined, options, projectDir)];
+  }
+  const records = await readRecords(options.payload, stdin);
+  return chooseRecords(records, options).map(({ event, record, note }) => {
+    const built = buildTestPayload(event, record, options, projectDir);
+    return note === undefined ? built : { ...built, notes: [note, ...built.notes] };
+  });
+}
+
+/** One JSON object of the `--payload` input, with the 1-based line it starts on. */
+interface PayloadRecord {
+  readonly line: number;
+  readonly value: Record<string, unknown>;
+  readonly label: string;
+}
+
+/**
+ * Which records are tested, and as which event: `--line N` that line; `--all` every line (of EVENT
+ * when given); otherwise the first line (of EVENT when given), with a note when there are others.
+ * A single payload without `hook_event_name` is tested as EVENT.
+ */
+function chooseRecords(records: readonly PayloadRecord[], options: HooksTestOptions): { event: string; record: Record<string, unknown>; note?: string }[] {
+  const label = records[0]?.label ?? 'the payload';
+  const eventOf = (record: PayloadRecord): string => {
+    const named = record.value['hook_event_name'];
+    if (typeof named === 'string' && named !== '') {
+      if (options.event !== undefined && options.event !== named) throw new ConfigError(`--payload ${label}: line ${record.line} is a ${named} payload, not ${options.event}`, { file: label });
+      return named;
+    }
+    if (options.event !== undefined) return options.event;
+    throw new ConfigError(`--payload ${label}: line ${record.line} has no hook_event_name; name the event: hooks test EVENT --payload ${label}`, { file: label });
+  };
+  if (options.line !== undefined) {
+    const record = records.find((entry) => entry.line === options.line);
+    if (record === undefined) throw new ConfigError(`--payload ${label}: no JSON object on line ${options.line} (lines with one: ${records.map((entry) => entry.line).join(', ') || 'none'})`, { file: label, field: '--line' });
+    return [{ event: eventOf(record), record: record.value }];
+  }
+  const wanted = options.event === undefined ? records : records.filter((entry) => entry.value['hook_event_name'] === options.event || (records.length === 1 && entry.value['hook_event_name'] === undefined));
+  if (wanted.length === 0) {
+    const found = records.map((entry) => String(entry.value['hook_event_name'])).join(', ') || 'no JSON object';
+    throw new ConfigError(`--payload ${label}: no ${options.event ?? ''} payload in it (found: ${found})`, { file: label });
+  }
+  if (options.all) return wanted.map((record) => ({ event: eventOf(record), record: record.value, note: `line ${record.line} of ${label}` }));
+  const first = wanted[0]!;
+  const note = wanted.length > 1 ? `replayed line ${first.line} of ${label}, the first of ${wanted.length}${options.event !== undefined ? ` ${options.event} payloads` : ''}; --line N picks another, --all replays every one` : undefined;
+  return [{ event: eventOf(first), record: first.value, ...(note !== undefined ? { note } : {}) }];
+}
+
+/** Builds the payload of `event`, its fields overridden by `override` (a recorded payload). */
+function buildTestPayload(event: string, override: Record<string, unknown> | undefined, options: HooksTestOptions, projectDir: string): TestPayload {
   if (!isHookEventName(event)) {
     const why = (REFERENCE_ONLY_EVENTS as readonly string[]).includes(event) ? 'hookloop does not fire it' : 'unknown event';
     throw new ConfigError(`hooks test ${event}: ${why}; expected one of ${HOOK_EVENT_NAMES.join(', ')}`, { field: 'EVENT' });
   }
-  const override = options.payload === undefined ? undefined : await readPayload(options.payload, event, stdin);
   const notes: string[] = [];
   const sessionId = options.sessionId !== undefined ? requireSessionId(options.sessionId, '--session-id') : randomUUID();
   const state = new SessionState({ sessionId, transcriptPath: defaultTranscriptPath(projectDir, sessionId), projectDir, cwd: projectDir, mode: options.permissionMode ?? 'default' });
@@ -79,7 +132,8 @@ function parseJsonOption(flag: string, text: string | undefined): unknown {
   }
 }
 
-async function readPayload(source: string, event: string, stdin: NodeJS.ReadableStream): Promise<Record<string, unknown>> {
+/** The JSON objects of `source` (one JSON document, or JSON lines such as `hooks record` writes; `-` = stdin). */
+async function readRecords(source: string, stdin: NodeJS.ReadableStream): Promise<PayloadRecord[]> {
   const label = source === '-' ? 'stdin' : source;
   let text: string;
   try {
@@ -87,26 +141,22 @@ async function readPayload(source: string, event: string, stdin: NodeJS.Readable
   } catch (error) {
     throw new ConfigError(`--payload ${label}: cannot read: ${describeError(error)}`, { file: source });
   }
-  const candidates: unknown[] = [];
+  const candidates: { line: number; value: unknown }[] = [];
   try {
-    candidates.push(JSON.parse(text));
+    const leading = text.slice(0, text.length - text.trimStart().length);
+    candidates.push({ line: leading.split('\n').length, value: JSON.parse(text) });
   } catch {
     // Not one JSON document: read it as JSON lines (the output of `hooks record`).
-    for (const line of text.split('\n').filter((entry) => entry.trim() !== '')) {
+    for (const [index, line] of text.split('\n').entries()) {
+      if (line.trim() === '') continue;
       try {
-        candidates.push(JSON.parse(line));
+        candidates.push({ line: index + 1, value: JSON.parse(line) });
       } catch (error) {
-        throw new ConfigError(`--payload ${label}: neither a JSON object nor JSON lines: ${describeError(error)}`, { file: source });
+        throw new ConfigError(`--payload ${label}: line ${index + 1}: neither a JSON object nor JSON lines: ${describeError(error)}`, { file: source });
       }
     }
   }
-  const objects = candidates.filter((value): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value));
-  const chosen = objects.find((value) => value['hook_event_name'] === event) ?? (objects.length === 1 && objects[0]?.['hook_event_name'] === undefined ? objects[0] : undefined);
-  if (chosen === undefined) {
-    const found = objects.map((value) => String(value['hook_event_name'])).join(', ') || 'no JSON object';
-    throw new ConfigError(`--payload ${label}: no ${event} payload in it (found: ${found})`, { file: source });
-  }
-  return chosen;
+  return candidates.filter((entry): entry is { line: number; value: Record<string, unknown> } => entry.value !== null && typeof entry.value === 'object' && !Array.isArray(entry.value)).map((entry) => ({ ...entry, label }));
 }
 
 function readAll(stream: NodeJS.ReadableStream): Promise<string> {

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { PERMISSION_MODES, type PermissionMode } from '../../permissions/types.js';
 
 /**
@@ -29,19 +29,24 @@ export interface HooksValidateOptions extends HookSourcesOptions {
 }
 
 /**
- * `hookloop hooks test EVENT [--tool NAME --input JSON | --payload FILE] …`: one event through the
- * real pipeline. `input`/`response` are JSON text; `payload` a file (or `-` for stdin) whose fields
- * override the payload built from the other options.
+ * `hookloop hooks test [EVENT] [--tool NAME --input JSON | --payload FILE [--line N | --all]] …`:
+ * one event through the real pipeline. `input`/`response` are JSON text; `payload` a file (or `-`
+ * for stdin) whose fields override the payload built from the other options. `event` may be left
+ * out with `payload`: each recorded payload names its own (`hook_event_name`). `line` (1-based, as
+ * an editor counts the file's lines) picks one line of JSON lines; `all` replays every line (of
+ * `event`, when given), one test each.
  */
 export interface HooksTestOptions extends HookSourcesOptions {
   readonly command: 'hooks';
   readonly action: 'test';
-  readonly event: string;
+  readonly event: string | undefined;
   readonly tool: string | undefined;
   readonly input: string | undefined;
   readonly response: string | undefined;
   readonly prompt: string | undefined;
   readonly payload: string | undefined;
+  readonly line: number | undefined;
+  readonly all: boolean;
   readonly permissionMode: PermissionMode | undefined;
   readonly sessionId: string | undefined;
   readonly json: boolean;
@@ -62,6 +67,13 @@ export interface HooksRecordOptions extends HookSourcesOptions {
 export type HooksCommandOptions = HooksListOptions | HooksValidateOptions | HooksTestOptions | HooksRecordOptions;
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** `--line N`: a line number from 1. @throws InvalidArgumentError (commander prints it as a usage error). */
+function parseLine(value: string): number {
+  const line = Number(value);
+  if (!/^\d+$/.test(value) || line < 1) throw new InvalidArgumentError(`expected a line number from 1, got ${JSON.stringify(value)}`);
+  return line;
+}
 
 function sourceFlags(flags: Record<string, unknown>): HookSourcesOptions {
   return { settings: flags['settings'] as string | undefined, pluginDirs: (flags['pluginDir'] as string[] | undefined) ?? [] };
@@ -93,16 +105,18 @@ export function addHooksCommand(program: Command, done: (options: HooksCommandOp
     .action((files: string[], flags: Record<string, unknown>) => done({ command: 'hooks', action: 'validate', ...sourceFlags(flags), files, json: flags['json'] === true }));
 
   withSourceOptions(hooks.command('test').description('run one event through the real matcher, if, dedupe, execution and merge pipeline'))
-    .argument('<event>', 'the event, e.g. PreToolUse')
+    .argument('[event]', 'the event, e.g. PreToolUse (with --payload: default, the payload\'s hook_event_name)')
     .option('--tool <name>', 'tool events: the tool name, e.g. Bash')
     .option('--input <json>', 'tool events: the tool input as JSON, e.g. \'{"command":"ls"}\'')
     .option('--response <json>', 'PostToolUse: the tool_response as JSON')
     .option('--prompt <text>', 'UserPromptSubmit: the prompt')
-    .option('--payload <file>', 'a JSON payload (e.g. a line of `hooks record`; - = stdin); its fields override the built ones')
+    .option('--payload <file>', 'a JSON payload, or JSON lines such as the output of `hooks record` (- = stdin); its fields override the built ones')
+    .option('--line <n>', 'with --payload: replay line N of the JSON lines (default: the first line, of EVENT when given)', parseLine)
+    .option('--all', 'with --payload: replay every line (of EVENT when given), one test each', false)
     .addOption(new Option('--permission-mode <mode>', 'permission_mode in the payload').choices([...PERMISSION_MODES]))
     .option('--session-id <uuid>', 'session_id in the payload')
     .option('--json', 'print JSON', false)
-    .action((event: string, flags: Record<string, unknown>) =>
+    .action((event: string | undefined, flags: Record<string, unknown>) =>
       done({
         command: 'hooks',
         action: 'test',
@@ -113,6 +127,8 @@ export function addHooksCommand(program: Command, done: (options: HooksCommandOp
         response: flags['response'] as string | undefined,
         prompt: flags['prompt'] as string | undefined,
         payload: flags['payload'] as string | undefined,
+        line: flags['line'] as number | undefined,
+        all: flags['all'] === true,
         permissionMode: flags['permissionMode'] as PermissionMode | undefined,
         sessionId: flags['sessionId'] as string | undefined,
         json: flags['json'] === true,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadHookSetup } from '../../hooks/plugins/hook-setup.js';
 import type { CliIo } from '../cli-io.js';
-import { buildTestPayload } from './build-payload.js';
+import { buildTestPayloads } from './build-payload.js';
 import { formatTestReport } from './format-test.js';
 import { formatHookList, listHooks } from './list.js';
 import type { HooksCommandOptions, HookSourcesOptions, HooksValidateOptions } from './parse-hooks-args.js';
@@ -15,7 +15,8 @@ export type { RunSession } from './run-session.js';
 
 /**
  * `hookloop hooks …`. Returns the exit code: 0 fine, 1 the checked configuration has errors (validate)
- * or the merged decision blocks or denies (test); a recorded session returns its own code.
+ * or the merged decision blocks or denies (test; with `--all`, any of them); a recorded session
+ * returns its own code.
  * @throws ConfigError for bad flags or settings (main prints it and exits 2).
  */
 export async function runHooksCommand(command: HooksCommandOptions, io: CliIo, runSession: RunSession): Promise<number> {
@@ -33,11 +34,15 @@ export async function runHooksCommand(command: HooksCommandOptions, io: CliIo, r
     }
     case 'test': {
       const setup = loadHookSetup(setupOptions(command, io));
-      const built = await buildTestPayload(command, io.cwd, io.stdin);
-      const report = await testEvent(setup, built, io.cwd);
-      for (const warning of report.warnings) io.stderr.write(`hookloop: warning: ${warning}\n`);
-      io.stdout.write(command.json ? `${JSON.stringify(report, null, 2)}\n` : formatTestReport(report, io.cwd));
-      return report.verdict.refuses ? 1 : 0;
+      // Every payload is built (and every bad line reported) before any hook runs.
+      const payloads = await buildTestPayloads(command, io.cwd, io.stdin);
+      const reports = [];
+      for (const built of payloads) reports.push(await testEvent(setup, built, io.cwd));
+      // The configuration's warnings are the same for every test: shown once.
+      for (const warning of reports[0]?.warnings ?? []) io.stderr.write(`hookloop: warning: ${warning}\n`);
+      if (command.json) io.stdout.write(`${JSON.stringify(command.all ? reports : reports[0], null, 2)}\n`);
+      else io.stdout.write(reports.map((report) => formatTestReport(report, io.cwd)).join('\n'));
+      return reports.some((report) => report.verdict.refuses) ? 1 : 0;
     }
     case 'record':
       return recordSession(command, io, runSession);

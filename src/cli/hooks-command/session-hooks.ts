@@ -1,7 +1,6 @@
-import type { Unregister } from '../../hooks/hook-engine.js';
+import type { HookEngine, Unregister } from '../../hooks/hook-engine.js';
 import { loadHookSetup, watchedSettingsFiles, type HookSetup, type HookSetupOptions, type SetupHandler } from '../../hooks/plugins/hook-setup.js';
-import { startHotReload, type HotReload } from './hot-reload.js';
-import type { SessionHookEngine } from './session-engine.js';
+import { startHotReload, type HotReload } from '../../hooks/settings/hot-reload.js';
 
 /**
  * What `hookloop -p` attaches to its engine besides the loop: the configured handlers (settings
@@ -21,7 +20,7 @@ export interface SessionServices {
  * - `warn`: a warning line for the user; `notify`: any other line (both go to stderr).
  */
 export interface SessionHooksOptions extends SessionServices {
-  readonly engine: SessionHookEngine;
+  readonly engine: HookEngine;
   readonly setup: HookSetup;
   readonly setupOptions: HookSetupOptions;
   readonly register: (handlers: readonly SetupHandler[]) => { readonly unregister: Unregister; readonly warnings: readonly string[] };
@@ -44,7 +43,7 @@ export function startSessionHooks(options: SessionHooksOptions): SessionHooks {
   options.setup.warnings.forEach(options.warn);
   const current = options.register(options.setup.handlers);
   current.warnings.forEach(options.warn);
-  const untap = options.record === undefined ? undefined : options.engine.tap((_event, payload) => options.record?.(JSON.stringify(payload)));
+  const untap = options.record === undefined ? undefined : options.engine.onFire((_event, payload) => options.record?.(JSON.stringify(payload)));
   let reload: HotReload | undefined;
   if (options.watch !== false) {
     reload = startHotReload({

@@ -1,11 +1,7 @@
-import { eventSpec } from '../../hooks/event-table.js';
 import type { HookInput } from '../../hooks/event-schemas.js';
-import { HookEngine } from '../../hooks/hook-engine.js';
+import { HookEngine, type HookPlan, type SkipReason } from '../../hooks/hook-engine.js';
 import type { HandlerOutcome } from '../../hooks/handler.js';
-import { compileMatcher } from '../../hooks/matcher.js';
 import type { HookSetup } from '../../hooks/plugins/hook-setup.js';
-import { handlerIdentity } from '../../hooks/settings/load-settings.js';
-import { matchesCondition } from '../../permissions/match-rule.js';
 import { describeHandler, locationOf, registerEffective, showMatcher, type EffectiveHandler } from './effective-handlers.js';
 import { KNOWN_TOOL_NAMES } from './known-tools.js';
 import type { TestPayload } from './build-payload.js';
@@ -70,7 +66,8 @@ export async function testEvent(setup: HookSetup, built: TestPayload, projectDir
   const engine = new HookEngine({ concurrency: setup.settings.hookConcurrency });
   const registration = registerEffective(engine, setup.handlers, projectDir);
   const configured = registration.byEvent.get(built.event) ?? [];
-  const plan = await explain(configured, built, projectDir);
+  const input = built.payload as HookInput<typeof built.event>;
+  const plan = explain(configured, await engine.plan(built.event, input, { projectDir }));
   const running = plan.filter((entry) => entry.why === undefined);
   const answers = new Map<unknown, HandlerOutcome>();
   const background = running.filter((entry) => entry.effective.registered?.background === true).length;
@@ -79,15 +76,14 @@ export async function testEvent(setup: HookSetup, built: TestPayload, projectDir
   let backgroundSeen = 0;
   if (background === 0) backgroundDone();
   const foreground = new Set(running.filter((entry) => entry.effective.registered?.background !== true).map((entry) => entry.effective.registered?.origin));
-  const result = await engine.fire(built.event, built.payload as HookInput<typeof built.event>, {
+  const result = await engine.fire(built.event, input, {
     projectDir,
-    ...(built.matchValue !== undefined ? { matchValue: built.matchValue } : {}),
     onOutcome: (outcome) => {
       answers.set(outcome.origin, outcome);
       if (!foreground.has(outcome.origin) && ++backgroundSeen >= background) backgroundDone();
     },
   });
-  // The engine runs exactly the handlers `explain` found; the bound only guards against a mismatch.
+  // The engine runs exactly the handlers of its plan; the bound only guards against a mismatch.
   const longest = Math.max(0, ...running.map((entry) => entry.effective.entry.config.timeout ?? 600));
   await Promise.race([allBackground, delay(longest * 1000 + 2000)]);
   const handlers = plan.map(({ effective, why }) => toTested(effective, why, answers.get(effective.registered?.origin)));
@@ -111,30 +107,34 @@ interface Planned {
   readonly why: string | undefined;
 }
 
-/** The engine's selection, repeated with reasons: matcher, then `if`, then dedupe among those that match. */
-async function explain(configured: readonly EffectiveHandler[], built: TestPayload, projectDir: string): Promise<Planned[]> {
-  const plan: Planned[] = [];
-  const runningIdentities = new Map<string, number>();
-  for (const effective of configured) {
-    const { entry } = effective;
-    let why: string | undefined;
-    if (effective.registered === undefined) why = effective.skipped ?? 'not registered';
-    else if (built.matchValue !== undefined && !compileMatcher(entry.matcher).test(built.matchValue)) {
-      why = `matcher ${showMatcher(entry.matcher)} does not match ${built.matchValue}${caseHint(entry.matcher, built.matchValue)}`;
-    } else if (entry.config.if !== undefined) {
-      const tool = built.payload as { tool_name?: unknown; tool_input?: unknown };
-      if (!eventSpec(built.event).acceptsIf || typeof tool.tool_name !== 'string') why = `"if" is evaluated on tool events only: it never runs on ${built.event}`;
-      else if (!(await matchesCondition(entry.config.if, tool.tool_name, tool.tool_input, projectDir, projectDir))) why = `if ${JSON.stringify(entry.config.if)} does not match this call`;
-    }
-    if (why === undefined) {
-      const identity = handlerIdentity(entry.config);
-      const first = runningIdentities.get(identity);
-      if (first !== undefined) why = `same handler as #${first}, which runs: identical handlers run once per event`;
-      else runningIdentities.set(identity, effective.index);
-    }
-    plan.push({ effective, why });
+/**
+ * The engine's plan, told per configured handler: a handler this build could not register says
+ * why; every registered one reads its fate from the plan (the same selection `fire` runs).
+ */
+function explain(configured: readonly EffectiveHandler[], plan: HookPlan): Planned[] {
+  const fates = new Map(plan.handlers.map((entry) => [entry.handler, entry.skip]));
+  const indexOf = new Map(configured.flatMap((effective) => (effective.registered === undefined ? [] : [[effective.registered, effective.index] as const])));
+  return configured.map((effective) => {
+    if (effective.registered === undefined) return { effective, why: effective.skipped ?? 'not registered' };
+    const skip = fates.get(effective.registered);
+    return { effective, why: skip === undefined ? undefined : describeSkip(skip, plan, indexOf) };
+  });
+}
+
+/** A skip reason in words, as `hooks test` prints it. */
+function describeSkip(skip: SkipReason, plan: HookPlan, indexOf: ReadonlyMap<unknown, number>): string {
+  switch (skip.kind) {
+    case 'matcher':
+      return `matcher ${showMatcher(skip.matcher)} does not match ${skip.value}${caseHint(skip.matcher, skip.value)}`;
+    case 'if-off-tool-event':
+      return `"if" is evaluated on tool events only: it never runs on ${plan.event}`;
+    case 'if':
+      return `if ${JSON.stringify(skip.condition)} does not match this call`;
+    case 'duplicate':
+      return `same handler as #${indexOf.get(skip.of) ?? '?'}, which runs: identical handlers run once per event`;
+    case 'nested-agent':
+      return 'agent hooks do not run inside an agent hook';
   }
-  return plan;
 }
 
 function caseHint(matcher: string | undefined, value: string): string {

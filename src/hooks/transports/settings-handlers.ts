@@ -27,7 +27,7 @@ export interface ExternalHandlerEntry {
  * Registers the settings handlers on `engine`, in settings order, and returns one function that
  * removes them all plus warnings to print: one per setting that cannot work where it is (see `handlerWarnings`).
  * `http`, `prompt` and `agent` handlers are built by remote-handlers.ts, `mcp_tool` ones by mcp-tool.ts; prompt and agent hooks
- * get the session's model from each dispatch (`DispatchOptions.services`).
+ * get the session's model from each fire (`FireOptions.services`).
  *
  * A command hook gets the event JSON on stdin, runs in the event's `cwd` with the Claude Code
  * environment (`CLAUDE_PROJECT_DIR` = `projectDir`, session id and effort taken from the payload;

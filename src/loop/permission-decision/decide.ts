@@ -105,7 +105,7 @@ export function policyVerdict(run: RunContext, call: ToolCall, tool: AnyTool, ch
 export async function askPermissionHooks(run: RunContext, call: ToolCall, tool: AnyTool, asking: Extract<Permission, { kind: 'ask' }>, hook: HookRecommendation): Promise<Permission> {
   const { input, verdict } = asking;
   if (hook.decision === 'ask') return asking;
-  const request = await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}), ...(tool.mcpServer ? { mcp_server: { name: tool.mcpServer.name, source: tool.mcpServer.source } } : {}) }, tool.name);
+  const request = await fireHook(run, 'PermissionRequest', { tool_name: tool.name, tool_input: input as Record<string, unknown>, ...(verdict.suggestions ? { permission_suggestions: [...verdict.suggestions] } : {}), ...(tool.mcpServer ? { mcp_server: { name: tool.mcpServer.name, source: tool.mcpServer.source } } : {}) });
   const by = decidingHook('PermissionRequest', request.outcomes, request.behavior);
   const byRequest = (decision: 'allow' | 'deny', reason?: string): PermissionDecisionRecord => ({ decision, decidedBy: 'hook', mode: run.policy.mode, policySource: verdict.source, ...(by ? { hook: by } : {}), ...(reason !== undefined ? { reason } : {}) });
   if (request.behavior === 'deny') {
@@ -211,8 +211,8 @@ function applyUpdatedPermissions(run: RunContext, updates: readonly unknown[]): 
         else if (kept.length > 0) warn(`removeRules: ${kept.join(', ')} not removed: only rules added during this session can be removed, never those of the settings`);
       } else if (entry.type === 'setMode') {
         if (entry.mode === 'default' || entry.mode === 'acceptEdits' || entry.mode === 'plan' || entry.mode === 'dontAsk') {
+          // The policy owns the mode; payloads and transcripts read it from there.
           run.policy.setMode(entry.mode);
-          run.state.mode = entry.mode;
         }
         else warn(`setMode to ${JSON.stringify(entry.mode)} ignored: a hook may switch to default, acceptEdits, plan or dontAsk, never to bypassPermissions`);
       } else if (entry.type === 'addDirectories' || entry.type === 'removeDirectories') {

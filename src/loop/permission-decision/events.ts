@@ -1,4 +1,3 @@
-import { mergePermissionDenied } from '../../hooks/merge.js';
 import { PERMISSION_DENIED_RETRY, permissionPromptNotice } from '../hook-text.js';
 import { fireHook, type RunContext } from '../run-context.js';
 
@@ -18,7 +17,7 @@ import { fireHook, type RunContext } from '../run-context.js';
 
 /** Fires Notification for a pending approval of `toolName`. */
 export async function notifyApproval(run: RunContext, toolName: string): Promise<void> {
-  await fireHook(run, 'Notification', { message: permissionPromptNotice(toolName), notification_type: 'permission_prompt' }, 'permission_prompt');
+  await fireHook(run, 'Notification', { message: permissionPromptNotice(toolName), notification_type: 'permission_prompt' });
 }
 
 /** Fires PermissionDenied for a refused call; returns the user notes it asks for (the retry text, or none). */
@@ -26,6 +25,6 @@ export async function permissionDenied(run: RunContext, call: { readonly id: str
   // An MCP tool's event carries mcp_server last, as Claude Code sends it.
   const server = run.tools.get(toolName)?.mcpServer;
   const fields = { tool_name: toolName, tool_input: input as Record<string, unknown>, tool_use_id: call.id, reason, ...(server ? { mcp_server: { name: server.name, source: server.source } } : {}) };
-  const denied = mergePermissionDenied(await fireHook(run, 'PermissionDenied', fields, toolName));
+  const denied = await fireHook(run, 'PermissionDenied', fields);
   return denied.retry ? [PERMISSION_DENIED_RETRY] : [];
 }

@@ -1,5 +1,5 @@
 import type { HandlerOutcome } from '../../hooks/handler.js';
-import { BLOCKED_BY_HOOK } from '../../hooks/merge.js';
+import { BLOCKED_BY_HOOK } from '../../hooks/merge/rule.js';
 import type { ToolCall } from '../../messages/messages.js';
 import type { PermissionMode, PermissionVerdict, PolicyCause } from '../../permissions/types.js';
 import type { DecidingHook, PermissionDecisionRecord } from './record.js';
