@@ -17,6 +17,9 @@ import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { resolveConfigDir } from '../session/paths.js';
 import type { PendingDecisions } from '../session/pending-calls.js';
 import { builtinTools } from '../tools/builtin/index.js';
+import { loadMemory } from '../memory/load-memory.js';
+import { environmentLines } from '../prompt/environment.js';
+import { assembleSystemPrompt } from './system-prompt-flags.js';
 import { configurationFiles } from './configuration-files.js';
 import { SessionHookEngine } from './hooks-command/session-engine.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
@@ -154,10 +157,24 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   // Before the run is built: the run traces only when a provider is registered by then.
   const telemetry = await startTelemetry(io.env ?? process.env, packageVersion(), warn);
   try {
+    const mode = resolvePermissionMode(options.permissionMode, settings.defaultMode, warn);
+    const additionalDirectories = [...settings.additionalDirectories, ...options.addDirs];
+    const tools = builtinTools();
+    const modelId = selection.provider === 'scripted' ? undefined : selection.options.model;
+    const system = assembleSystemPrompt(options.systemPrompt, () => ({
+      toolNames: [...tools.map((tool) => tool.name), ...(agents.agents.length > 0 ? ['Agent'] : []), ...(skills.skills.length > 0 ? ['Skill'] : [])],
+      permissionMode: mode,
+      environment: environmentLines({ cwd: projectDir, additionalDirectories, ...(modelId !== undefined ? { model: modelId } : {}), ...(io.env ? { env: io.env } : {}) }),
+    }), projectDir);
+    // CLAUDE.md and the rest: the user's (from the config folder), the project's, the local ones.
+    const memory = loadMemory({ cwd: projectDir, configDir: resolveConfigDir(sessionFlags.configDir), homeDir: io.homeDir });
+    for (const text of memory.warnings) warn(text);
     const runOptions: RunOptions = {
       model,
       projectDir,
-      tools: builtinTools(),
+      tools,
+      system,
+      memory: memory.files,
       agents: agents.agents,
       skills: skills.skills,
       ...(mcpServers.length > 0 ? { mcpServers } : {}),
@@ -173,9 +190,9 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
           ask: [...settings.permissionSources.ask],
           deny: [...settings.permissionSources.deny, ...options.disallowedTools.map(() => '--disallowedTools')],
         },
-        mode: resolvePermissionMode(options.permissionMode, settings.defaultMode, warn),
+        mode,
         autoMode: options.permissionMode === 'auto',
-        additionalDirectories: [...settings.additionalDirectories, ...options.addDirs],
+        additionalDirectories,
       },
       // --mcp-config files name processes the next session starts: the model may not write them either.
       configurationFiles: [...configurationFiles(setup, setupOptions), ...options.mcpConfigs.filter((value) => !value.trim().startsWith('{')).map((file) => path.resolve(projectDir, file))],
