@@ -20,6 +20,9 @@ import { builtinTools } from '../tools/builtin/index.js';
 import { loadMemory } from '../memory/load-memory.js';
 import { environmentLines } from '../prompt/environment.js';
 import { assembleSystemPrompt } from './system-prompt-flags.js';
+import { fallbackSelections, withFallbacks } from './fallback-model.js';
+import { forkSession } from './fork-session.js';
+import { priceOf } from '../model/pricing.js';
 import { configurationFiles } from './configuration-files.js';
 import { SessionHookEngine } from './hooks-command/session-engine.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
@@ -87,7 +90,9 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const prompt = interactive || options.decisions !== undefined ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print && !resuming, warn });
   if (prompt === undefined && !interactive && options.decisions === undefined && !resuming) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
   const projectDir = io.cwd;
-  const sessionFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
+  const readFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
+  // --fork-session: the resumed conversation goes on under a new id, in a copy of its transcript.
+  const sessionFlags = options.forkSession && readFlags.resume ? { ...readFlags, resume: forkSession(readFlags.resume, resolveConfigDir(readFlags.configDir), projectDir) } : readFlags;
   const decisions = options.decisions ?? pendingWithoutDecisions(!interactive && prompt === undefined, sessionFlags.resume?.pending);
   const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
   const setup = loadHookSetup(setupOptions);
@@ -117,10 +122,19 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const interactiveParts = interactive ? await importInteractive() : undefined;
   const approved = interactiveParts ? await interactiveParts.approveProjectServers(mcp.skipped, { input: io.stdin, output: io.stderr, projectDir }) : [];
   const mcpServers = [...mcp.servers, ...approved.filter((entry) => !mcp.servers.some((server) => server.name === entry.name))];
-  const provider = await createModel(selection, {
+  const modelContext = {
     projectDir,
-    onRetry: ({ attempt, delayMs, error }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
-  });
+    onRetry: ({ attempt, delayMs, error }: { attempt: number; delayMs: number; error: unknown }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
+  };
+  // --fallback-model: the main model gets fewer attempts, then each fallback on the same server.
+  const fallback = fallbackSelections(selection, options.fallbackModels);
+  if (options.fallbackModels.length > 0 && fallback === undefined) warn('--fallback-model ignored: a scripted model has no other model to switch to');
+  const provider = fallback
+    ? withFallbacks(await createModel(fallback.main, modelContext), await Promise.all(fallback.fallbacks.map(async (entry) => ({ id: entry.options.model, client: await createModel(entry, modelContext) }))), warn)
+    : await createModel(selection, modelContext);
+  if (options.maxBudgetUsd !== undefined && (selection.provider === 'scripted' || priceOf(selection.options.model) === undefined)) {
+    warn(`--max-budget-usd: no price is known for ${selection.provider === 'scripted' ? 'the scripted model' : selection.options.model}, so its requests count nothing towards the budget`);
+  }
   if (options.verbose) io.stderr.write(`[Model] ${describeSelection(selection)}\n`);
   const failures: string[] = [];
   const requestLog = options.recordRequests !== undefined ? openRequestLog(options.recordRequests) : undefined;
@@ -196,9 +210,10 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       },
       // --mcp-config files name processes the next session starts: the model may not write them either.
       configurationFiles: [...configurationFiles(setup, setupOptions), ...options.mcpConfigs.filter((value) => !value.trim().startsWith('{')).map((file) => path.resolve(projectDir, file))],
-      approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,
+      approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr, callShown: true }) : headlessApprover,
       ...(interactiveParts ? { elicit: interactiveParts.ttyElicitor({ input: io.stdin, output: io.stderr }) } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+      ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
       sessionId,
       timelineEvents: true,
       signal: controller.signal,

@@ -55,6 +55,8 @@ export interface LoopOptions {
   /** A prompt that waits for the first chance to be delivered (`midTurn`: after a tool batch; else the model had stopped). */
   readonly queuedPrompt?: (midTurn: boolean) => Promise<void>;
   readonly answer?: RequiredAnswer;
+  /** End the run (`budget_exhausted`) after the answer whose cost, with all before it in `totals`, passes this many dollars. */
+  readonly maxBudgetUsd?: number;
 }
 
 /** One call's way through the pipeline, as the batch needs it. */

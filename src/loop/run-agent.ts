@@ -184,6 +184,7 @@ function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => numb
     model: options.model,
     system: options.system ?? '',
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+    ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
     maxStopContinuations: options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS,
     stop: { event: 'Stop' },
     totals,

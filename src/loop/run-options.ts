@@ -55,6 +55,11 @@ export interface RunOptions {
    * once per file after SessionStart. Ignored on a resumed session, whose conversation holds them.
    */
   readonly memory?: readonly MemoryFile[];
+  /**
+   * `--max-budget-usd`: the run ends `budget_exhausted` after the model answer that brings the
+   * estimated cost of its requests (model/pricing.ts; models without a price count nothing) above this.
+   */
+  readonly maxBudgetUsd?: number;
   /** Maximum model requests in the run (default 100). */
   readonly maxTurns?: number;
   /** How many extra turns Stop hooks may force (default 8, as Claude Code). */
@@ -115,7 +120,7 @@ export interface RunOptions {
 }
 
 /** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one (`stop_hook_prevented`: a Stop hook's `continue: false`). */
-export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit' | 'stop_hook_prevented';
+export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit' | 'stop_hook_prevented' | 'budget_exhausted';
 
 /** The outcome of a run; the CLI's `--output-format json` prints it in Claude Code's field names. */
 export interface RunResult {
