@@ -45,8 +45,12 @@ export { defineTool, ToolFailure, type AnyTool, type Tool, type ToolContext, typ
 export { ToolRegistry, type PreparedCall } from './tools/tool-registry.js';
 export { Workspace } from './tools/workspace.js';
 export { builtinTools } from './tools/builtin/index.js';
-export { PermissionPolicy } from './permissions/policy.js';
+export { PermissionPolicy, ruleForCall } from './permissions/policy.js';
 export { headlessApprover, callbackApprover, ttyApprover } from './permissions/approvers.js';
+export { loadMemory, managedMemoryFile, MAX_IMPORT_DEPTH, type LoadedMemory, type MemoryFile, type MemoryOptions, type MemoryType, type ScopedRule } from './memory/load-memory.js';
+export { memoryReminder } from './memory/memory-text.js';
+export { renderSubagentPrompt, renderSystemPrompt, type SystemPromptFacts } from './prompt/system-prompt.js';
+export { environmentLines, type EnvironmentInput } from './prompt/environment.js';
 export { PERMISSION_MODES, type Approver, type ApprovalAnswer, type ApprovalRequest, type PermissionMode, type PermissionRules, type PermissionVerdict, type PolicyCause } from './permissions/types.js';
 export { assistantMessage, systemMessage, toolResultMessage, userMessage, type AssistantMessage, type Message, type SystemMessage, type ToolCall, type ToolResultMessage, type UserMessage } from './messages/messages.js';
 export type { ModelClient, ModelRequest, ModelResponse, StopReason, ToolChoice, ToolSpec, Usage } from './model/model-client.js';
