@@ -63,7 +63,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       return command.exitCode;
     }
     // Each subcommand's modules load only when it runs: a `-p` run pays for none of them.
-    if (command.command === 'demo') return await (await import('./demo.js')).runDemo({ keep: command.keep, write: line(io.stdout), writeError: line(io.stderr) });
+    if (command.command === 'demo') return await (await import('./demo.js')).runDemo({ keep: command.keep, ...(command.recordRequests !== undefined ? { recordRequests: path.resolve(io.cwd, command.recordRequests) } : {}), write: line(io.stdout), writeError: line(io.stderr) });
     if (command.command === 'hooks') return await (await import('./hooks-command/run-hooks-command.js')).runHooksCommand(command, io, runPrompt);
     if (command.command === 'mcp') return await (await import('./mcp-command.js')).runMcpCommand(command, io);
     if (command.command === 'timeline') return await (await import('./timeline-command.js')).runTimelineCommand(command, io);

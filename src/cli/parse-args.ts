@@ -64,10 +64,12 @@ export interface SystemPromptFlags {
   readonly appendFile?: string;
 }
 
-/** `hookloop demo [--keep]`. */
+/** `hookloop demo [--keep] [--record-requests FILE]`. */
 export interface DemoCommandOptions {
   readonly command: 'demo';
   readonly keep: boolean;
+  /** Append every model request of the demo to this file (as `--record-requests` does for a run). */
+  readonly recordRequests?: string;
 }
 
 /** Help or version text was requested or produced; print it and exit with `exitCode`. */
@@ -188,8 +190,9 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .command('demo')
     .description('run the offline demo: a scripted session over a sample project with real hook scripts')
     .option('--keep', 'keep the demo directory afterwards', false)
-    .action((flags: { keep: boolean }) => {
-      parsed = { command: 'demo', keep: flags.keep };
+    .option('--record-requests <file>', 'append every model request (system prompt, memory, tools, messages) to FILE as JSON lines')
+    .action((flags: { keep: boolean; recordRequests?: string }) => {
+      parsed = { command: 'demo', keep: flags.keep, ...(flags.recordRequests !== undefined ? { recordRequests: flags.recordRequests } : {}) };
     });
   addHooksCommand(program, (options) => {
     parsed = options;

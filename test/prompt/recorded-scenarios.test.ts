@@ -71,7 +71,7 @@ describe('--max-budget-usd 0.01 with a first answer that costs more', () => {
     const { trace, models } = await runHookloop('max-budget');
     const expected = reference('max-budget');
     const fields = ['subtype', 'is_error', 'stop_reason', 'terminal_reason', 'num_turns', 'errors', 'permission_denials', 'api_error_status'];
-    const pick = (output: Record<string, unknown> | undefined) => Object.fromEntries(fields.map((field) => [field, output?.[field]]));
+    const pick = (output: Record<string, unknown> | null | undefined) => Object.fromEntries(fields.map((field) => [field, output?.[field]]));
     expect(pick(trace.output)).toEqual(pick(expected.output));
     expect(trace.exitCode).toBe(expected.exitCode);
     expect(models).toHaveLength(1);

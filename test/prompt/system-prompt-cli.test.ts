@@ -126,3 +126,67 @@ describe('memory files', () => {
     expect(texts(request!)).toEqual(['go']);
   });
 });
+
+describe('hookloop demo --record-requests', () => {
+  it('shows a complete request: the system prompt, the demo project\'s CLAUDE.md before the prompt, and every tool\'s definition', () => {
+    const dir = project({});
+    const run = runCli(['demo', '--record-requests', 'requests.jsonl'], dir);
+    expect(run.status, run.stderr).toBe(0);
+    const [first] = fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LoggedRequest & { tool_definitions: { name: string; description: string; input_schema: object }[] });
+    expect(first!.system).toContain('# Environment');
+    const [memory, prompt] = texts(first!);
+    expect(memory).toMatch(/Contents of .*\/CLAUDE\.md \(project instructions, checked into the codebase\):\n\n# Notes for agents/);
+    expect(prompt).toBe('Fix the greeting typo in src/greet.js and tidy up.');
+    expect(first!.tool_definitions.map((tool) => tool.name)).toEqual(expect.arrayContaining(['Bash', 'Read', 'Edit', 'Write', 'Glob', 'Grep']));
+    expect(first!.tool_definitions.every((tool) => tool.description.length > 0 && typeof tool.input_schema === 'object')).toBe(true);
+  });
+});
+
+describe('--fork-session', () => {
+  it('continues a saved session under a new id from a copy of its transcript; the original is left as it was', () => {
+    const dir = project({});
+    const first = '6f1f5f0e-8d4e-4c1a-9a59-1a2b3c4d5e6f';
+    const script = writeJson(dir, '.turns.json', [[{ type: 'text', text: 'FIRST-ANSWER' }], [{ type: 'text', text: 'SECOND-ANSWER' }]]);
+    expect(runCli(['-p', 'one', '--model-script', script, '--session-id', first], dir).status).toBe(0);
+    const sessions = path.join(dir, '.test-home', '.claude', 'projects');
+    const [slug] = fs.readdirSync(sessions);
+    const original = path.join(sessions, slug!, `${first}.jsonl`);
+    const before = fs.readFileSync(original, 'utf8');
+    const script2 = writeJson(dir, '.turns2.json', [[{ type: 'text', text: 'FORKED-ANSWER' }]]);
+    const forked = runCli(['-p', 'two', '--model-script', script2, '--resume', first, '--fork-session', '--output-format', 'json'], dir);
+    expect(forked.status, forked.stderr).toBe(0);
+    const result = JSON.parse(forked.stdout) as { session_id: string; result: string };
+    expect(result.result).toBe('FORKED-ANSWER');
+    expect(result.session_id).not.toBe(first);
+    expect(fs.readFileSync(original, 'utf8')).toBe(before);
+    const copy = fs.readFileSync(path.join(sessions, slug!, `${result.session_id}.jsonl`), 'utf8');
+    expect(copy).toContain('FIRST-ANSWER');
+    expect(copy).toContain('FORKED-ANSWER');
+    expect(copy).not.toContain(first);
+  });
+
+  it('without --resume or --continue is one line naming the flag', () => {
+    const run = runCli(['-p', 'x', '--fork-session'], project({}));
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim()).toBe('hookloop: --fork-session: forks a saved session; name it with --resume ID or --continue');
+  });
+});
+
+describe('flag values', () => {
+  it.each([
+    [['--max-budget-usd', 'lots'], 'hookloop: --max-budget-usd: expected a positive number of dollars, e.g. 0.50, got "lots"'],
+    [['--max-budget-usd', '0'], 'hookloop: --max-budget-usd: expected a positive number of dollars, e.g. 0.50, got "0"'],
+    [['--append-system-prompt', 'a', '--append-system-prompt-file', 'b'], 'hookloop: --append-system-prompt and --append-system-prompt-file cannot be combined: give the text or a file'],
+  ])('%j is refused with one line', (args, line) => {
+    const run = runCli(['-p', 'x', ...args], project({}));
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim()).toBe(line);
+  });
+
+  it('--fallback-model on the scripted model warns that there is nothing to switch to, and the run goes on', () => {
+    const dir = project({});
+    const { run } = firstRequest(dir, ['--fallback-model', 'claude-haiku-4-5']);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain('--fallback-model ignored: a scripted model has no other model to switch to');
+  });
+});
