@@ -20,6 +20,8 @@ import { ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { AgentInput, AgentOutput } from './agent-tool.js';
 import { countToolUse, emptyToolStats, type ToolStats } from './tool-stats.js';
+import { environmentLines } from '../prompt/environment.js';
+import { renderSubagentPrompt } from '../prompt/system-prompt.js';
 
 /** What the session lends its subagents besides its RunContext. */
 export interface SubagentSetup {
@@ -84,7 +86,8 @@ export function openSubagent(parent: RunContext, setup: SubagentSetup, input: Ag
   let turns = 0;
   const loop: LoopOptions = {
     model,
-    system: definition.prompt,
+    // The definition's body is the prompt; hookloop adds what every subagent needs to know.
+    system: renderSubagentPrompt(definition.prompt, environmentLines({ cwd: parent.state.cwd, git: false, ...(run.state.model !== undefined ? { model: run.state.model } : {}) })),
     maxTurns: definition.maxTurns ?? DEFAULT_MAX_TURNS,
     maxStopContinuations: DEFAULT_STOP_CONTINUATIONS,
     role: { kind: 'subagent', agentType: definition.name, transcriptPath },

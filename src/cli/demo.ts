@@ -11,6 +11,11 @@ import { builtinTools } from '../tools/builtin/index.js';
 import { registerDemoHooks } from './demo-hooks.js';
 import { lifecycleLog } from './lifecycle-log.js';
 import { loadModelScript } from './load-model-script.js';
+import { openRequestLog } from './request-log.js';
+import { loadMemory } from '../memory/load-memory.js';
+import type { ModelClient } from '../model/model-client.js';
+import { environmentLines } from '../prompt/environment.js';
+import { renderSystemPrompt } from '../prompt/system-prompt.js';
 
 /** Where the demo's sample project and script live (shipped with the package under examples/demo). */
 export const DEMO_DIR = fileURLToPath(new URL('../../../examples/demo/', import.meta.url));
@@ -19,9 +24,12 @@ export const DEMO_DIR = fileURLToPath(new URL('../../../examples/demo/', import.
  * `hookloop demo`: copies examples/demo/project to a temp dir and runs the scripted session of
  * examples/demo/script.json over it with real tools, real permission rules, the project's own
  * Claude Code hook script (.claude/settings.json) and the demo's in-process hooks. Prints the
- * lifecycle trace and a summary; returns the exit code (0 when the session completed).
+ * lifecycle trace and a summary; returns the exit code (0 when the session completed). The model is
+ * sent what a real one would be: hookloop's system prompt and the project's CLAUDE.md; with
+ * `recordRequests` every request is appended to that file (as `--record-requests` writes it).
+ * @throws ConfigError when `recordRequests` cannot be written.
  */
-export async function runDemo(options: { keep: boolean; write: (line: string) => void; writeError: (line: string) => void }): Promise<number> {
+export async function runDemo(options: { keep: boolean; recordRequests?: string; write: (line: string) => void; writeError: (line: string) => void }): Promise<number> {
   const { write } = options;
   const projectDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-demo-')));
   fs.cpSync(path.join(DEMO_DIR, 'project'), projectDir, { recursive: true });
@@ -37,16 +45,23 @@ export async function runDemo(options: { keep: boolean; write: (line: string) =>
   registerSettingsHandlers(hooks, settings.handlers, projectDir);
   const tally = registerDemoHooks(hooks, { auditLog });
 
+  const requestLog = options.recordRequests !== undefined ? openRequestLog(options.recordRequests) : undefined;
+  const scripted = new ScriptedModel(loadModelScript(path.join(DEMO_DIR, 'script.json'), projectDir), { mode: 'strict' });
+  const model: ModelClient = { name: scripted.name, complete: (request) => (requestLog?.append(request), scripted.complete(request)) };
+  const tools = builtinTools();
+  // The transcript stays inside the demo copy, so ~/.claude/projects gets no throwaway sessions.
+  const configDir = path.join(projectDir, '.hookloop', 'claude');
   const result = await runAgent('Fix the greeting typo in src/greet.js and tidy up.', {
-    model: new ScriptedModel(loadModelScript(path.join(DEMO_DIR, 'script.json'), projectDir), { mode: 'strict' }),
+    model,
     projectDir,
-    // The transcript stays inside the demo copy, so ~/.claude/projects gets no throwaway sessions.
-    configDir: path.join(projectDir, '.hookloop', 'claude'),
-    tools: builtinTools(),
+    configDir,
+    system: renderSystemPrompt({ toolNames: tools.map((tool) => tool.name), permissionMode: 'default', environment: environmentLines({ cwd: projectDir }) }),
+    memory: loadMemory({ cwd: projectDir, configDir, homeDir: path.join(projectDir, '.hookloop', 'home') }).files,
+    tools,
     hooks,
     permissions: { rules: settings.permissions, mode: 'default' },
     observers: [lifecycleLog(write, true)],
-  });
+  }).finally(() => requestLog?.close());
 
   write('');
   write(`Final answer: ${result.result}`);

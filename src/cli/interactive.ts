@@ -133,14 +133,27 @@ function printResult(result: RunResult, options: InteractiveOptions, io: Interac
  */
 export function interactiveActivity(write: (line: string) => void, writeText: (line: string) => void = write): RunObserver {
   let streamed = false;
+  // Each call is shown when it starts, so an approval question follows its own call's line;
+  // a call that never started (unknown tool, bad input) is shown with its error.
+  const shown = new Set<string>();
+  const show = (id: string, name: string, input: unknown) => {
+    if (shown.has(id)) return;
+    shown.add(id);
+    write(`● ${name}(${renderInput(input)})`);
+  };
+  let calls = new Map<string, { name: string; input: unknown }>();
   return (event) => {
     if (event.type === 'model_request') streamed = false;
     else if (event.type === 'model_stream' && event.event.type === 'text_delta') streamed = true;
     else if (event.type === 'message' && event.message.role === 'assistant') {
       if (event.message.toolCalls.length > 0 && event.message.text && !streamed) writeText(event.message.text);
-      for (const call of event.message.toolCalls) write(`● ${call.name}(${renderInput(call.input)})`);
-    } else if (event.type === 'tool_result' && event.result.isError) {
-      write(`  ⎿ ${event.result.content.split('\n', 1)[0]}`);
+      calls = new Map(event.message.toolCalls.map((call) => [call.id, { name: call.name, input: call.input }]));
+    } else if (event.type === 'tool_started') {
+      show(event.toolUseId, event.toolName, event.input);
+    } else if (event.type === 'tool_result') {
+      const call = calls.get(event.toolUseId);
+      if (call) show(event.toolUseId, call.name, call.input);
+      if (event.result.isError) write(`  ⎿ ${event.result.content.split('\n', 1)[0]}`);
     } else if (event.type === 'compaction' && event.trigger === 'auto') {
       write('(the context is nearly full: the conversation was compacted)');
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { ConfigError, describeError, HookloopError } from '../errors.js';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { closePersistentHooks } from '../hooks/transports/persistent-command.js';
@@ -13,6 +14,12 @@ import { ProviderRequestError } from '../model/provider-errors.js';
 import { headlessApprover } from '../permissions/plain-approvers.js';
 import { ttyApprover } from './tty-approver.js';
 import type { PendingDecisions } from '../session/pending-calls.js';
+import { environmentLines } from '../prompt/environment.js';
+import { assembleSystemPrompt } from './system-prompt-flags.js';
+import { fallbackSelections, withFallbacks } from './fallback-model.js';
+import { forkSession } from './fork-session.js';
+import { resolveConfigDir } from '../session/paths.js';
+import { priceOf } from '../model/pricing.js';
 import { startSessionHooks, type SessionServices } from './hooks-command/session-hooks.js';
 import { lifecycleLog } from './lifecycle-log.js';
 import { parseArgs, type RunCommandOptions } from './parse-args.js';
@@ -49,7 +56,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       return command.exitCode;
     }
     // Each subcommand's modules load only when it runs: a `-p` run pays for none of them.
-    if (command.command === 'demo') return await (await import('./demo.js')).runDemo({ keep: command.keep, write: line(io.stdout), writeError: line(io.stderr) });
+    if (command.command === 'demo') return await (await import('./demo.js')).runDemo({ keep: command.keep, ...(command.recordRequests !== undefined ? { recordRequests: path.resolve(io.cwd, command.recordRequests) } : {}), write: line(io.stdout), writeError: line(io.stderr) });
     if (command.command === 'hooks') return await (await import('./hooks-command/run-hooks-command.js')).runHooksCommand(command, io, runPrompt);
     if (command.command === 'mcp') return await (await import('./mcp-command.js')).runMcpCommand(command, io);
     if (command.command === 'timeline') return await (await import('./timeline-command.js')).runTimelineCommand(command, io);
@@ -76,7 +83,9 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const prompt = interactive || options.decisions !== undefined ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print && !resuming, warn });
   if (prompt === undefined && !interactive && options.decisions === undefined && !resuming) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
   const projectDir = io.cwd;
-  const sessionFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
+  const readFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
+  // --fork-session: the resumed conversation goes on under a new id, in a copy of its transcript.
+  const sessionFlags = options.forkSession && readFlags.resume ? { ...readFlags, resume: forkSession(readFlags.resume, resolveConfigDir(readFlags.configDir), projectDir) } : readFlags;
   const decisions = options.decisions ?? pendingWithoutDecisions(!interactive && prompt === undefined, sessionFlags.resume?.pending);
   // Settings, plugins, MCP configs, subagent types, skills, rules and the sandbox, as `claude -p` reads them.
   const claudeCode = readClaudeCodeSetup(projectDir, {
@@ -108,10 +117,19 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const configured = claudeCode.options.mcpServers;
   const fromFiles = Array.isArray(configured) ? configured : [];
   const mcpServers = [...fromFiles, ...approved.filter((entry) => !fromFiles.some((server) => server.name === entry.name))];
-  const provider = await createModel(selection, {
+  const modelContext = {
     projectDir,
-    onRetry: ({ attempt, delayMs, error }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
-  });
+    onRetry: ({ attempt, delayMs, error }: { attempt: number; delayMs: number; error: unknown }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
+  };
+  // --fallback-model: the main model gets fewer attempts, then each fallback on the same server.
+  const fallback = fallbackSelections(selection, options.fallbackModels);
+  if (options.fallbackModels.length > 0 && fallback === undefined) warn('--fallback-model ignored: a scripted model has no other model to switch to');
+  const provider = fallback
+    ? withFallbacks(await createModel(fallback.main, modelContext), await Promise.all(fallback.fallbacks.map(async (entry) => ({ id: entry.options.model, client: await createModel(entry, modelContext) }))), warn)
+    : await createModel(selection, modelContext);
+  if (options.maxBudgetUsd !== undefined && (selection.provider === 'scripted' || priceOf(selection.options.model) === undefined)) {
+    warn(`--max-budget-usd: no price is known for ${selection.provider === 'scripted' ? 'the scripted model' : selection.options.model}, so its requests count nothing towards the budget`);
+  }
   if (options.verbose) io.stderr.write(`[Model] ${describeSelection(selection)}\n`);
   const failures: string[] = [];
   const requestLog = options.recordRequests !== undefined ? openRequestLog(options.recordRequests) : undefined;
@@ -149,14 +167,24 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const telemetry = await startTelemetry(io.env ?? process.env, packageVersion(), warn);
   try {
     const { mcpServers: _fromFiles, ...fromClaudeCode } = claudeCode.options;
+    const tools = fromClaudeCode.tools ?? [];
+    const modelId = selection.provider === 'scripted' ? undefined : selection.options.model;
+    const toolNames = ('list' in tools ? tools.list() : tools).map((tool) => tool.name);
+    const system = assembleSystemPrompt(options.systemPrompt, () => ({
+      toolNames: [...toolNames, ...((fromClaudeCode.agents?.length ?? 0) > 0 ? ['Agent'] : []), ...((fromClaudeCode.skills?.length ?? 0) > 0 ? ['Skill'] : [])],
+      permissionMode: fromClaudeCode.permissions?.mode ?? 'default',
+      environment: environmentLines({ cwd: projectDir, additionalDirectories: fromClaudeCode.permissions?.additionalDirectories ?? [], ...(modelId !== undefined ? { model: modelId } : {}), ...(io.env ? { env: io.env } : {}) }),
+    }), projectDir);
     const runOptions: RunOptions = {
       ...fromClaudeCode,
       model,
       ...(mcpServers.length > 0 ? { mcpServers } : {}),
+      system,
       hooks,
-      approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr }) : headlessApprover,
+      approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr, callShown: true }) : headlessApprover,
       ...(interactiveParts ? { elicit: interactiveParts.ttyElicitor({ input: io.stdin, output: io.stderr }) } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+      ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
       sessionId,
       timelineEvents: true,
       signal: controller.signal,

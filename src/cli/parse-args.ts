@@ -46,12 +46,30 @@ export interface RunCommandOptions {
   readonly strictMcpConfig: boolean;
   /** `--agents JSON`: subagent definitions `{ "<name>": { description, prompt, tools, … } }`, above every file's. */
   readonly agents: string | undefined;
+  /** The system-prompt flags as given (files not read yet): see src/cli/system-prompt-flags.ts. */
+  readonly systemPrompt: SystemPromptFlags;
+  /** `--fork-session`: with --resume/--continue, go on under a new session id with a copy of the transcript. */
+  readonly forkSession: boolean;
+  /** `--fallback-model M[,M…]`: the models to switch to when the main one stays overloaded or unavailable after its retries. */
+  readonly fallbackModels: readonly string[];
+  /** `--max-budget-usd N`: end the run once its estimated cost passes N dollars. */
+  readonly maxBudgetUsd: number | undefined;
 }
 
-/** `hookloop demo [--keep]`. */
+/** `--system-prompt`, `--system-prompt-file`, `--append-system-prompt`, `--append-system-prompt-file`. */
+export interface SystemPromptFlags {
+  readonly replace?: string;
+  readonly replaceFile?: string;
+  readonly append?: string;
+  readonly appendFile?: string;
+}
+
+/** `hookloop demo [--keep] [--record-requests FILE]`. */
 export interface DemoCommandOptions {
   readonly command: 'demo';
   readonly keep: boolean;
+  /** Append every model request of the demo to this file (as `--record-requests` does for a run). */
+  readonly recordRequests?: string;
 }
 
 /** Help or version text was requested or produced; print it and exit with `exitCode`. */
@@ -122,6 +140,14 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .option('--strict-mcp-config', 'use only the --mcp-config servers, ignoring .mcp.json, ~/.claude.json and plugins', false)
     .option('--agents <json>', 'subagent definitions as JSON: {"<name>": {"description": …, "prompt": …, "tools": […]}}')
     .option('--record-requests <file>', 'append every model request (Anthropic wire shape) to FILE as JSON lines, for conformance checks')
+    .option('--system-prompt <text>', "replace hookloop's system prompt (CLAUDE.md files still reach the model)")
+    .option('--system-prompt-file <file>', "replace hookloop's system prompt with a file's text")
+    .option('--append-system-prompt <text>', 'add text at the end of the system prompt')
+    .option('--append-system-prompt-file <file>', "add a file's text at the end of the system prompt")
+    .option('--dangerously-skip-permissions', 'run in bypassPermissions mode (deny rules and the workspace boundary still hold)', false)
+    .option('--fork-session', 'with --resume/--continue: continue under a new session id, with a copy of the transcript', false)
+    .option('--fallback-model <models>', 'models to switch to (comma-separated, in order) when the main model stays overloaded or unavailable')
+    .option('--max-budget-usd <amount>', 'stop once the estimated cost of the run passes this many dollars', (value) => positiveAmount('--max-budget-usd', value))
     .action((prompt: string | undefined, flags: Record<string, unknown>, command: Command) => {
       const printFlag = flags['print'];
       // Unquoted words (`-p fix the build`) would otherwise be split into a prompt and dropped words.
@@ -135,7 +161,8 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         print: printFlag !== undefined,
         settings: flags['settings'] as string | undefined,
         outputFormat: flags['outputFormat'] as 'text' | 'json' | 'stream-json',
-        permissionMode: flags['permissionMode'] as CliPermissionMode | undefined,
+        // As in Claude Code, the flag wins over --permission-mode.
+        permissionMode: flags['dangerouslySkipPermissions'] === true ? 'bypassPermissions' : (flags['permissionMode'] as CliPermissionMode | undefined),
         allowedTools: checkedRules('--allowedTools', flags['allowedTools']),
         disallowedTools: checkedRules('--disallowedTools', flags['disallowedTools']),
         addDirs: (flags['addDir'] as string[] | undefined) ?? [],
@@ -152,6 +179,10 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         mcpConfigs: (flags['mcpConfig'] as string[] | undefined) ?? [],
         strictMcpConfig: flags['strictMcpConfig'] === true,
         agents: flags['agents'] as string | undefined,
+        systemPrompt: systemPromptFlags(flags),
+        forkSession: forkSession(flags),
+        fallbackModels: splitModels(flags['fallbackModel'] as string | undefined),
+        maxBudgetUsd: flags['maxBudgetUsd'] as number | undefined,
         decisions: pendingDecisions(flags['approve'] as string[] | undefined, flags['deny'] as string[] | undefined, flags['resume'] !== undefined || flags['continue'] === true),
       };
     });
@@ -159,8 +190,9 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .command('demo')
     .description('run the offline demo: a scripted session over a sample project with real hook scripts')
     .option('--keep', 'keep the demo directory afterwards', false)
-    .action((flags: { keep: boolean }) => {
-      parsed = { command: 'demo', keep: flags.keep };
+    .option('--record-requests <file>', 'append every model request (system prompt, memory, tools, messages) to FILE as JSON lines')
+    .action((flags: { keep: boolean; recordRequests?: string }) => {
+      parsed = { command: 'demo', keep: flags.keep, ...(flags.recordRequests !== undefined ? { recordRequests: flags.recordRequests } : {}) };
     });
   addHooksCommand(program, (options) => {
     parsed = options;
@@ -215,6 +247,41 @@ function pendingDecisions(approve: readonly string[] | undefined, deny: readonly
     add('--deny', id, reason === '' ? { behavior: 'deny' } : { behavior: 'deny', message: reason });
   }
   return decisions;
+}
+
+/** The system-prompt flags; a text and a file for the same part cannot both be given. @throws ConfigError naming both flags. */
+function systemPromptFlags(flags: Record<string, unknown>): SystemPromptFlags {
+  const pick = (text: string, file: string, flagName: string) => {
+    const value = flags[text] as string | undefined;
+    const path = flags[file] as string | undefined;
+    if (value !== undefined && path !== undefined) throw new ConfigError(`--${flagName} and --${flagName}-file cannot be combined: give the text or a file`, { field: `--${flagName}` });
+    return { value, path };
+  };
+  const replace = pick('systemPrompt', 'systemPromptFile', 'system-prompt');
+  const append = pick('appendSystemPrompt', 'appendSystemPromptFile', 'append-system-prompt');
+  return {
+    ...(replace.value !== undefined ? { replace: replace.value } : {}),
+    ...(replace.path !== undefined ? { replaceFile: replace.path } : {}),
+    ...(append.value !== undefined ? { append: append.value } : {}),
+    ...(append.path !== undefined ? { appendFile: append.path } : {}),
+  };
+}
+
+/** `--fork-session`, which only means something for a continued session. @throws ConfigError without --resume/--continue. */
+function forkSession(flags: Record<string, unknown>): boolean {
+  if (flags['forkSession'] !== true) return false;
+  if (flags['resume'] === undefined && flags['continue'] !== true) throw new ConfigError('--fork-session: forks a saved session; name it with --resume ID or --continue', { field: '--fork-session' });
+  return true;
+}
+
+function splitModels(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((model) => model.trim()).filter((model) => model !== '');
+}
+
+function positiveAmount(flag: string, value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) throw new ConfigError(`${flag}: expected a positive number of dollars, e.g. 0.50, got "${value}"`, { field: flag });
+  return number;
 }
 
 function positiveInteger(flag: string, value: string): number {

@@ -8,7 +8,7 @@ import type { ModelRequest } from '../model/model-client.js';
 export interface RequestLog {
   /** Keeps `request` as it is now (the conversation is the loop's live list, so it is copied). */
   append(request: ModelRequest): void;
-  /** Appends one line `{system, tools, messages}` per kept request (tool names; messages in Anthropic wire shape) to FILE. */
+  /** Appends one line `{system, tools, tool_definitions, messages}` per kept request (tool names, then name/description/input_schema; messages in Anthropic wire shape) to FILE. */
   close(): void;
 }
 
@@ -49,7 +49,8 @@ export function openRequestLog(file: string): RequestLog {
       requests.push({ ...request, messages: [...request.messages] });
     },
     close: () => {
-      const lines = requests.map((request) => `${JSON.stringify({ system: request.system, tools: request.tools.map((tool) => tool.name), messages: toAnthropicMessages(request.messages) })}\n`);
+      // `tools` names the tools (what the conformance suite reads); `tool_definitions` is what the model was given.
+      const lines = requests.map((request) => `${JSON.stringify({ system: request.system, tools: request.tools.map((tool) => tool.name), tool_definitions: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })), messages: toAnthropicMessages(request.messages) })}\n`);
       fs.appendFileSync(file, lines.join(''), { mode: 0o600 });
     },
   };

@@ -14,13 +14,15 @@ export function resultJson(run: RunResult): Record<string, unknown> {
   // The reference's result for a prompt a UserPromptSubmit hook blocked has neither
   // `terminal_reason` nor `api_error_status` (conformance ups-block-json).
   const promptBlocked = run.terminalReason === 'prompt_blocked';
+  // A run that passed its budget reports the reason in `errors`, without a `result` (as Claude Code 2.1.328).
+  const overBudget = run.terminalReason === 'budget_exhausted';
   return {
     type: 'result',
     subtype: subtypeOf(run),
     is_error: run.isError,
     duration_ms: run.durationMs,
     num_turns: run.numTurns,
-    result: run.result,
+    ...(overBudget ? { errors: [run.result] } : { result: run.result }),
     stop_reason: run.stopReason,
     session_id: run.sessionId,
     total_cost_usd: totalCostUsd(run.modelUsage ?? {}),
@@ -38,7 +40,8 @@ export function resultJson(run: RunResult): Record<string, unknown> {
     // A call waiting inside a subagent names it as hook payloads and stream-json do (`agent_id`, `agent_type`, `parent_tool_use_id`).
     ...(run.pending && run.pending.length > 0 ? { pending_tool_uses: run.pending.map(({ agentId, agentType, parentToolUseId, ...call }) => ({ ...call, ...(agentId !== undefined ? { agent_id: agentId, agent_type: agentType, parent_tool_use_id: parentToolUseId } : {}) })) } : {}),
     // Nor does it report `api_error_status` for a run a PreToolUse hook deferred (pre-json-defer).
-    ...(promptBlocked || run.terminalReason === 'tool_deferred' ? {} : { api_error_status: run.apiErrorStatus ?? null }),
+    // Nor for a run that passed its budget (recorded with --max-budget-usd).
+    ...(promptBlocked || overBudget || run.terminalReason === 'tool_deferred' ? {} : { api_error_status: run.apiErrorStatus ?? null }),
   };
 }
 
@@ -55,6 +58,7 @@ function modelUsageJson(model: string, usage: Usage): Record<string, unknown> {
 
 function subtypeOf(run: RunResult): string {
   if (run.terminalReason === 'max_turns') return 'error_max_turns';
+  if (run.terminalReason === 'budget_exhausted') return 'error_max_budget_usd';
   if (run.terminalReason === 'aborted' || run.terminalReason === 'aborted_tools') return 'error_during_execution';
   return 'success';
 }

@@ -11,8 +11,10 @@ import type { ApprovalAnswer, ApprovalRequest, Approver } from '../permissions/t
  * terminal is in raw mode while the question reads it, so the key does not raise SIGINT by itself;
  * `onInterrupt` is called instead (default: emit SIGINT on `process`, which the interactive session
  * listens to while a turn runs), and the answer is deny. Concurrent requests are asked one after another.
+ * `callShown`: the session prints each call as it starts (interactiveActivity), so the question
+ * shows only the policy's message under it instead of the call again.
  */
-export function ttyApprover(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; onInterrupt?: () => void }): Approver {
+export function ttyApprover(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; onInterrupt?: () => void; callShown?: boolean }): Approver {
   let previous: Promise<unknown> = Promise.resolve();
   const onInterrupt = streams.onInterrupt ?? (() => process.emit('SIGINT', 'SIGINT'));
   return {
@@ -28,7 +30,7 @@ export function ttyApprover(streams: { input: NodeJS.ReadableStream; output: Nod
 const CLOSED = Symbol('closed');
 const INTERRUPTED = Symbol('interrupted');
 
-async function askOnce(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }, request: ApprovalRequest, onInterrupt: () => void): Promise<ApprovalAnswer> {
+async function askOnce(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; callShown?: boolean }, request: ApprovalRequest, onInterrupt: () => void): Promise<ApprovalAnswer> {
   if (request.signal.aborted) return 'deny';
   const lines = createInterface({ input: streams.input, output: streams.output });
   const ended = new Promise<typeof CLOSED | typeof INTERRUPTED>((resolve) => {
@@ -37,7 +39,8 @@ async function askOnce(streams: { input: NodeJS.ReadableStream; output: NodeJS.W
   });
   const always = request.alwaysRule === undefined ? '[a]lways' : `[a]lways (adds ${request.alwaysRule} for this session)`;
   try {
-    streams.output.write(`\n${request.toolName}: ${renderInput(request.input)}\n${request.message}\n`);
+    // Where the session already printed the call (`● Bash(touch x)`) just above, it is not repeated.
+    streams.output.write(streams.callShown === true ? `  ⎿ ${request.message}\n` : `\n${request.toolName}: ${renderInput(request.input)}\n${request.message}\n`);
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const reply = await Promise.race([lines.question(`Allow? [y]es / [n]o / ${always} `, { signal: request.signal }), ended]);
       if (reply === INTERRUPTED) {

@@ -4,6 +4,7 @@ import type { HandlerOutcome } from './outcome.js';
 import type { EventSpec } from './events/define-event.js';
 import { PostCompact, PreCompact } from './events/compact-events.js';
 import { Elicitation, ElicitationResult } from './events/mcp-events.js';
+import { InstructionsLoaded } from './events/instructions-events.js';
 import { PermissionDecision } from './events/permission-decision-event.js';
 import { PostModelResponse, PreModelRequest, PreToolSelection } from './events/model-events.js';
 import { ConfigChange, Notification, SessionEnd, SessionStart, UserPromptSubmit } from './events/session-events.js';
@@ -19,6 +20,7 @@ import { PermissionDenied, PermissionRequest, PostToolBatch, PostToolUse, PostTo
  */
 export const EVENT_TABLE = {
   SessionStart,
+  InstructionsLoaded,
   UserPromptSubmit,
   PreToolUse,
   PermissionRequest,

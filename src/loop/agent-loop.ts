@@ -14,6 +14,7 @@ import { distinctCallIds } from './distinct-call-ids.js';
 import { contextLabel, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, postToolUseBlock, preToolUseError, preToolUseRefusal, stopBlockingError, stopContext, stopFeedback, SUBAGENT_ANSWERED } from './hook-text.js';
 import type { BatchEnd, CallOutcome, LoopEnd, LoopOptions } from './loop-types.js';
 import { failTurn } from './model-failure.js';
+import { endOverBudget, overBudget } from './budget.js';
 import { requestModel as requestThroughHooks } from './model-call-hooks.js';
 import { approvalCovers, waitingAfterPreToolUse, waitingEnd, waitingInsideOutcome, waitingOutcome } from './pending-call.js';
 import { preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision/report.js';
@@ -60,6 +61,7 @@ export async function runLoop(run: RunContext, options: LoopOptions): Promise<Lo
     appendMessage(run, assistant);
     lastText = assistant.text;
     lastStopReason = answer.stopReason;
+    if (options.maxBudgetUsd !== undefined && overBudget(options.totals, options.maxBudgetUsd)) return endOverBudget(run, assistant, options.maxBudgetUsd, lastStopReason);
 
     if (assistant.toolCalls.length > 0) {
       const batch = await runToolBatch(answer.toolRun, assistant, answer.repeated, required?.given);

@@ -97,6 +97,24 @@ export function permissionPromptNotice(toolName: string): string {
   return `Claude needs your permission to use ${toolName}`;
 }
 
+/**
+ * The error result of a call a person declined at the approval prompt, word for word as Claude Code
+ * 2.1.328 sends it: the model reads that a person said no (and stops to wait), not the policy's
+ * reason for asking, which would make it ask again.
+ */
+export const USER_REJECTED_RESULT =
+  "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+
+/** The error of a run that passed `--max-budget-usd`, as Claude Code words it: `Reached maximum budget ($0.5)`. */
+export function budgetReachedResult(maxUsd: number): string {
+  return `Reached maximum budget ($${maxUsd})`;
+}
+
+/** The error result of a call that did not run because the answer asking for it passed the budget (hookloop's words). */
+export function budgetStoppedCall(maxUsd: number): string {
+  return `The call did not run: the session reached its maximum budget ($${maxUsd}) with the answer that asked for it.`;
+}
+
 /** The error result of a call that never ran because the run was aborted. */
 export const INTERRUPTED_RESULT = 'Interrupted by user: the run was aborted before this tool call finished';
 

@@ -10,7 +10,7 @@ import type { CompactionSetup } from './compaction.js';
  */
 
 /** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one (`stop_hook_prevented`: a Stop hook's `continue: false`). */
-export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit' | 'stop_hook_prevented';
+export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit' | 'stop_hook_prevented' | 'budget_exhausted';
 
 /** How the loop ended: what a RunResult says before the session adds its totals (turns, usage, denials, messages). */
 export interface LoopEnd {
@@ -83,6 +83,8 @@ export interface LoopOptions {
   /** Usage of every request of this loop is added here. */
   readonly totals: UsageTally;
   readonly countTurn: () => number;
+  /** End the run (`budget_exhausted`) after the answer whose cost, with all before it in `totals`, passes this many dollars. */
+  readonly maxBudgetUsd?: number;
 }
 
 /** One call's way through the pipeline, as the batch needs it. */

@@ -34,10 +34,33 @@ function escapeSpecifier(command: string): string {
 }
 
 /**
- * The session rule an approver's "always" should add for a call: `Bash(<exact command>)` (with
- * `(`, `)` and `*` escaped so the rule matches just that command), else the bare tool name.
+ * Programs whose second word names a subcommand (`git commit`, `npm run`): for these an "always"
+ * answer means "this subcommand, whatever its arguments", as Claude Code 2.1.328 proposes it
+ * (measured: `git commit -m "x y"` → `Bash(git commit *)`, `npm run build -- --watch` → `Bash(npm run *)`).
+ */
+const SUBCOMMAND_PROGRAMS: ReadonlySet<string> = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'cargo', 'go', 'docker', 'kubectl', 'pip', 'pip3', 'uv', 'poetry', 'gh', 'terraform', 'dotnet', 'mvn', 'gradle', 'rustup', 'deno', 'helm', 'brew', 'apt', 'apt-get']);
+
+/**
+ * The session rule an approver's "always" should add for a call: for one simple Bash command of a
+ * program with subcommands, that subcommand with any arguments (`Bash(git commit *)`); for any
+ * other command the exact command (`Bash(touch z1.txt)`, with `(`, `)` and `*` escaped so the rule
+ * matches just that command) — a command with operators, redirections or expansions never widens;
+ * for other tools the bare tool name.
  */
 export function ruleForCall(tool: Pick<AnyTool, 'name' | 'kind'>, input: unknown): string {
   const command = (input as { command?: unknown } | null)?.command;
-  return tool.kind === 'bash' && typeof command === 'string' ? formatRule(tool.name, command) : tool.name;
+  if (tool.kind !== 'bash' || typeof command !== 'string') return tool.name;
+  const prefix = subcommandPrefix(command);
+  return prefix !== undefined ? `${tool.name}(${prefix} *)` : formatRule(tool.name, command);
+}
+
+/** `git commit` of `git commit -m "x"`; undefined unless the command is plain words of a SUBCOMMAND_PROGRAMS program. */
+function subcommandPrefix(command: string): string | undefined {
+  // Anything a shell treats specially (operators, redirections, substitutions, expansions) keeps the exact rule.
+  if (/[;&|<>`$(){}\n\\]/.test(command)) return undefined;
+  const words = command.trim().split(/\s+/);
+  const [program, subcommand] = words;
+  if (program === undefined || subcommand === undefined || words.length < 3) return undefined;
+  if (!SUBCOMMAND_PROGRAMS.has(program) || !/^[a-z][a-z0-9-]*$/.test(subcommand)) return undefined;
+  return `${program} ${subcommand}`;
 }

@@ -7,6 +7,7 @@ import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.
 import { loadMcpConfig, type SkippedServer } from '../mcp/load-mcp-config.js';
 import { resolveConfigDir } from '../session/paths.js';
 import { loadSkills } from '../skills/load-skills.js';
+import { loadMemory } from '../memory/load-memory.js';
 import { builtinTools } from '../tools/builtin/index.js';
 import { configurationFiles } from './configuration-files.js';
 import { resolvePermissionMode, type CliPermissionMode } from './permission-mode.js';
@@ -96,6 +97,9 @@ export function readClaudeCodeSetup(projectDir: string, options: ClaudeCodeSetup
   warnings.push(...agents.warnings);
   const skills = loadSkills({ projectDir, configDir, plugins: hookSetup.plugins });
   warnings.push(...skills.warnings);
+  // CLAUDE.md and the rest: the user's (from the config folder), the project's, the local ones.
+  const memory = loadMemory({ cwd: projectDir, configDir, homeDir });
+  warnings.push(...memory.warnings);
   const allowed = options.allowedTools ?? [];
   const disallowed = options.disallowedTools ?? [];
   const runOptions: Omit<ClaudeCodeRunOptions, 'hooks'> = {
@@ -103,6 +107,7 @@ export function readClaudeCodeSetup(projectDir: string, options: ClaudeCodeSetup
     tools: builtinTools(),
     agents: agents.agents,
     skills: skills.skills,
+    memory: memory.files,
     ...(mcp.servers.length > 0 ? { mcpServers: mcp.servers } : {}),
     permissions: {
       rules: {

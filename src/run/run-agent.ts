@@ -16,6 +16,8 @@ import { appendMessage, fireHook, phaseBoundary, type RunContext } from '../loop
 import type { RunOptions, RunResult } from './run-options.js';
 import { sessionStart, type SessionStartOutcome } from '../loop/session-start.js';
 import { SKILL_LISTING_START, skillListing } from '../skills/skill-tool.js';
+import { memoryReminder } from '../memory/memory-text.js';
+import { instructionsLoaded } from '../loop/instructions-loaded.js';
 
 export type { RunOptions, RunResult, TerminalReason } from './run-options.js';
 export { defaultTranscriptPath } from './create-run.js';
@@ -95,6 +97,10 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
   let opening: SessionStartOutcome | undefined = await sessionStart(run, options.resume ? 'resume' : 'startup');
   // `sessionTitle` is reported to UserPromptSubmit hooks.
   run.state.sessionTitle = opening.sessionTitle;
+  // The memory files, each reported to InstructionsLoaded, go with the first prompt (a resumed conversation holds them).
+  const memory = options.resume ? [] : (options.memory ?? []);
+  await instructionsLoaded(run, memory);
+  let memoryText = memoryReminder(memory);
   // The skills the model may invoke go with the first prompt, after the hooks' context, as Claude Code lists them.
   const listing = skillListing(options.skills ?? []);
   if (listing !== undefined) opening = { ...opening, context: [...opening.context, listing] };
@@ -122,8 +128,9 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         abandonPending(turnRun, pending);
         pairAbandonedSubagentCalls(turnRun.state, pending, UNDECIDED_PENDING, (text) => turnRun.emit({ type: 'warning', text }));
         pending = [];
-        const opened = await submitFirstPrompt(turnRun, prompt, opening);
+        const opened = await submitFirstPrompt(turnRun, prompt, opening, memoryText);
         opening = undefined;
+        memoryText = undefined;
         const queued = opened.queued;
         const outcome: LoopEnd =
           opened.ended !== undefined
@@ -176,6 +183,7 @@ function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => numb
     model: options.model,
     system: options.system ?? '',
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+    ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
     maxStopContinuations: options.maxStopContinuations ?? DEFAULT_STOP_CONTINUATIONS,
     role: { kind: 'main', compaction: options, ...(queuedPrompt ? { queuedPrompt } : {}) },
     totals,
@@ -185,10 +193,10 @@ function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => numb
 
 /**
  * UserPromptSubmit for a prompt; with the SessionStart context (first prompt) its context becomes
- * one system message after the prompt. A SessionStart `initialUserMessage` becomes the first user
+ * one system message after the prompt; the memory reminder (when given) is user text just before it. A SessionStart `initialUserMessage` becomes the first user
  * turn and the prompt is `queued`, as in the reference (session-start-outputs).
  */
-async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined): Promise<{ ended?: string; queued?: string }> {
+async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined, memory: string | undefined): Promise<{ ended?: string; queued?: string }> {
   const first = opening?.initialUserMessage ?? prompt;
   run.state.promptId = randomUUID();
   run.emit({ type: 'prompt_started', promptId: run.state.promptId, prompt: first });
@@ -197,6 +205,8 @@ async function submitFirstPrompt(run: RunContext, prompt: string, opening: Sessi
   // Hook context first, then what the session lists (skills), as in Claude Code's first system text.
   const [hookContext, listed] = splitListing(opening?.context ?? []);
   const context = [...hookContext, ...submit.context, ...listed];
+  // Before the prompt, in the same user turn, as Claude Code sends CLAUDE.md.
+  if (memory !== undefined) appendMessage(run, userMessage(memory));
   appendPrompt(run, first, submit.sent);
   if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
   return opening?.initialUserMessage !== undefined ? { queued: prompt } : {};

@@ -4,6 +4,7 @@ import type { HookEngine } from '../hooks/hook-engine.js';
 import type { SkillDefinition } from '../skills/load-skills.js';
 import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
 import type { McpServersOption } from '../mcp/mcp-servers.js';
+import type { MemoryFile } from '../memory/load-memory.js';
 import type { Message } from '../messages/messages.js';
 import type { ModelClient, Usage } from '../model/model-client.js';
 import type { Approver, PermissionMode, PermissionRules } from '../permissions/types.js';
@@ -49,7 +50,19 @@ export interface RunOptions {
   readonly configurationFiles?: readonly string[];
   /** Decides calls the policy asks about; default: the headless approver, which denies. */
   readonly approver?: Approver;
+  /** The main session's system prompt (default empty; the CLI sends hookloop's, see src/prompt/system-prompt.ts). */
   readonly system?: string;
+  /**
+   * Memory files (CLAUDE.md and the rest, see loadMemory), in reading order: they reach the model
+   * as one `<system-reminder>` user text just before the first prompt, and InstructionsLoaded fires
+   * once per file after SessionStart. Ignored on a resumed session, whose conversation holds them.
+   */
+  readonly memory?: readonly MemoryFile[];
+  /**
+   * `--max-budget-usd`: the run ends `budget_exhausted` after the model answer that brings the
+   * estimated cost of its requests (model/pricing.ts; models without a price count nothing) above this.
+   */
+  readonly maxBudgetUsd?: number;
   /** Maximum model requests in the run (default 100). */
   readonly maxTurns?: number;
   /** How many extra turns Stop hooks may force (default 8, as Claude Code). */

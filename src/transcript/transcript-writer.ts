@@ -7,6 +7,7 @@ import type { RunEvent, RunObserver } from '../loop/run-events.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../messages/messages.js';
 import type { Usage } from '../model/model-client.js';
 import { gitBranch, hookloopVersion } from '../session/environment-facts.js';
+import { isMemoryReminder } from '../memory/memory-text.js';
 import type { ResumedSession } from '../session/resume.js';
 
 /**
@@ -61,7 +62,7 @@ export const MODEL_REQUEST_ATTACHMENT = 'hookloop_model_request';
 /** The `attachment.type` of hookloop's system messages in a transcript. */
 export const SYSTEM_MESSAGE_ATTACHMENT = 'hookloop_system_message';
 
-/** How the loop words the user messages that a Stop hook caused (hook-text.ts): the reference marks them `isMeta`. */
+/** How the loop words the user messages that a Stop hook caused (hook-text.ts) and the memory reminder: the reference marks them `isMeta`. */
 const META_USER_TEXT = [/^Stop hook feedback:\n/, /^<system-reminder>\n(Subagent)?Stop hook additional context: /];
 
 export class TranscriptWriter {
@@ -145,7 +146,7 @@ export class TranscriptWriter {
       case 'user': {
         const summary = this.nextUserIsSummary;
         this.nextUserIsSummary = false;
-        const meta = META_USER_TEXT.some((pattern) => pattern.test(message.content));
+        const meta = META_USER_TEXT.some((pattern) => pattern.test(message.content)) || isMemoryReminder(message.content);
         const typed = this.typedPrompt;
         this.typedPrompt = undefined;
         this.chain({

@@ -58,7 +58,7 @@ describe('the Agent tool', () => {
     const model = new ScriptedModel([[agentCall('toolu_1', 'SUB-TASK', 'reader')], { match: 'READER-PROMPT', content: [toolUse('s1', 'Writer', { value: 'x' })] }, { match: 'READER-PROMPT', content: [text('gave up')] }, [text('done')]]);
     const result = await runAgent('go', { model, projectDir, tools: [recordingTool('Probe', ran, true), recordingTool('Writer', ran, true)], agents: [reader], transcript: false });
     expect(ran).toEqual([]);
-    const sub = model.requests.filter((request) => request.system === 'READER-PROMPT');
+    const sub = model.requests.filter((request) => request.system.startsWith('READER-PROMPT\n\n'));
     expect(sub[0]!.tools.map((tool) => tool.name)).toEqual(['Probe']);
     expect(sub[1]!.messages.at(-1)).toMatchObject({ role: 'tool', toolCallId: 's1', isError: true, content: '<tool_use_error>Error: No such tool available: Writer</tool_use_error>' });
     expect(result.result).toBe('done');
@@ -86,7 +86,7 @@ describe('the Agent tool', () => {
     const model = new ScriptedModel([[agentCall('toolu_1', 'SUB-TASK')], { match: 'SUB-TASK', content: [toolUse('s1', 'Forbidden', { value: 'a' }), toolUse('s2', 'Probe', { value: 'b' })] }, { match: 'SUB-TASK', content: [text('sub done')] }, [toolUse('m1', 'Probe', { value: 'main' })], [text('done')]]);
     const result = await runAgent('go', { model, projectDir, hooks, tools: [recordingTool('Forbidden', ran, true), recordingTool('Probe', ran, true)], agents: [GENERAL_PURPOSE], permissions: { rules: { deny: ['Forbidden'] } }, transcript: false });
     expect(ran).toEqual(['Probe:main']);
-    const subResults = model.requests.filter((request) => request.system === GENERAL_PURPOSE.prompt).at(-1)!.messages.filter((message) => message.role === 'tool');
+    const subResults = model.requests.filter((request) => request.system.startsWith(GENERAL_PURPOSE.prompt)).at(-1)!.messages.filter((message) => message.role === 'tool');
     expect(subResults.map((message) => [message.toolCallId, message.isError])).toEqual([['s1', true], ['s2', true]]);
     expect(result.result).toBe('done');
   });

@@ -86,6 +86,10 @@ describe.skipIf(!hasScript)('interactive mode on a terminal', () => {
       terminal.kill('SIGKILL');
     }
     expect(fs.existsSync(path.join(dir, 'approved.txt'))).toBe(true);
+    // The call is shown once, as the session prints it, with the reason for asking under it.
+    expect(screen).not.toContain('Bash: touch approved.txt');
+    expect(screen.split('● Bash(touch approved.txt)').length - 1).toBe(1);
+    expect(screen).toMatch(/● Bash\(touch approved\.txt\)\r?\n\s+⎿ /);
   }, 60_000);
   it('Ctrl-C at the approval prompt interrupts the turn, the refusal starts on a new line, and [a]lways names the rule it adds', async () => {
     const dir = tempProject();

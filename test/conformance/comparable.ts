@@ -31,6 +31,11 @@ export function hookTextOnly(texts: readonly string[] | undefined): string[] {
   const kept: string[] = [];
   for (const text of texts ?? []) {
     if (OWN_TEXT_BLOCKS.some((pattern) => pattern.test(text))) continue;
+    const memory = memoryFiles(text);
+    if (memory !== undefined) {
+      kept.push(memory);
+      continue;
+    }
     const paragraphs = text.split('\n\n');
     if (!paragraphs.some((paragraph) => OWN_TEXT_PARAGRAPHS.has(paragraph))) {
       kept.push(text);
@@ -40,6 +45,17 @@ export function hookTextOnly(texts: readonly string[] | undefined): string[] {
     if (labelled.length > 0) kept.push(labelled.join('\n\n'));
   }
   return kept;
+}
+
+/**
+ * The memory reminder (CLAUDE.md and the rest) as compared: the `Contents of <path> (<kind>):`
+ * sections and the files' text, without the opening sentence, which is each agent's own (Claude
+ * Code's is recorded as `<claude-code text>`). Undefined for any other block.
+ */
+function memoryFiles(text: string): string | undefined {
+  const start = text.indexOf('\n\nContents of ');
+  if (start < 0 || !text.endsWith('\n</system-reminder>') || !/^(<system-reminder>\n|<claude-code text>\n\n)/.test(text)) return undefined;
+  return `<memory>\n${text.slice(start + 2, -'\n</system-reminder>'.length)}`;
 }
 
 function textView(request: ModelRequestView): ModelRequestView {

@@ -73,7 +73,7 @@ describe('approval that survives a restart, inside a subagent (library)', () => 
     expect(result.messages.find((message) => message.role === 'tool' && message.toolCallId === 'toolu_A')).toMatchObject({ isError: false, content: 'SUB-ANSWER' });
     expect(pairingViolations(result.messages)).toEqual([]);
     // The subagent's model request had both results, in call order, the denial's reason as the error.
-    const subRequest = model.requests.find((request) => request.system === GENERAL_PURPOSE.prompt)!;
+    const subRequest = model.requests.find((request) => request.system.startsWith(GENERAL_PURPOSE.prompt))!;
     expect(subRequest.messages.filter((message) => message.role === 'tool').map((message) => [message.toolCallId, message.isError])).toEqual([['toolu_s1', false], ['toolu_s2', true]]);
 
     // Both transcripts are resumable again: every call paired once, nothing pending.
@@ -101,7 +101,7 @@ describe('approval that survives a restart, inside a subagent (library)', () => 
     expect(denied.result).toBe('parent done');
     expect(fs.existsSync(path.join(projectDir, 'sub.txt'))).toBe(false);
     expect(fs.existsSync(path.join(projectDir, 'nope.txt'))).toBe(true);
-    const subRequest = model.requests.find((request) => request.system === GENERAL_PURPOSE.prompt)!;
+    const subRequest = model.requests.find((request) => request.system.startsWith(GENERAL_PURPOSE.prompt))!;
     expect(subRequest.messages.filter((message) => message.role === 'tool').map((message) => [message.toolCallId, message.isError])).toEqual([['toolu_s1', true], ['toolu_s2', false]]);
   });
 

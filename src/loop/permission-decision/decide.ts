@@ -9,6 +9,7 @@ import { realpathLoose } from '../../tools/workspace.js';
 import { approverDecision, decidingHook, policyDecision, type DecidingHook, type PermissionDecisionRecord } from './report.js';
 import { notifyApproval } from './events.js';
 import { fireHook, type RunContext } from '../run-context.js';
+import { USER_REJECTED_RESULT } from '../hook-text.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -158,7 +159,8 @@ export async function askApprover(run: RunContext, call: ToolCall, tool: AnyTool
   }
   if (answer === 'later') return { kind: 'pending', input, reason: 'approver', message: verdict.message };
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: answer === 'deny' ? 'deny' : 'allow', source: 'approver' });
-  if (answer === 'deny') return { kind: 'denied', message: verdict.message, record: approverDecision(verdict, mode, 'deny') };
+  // A person's "no" reads as such to the model; a headless approver's refusal keeps the policy's reason.
+  if (answer === 'deny') return { kind: 'denied', message: run.approver.awaitsHuman === true ? USER_REJECTED_RESULT : verdict.message, record: approverDecision(verdict, mode, 'deny') };
   if (answer === 'always') run.policy.addSessionRule('allow', alwaysRule);
   return { kind: 'allowed', input, realPaths, record: approverDecision(verdict, mode, 'allow') };
 }
