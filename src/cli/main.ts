@@ -86,7 +86,13 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   const projectDir = io.cwd;
   const sessionFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
   const decisions = options.decisions ?? pendingWithoutDecisions(!interactive && prompt === undefined, sessionFlags.resume?.pending);
-  const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
+  const setupOptions = {
+    projectDir,
+    homeDir: io.homeDir,
+    ...(options.settings !== undefined ? { flagSettings: options.settings } : {}),
+    ...(options.settingSources !== undefined ? { settingSources: options.settingSources } : {}),
+    pluginDirs: options.pluginDirs,
+  };
   const setup = loadHookSetup(setupOptions);
   const settings = setup.settings;
   const mcp = loadMcpConfig({

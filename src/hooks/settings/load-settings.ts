@@ -8,6 +8,7 @@ import { compileMatcher } from '../matcher.js';
 import { mergeSandboxSettings, type SandboxSettings } from '../../sandbox/sandbox-settings.js';
 import { parseRule } from '../../permissions/rule.js';
 import { closestName } from './closest-name.js';
+import type { SettingSource } from './setting-sources.js';
 import { readSettingsLeniently, type LenientSettings } from './lenient-settings.js';
 import { describeValue, formatPath, valueAt } from './settings-path.js';
 import { settingsFileSchema, type HandlerConfig, type SettingsFile } from './settings-schema.js';
@@ -79,6 +80,8 @@ export interface LoadSettingsOptions {
   readonly homeDir: string;
   readonly flagSettings?: string;
   readonly extraFiles?: readonly string[];
+  /** `--setting-sources`: the user/project/local files to read; all three when undefined. */
+  readonly settingSources?: readonly SettingSource[];
 }
 
 /** One settings file, validated. `warnings` are one line each, prefixed with the file label. */
@@ -243,6 +246,17 @@ export function handlerIdentity(config: HandlerConfig): string {
   }
 }
 
+/** The user, project and local settings files `options.settingSources` selects, in precedence order. */
+export function settingSourceFiles(options: LoadSettingsOptions): { file: string; scope: SettingSource }[] {
+  const all: { file: string; scope: SettingSource }[] = [
+    { file: path.join(options.homeDir, '.claude', 'settings.json'), scope: 'user' },
+    { file: path.join(options.projectDir, '.claude', 'settings.json'), scope: 'project' },
+    { file: path.join(options.projectDir, '.claude', 'settings.local.json'), scope: 'local' },
+  ];
+  const selected = options.settingSources;
+  return selected === undefined ? all : all.filter((entry) => selected.includes(entry.scope));
+}
+
 interface SourceText {
   readonly source: HookSource;
   readonly text: string;
@@ -254,9 +268,7 @@ function readSources(options: LoadSettingsOptions): SourceText[] {
     const text = readFile(file, false);
     if (text !== undefined) sources.push({ source: { file, scope }, text });
   };
-  optional(path.join(options.homeDir, '.claude', 'settings.json'), 'user');
-  optional(path.join(options.projectDir, '.claude', 'settings.json'), 'project');
-  optional(path.join(options.projectDir, '.claude', 'settings.local.json'), 'local');
+  for (const { file, scope } of settingSourceFiles(options)) optional(file, scope);
   const flag = options.flagSettings;
   if (flag !== undefined) {
     if (flag.trimStart().startsWith('{')) {
