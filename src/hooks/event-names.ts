@@ -13,7 +13,6 @@ export { EXTENSION_EVENTS, HOOK_EVENT_NAMES, TOOL_EVENTS, type HookEventName } f
 export const REFERENCE_ONLY_EVENTS = [
   'Setup',
   'InstructionsLoaded',
-  'UserPromptExpansion',
   'PreModelSwitch',
   'PostModelSwitch',
   'MessageDisplay',

@@ -4,6 +4,7 @@ import type { HandlerOutcome } from './outcome.js';
 import type { EventSpec } from './events/define-event.js';
 import { PostCompact, PreCompact } from './events/compact-events.js';
 import { Elicitation, ElicitationResult } from './events/mcp-events.js';
+import { UserPromptExpansion } from './events/expansion-events.js';
 import { PermissionDecision } from './events/permission-decision-event.js';
 import { PostModelResponse, PreModelRequest, PreToolSelection } from './events/model-events.js';
 import { ConfigChange, Notification, SessionEnd, SessionStart, UserPromptSubmit } from './events/session-events.js';
@@ -20,6 +21,7 @@ import { PermissionDenied, PermissionRequest, PostToolBatch, PostToolUse, PostTo
 export const EVENT_TABLE = {
   SessionStart,
   UserPromptSubmit,
+  UserPromptExpansion,
   PreToolUse,
   PermissionRequest,
   PermissionDenied,

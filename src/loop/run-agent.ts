@@ -16,6 +16,8 @@ import { appendMessage, fireHook, type RunContext } from './run-context.js';
 import type { RunOptions, RunResult } from './run-options.js';
 import { sessionStart, type SessionStartOutcome } from './session-start.js';
 import { SKILL_LISTING_START, skillListing } from '../skills/skill-tool.js';
+import { expandPrompt } from './prompt-expansion.js';
+import type { SkillDefinition } from '../skills/load-skills.js';
 
 export type { RunOptions, RunResult, TerminalReason } from './run-options.js';
 export { defaultTranscriptPath } from './create-run.js';
@@ -123,7 +125,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         let turns = 0;
         abandonPending(turnRun, pending);
         pending = [];
-        const opened = await submitFirstPrompt(turnRun, prompt, opening);
+        const opened = await submitFirstPrompt(turnRun, prompt, opening, options.skills ?? []);
         opening = undefined;
         const queued = opened.queued;
         const outcome: LoopEnd =
@@ -189,18 +191,22 @@ function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => numb
 /**
  * UserPromptSubmit for a prompt; with the SessionStart context (first prompt) its context becomes
  * one system message after the prompt. A SessionStart `initialUserMessage` becomes the first user
- * turn and the prompt is `queued`, as in the reference (session-start-outputs).
+ * turn and the prompt is `queued`, as in the reference (session-start-outputs). A prompt calling
+ * one of `commands` (`/name args`) is expanded in its place (prompt-expansion.ts).
  */
-async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined): Promise<{ ended?: string; queued?: string }> {
+async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined, commands: readonly SkillDefinition[]): Promise<{ ended?: string; queued?: string }> {
   const first = opening?.initialUserMessage ?? prompt;
   run.state.promptId = randomUUID();
   run.emit({ type: 'prompt_started', promptId: run.state.promptId, prompt: first });
   const submit = await submitPrompt(run, first);
   if (submit.blocked !== undefined || submit.stopped !== undefined) return { ended: submit.stopped ?? promptBlockedResult(submit.blocked ?? '', submit.suppressOriginalPrompt ? undefined : first) };
+  // A slash command's text takes the prompt's place (after UserPromptSubmit, as in Claude Code).
+  const expansion = await expandPrompt(run, submit.sent, commands);
+  if (expansion.kind === 'blocked') return { ended: promptBlockedResult(expansion.reason, first) };
   // Hook context first, then what the session lists (skills), as in Claude Code's first system text.
   const [hookContext, listed] = splitListing(opening?.context ?? []);
-  const context = [...hookContext, ...submit.context, ...listed];
-  appendPrompt(run, first, submit.sent);
+  const context = [...hookContext, ...submit.context, ...(expansion.kind === 'expanded' ? expansion.context : []), ...listed];
+  if (expansion.kind === 'none') appendPrompt(run, first, submit.sent);
   if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
   return opening?.initialUserMessage !== undefined ? { queued: prompt } : {};
 }
