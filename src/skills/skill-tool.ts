@@ -33,6 +33,8 @@ export function skillInstructions(skill: SkillDefinition, args: string | undefin
   let body = skill.body.replace(/\$\{CLAUDE_SKILL_DIR\}/g, () => skill.baseDir);
   const mentions = /\$ARGUMENTS|\$\d/.test(body);
   body = body.replace(/\$ARGUMENTS/g, () => args ?? '').replace(/\$(\d+)/g, (_, index: string) => words[Number(index) - 1] ?? '');
+  // The file's closing newline stays, as in Claude Code's text (skill-hooks).
+  body = `${body}\n`;
   if (!mentions && args !== undefined && args.trim() !== '') body = `${body}\n\nARGUMENTS: ${args}`;
   return `Base directory for this skill: ${skill.baseDir}\n\n${body}`;
 }
