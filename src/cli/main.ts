@@ -93,6 +93,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     env: io.env ?? process.env,
     configDir: sessionFlags.configDir,
     ...(options.settings !== undefined ? { settings: options.settings } : {}),
+    ...(options.settingSources !== undefined ? { settingSources: options.settingSources } : {}),
     pluginDirs: options.pluginDirs,
     mcpConfigs: options.mcpConfigs,
     strictMcpConfig: options.strictMcpConfig,

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { parseSettingSources, type SettingSource } from '../hooks/settings/setting-sources.js';
 import { ConfigError } from '../errors.js';
 import { parseRule } from '../permissions/rule.js';
 import type { PendingDecision, PendingDecisions } from '../session/pending-calls.js';
@@ -14,6 +15,8 @@ export interface RunCommandOptions {
   readonly prompt: string | undefined;
   readonly print: boolean;
   readonly settings: string | undefined;
+  /** `--setting-sources`: which of the user, project and local settings files to read (all when absent). */
+  readonly settingSources?: readonly SettingSource[];
   /** `text` (answer streamed as it arrives), `json` (one result object), `stream-json` (one JSON event per line). */
   readonly outputFormat: 'text' | 'json' | 'stream-json';
   readonly permissionMode: CliPermissionMode | undefined;
@@ -120,6 +123,7 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .allowExcessArguments()
     .option('-p, --print [prompt]', 'run one prompt headless and print the answer (the prompt may come on stdin: echo "…" | hookloop -p)')
     .option('--settings <file-or-json>', 'an extra settings file (or inline JSON) with hooks and permissions')
+    .option('--setting-sources <sources>', 'comma-separated settings files to read: user, project, local (--settings always counts)')
     .addOption(new Option('--output-format <format>', 'text, json or stream-json').choices(['text', 'json', 'stream-json']).default('text'))
     .addOption(new Option('--permission-mode <mode>', 'permission mode (auto runs as dontAsk: hookloop has no classifier)').choices([...CLI_PERMISSION_MODES]))
     .option('--allowedTools <rules...>', 'allow rules, e.g. "Bash(git:*)" Edit')
@@ -160,6 +164,7 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         prompt: typeof printFlag === 'string' ? printFlag : prompt,
         print: printFlag !== undefined,
         settings: flags['settings'] as string | undefined,
+        ...(typeof flags['settingSources'] === 'string' ? { settingSources: parseSettingSources(flags['settingSources']) } : {}),
         outputFormat: flags['outputFormat'] as 'text' | 'json' | 'stream-json',
         // As in Claude Code, the flag wins over --permission-mode.
         permissionMode: flags['dangerouslySkipPermissions'] === true ? 'bypassPermissions' : (flags['permissionMode'] as CliPermissionMode | undefined),

@@ -13,6 +13,7 @@ export { EXTENSION_EVENTS, HOOK_EVENT_NAMES, TOOL_EVENTS, type HookEventName } f
 export const REFERENCE_ONLY_EVENTS = [
   'Setup',
   'UserPromptExpansion',
+  'InstructionsLoaded',
   'PreModelSwitch',
   'PostModelSwitch',
   'MessageDisplay',

@@ -5,6 +5,7 @@ import type { EventSpec } from './events/define-event.js';
 import { PostCompact, PreCompact } from './events/compact-events.js';
 import { Elicitation, ElicitationResult } from './events/mcp-events.js';
 import { InstructionsLoaded } from './events/instructions-events.js';
+import { UserPromptExpansion } from './events/expansion-events.js';
 import { PermissionDecision } from './events/permission-decision-event.js';
 import { PostModelResponse, PreModelRequest, PreToolSelection } from './events/model-events.js';
 import { ConfigChange, Notification, SessionEnd, SessionStart, UserPromptSubmit } from './events/session-events.js';
@@ -22,6 +23,7 @@ export const EVENT_TABLE = {
   SessionStart,
   InstructionsLoaded,
   UserPromptSubmit,
+  UserPromptExpansion,
   PreToolUse,
   PermissionRequest,
   PermissionDenied,

@@ -1,3 +1,4 @@
+import type { SettingSource } from '../hooks/settings/setting-sources.js';
 import os from 'node:os';
 import path from 'node:path';
 import { loadAgents } from '../agents/load-agents.js';
@@ -27,6 +28,8 @@ export interface ClaudeCodeSetupOptions {
   readonly configDir?: string;
   /** `--settings`: a settings file path or inline JSON, read after the project's files. */
   readonly settings?: string;
+  /** `--setting-sources`: which of the user, project and local settings files are read (`--settings` always is); default all three. */
+  readonly settingSources?: readonly SettingSource[];
   /** `--plugin-dir` folders, loaded besides the enabled plugins. */
   readonly pluginDirs?: readonly string[];
   /** `--mcp-config` files or inline JSON. */
@@ -77,7 +80,7 @@ export function readClaudeCodeSetup(projectDir: string, options: ClaudeCodeSetup
   const homeDir = options.homeDir ?? os.homedir();
   const env = options.env ?? process.env;
   const warnings: string[] = [];
-  const setupOptions: HookSetupOptions = { projectDir, homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs ?? [] };
+  const setupOptions: HookSetupOptions = { projectDir, homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), ...(options.settingSources !== undefined ? { settingSources: options.settingSources } : {}), pluginDirs: options.pluginDirs ?? [] };
   const hookSetup = loadHookSetup(setupOptions);
   const settings = hookSetup.settings;
   const mcpConfigs = options.mcpConfigs ?? [];

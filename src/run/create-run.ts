@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { agentTool, continueAgentSubagent, runAgentSubagent, runHookSubagent, type AgentDefinition, type AgentInput } from '../agents/index.js';
+import { activateSkillHooks } from '../skills/skill-hooks.js';
+import type { SkillDefinition } from '../skills/load-skills.js';
 import { skillTool } from '../skills/skill-tool.js';
 import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
@@ -94,8 +96,16 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     tools.register(agentTool(options.agents, start, 'Agent', (input, definition, calls, decisions, context) => continueAgentSubagent(run, setup, input, definition, calls, decisions, context)));
     tools.alias('Task', 'Agent');
   }
-  if (options.skills !== undefined && options.skills.length > 0 && tools.get('Skill') === undefined) tools.register(skillTool(options.skills));
+  if (options.skills !== undefined && options.skills.length > 0 && tools.get('Skill') === undefined) tools.register(skillTool(options.skills, (skill) => loadSkillHooks(run, skill)));
   return run;
+}
+
+/**
+ * Turns on a loaded skill's front-matter hooks for the rest of the session, once per skill (loading
+ * it again adds nothing); their warnings are the run's.
+ */
+export function loadSkillHooks(run: RunContext, skill: SkillDefinition): void {
+  for (const text of activateSkillHooks(run.hooks, skill, run.state.projectDir, run.configDir)) run.emit({ type: 'warning', text });
 }
 
 /** What the policy protects besides its fixed locations: the run's own list and every config folder it may use. */

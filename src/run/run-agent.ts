@@ -18,6 +18,8 @@ import { sessionStart, type SessionStartOutcome } from '../loop/session-start.js
 import { SKILL_LISTING_START, skillListing } from '../skills/skill-tool.js';
 import { memoryReminder } from '../memory/memory-text.js';
 import { instructionsLoaded } from '../loop/instructions-loaded.js';
+import { expandPrompt } from '../loop/prompt-expansion.js';
+import type { SkillDefinition } from '../skills/load-skills.js';
 
 export type { RunOptions, RunResult, TerminalReason } from './run-options.js';
 export { defaultTranscriptPath } from './create-run.js';
@@ -128,7 +130,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         abandonPending(turnRun, pending);
         pairAbandonedSubagentCalls(turnRun.state, pending, UNDECIDED_PENDING, (text) => turnRun.emit({ type: 'warning', text }));
         pending = [];
-        const opened = await submitFirstPrompt(turnRun, prompt, opening, memoryText);
+        const opened = await submitFirstPrompt(turnRun, prompt, opening, memoryText, options.skills ?? []);
         opening = undefined;
         memoryText = undefined;
         const queued = opened.queued;
@@ -194,20 +196,24 @@ function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => numb
 /**
  * UserPromptSubmit for a prompt; with the SessionStart context (first prompt) its context becomes
  * one system message after the prompt; the memory reminder (when given) is user text just before it. A SessionStart `initialUserMessage` becomes the first user
- * turn and the prompt is `queued`, as in the reference (session-start-outputs).
+ * turn and the prompt is `queued`, as in the reference (session-start-outputs). A prompt calling
+ * one of `commands` (`/name args`) is expanded in its place (prompt-expansion.ts).
  */
-async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined, memory: string | undefined): Promise<{ ended?: string; queued?: string }> {
+async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined, memory: string | undefined, commands: readonly SkillDefinition[]): Promise<{ ended?: string; queued?: string }> {
   const first = opening?.initialUserMessage ?? prompt;
   run.state.promptId = randomUUID();
   run.emit({ type: 'prompt_started', promptId: run.state.promptId, prompt: first });
   const submit = await submitPrompt(run, first);
   if (submit.blocked !== undefined || submit.stopped !== undefined) return { ended: submit.stopped ?? promptBlockedResult(submit.blocked ?? '', submit.suppressOriginalPrompt ? undefined : first) };
+  // Before the prompt (or its expansion), in the same user turn, as Claude Code sends CLAUDE.md.
+  if (memory !== undefined) appendMessage(run, userMessage(memory));
+  // A slash command's text takes the prompt's place (after UserPromptSubmit, as in Claude Code).
+  const expansion = await expandPrompt(run, submit.sent, commands);
+  if (expansion.kind === 'blocked') return { ended: promptBlockedResult(expansion.reason, first) };
   // Hook context first, then what the session lists (skills), as in Claude Code's first system text.
   const [hookContext, listed] = splitListing(opening?.context ?? []);
-  const context = [...hookContext, ...submit.context, ...listed];
-  // Before the prompt, in the same user turn, as Claude Code sends CLAUDE.md.
-  if (memory !== undefined) appendMessage(run, userMessage(memory));
-  appendPrompt(run, first, submit.sent);
+  const context = [...hookContext, ...submit.context, ...(expansion.kind === 'expanded' ? expansion.context : []), ...listed];
+  if (expansion.kind === 'none') appendPrompt(run, first, submit.sent);
   if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
   return opening?.initialUserMessage !== undefined ? { queued: prompt } : {};
 }

@@ -33,6 +33,8 @@ export function skillInstructions(skill: SkillDefinition, args: string | undefin
   let body = skill.body.replace(/\$\{CLAUDE_SKILL_DIR\}/g, () => skill.baseDir);
   const mentions = /\$ARGUMENTS|\$\d/.test(body);
   body = body.replace(/\$ARGUMENTS/g, () => args ?? '').replace(/\$(\d+)/g, (_, index: string) => words[Number(index) - 1] ?? '');
+  // The file's closing newline stays, as in Claude Code's text (skill-hooks).
+  body = `${body}\n`;
   if (!mentions && args !== undefined && args.trim() !== '') body = `${body}\n\nARGUMENTS: ${args}`;
   return `Base directory for this skill: ${skill.baseDir}\n\n${body}`;
 }
@@ -43,7 +45,7 @@ export function skillInstructions(skill: SkillDefinition, args: string | undefin
  * (`followUp`). It runs nothing by itself, so it is read-only; hooks match `Skill` like any tool.
  * An unknown skill, or one with `disable-model-invocation`, is a validation error (`Unknown skill: <name>`).
  */
-export function skillTool(skills: readonly SkillDefinition[]): AnyTool {
+export function skillTool(skills: readonly SkillDefinition[], onLoad: (skill: SkillDefinition) => void = () => undefined): AnyTool {
   const byName = new Map(skills.filter((skill) => skill.modelInvocable).map((skill) => [skill.name, skill]));
   const find = (name: string) => byName.get(name) ?? byName.get(name.replace(/^\//, ''));
   const tool = defineTool({
@@ -55,6 +57,8 @@ export function skillTool(skills: readonly SkillDefinition[]): AnyTool {
     validateInput: async (input) => (find(input.skill) === undefined ? `Unknown skill: ${input.skill}` : undefined),
     handler: (input): SkillOutput => {
       const skill = find(input.skill)!;
+      // Its front-matter hooks guard the rest of the session from here on (skill-hooks.ts).
+      onLoad(skill);
       return { success: true, commandName: skill.name, ...(skill.allowedTools.length > 0 ? { allowedTools: skill.allowedTools } : {}) };
     },
     render: (output: SkillOutput) => `Launching skill: ${output.commandName}`,

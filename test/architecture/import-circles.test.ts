@@ -20,7 +20,7 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'messages', 'markdown'],
-  ['session', 'model'],
+  ['session', 'model', 'memory', 'prompt'],
   // Tools, the Bash reader and the policy are one layer while the tool kinds and the shell reader
   // are being separated: a tool's context names the sandbox type, the sandbox reads the rules.
   ['process', 'tools', 'shell', 'permissions', 'sandbox'],

@@ -64,19 +64,16 @@ describe('hookloop -p', () => {
 describe('bad input: one clear line naming the file and field, non-zero exit, nothing written', () => {
   const cases: { name: string; setup: (dir: string) => string[]; expected: RegExp }[] = [
     {
-      name: 'malformed settings JSON',
-      setup: (dir) => (writeJson(dir, 'bad.json', '{ "hooks": { ,}'), ['--settings', 'bad.json']),
-      expected: /bad\.json: invalid JSON at line 1 column \d+/,
+      // Claude Code parses a --settings value that is not JSON as a path, and stops when it is missing.
+      name: 'malformed inline --settings JSON',
+      setup: () => ['--settings', '{ "hooks": { ,}'],
+      expected: /--settings: invalid JSON at line 1 column \d+/,
     },
     {
-      name: 'an unknown event name',
-      setup: (dir) => (writeJson(dir, 's.json', { hooks: { PreToolUze: [] } }), ['--settings', 's.json']),
-      expected: /s\.json: hooks\.PreToolUze: unknown hook event.*PreToolUse/,
-    },
-    {
-      name: 'an invalid matcher regex',
-      setup: (dir) => (writeJson(dir, 's.json', { hooks: { PreToolUse: [{ matcher: 'Bash(', hooks: [{ type: 'command', command: 'true' }] }] } }), ['--settings', 's.json']),
-      expected: /s\.json: hooks\.PreToolUse\[0\]\.matcher: invalid matcher "Bash\("/,
+      // Claude Code ignores an unreadable deny rule; hookloop cannot leave a guard out (lenient-settings.ts).
+      name: 'a deny rule that names no tool',
+      setup: (dir) => (writeJson(dir, 's.json', { permissions: { deny: ['(rm'] } }), ['--settings', 's.json']),
+      expected: /s\.json: permissions\.deny\[0\]: cannot read "\(rm" as a rule/,
     },
     {
       name: 'an unknown permission mode',

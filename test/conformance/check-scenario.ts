@@ -65,12 +65,12 @@ export async function differences(reference: Trace, ours: Trace, ignoreSequenceO
 }
 
 /** Runs `scenario` through the hookloop CLI at `cliPath` into `workDir/<scenario>/` and classifies its differences. */
-export async function checkScenario(scenario: string, workDir: string, known: KnownDifferences, cliPath: string): Promise<ScenarioReport> {
+export async function checkScenario(scenario: string, workDir: string, known: KnownDifferences, cliPath: string, fixtures = FIXTURES): Promise<ScenarioReport> {
   const started = Date.now();
   const traceDir = path.join(workDir, scenario);
   fs.mkdirSync(traceDir, { recursive: true });
-  const ours = await traceHookloop(scenario, traceDir, cliPath);
-  const reference = readTrace(path.join(FIXTURES, 'traces', scenario));
+  const ours = await traceHookloop(scenario, traceDir, cliPath, fixtures);
+  const reference = readTrace(path.join(fixtures, 'traces', scenario));
   const lines = await differences(reference, ours, known.ignoreSequenceOf.map((ignore) => ignore.event));
   return { scenario, traceDir, exitCode: ours.exitCode, stderr: ours.stderr ?? '', wallMs: Date.now() - started, ...classify(scenario, lines, known) };
 }

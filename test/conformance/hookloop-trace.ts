@@ -19,13 +19,13 @@ interface RecordedRequest {
 }
 
 /**
- * Runs scenario `name` through the hookloop CLI at `cliPath` and writes `trace.json` (and
+ * Runs scenario `name` (of the `fixtures` folder: scenarios/ and traces/) through the hookloop CLI at `cliPath` and writes `trace.json` (and
  * `messages.json`) to `outDir`. Returns the completed trace. The runner's temporary run folder is
  * removed afterwards.
  */
-export async function traceHookloop(name: string, outDir: string, cliPath = CLI_PATH): Promise<Trace> {
+export async function traceHookloop(name: string, outDir: string, cliPath = CLI_PATH, fixtures = FIXTURES): Promise<Trace> {
   const { runScenario } = await referenceTools.run();
-  const scenarioFile = path.join(FIXTURES, 'scenarios', name, 'scenario.json');
+  const scenarioFile = path.join(fixtures, 'scenarios', name, 'scenario.json');
   // The runner's model-script.json holds the `model` turns only; a scenario with `aux` answers (prompt
   // hooks, classifier requests) is replayed from its scenario.json, whose `<ws>` the CLI expands the same way.
   const script = 'aux' in (JSON.parse(fs.readFileSync(scenarioFile, 'utf8')) as Record<string, unknown>) ? `'${scenarioFile}'` : '"$ORACLE_MODEL_SCRIPT"';

@@ -7,16 +7,15 @@ import { tempProject } from '../support/scripted-run.js';
 const SCRIPT = [[{ type: 'text', text: 'done' }]];
 
 describe('invalid permission rules name their file (or flag) and index', () => {
-  it('a bad rule in .claude/settings.json names that file and its index there, on one line, exit 2', () => {
+  it('a bad allow rule in .claude/settings.json is one warning naming that file and its index there; the run goes on', () => {
     const dir = tempProject();
     writeJson(dir, '.claude/settings.json', { permissions: { allow: ['Read', 'Edit', 'Bash(npm test'] } });
     // The --settings file's rules come later in the merged list: the index is still the file's own.
     writeJson(dir, 'extra.json', { permissions: { deny: ['Write'] } });
     writeJson(dir, 't.json', SCRIPT);
     const run = runCli(['-p', 'go', '--settings', 'extra.json', '--model-script', 't.json'], dir);
-    expect(run.status).toBe(2);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/^hookloop: \S*\.claude\/settings\.json: permissions\.allow\[2\]: invalid permission rule "Bash\(npm test"/);
+    expect(run.status).toBe(0);
+    expect(run.stderr.trim().split('\n')).toEqual([`hookloop: warning: ${path.join(dir, '.claude/settings.json')}: permissions.allow[2]: "Bash(npm test" is not a valid rule; ignored`]);
   });
 
   for (const flag of ['--allowedTools', '--disallowedTools']) {
@@ -87,13 +86,13 @@ describe('hooks record, hooks list --event, unknown events', () => {
     expect(run.stdout).not.toContain('No hooks configured');
   });
 
-  it('an unknown event in a run\'s settings suggests the likely name, as validate does', () => {
+  it('an unknown event in a run\'s settings is ignored with a warning suggesting the likely name, as validate does', () => {
     const dir = tempProject();
     writeJson(dir, 's.json', { hooks: { PostToolUseFailed: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
     writeJson(dir, 't.json', SCRIPT);
     const run = runCli(['-p', 'go', '--settings', 's.json', '--model-script', 't.json'], dir);
-    expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/s\.json: hooks\.PostToolUseFailed: unknown hook event "PostToolUseFailed" \(did you mean PostToolUseFailure\?\)/);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/s\.json: hooks\.PostToolUseFailed: unknown hook event "PostToolUseFailed" \(did you mean PostToolUseFailure\?\); ignored/);
     const validate = runCli(['hooks', 'validate', 's.json'], dir);
     expect(validate.stdout).toContain('(did you mean PostToolUseFailure?)');
   });

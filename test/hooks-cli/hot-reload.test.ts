@@ -96,10 +96,11 @@ describe('hot reload', () => {
   it('keeps the previous hooks when the new file is invalid, and says why', async () => {
     const run = session({ PreToolUse: [{ hooks: [logTo('old.log')] }] });
     await run.start();
-    run.edit('{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true", "timeout": "5"}]}]}}');
+    // Most unreadable entries are only left out (as when a run starts); a deny rule naming no tool cannot be.
+    run.edit('{"permissions": {"deny": ["(rm"]}, "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}');
     const file = path.join(run.dir, '.claude/settings.local.json');
     await run.boundary();
-    expect(run.notices).toEqual([`hookloop: ${file} changed but cannot be used; keeping the previous hooks: ${file}: hooks.PreToolUse[0].hooks[0].timeout: expected a positive number, got "5"`]);
+    expect(run.notices).toEqual([`hookloop: ${file} changed but cannot be used; keeping the previous hooks: ${file}: permissions.deny[0]: cannot read "(rm" as a rule, and a deny rule is not ignored; expected Tool or Tool(specifier), e.g. Bash(rm:*)`]);
     await run.preToolUse('ls');
     expect(run.read('old.log')).not.toBe('');
   });

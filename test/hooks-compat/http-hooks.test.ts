@@ -101,7 +101,10 @@ describe('http hooks', () => {
     expect(events.find((event) => event.type === 'hook_outcome')).toMatchObject({ outcome: { status: 'failed', error: 'HTTP 500 (after 2 attempts)' } });
   });
 
-  it('rejects retries outside 0..5 when the settings load', () => {
-    expect(() => settingsHooks(httpHook('http://127.0.0.1:9/x', { retries: 9 }), tempProject())).toThrow(/retries: expected a whole number from 0 to 5, got 9/);
+  it('leaves a handler with retries outside 0..5 out when the settings load, with one warning naming the field', () => {
+    const { hooks, warnings } = settingsHooks(httpHook('http://127.0.0.1:9/x', { retries: 9 }), tempProject());
+    expect(hooks.list()).toEqual([]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/retries: expected a whole number from 0 to 5, got 9; ignored$/);
   });
 });

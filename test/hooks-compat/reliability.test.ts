@@ -115,9 +115,11 @@ describe('hookConcurrency: a limit per event', () => {
     expect(maxOverlap(dir)).toBe(3);
   });
 
-  it('rejects a limit below 1 and warns about an event hookloop does not fire', () => {
+  it('leaves a file with a limit below 1 out (like any known key of the wrong type) and warns about an event hookloop does not fire', () => {
     const dir = tempProject();
-    expect(() => loadSettings({ projectDir: dir, homeDir: dir, flagSettings: '{"hookConcurrency":{"PreToolUse":0}}' })).toThrow(/hookConcurrency\.PreToolUse: expected a whole number of at least 1, got 0/);
+    expect(loadSettings({ projectDir: dir, homeDir: dir, flagSettings: '{"hookConcurrency":{"PreToolUse":0}}' }).warnings).toEqual([
+      '--settings: hookConcurrency.PreToolUse: expected a whole number of at least 1, got 0; the whole file is ignored (its deny and ask rules still count)',
+    ]);
     expect(loadSettings({ projectDir: dir, homeDir: dir, flagSettings: '{"hookConcurrency":{"OnSave":2}}' }).warnings).toEqual(['--settings: hookConcurrency.OnSave: hookloop does not fire "OnSave"; its limit is ignored']);
   });
 });

@@ -12,7 +12,7 @@ describe('the event table', () => {
     expect(HOOK_EVENT_NAMES).toEqual(Object.keys(EVENT_TABLE));
     expect(Object.keys(hookEventSchemas)).toEqual([...HOOK_EVENT_NAMES]);
     expect([...TOOL_EVENTS]).toEqual(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PermissionDecision', 'PostToolUse', 'PostToolUseFailure']);
-    expect([...GATE_EVENTS]).toEqual(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest']);
+    expect([...GATE_EVENTS]).toEqual(['UserPromptSubmit', 'UserPromptExpansion', 'PreToolUse', 'PermissionRequest']);
     for (const event of GATE_EVENTS) expect(FAIL_CLOSED_EVENTS.has(event)).toBe(true);
     for (const event of HOOK_EVENT_NAMES) expect(eventSpec(event).acceptsIf).toBe(eventSpec(event).matchField === 'tool_name');
   });

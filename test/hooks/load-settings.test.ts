@@ -99,8 +99,10 @@ describe('loadSettings: sources', () => {
     expect(loaded.handlers).toEqual([
       { event: 'PreToolUse', matcher: 'Bash', config: { type: 'command', command: 'echo hi', timeout: 5 }, source: { file: '--settings', scope: 'flag' }, groupIndex: 0, handlerIndex: 0 },
     ]);
-    const error = configError(() => loadSettings({ projectDir, homeDir, flagSettings: '{"hooks": 1}' }));
-    expect(error.message).toBe('--settings: hooks: expected an object mapping event names to matcher groups, got 1');
+    // As in Claude Code, an unreadable `hooks` is left out and the rest of the file counts.
+    const lenient = loadSettings({ projectDir, homeDir, flagSettings: '{"hooks": 1, "permissions": {"allow": ["Read"]}}' });
+    expect(lenient.warnings).toEqual(['--settings: hooks: expected an object mapping event names to matcher groups, got 1; ignored']);
+    expect(lenient.permissions.allow).toEqual(['Read']);
   });
 
   it('rejects a --settings value that is neither a file nor JSON', () => {
@@ -213,9 +215,11 @@ describe('parseSettingsText: validation messages', () => {
     expect(jsonError('{\n  "hooks": {\n    "PreToolUse": [1,]\n  }\n}\n')).toBe(`${file}: invalid JSON at line 3 column 22: Unexpected token ']'`);
   });
 
-  it('reports malformed JSON in a loaded file with its path', () => {
+  it('leaves a loaded file with malformed JSON out, with one warning naming its path, line and column', () => {
     write(localFile(), '{"hooks": }');
-    expect(configError(() => loadSettings({ projectDir, homeDir })).message).toMatch(/^\/.*\/ws\/\.claude\/settings\.local\.json: invalid JSON at line 1 column 11: \S/);
+    const loaded = loadSettings({ projectDir, homeDir });
+    expect(loaded.warnings).toHaveLength(1);
+    expect(loaded.warnings[0]).toMatch(/^\/.*\/ws\/\.claude\/settings\.local\.json: invalid JSON at line 1 column 11: \S.*; the whole file is ignored$/);
   });
 
   it('names the JSON path of a field with the wrong type', () => {

@@ -5,6 +5,9 @@ import type { CliIo } from '../cli-io.js';
 import { buildTestPayloads } from './build-payload.js';
 import { formatTestReport } from './format-test.js';
 import { formatHookList, listHooks } from './list.js';
+import { formatSkillHooks, listSkillHooks } from './skill-hooks-list.js';
+import { loadSkills } from '../../skills/load-skills.js';
+import { resolveConfigDir } from '../../session/paths.js';
 import type { HooksCommandOptions, HookSourcesOptions, HooksValidateOptions } from './parse-hooks-args.js';
 import { recordSession } from './record.js';
 import type { RunSession } from './run-session.js';
@@ -24,7 +27,10 @@ export async function runHooksCommand(command: HooksCommandOptions, io: CliIo, r
     case 'list': {
       const setup = loadHookSetup({ ...setupOptions(command, io), createPluginData: false });
       const list = listHooks(setup, io.cwd, command.event);
-      io.stdout.write(command.json ? `${JSON.stringify(list, null, 2)}\n` : formatHookList(list, setup, io.cwd));
+      // Skills' front-matter hooks join a run only when the skill is loaded: listed apart.
+      const skills = loadSkills({ projectDir: io.cwd, configDir: resolveConfigDir(undefined, io.env ?? process.env, io.homeDir), plugins: setup.plugins }).skills;
+      const skillHooks = listSkillHooks(skills).filter((hook) => command.event === undefined || hook.event === command.event);
+      io.stdout.write(command.json ? `${JSON.stringify({ ...list, skillHooks }, null, 2)}\n` : formatHookList(list, setup, io.cwd) + formatSkillHooks(skillHooks, io.cwd));
       return 0;
     }
     case 'validate': {

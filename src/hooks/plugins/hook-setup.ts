@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { CONFIG_CHANGE_SOURCES } from '../event-schemas.js';
-import { loadSettings, type LoadedHandler, type LoadedSettings, type LoadSettingsOptions } from '../settings/load-settings.js';
+import { loadSettings, settingSourceFiles, type LoadedHandler, type LoadedSettings, type LoadSettingsOptions } from '../settings/load-settings.js';
 import { loadPlugins, type LoadedPlugin, type PluginHandler } from './load-plugin.js';
 
 /**
@@ -54,11 +54,8 @@ export interface WatchedSettingsFile {
  * `flagSettings` resolve against `cwd`, as `loadSettings` does.
  */
 export function watchedSettingsFiles(options: LoadSettingsOptions, cwd = process.cwd()): WatchedSettingsFile[] {
-  const files: WatchedSettingsFile[] = [
-    { file: path.join(options.homeDir, '.claude', 'settings.json'), source: 'user_settings' },
-    { file: path.join(options.projectDir, '.claude', 'settings.json'), source: 'project_settings' },
-    { file: path.join(options.projectDir, '.claude', 'settings.local.json'), source: 'local_settings' },
-  ];
+  // Only the sources `--setting-sources` selects: a change to a file the run does not read changes nothing.
+  const files: WatchedSettingsFile[] = settingSourceFiles(options).map(({ file, scope }) => ({ file, source: `${scope}_settings` as const }));
   const flag = options.flagSettings;
   if (flag !== undefined && !flag.trimStart().startsWith('{')) files.push({ file: path.resolve(cwd, flag), source: 'flag_settings' });
   for (const extra of options.extraFiles ?? []) files.push({ file: path.resolve(cwd, extra), source: 'flag_settings' });

@@ -8,7 +8,12 @@ import { compileMatcher } from '../matcher.js';
 import { mergeSandboxSettings, type SandboxSettings } from '../../sandbox/sandbox-settings.js';
 import { parseRule } from '../../permissions/rule.js';
 import { closestName } from './closest-name.js';
+import type { SettingSource } from './setting-sources.js';
+import { readSettingsLeniently, type LenientSettings } from './lenient-settings.js';
+import { describeValue, formatPath, valueAt } from './settings-path.js';
 import { settingsFileSchema, type HandlerConfig, type SettingsFile } from './settings-schema.js';
+
+export { describeValue, formatPath, valueAt } from './settings-path.js';
 
 /**
  * Loads Claude Code settings files into one hook and permission configuration:
@@ -75,6 +80,8 @@ export interface LoadSettingsOptions {
   readonly homeDir: string;
   readonly flagSettings?: string;
   readonly extraFiles?: readonly string[];
+  /** `--setting-sources`: the user/project/local files to read; all three when undefined. */
+  readonly settingSources?: readonly SettingSource[];
 }
 
 /** One settings file, validated. `warnings` are one line each, prefixed with the file label. */
@@ -102,9 +109,15 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   let sandbox: SandboxSettings | undefined;
 
   for (const { source, text } of readSources(options)) {
-    const { settings, warnings: fileWarnings } = parseSettingsText(text, source.file);
+    const read = readSourceLeniently(text, source);
     files.push(source.file);
-    warnings.push(...fileWarnings);
+    warnings.push(...read.warnings);
+    const { settings, guardRules } = read;
+    for (const list of ['deny', 'ask'] as const) {
+      rules[list].push(...guardRules[list]);
+      ruleSources[list].push(...guardRules[list].map(() => source.file));
+    }
+    if (settings === undefined) continue;
     if (settings.disableAllHooks === true) disableAllHooks = true;
     sandbox = mergeSandboxSettings(sandbox, settings.sandbox);
     const permissions = settings.permissions;
@@ -121,7 +134,10 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
       if (!isHookEventName(event)) continue;
       groups.forEach((group, groupIndex) =>
-        group.hooks.forEach((config, handlerIndex) => handlers.push({ event, matcher: group.matcher, config, source, groupIndex, handlerIndex })),
+        group.hooks.forEach((config, kept) => {
+          const handlerIndex = read.handlerIndexes[event]?.[groupIndex]?.[kept] ?? kept;
+          handlers.push({ event, matcher: group.matcher, config, source, groupIndex, handlerIndex });
+        }),
       );
     }
   }
@@ -149,7 +165,31 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
  * `<file>: hooks.PreTooluse: unknown hook event "PreTooluse"; …` or an invalid matcher.
  */
 export function parseSettingsText(text: string, fileLabel: string): ParsedSettings {
-  const data = parseJson(text, fileLabel);
+  return parseSettingsData(parseJson(text, fileLabel), fileLabel);
+}
+
+/**
+ * One source read as a run reads it (lenient-settings.ts): JSON that does not parse leaves the whole
+ * file out with a warning, except inline `--settings` JSON, which the user just typed.
+ *
+ * @throws ConfigError for inline JSON that does not parse, or a deny/ask rule that names no tool.
+ */
+function readSourceLeniently(text: string, source: HookSource): LenientSettings {
+  let data: unknown;
+  try {
+    data = parseJson(text, source.file);
+  } catch (error) {
+    if (source.file === '--settings' || !(error instanceof ConfigError)) throw error;
+    return { settings: undefined, guardRules: { deny: [], ask: [] }, warnings: [`${error.message}; the whole file is ignored`], handlerIndexes: {} };
+  }
+  const lenient = readSettingsLeniently(data, source.file);
+  if (lenient.settings === undefined) return lenient;
+  // What is left is valid, so the strict reading only adds its warnings (events hookloop does not fire, "auto").
+  const strict = parseSettingsData(lenient.settings, source.file);
+  return { ...lenient, settings: strict.settings, warnings: [...lenient.warnings, ...strict.warnings] };
+}
+
+function parseSettingsData(data: unknown, fileLabel: string): ParsedSettings {
   const parsed = settingsFileSchema.safeParse(data);
   if (!parsed.success) throw issueError(parsed.error.issues, data, fileLabel);
   const settings = parsed.data;
@@ -206,6 +246,17 @@ export function handlerIdentity(config: HandlerConfig): string {
   }
 }
 
+/** The user, project and local settings files `options.settingSources` selects, in precedence order. */
+export function settingSourceFiles(options: LoadSettingsOptions): { file: string; scope: SettingSource }[] {
+  const all: { file: string; scope: SettingSource }[] = [
+    { file: path.join(options.homeDir, '.claude', 'settings.json'), scope: 'user' },
+    { file: path.join(options.projectDir, '.claude', 'settings.json'), scope: 'project' },
+    { file: path.join(options.projectDir, '.claude', 'settings.local.json'), scope: 'local' },
+  ];
+  const selected = options.settingSources;
+  return selected === undefined ? all : all.filter((entry) => selected.includes(entry.scope));
+}
+
 interface SourceText {
   readonly source: HookSource;
   readonly text: string;
@@ -217,9 +268,7 @@ function readSources(options: LoadSettingsOptions): SourceText[] {
     const text = readFile(file, false);
     if (text !== undefined) sources.push({ source: { file, scope }, text });
   };
-  optional(path.join(options.homeDir, '.claude', 'settings.json'), 'user');
-  optional(path.join(options.projectDir, '.claude', 'settings.json'), 'project');
-  optional(path.join(options.projectDir, '.claude', 'settings.local.json'), 'local');
+  for (const { file, scope } of settingSourceFiles(options)) optional(file, scope);
   const flag = options.flagSettings;
   if (flag !== undefined) {
     if (flag.trimStart().startsWith('{')) {
@@ -277,36 +326,6 @@ function issueError(issues: z.ZodError['issues'], data: unknown, fileLabel: stri
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
   const message = `expected ${issue.message}, got ${describeValue(valueAt(data, issue.path))}${more}`;
   return new ConfigError(field === '' ? `${fileLabel}: ${message}` : `${fileLabel}: ${field}: ${message}`, { file: fileLabel, field });
-}
-
-/** `hooks.PreToolUse[0].hooks[0].timeout`; keys that are not identifiers are quoted (`["a b"]`). */
-export function formatPath(segments: readonly PropertyKey[]): string {
-  let out = '';
-  for (const segment of segments) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(String(segment))}]`;
-  }
-  return out;
-}
-
-/** The value at `segments` inside `data` (undefined where the path leaves the data). */
-export function valueAt(data: unknown, segments: readonly PropertyKey[]): unknown {
-  let value = data;
-  for (const segment of segments) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[segment];
-  }
-  return value;
-}
-
-/** A value as the "got" half of a message: `nothing`, `an array`, `an object`, or the JSON text (cut at 60 characters). */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'an array';
-  if (value !== null && typeof value === 'object') return 'an object';
-  const shown = JSON.stringify(value);
-  return shown.length > 60 ? `${shown.slice(0, 57)}..."` : shown;
 }
 
 function suggestEvent(name: string): string {
