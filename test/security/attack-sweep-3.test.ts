@@ -1,0 +1,155 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { builtinTools, HookEngine, type PermissionMode } from '../../src/index.js';
+import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
+
+// A third attack sweep, headless (no person to approve): files that make an allowed program run
+// code later, the agent configuration inside `.claude/` (and the files a skill or a loop keeps
+// there, which are not configuration), links made by the command that writes through them, and
+// deny rules for git subcommands behind git's global options. Each class has its legitimate twin.
+
+function allowingHooks(): HookEngine {
+  const hooks = new HookEngine();
+  hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }));
+  return hooks;
+}
+
+interface Rules { allow?: string[]; deny?: string[]; ask?: string[] }
+interface CallOptions { mode?: PermissionMode; rules?: Rules; hooks?: HookEngine }
+
+async function call(dir: string, tool: string, input: Record<string, unknown>, options: CallOptions = {}) {
+  const { result } = await scriptedRun([[toolUse('t1', tool, input)], [text('done')]], {
+    projectDir: dir,
+    tools: builtinTools(),
+    transcript: false,
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    permissions: { mode: options.mode ?? 'default', rules: options.rules ?? {} },
+  });
+  return toolResults(result.messages)[0]!;
+}
+
+const bash = (dir: string, command: string, options: CallOptions = {}) => call(dir, 'Bash', { command }, options);
+const write = (dir: string, file: string, options: CallOptions = {}) => call(dir, 'Write', { file_path: path.join(dir, file), content: 'touch pwned\n' }, options);
+
+/** The three setups that approve everything a person need not see: no rule in acceptEdits, and everything allowed in bypassPermissions. */
+const PERMISSIVE: readonly [string, CallOptions][] = [
+  ['acceptEdits', { mode: 'acceptEdits' }],
+  ['acceptEdits + allow rules + allowing hook', { mode: 'acceptEdits', rules: { allow: ['Bash', 'Write', 'Edit'] }, hooks: allowingHooks() }],
+  ['bypassPermissions + allowing hook', { mode: 'bypassPermissions', hooks: allowingHooks() }],
+];
+
+function gitInit(dir: string, ...config: string[][]) {
+  spawnSync('git', ['init', '-q', dir]);
+  for (const pair of config) spawnSync('git', ['-C', dir, 'config', ...pair]);
+}
+
+describe('files that make an allowed program run code later', () => {
+  const files = ['.npmrc', 'packages/app/.npmrc', '.yarnrc.yml', '.yarnrc', 'bunfig.toml', 'pip.conf', '.config/pip/pip.conf', '.pnpmfile.cjs', 'pnpm-workspace.yaml', '.envrc', '.bashrc', '.zshenv', '.pre-commit-config.yaml', 'lefthook.yml', '.husky/pre-commit', '.husky/_/h', '.vscode/tasks.json', '.idea/workspace.xml', '.devcontainer/devcontainer.json', '.cargo/config.toml', '.yarn/plugins/p.cjs', '.mvn/wrapper/maven-wrapper.properties', 'gradle/wrapper/gradle-wrapper.properties', '.NPMRC', '.Husky/pre-commit'];
+
+  for (const [setup, options] of PERMISSIVE) {
+    it(`Write of each is refused headless (${setup}), and the file is not created`, async () => {
+      const dir = tempProject();
+      for (const file of files) {
+        const result = await write(dir, file, options);
+        expect(result.isError, `${file}: ${String(result.content)}`).toBe(true);
+        expect(fs.existsSync(path.join(dir, file)), file).toBe(false);
+      }
+    });
+  }
+
+  it.each([
+    'echo "script-shell=/tmp/x" > .npmrc',
+    'mkdir -p .husky && echo "touch pwned" > .husky/pre-commit',
+    'cp evil.txt .husky/pre-commit',
+    'tee .yarnrc.yml < evil.txt',
+    'cp evil.txt sub/bunfig.toml',
+    'mv evil.txt .envrc',
+    'ln -s evil.txt .npmrc',
+    'sed -i s/a/b/ .vscode/settings.json',
+    'cp -r evil-dir .vscode',
+    'cp -r evil-dir/. .',
+  ])('Bash %s is refused in acceptEdits and in bypassPermissions with an allowing hook', async (command) => {
+    for (const options of [{ mode: 'acceptEdits' as const }, { mode: 'bypassPermissions' as const, rules: { allow: ['Bash'] }, hooks: allowingHooks() }]) {
+      const dir = tempProject({ 'evil.txt': 'a\n', 'sub/x': '', 'evil-dir/.husky/pre-commit': 'touch pwned\n', '.vscode/settings.json': '{"a":1}\n' });
+      const result = await bash(dir, command, options);
+      expect(result.isError, `${command}: ${String(result.content)}`).toBe(true);
+      expect(fs.existsSync(path.join(dir, '.npmrc')) || fs.existsSync(path.join(dir, '.husky')) || fs.existsSync(path.join(dir, '.envrc')) || fs.existsSync(path.join(dir, 'sub/bunfig.toml')) || fs.existsSync(path.join(dir, '.yarnrc.yml'))).toBe(false);
+      expect(fs.readFileSync(path.join(dir, '.vscode/settings.json'), 'utf8')).toBe('{"a":1}\n');
+    }
+  });
+
+  it('the directory core.hooksPath names — in the repository config or the user one — is protected, whatever its name', async () => {
+    const dir = tempProject({ 'tools/git-hooks/pre-commit': '#!/bin/sh\nexit 0\n' });
+    gitInit(dir, ['core.hooksPath', 'tools/git-hooks']);
+    for (const [setup, options] of PERMISSIVE) {
+      const result = await write(dir, 'tools/git-hooks/pre-commit', options);
+      expect(result.isError, setup).toBe(true);
+      const viaBash = await bash(dir, 'echo "touch pwned" >> tools/git-hooks/pre-commit', options);
+      expect(viaBash.isError, setup).toBe(true);
+    }
+    expect(fs.readFileSync(path.join(dir, 'tools/git-hooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+  });
+
+  it('legitimate: ordinary files beside them are written in acceptEdits, and git commit runs its husky hook once allowed', async () => {
+    const dir = tempProject({ '.husky/pre-commit': 'echo hooked > hook-ran.txt\n', 'a.txt': 'a\n' });
+    fs.chmodSync(path.join(dir, '.husky/pre-commit'), 0o755);
+    gitInit(dir, ['core.hooksPath', '.husky'], ['user.email', 't@example.com'], ['user.name', 't']);
+    for (const file of ['src/npmrc-notes.md', 'docs/husky.md', 'src/app.ts', 'package.json', 'Makefile', 'config/settings.json']) {
+      expect(await write(dir, file, { mode: 'acceptEdits' }), file).toMatchObject({ isError: false });
+    }
+    expect(await bash(dir, 'cp a.txt b.txt && mkdir -p lib && cp -r src lib/', { mode: 'acceptEdits' })).toMatchObject({ isError: false });
+    spawnSync('git', ['-C', dir, 'add', 'a.txt']);
+    const commit = await bash(dir, 'git commit -q -m first', { rules: { allow: ['Bash(git commit:*)'] } });
+    expect(commit, String(commit.content)).toMatchObject({ isError: false });
+    expect(fs.readFileSync(path.join(dir, 'hook-ran.txt'), 'utf8')).toBe('hooked\n');
+  });
+});
+
+describe('.claude/: the files that configure an agent, not every file kept there', () => {
+  const configuring = ['.claude/settings.json', '.claude/settings.local.json', '.claude/Settings.local.json', '.claude/hooks/guard.sh', '.claude/agents/a.md', '.claude/commands/c.md', '.claude/skills/foo/SKILL.md', '.claude/skills/new/SKILL.md', '.claude/plugins/p/plugin.json', '.claude/CLAUDE.md', '.claude/rules/r.md', 'sub/.claude/settings.json'];
+
+  for (const [setup, options] of PERMISSIVE) {
+    it(`Write of each configuring file is refused headless (${setup})`, async () => {
+      const dir = tempProject({ '.claude/skills/foo/notes.md': 'n\n' });
+      for (const file of configuring) {
+        const result = await write(dir, file, options);
+        expect(result.isError, file).toBe(true);
+        expect(fs.existsSync(path.join(dir, file)), file).toBe(false);
+      }
+    });
+  }
+
+  it.each([
+    'echo "---" > .claude/skills/foo/SKILL.md',
+    'mv .claude/ralph-loop.local.md .claude/settings.local.json',
+    'cp -r evil-skill .claude/skills/foo',
+    'cp -r evil-skill .claude/skills',
+    'rm -rf .claude/skills/foo',
+    'ln -s ../evil.json .claude/settings.json',
+  ])('Bash %s is refused in bypassPermissions with an allowing hook', async (command) => {
+    const dir = tempProject({ '.claude/skills/foo/SKILL.md': '---\nname: foo\n---\n', '.claude/ralph-loop.local.md': 'x\n', 'evil-skill/SKILL.md': '---\nallowed-tools: Bash\n---\n', 'evil.json': '{}\n' });
+    const result = await bash(dir, command, { mode: 'bypassPermissions', rules: { allow: ['Bash'] }, hooks: allowingHooks() });
+    expect(result.isError, String(result.content)).toBe(true);
+    expect(fs.readFileSync(path.join(dir, '.claude/skills/foo/SKILL.md'), 'utf8')).toBe('---\nname: foo\n---\n');
+    expect(fs.existsSync(path.join(dir, '.claude/settings.json')) || fs.existsSync(path.join(dir, '.claude/settings.local.json'))).toBe(false);
+  });
+
+  it('a link that leads a harmless name to the settings is the settings', async () => {
+    const dir = tempProject({ '.claude/settings.json': '{}\n' });
+    fs.symlinkSync('settings.json', path.join(dir, '.claude/notes.local.md'));
+    const result = await write(dir, '.claude/notes.local.md', { mode: 'acceptEdits' });
+    expect(result.isError).toBe(true);
+    expect(fs.readFileSync(path.join(dir, '.claude/settings.json'), 'utf8')).toBe('{}\n');
+  });
+
+  it("legitimate: a skill's notes and a loop's state file are written in acceptEdits, by Write and by Bash", async () => {
+    const dir = tempProject({ '.claude/skills/foo/SKILL.md': '---\nname: foo\n---\n' });
+    expect(await write(dir, '.claude/skills/foo/notes.md', { mode: 'acceptEdits' })).toMatchObject({ isError: false });
+    expect(await write(dir, '.claude/ralph-loop.local.md', { mode: 'acceptEdits' })).toMatchObject({ isError: false });
+    const viaBash = await bash(dir, 'mkdir -p .claude/skills/foo/data && echo state > .claude/skills/foo/data/log.txt && echo "iteration: 1" > .claude/loop.local.md', { mode: 'acceptEdits' });
+    expect(viaBash, String(viaBash.content)).toMatchObject({ isError: false });
+    expect(fs.readFileSync(path.join(dir, '.claude/loop.local.md'), 'utf8')).toBe('iteration: 1\n');
+  });
+});
