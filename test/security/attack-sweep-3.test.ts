@@ -153,3 +153,72 @@ describe('.claude/: the files that configure an agent, not every file kept there
     expect(fs.readFileSync(path.join(dir, '.claude/loop.local.md'), 'utf8')).toBe('iteration: 1\n');
   });
 });
+
+describe('deny rules read git (and npm, docker, kubectl) past global options and abbreviated long options', () => {
+  /** A repository with one commit and a bare remote `origin`, so that a push that ran would land. */
+  function repository(): { dir: string; remote: string } {
+    const dir = tempProject({ 'a.txt': 'a\n' });
+    const remote = tempProject();
+    spawnSync('git', ['init', '-q', '--bare', remote]);
+    gitInit(dir, ['user.email', 't@example.com'], ['user.name', 't']);
+    spawnSync('git', ['-C', dir, 'add', 'a.txt']);
+    spawnSync('git', ['-C', dir, 'commit', '-q', '-m', 'one']);
+    spawnSync('git', ['-C', dir, 'remote', 'add', 'origin', remote]);
+    return { dir, remote };
+  }
+  const pushed = (remote: string) => spawnSync('git', ['-C', remote, 'rev-parse', '--verify', '-q', 'HEAD']).status === 0;
+
+  it.each([
+    'git -C . push origin HEAD',
+    'git -c push.default=current push origin HEAD',
+    'git -cpush.default=current push origin HEAD',
+    'git --no-pager push origin HEAD',
+    'git -P push origin HEAD',
+    'git --literal-pathspecs push origin HEAD',
+    'git --git-dir=.git push origin HEAD',
+    'git --git-dir .git --work-tree . push origin HEAD',
+    'git --no-optional-locks -C . --no-pager push origin HEAD',
+    'git --some-future-option push origin HEAD',
+  ])('deny Bash(git push:*) denies %s under allow: [Bash] and an allowing hook, and nothing is pushed', async (command) => {
+    const { dir, remote } = repository();
+    const result = await bash(dir, command, { rules: { allow: ['Bash'], deny: ['Bash(git push:*)'] }, hooks: allowingHooks() });
+    expect(result.isError).toBe(true);
+    expect(String(result.content)).toContain('has been denied');
+    expect(pushed(remote)).toBe(false);
+  });
+
+  it.each(['git reset --har HEAD~0', 'git reset --ha', 'git -C . reset --hard', 'git --no-pager reset --hard'])('deny Bash(git reset --hard:*) denies %s (git reads --har as --hard)', async (command) => {
+    const { dir } = repository();
+    fs.writeFileSync(path.join(dir, 'a.txt'), 'changed\n');
+    const result = await bash(dir, command, { mode: 'bypassPermissions', rules: { deny: ['Bash(git reset --hard:*)'] } });
+    expect(String(result.content)).toContain('has been denied');
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('changed\n');
+  });
+
+  it.each([
+    ['npm --prefix . publish', 'Bash(npm publish:*)'],
+    ['npm -w pkg publish', 'Bash(npm publish:*)'],
+    ['docker -H unix:///nonexistent.sock run alpine', 'Bash(docker run:*)'],
+    ['docker --context other run alpine', 'Bash(docker run:*)'],
+    ['kubectl -n prod delete pod x', 'Bash(kubectl delete:*)'],
+    ['kubectl --context=prod delete pod x', 'Bash(kubectl delete:*)'],
+  ])('%s is denied by %s', async (command, rule) => {
+    const dir = tempProject();
+    const result = await bash(dir, command, { mode: 'bypassPermissions', rules: { deny: [rule] } });
+    expect(result.isError).toBe(true);
+    expect(String(result.content)).toContain('has been denied');
+  });
+
+  it('legitimate: git push runs when allowed; other subcommands behind global options run beside the deny rule; allow rules are not widened', async () => {
+    const { dir, remote } = repository();
+    expect(await bash(dir, 'git -C . log --oneline', { rules: { allow: ['Bash'], deny: ['Bash(git push:*)'] } })).toMatchObject({ isError: false });
+    expect(await bash(dir, 'git reset --soft HEAD', { rules: { allow: ['Bash'], deny: ['Bash(git reset --hard:*)'] } })).toMatchObject({ isError: false });
+    const push = await bash(dir, 'git push -q origin HEAD:main', { rules: { allow: ['Bash(git push:*)'] } });
+    expect(push, String(push.content)).toMatchObject({ isError: false });
+    expect(pushed(remote) || spawnSync('git', ['-C', remote, 'rev-parse', '--verify', '-q', 'main']).status === 0).toBe(true);
+    // An allow rule reads the words as written: `git -C elsewhere push` is not `git push` for it.
+    const elsewhere = await bash(dir, `git -C ${remote} push`, { rules: { allow: ['Bash(git push:*)'] } });
+    expect(elsewhere.isError).toBe(true);
+    expect(String(elsewhere.content)).not.toContain('has been denied');
+  });
+});
