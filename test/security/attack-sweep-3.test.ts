@@ -222,3 +222,74 @@ describe('deny rules read git (and npm, docker, kubectl) past global options and
     expect(String(elsewhere.content)).not.toContain('has been denied');
   });
 });
+
+describe('links made, copied or moved by the command that then writes through them', () => {
+  /**
+   * A workspace with `a/l`, a relative link that is harmless where it stands (it leads to
+   * `<ws>/<name>-out`) and leads out of the workspace, to `<parent>/<name>-out`, once it lies at the
+   * top; returns the workspace and that outside path, which no command may create.
+   */
+  function linkedTree(): { dir: string; outside: string } {
+    const dir = tempProject({ 'a/f.txt': 'f\n', 'tree/x.txt': 'x\n', 'tree/sub/y.txt': 'y\n' });
+    const name = `${path.basename(dir)}-out`;
+    fs.symlinkSync(`../${name}`, path.join(dir, 'a', 'l'));
+    return { dir, outside: path.join(path.dirname(dir), name) };
+  }
+
+  const attacks = [
+    'cp -a a/l l2 && echo pwned > l2',
+    'cp -P a/l l2 && echo pwned > l2',
+    'cp -d a/l l2; echo pwned >> l2',
+    'cp -r a/. . && echo pwned > l',
+    'cp -R a b && cp -P b/l top && tee top < a/f.txt',
+    'mv a/l l2 && echo pwned > l2',
+    'mv a/l . && cp a/f.txt l',
+    'ln -s a/../a/l l2 && echo pwned > l2',
+    'tar -cf t.tar -C a l && tar -xf t.tar && echo pwned > l',
+  ];
+
+  for (const [setup, options] of [
+    ['acceptEdits', { mode: 'acceptEdits' }],
+    ['default with allow: [Bash] and an allowing hook', { rules: { allow: ['Bash'] }, hooks: allowingHooks() }],
+  ] as const) {
+    it(`each attack is refused headless (${setup}) and nothing is written outside`, async () => {
+      for (const command of attacks) {
+        const { dir, outside } = linkedTree();
+        const result = await bash(dir, command, options);
+        expect(result.isError, `${command}: ${String(result.content)}`).toBe(true);
+        expect(fs.existsSync(outside), command).toBe(false);
+      }
+    });
+  }
+
+  it('acceptEdits asks for a copy or move that carries a link, even with no write after it', async () => {
+    for (const command of ['cp -a a/l l2', 'cp -r a a2', 'mv a/l l2', 'mv a a2']) {
+      const { dir } = linkedTree();
+      const result = await bash(dir, command, { mode: 'acceptEdits' });
+      expect(result.isError, command).toBe(true);
+      expect(fs.lstatSync(path.join(dir, 'a', 'l')).isSymbolicLink(), command).toBe(true);
+    }
+  });
+
+  it('a link made by an earlier command is followed at the next check', async () => {
+    const { dir, outside } = linkedTree();
+    expect(await bash(dir, 'cp -a a/l l2', { mode: 'bypassPermissions' })).toMatchObject({ isError: false });
+    for (const [tool, input] of [['Bash', { command: 'echo pwned > l2' }], ['Write', { file_path: path.join(dir, 'l2'), content: 'pwned\n' }]] as const) {
+      const result = await call(dir, tool, input, { mode: 'acceptEdits' });
+      expect(result.isError, tool).toBe(true);
+    }
+    expect(fs.existsSync(outside)).toBe(false);
+  });
+
+  it('legitimate: copying and moving trees without links runs in acceptEdits; writes that pass no new link run', async () => {
+    const { dir } = linkedTree();
+    for (const command of ['cp -r tree tree2', 'cp -a tree tree3 && echo ok > tree3/note.txt', 'mv tree2 tree4', 'cp a/f.txt g.txt']) {
+      const result = await bash(dir, command, { mode: 'acceptEdits' });
+      expect(result, `${command}: ${String(result.content)}`).toMatchObject({ isError: false });
+    }
+    expect(fs.readFileSync(path.join(dir, 'tree3/note.txt'), 'utf8')).toBe('ok\n');
+    const linked = await bash(dir, `ln -s ${path.join(dir, 'tree')} tree-link && echo ok > other.txt`, { rules: { allow: ['Bash'] } });
+    expect(linked, String(linked.content)).toMatchObject({ isError: false });
+    expect(fs.readFileSync(path.join(dir, 'other.txt'), 'utf8')).toBe('ok\n');
+  });
+});
