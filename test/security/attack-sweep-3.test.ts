@@ -248,10 +248,11 @@ describe('links made, copied or moved by the command that then writes through th
     'tar -cf t.tar -C a l && tar -xf t.tar && echo pwned > l',
   ];
 
-  for (const [setup, options] of [
+  const setups: [string, CallOptions][] = [
     ['acceptEdits', { mode: 'acceptEdits' }],
     ['default with allow: [Bash] and an allowing hook', { rules: { allow: ['Bash'] }, hooks: allowingHooks() }],
-  ] as const) {
+  ];
+  for (const [setup, options] of setups) {
     it(`each attack is refused headless (${setup}) and nothing is written outside`, async () => {
       for (const command of attacks) {
         const { dir, outside } = linkedTree();
