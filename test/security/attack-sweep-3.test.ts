@@ -294,3 +294,42 @@ describe('links made, copied or moved by the command that then writes through th
     expect(fs.readFileSync(path.join(dir, 'other.txt'), 'utf8')).toBe('ok\n');
   });
 });
+
+describe('fewer refusals under the user\'s own allow: ["Bash"], as in Claude Code 2.1.328', () => {
+  function places() {
+    const dir = tempProject({ 'a.txt': 'a\n' });
+    const out = tempProject({ '.tool/state.txt': 'STATE\n', 'scratch/x': 'x\n', 'outdir/y': 'y\n' });
+    return { dir, out };
+  }
+
+  it('everyday commands outside the workspace run: reads, removals, links, writes', async () => {
+    const { dir, out } = places();
+    const rules = { allow: ['Bash'] };
+    const read = await bash(dir, `cat ${out}/.tool/state.txt`, { rules });
+    expect(read).toMatchObject({ isError: false });
+    expect(String(read.content)).toContain('STATE');
+    for (const command of [`rm -rf ${out}/scratch`, `ln -s ${out}/outdir node_modules`, `echo hi > ${out}/written.txt`, `cp a.txt ${out}/copy.txt`]) {
+      const result = await bash(dir, command, { rules });
+      expect(result, `${command}: ${String(result.content)}`).toMatchObject({ isError: false });
+    }
+    expect(fs.existsSync(path.join(out, 'scratch'))).toBe(false);
+    expect(fs.readdirSync(path.join(dir, 'node_modules'))).toEqual(['y']);
+    expect(fs.readFileSync(path.join(out, 'written.txt'), 'utf8')).toBe('hi\n');
+    expect(fs.readFileSync(path.join(out, 'copy.txt'), 'utf8')).toBe('a\n');
+  });
+
+  it('attack: the same commands still ask under a prefix rule, a hook allow or a session rule, and configuration stays protected under allow: [Bash]', async () => {
+    const { dir, out } = places();
+    expect((await bash(dir, `cat ${out}/.tool/state.txt`, { rules: { allow: ['Bash(cat:*)'] } })).isError).toBe(true);
+    expect((await bash(dir, `echo hi > ${out}/w1.txt`, { rules: { allow: ['Bash(echo:*)'] } })).isError).toBe(true);
+    expect((await bash(dir, `echo hi > ${out}/w2.txt`, { hooks: allowingHooks() })).isError).toBe(true);
+    for (const command of [`echo x >> ${out}/.bashrc`, `mkdir -p ${out}/.claude && echo '{}' > ${out}/.claude/settings.json`, `echo x > ${out}/.npmrc`, 'echo x > .git/config', `cp a.txt ${out}/.husky/pre-commit`]) {
+      const result = await bash(dir, command, { rules: { allow: ['Bash'] }, hooks: allowingHooks() });
+      expect(result.isError, command).toBe(true);
+    }
+    expect(fs.existsSync(path.join(out, 'w1.txt')) || fs.existsSync(path.join(out, 'w2.txt')) || fs.existsSync(path.join(out, '.bashrc')) || fs.existsSync(path.join(out, '.claude'))).toBe(false);
+    // Deny rules still deny what lies outside.
+    const denied = await bash(dir, `cat ${out}/.tool/state.txt`, { rules: { allow: ['Bash'], deny: [`Read(/${out}/.tool/**)`] } });
+    expect(String(denied.content)).not.toContain('STATE');
+  });
+});
