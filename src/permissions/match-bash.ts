@@ -1,4 +1,5 @@
 import { parseBashCommand, programName, programsOf, type ProgramRun, type ShellWord, type SimpleCommand } from '../shell/index.js';
+import { expandedAbbreviations, globalOptionForms } from './match-bash-forms.js';
 
 /** How a rule meets a command with several parts: see `MatchFlavour` in match-rule.ts. */
 type Flavour = 'any' | 'all';
@@ -8,8 +9,10 @@ type Flavour = 'any' | 'all';
  * commands (`parseBashCommand`), and each into the programs it runs (`programsOf`: wrappers,
  * `find -exec`, `find -delete` as `rm`, `xargs`).
  * - `any` (deny, ask, `if`): the rule matches when one program run matches, also by the basename of
- *   a path program (`/bin/rm` for `rm:*`); an unparsable command, a computed program name or code
- *   evaluated from values (see `SimpleCommand.unknown`) matches every specifier.
+ *   a path program (`/bin/rm` for `rm:*`), past the program's global options (`git -C . push` for
+ *   `git push:*`) and with long options read as git reads abbreviations (`--har` for `--hard`; see
+ *   match-bash-forms.ts); an unparsable command, a computed program name or code evaluated from
+ *   values (see `SimpleCommand.unknown`) matches every specifier.
  * - `all` (allow): every simple command must be covered: each program it runs must match the rule,
  *   either on its own words or inside an outer program's words when the rule spells it out
  *   (`Bash(sudo npm test)` covers the `npm` of `sudo npm test`; `Bash(env:*)` does not cover the
@@ -50,12 +53,14 @@ function anyRunMatches(specifier: string, simple: SimpleCommand): boolean {
   const prefix = simple.assignments.length > 0 ? `${simple.assignments.join(' ')} ` : '';
   for (const form of wordForms(simple.argv)) texts.add(prefix + form);
   for (const run of programsOf(simple.argv).runs) {
-    for (const form of wordForms(run.argv)) texts.add(form);
-    // `/bin/rm x` and `./rm x` are `rm x` for deny and ask rules.
-    const [program, ...args] = run.argv;
-    if (program) for (const form of wordForms([{ ...program, value: programName(program) }, ...args])) texts.add(form);
+    for (const argv of globalOptionForms(run.argv)) {
+      for (const form of wordForms(argv)) texts.add(form);
+      // `/bin/rm x` and `./rm x` are `rm x` for deny and ask rules.
+      const [program, ...args] = argv;
+      if (program) for (const form of wordForms([{ ...program, value: programName(program) }, ...args])) texts.add(form);
+    }
   }
-  return [...texts].some((text) => patterns.some((pattern) => matchCommandPattern(pattern, text)));
+  return [...texts].some((text) => patterns.some((pattern) => expandedAbbreviations(collapseBlanks(text), pattern).some((form) => matchCommandPattern(pattern, form))));
 }
 
 function everyRunCovered(specifier: string, simple: SimpleCommand): boolean {

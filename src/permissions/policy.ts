@@ -222,7 +222,7 @@ export class PermissionPolicy {
     if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false, cause: HOOK };
 
     const allowed = await this.firstMatch('allow', call, 'all');
-    if (allowed && !writesOut) return { behavior: 'allow', source: `rule ${allowed.text}`, cause: this.ruleFiles.cause('allow', allowed) };
+    if (allowed && (!writesOut || (await this.userAllowsEveryCommand(call)))) return { behavior: 'allow', source: `rule ${allowed.text}`, cause: this.ruleFiles.cause('allow', allowed) };
 
     return this.byMode(call);
   }
@@ -285,7 +285,8 @@ export class PermissionPolicy {
     // In the OS sandbox with every Read rule carried into it (auto-allow stays on only then), the kernel
     // keeps denied files unreadable whatever path the command computes or walks.
     const enforced = this.sandboxAutoAllows?.(call.query.input) === true;
-    const readBoundary = reads && readBoundaryVerdict(enforced ? { ...reads, unknown: undefined, deniedBelow: undefined, unchecked: undefined } : reads, this.workspace, this.currentMode);
+    const lifted = { ...reads, ...(enforced ? { unknown: undefined, deniedBelow: undefined, unchecked: undefined } : {}), ...((await this.userAllowsEveryCommand(call)) ? { outside: undefined } : {}) };
+    const readBoundary = reads && readBoundaryVerdict(lifted, this.workspace, this.currentMode);
     if (readBoundary) return readBoundary;
     if ((tool.kind === 'read' || tool.kind === 'edit') && this.currentMode !== 'bypassPermissions') {
       const outside = call.paths.find((file) => !this.workspace.contains(file));
@@ -347,6 +348,21 @@ export class PermissionPolicy {
       if (hit) return hit;
     }
     return undefined;
+  }
+
+  /**
+   * Whether the user's own settings (or command line) allow every Bash command with a bare `Bash`
+   * rule, and this call is a Bash command hookloop can read: then, as in Claude Code 2.1.328, its
+   * reads and writes outside the working directories need no approval of their own (`cat ~/x`,
+   * `rm -rf ~/scratch`, `cp a ../b`). A rule added during the session (a hook's
+   * `updatedPermissions`, an approval's "always") does not count; neither does a hook's allow or a
+   * mode. Deny and ask rules, hookloop's and git's configuration, code-running files and protected
+   * removals are decided before and stay in force.
+   */
+  private async userAllowsEveryCommand(call: Call): Promise<boolean> {
+    if (call.tool.kind !== 'bash' || call.command === undefined || this.currentMode === 'plan') return false;
+    const bare = this.lists.allow.some((rule) => rule.toolName === call.tool.name && rule.specifier === undefined && !this.sessionRules.has(rule));
+    return bare && (await bashCommandIsKnown(call.command));
   }
 
   /**

@@ -1,21 +1,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isSameOrInside, realpathLoose } from '../tools/workspace.js';
+import { configuresAgent } from './agent-configuration.js';
+import { codeRunningEntry, gitHooksDirectories } from './code-running-files.js';
 import type { PermissionVerdict } from './types.js';
 
 /**
  * The paths no rule, mode or hook may let the model write, only a person.
  *
  * - `configuration`: where hookloop reads hooks, permissions, plugins, MCP servers, subagents,
- *   skills and commands from — a `.claude/` folder and a `.mcp.json` file anywhere (those of the
- *   project and of every workspace root among them), the user's `~/.claude/`
- *   and `~/.claude.json`, and every file or directory the run names in `RunOptions.configurationFiles`
- *   (the config folder, `--settings` files, `--plugin-dir` directories). A model that could write
- *   them would choose its own hooks (hot reload applies them mid-session) or its own allow rules.
+ *   skills and commands from — in a `.claude/` folder anywhere (those of the project and of every
+ *   workspace root among them) the entries that configure an agent (`configuresAgent`: settings,
+ *   hooks, agents, commands, plugins, skills' SKILL.md …, not a skill's notes), a `.mcp.json` file
+ *   anywhere, the user's whole `~/.claude/` and `~/.claude.json`, and every file or directory the
+ *   run names in `RunOptions.configurationFiles` (the config folder, `--settings` files,
+ *   `--plugin-dir` directories). A model that could write them would choose its own hooks (hot
+ *   reload applies them mid-session) or its own allow rules.
  * - `git`: files that make later read-only git commands run code: anything in a `.git` directory
  *   or named `.git` (config: `core.fsmonitor`, `core.pager`, diff and filter drivers; hooks; a
  *   `.git` file pointing at another git directory), `.gitattributes`, `.gitmodules`, `.gitconfig`,
  *   and the user's `~/.config/git/` (`$XDG_CONFIG_HOME/git/`).
+ * - `code`: files that make an allowed program run code later (code-running-files.ts): package
+ *   manager configuration, shell start-up files, `.husky/` and every directory `core.hooksPath`
+ *   names, editor and container task folders.
  *
  * Matching is by real path: the written path and every protected entry are resolved with
  * {@link realpathLoose} (symlinks, dangling links and symlinked aliases of the workspace followed),
@@ -36,7 +43,7 @@ export interface ProtectedPathsOptions {
 /** A protected path a write reaches: the entry's path as shown to the user, and which kind it is. */
 export interface ProtectedHit {
   readonly path: string;
-  readonly kind: 'configuration' | 'git';
+  readonly kind: 'configuration' | 'git' | 'code';
 }
 
 const GIT_FILES = new Set(['.gitattributes', '.gitmodules', '.gitconfig']);
@@ -46,14 +53,20 @@ const SYSTEM_GIT_CONFIG = ['/etc/gitconfig', ...[process.env['GIT_CONFIG_GLOBAL'
 /** See {@link ProtectedPathsOptions}. Built once per run; entries are resolved on every check (a link may appear later). */
 export class ProtectedPaths {
   private readonly configuration: readonly string[];
+  /** Each root's `.claude/`: only the entries that configure an agent are protected (see `configuresAgent`). */
+  private readonly agentFolders: readonly string[];
   private readonly gitDirectories: readonly string[];
   private readonly gitConfiguration: readonly string[];
+  private readonly roots: readonly string[];
+  private readonly homeDir: string;
 
   constructor(options: ProtectedPathsOptions) {
     const projectDir = path.resolve(options.projectDir);
     const roots = [projectDir, ...(options.roots ?? [])];
+    this.roots = roots;
+    this.homeDir = options.homeDir;
+    this.agentFolders = roots.map((root) => path.join(root, '.claude'));
     this.configuration = [
-      ...roots.map((root) => path.join(root, '.claude')),
       path.join(projectDir, '.mcp.json'),
       path.join(options.homeDir, '.claude'),
       path.join(options.homeDir, '.claude.json'),
@@ -71,6 +84,17 @@ export class ProtectedPaths {
    */
   hit(file: string, options: { readonly replacesDirectories: boolean; readonly byInode?: boolean }): ProtectedHit | undefined {
     const written = candidates(file);
+    // A root's `.claude/` also where it really lies (it may be a link to another folder).
+    for (const folder of this.agentFolders) {
+      for (const entry of candidates(folder)) {
+        for (const candidate of written) {
+          if (options.replacesDirectories && isSameOrInside(foldPath(entry), foldPath(candidate))) return { path: folder, kind: 'configuration' };
+          if (!isSameOrInside(foldPath(candidate), foldPath(entry))) continue;
+          const below = path.relative(foldPath(entry), foldPath(candidate)).split(path.sep).filter((part) => part !== '');
+          if (configuresAgent(below, options.replacesDirectories)) return { path: below.length === 0 ? folder : candidate, kind: 'configuration' };
+        }
+      }
+    }
     for (const entry of this.configuration) {
       const entries = candidates(entry);
       if (written.some((candidate) => entries.some((protectedPath) => touches(candidate, protectedPath, options.replacesDirectories)))) return { path: entry, kind: 'configuration' };
@@ -80,7 +104,7 @@ export class ProtectedPaths {
       const folded = parts.map(foldName);
       // A `.claude` folder anywhere: the project settings of a session started there.
       const claudeAt = folded.indexOf('.claude');
-      if (claudeAt >= 0) return { path: parts.slice(0, claudeAt + 1).join(path.sep), kind: 'configuration' };
+      if (claudeAt >= 0 && configuresAgent(folded.slice(claudeAt + 1), options.replacesDirectories)) return { path: parts.slice(0, claudeAt + 1).join(path.sep), kind: 'configuration' };
       // So is a `.mcp.json` anywhere: the MCP servers (programs) of a session started beside it.
       if (foldName(path.basename(candidate)) === '.mcp.json') return { path: candidate, kind: 'configuration' };
       const gitAt = folded.indexOf('.git');
@@ -94,11 +118,31 @@ export class ProtectedPaths {
       const entries = candidates(entry);
       if (written.some((candidate) => entries.some((gitConfig) => touches(candidate, gitConfig, options.replacesDirectories)))) return { path: entry, kind: 'git' };
     }
+    const code = this.codeRunning(written, options.replacesDirectories);
+    if (code) return code;
     if (options.replacesDirectories) {
       for (const entry of this.gitDirectories) {
         const entries = candidates(entry);
         if (written.some((candidate) => entries.some((gitDir) => isSameOrInside(gitDir, candidate)))) return { path: entry, kind: 'git' };
       }
+    }
+    return undefined;
+  }
+
+  /**
+   * A code-running file (see code-running-files.ts) among `written`: by name anywhere, or inside a
+   * directory a `core.hooksPath` names; with `replacesDirectories`, also a directory holding one
+   * of those directories.
+   */
+  private codeRunning(written: readonly string[], replacesDirectories: boolean): ProtectedHit | undefined {
+    for (const candidate of written) {
+      const parts = candidate.split(path.sep);
+      const length = codeRunningEntry(parts.map(foldName));
+      if (length !== undefined) return { path: parts.slice(0, length).join(path.sep), kind: 'code' };
+    }
+    for (const directory of gitHooksDirectories(this.roots, this.homeDir)) {
+      const entries = candidates(directory);
+      if (written.some((candidate) => entries.some((entry) => touches(candidate, entry, replacesDirectories)))) return { path: directory, kind: 'code' };
     }
     return undefined;
   }
@@ -115,7 +159,7 @@ export class ProtectedPaths {
       return undefined;
     }
     if (!stats.isFile() || stats.nlink < 2) return undefined;
-    for (const entry of [...this.configuration, ...this.gitConfiguration]) {
+    for (const entry of [...this.configuration, ...this.agentFolders, ...this.gitConfiguration]) {
       const below = filesBelow(entry);
       // Too many files to compare: fail closed, it may be one of them.
       if (below.truncated) return { path: entry, kind: this.gitConfiguration.includes(entry) ? 'git' : 'configuration' };
@@ -203,6 +247,15 @@ export function protectedWriteVerdict(written: ProtectedHit | { readonly unknown
       behavior: 'ask',
       message: `Writing to '${written.unknown}' needs approval: hookloop cannot tell before the command runs which file this is, and it could be hookloop's own configuration or git's, which no rule, mode or hook can approve.`,
       source: 'protected configuration',
+      hookMayDecide: false,
+      cause: CONFIGURATION,
+    };
+  }
+  if (written.kind === 'code') {
+    return {
+      behavior: 'ask',
+      message: `Writing to '${written.path}' needs approval: a program that may run later without asking (git, npm, yarn, pip, a shell, an editor) runs code this file names, which no rule, mode or hook can approve.`,
+      source: 'code-running configuration',
       hookMayDecide: false,
       cause: CONFIGURATION,
     };

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { withoutProviderCredentials } from './provider-credentials.js';
 import { spawnLocal, type CapturedOutput, type CapturedStream, type SpawnFailure, type SpawnListener, type SpawnRequest } from './captured-spawn.js';
 
 /**
@@ -38,9 +39,13 @@ class Spawner {
   private buffered = '';
   ready = false;
   dead = false;
+  /** Called once, when the spawner is ready or dead, whichever comes first. */
+  private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly onDeath: () => void) {
-    const env = { ...process.env };
+    // Every process it starts gets its environment in the request; its own stays without the
+    // provider keys, since a Bash command can read its parent's (`/proc/$PPID/environ`).
+    const env = withoutProviderCredentials(process.env);
     // The agent's NODE_OPTIONS (a loader, a profiler) are not the spawner's business.
     delete env['NODE_OPTIONS'];
     this.child = spawn(process.execPath, ['--max-semi-space-size=1', CHILD], { stdio: ['pipe', 'pipe', 'ignore'], env, windowsHide: true });
@@ -60,6 +65,16 @@ class Spawner {
     // Only while a command is out does the pipe keep the agent's event loop alive.
     if (holdsLoop) (this.child.stdout as unknown as { ref?: () => void }).ref?.();
     this.child.stdin?.write(`${JSON.stringify({ id, request })}\n`);
+  }
+
+  /** Calls `then` once the spawner is ready or dead (at once if it is already either). */
+  whenSettled(then: () => void): void {
+    if (this.ready || this.dead) then();
+    else this.waiting.push(then);
+  }
+
+  private settle(): void {
+    for (const then of this.waiting.splice(0)) then();
   }
 
   /** EOF to the spawner, then waits (at most `graceMs`) until it exited and was reaped. */
@@ -92,6 +107,7 @@ class Spawner {
   private dispatch(message: Message): void {
     if ('ready' in message) {
       this.ready = true;
+      this.settle();
       return;
     }
     const entry = this.pending.get(message.id);
@@ -125,6 +141,7 @@ class Spawner {
     const lost = [...this.pending.values()];
     this.pending.clear();
     this.onDeath();
+    this.settle();
     for (const entry of lost) {
       if (entry.pid === undefined) {
         entry.listener.failed(LOST);
@@ -186,14 +203,21 @@ export function prestartSpawner(): void {
 /**
  * Starts `request` (see `SpawnRequest`) and reports to `listener` (see `SpawnListener`): through
  * the spawner process when it is ready, else in this process (and the spawner is started for the
- * next command). Never throws.
+ * next command). With `awayFromAgent` (Bash commands), a spawner that is still starting is waited
+ * for, so the command's parent is the spawner, whose environment holds no provider credentials,
+ * and not this process; only when no spawner can run is it started here. Never throws.
  */
-export function spawnCaptured(request: SpawnRequest, listener: SpawnListener): void {
+export function spawnCaptured(request: SpawnRequest, listener: SpawnListener, options: { readonly awayFromAgent?: boolean } = {}): void {
   if (current?.ready === true && !current.dead) {
     current.run(request, listener);
     return;
   }
   prestartSpawner();
+  const starting = current;
+  if (options.awayFromAgent === true && starting !== undefined && !starting.dead) {
+    starting.whenSettled(() => (starting.ready && !starting.dead ? starting.run(request, listener) : spawnLocal(request, listener)));
+    return;
+  }
   spawnLocal(request, listener);
 }
 

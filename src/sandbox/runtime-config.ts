@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RuntimeCallConfig, RuntimeConfig, RuntimeCredentials, RuntimeNetworkConfig } from './runtime-types.js';
+import { agentConfigurationPaths } from '../permissions/agent-configuration.js';
+import { CODE_RUNNING_DIRECTORY_NAMES, CODE_RUNNING_FILE_NAMES, gitHooksDirectories } from '../permissions/code-running-files.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 /** The facts of a run the sandbox policy is built from. All paths absolute. */
@@ -19,9 +21,13 @@ export interface SandboxPlaces {
   readonly homeDir?: string;
 }
 
-/** Files that make later commands run code (shell and git startup files, MCP servers), kept read-only at every root, as the runtime keeps them in the process cwd. */
-const DANGEROUS_FILES = ['.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.ripgreprc', '.mcp.json'];
-const DANGEROUS_FOLDERS = ['.vscode', '.idea', '.claude/commands', '.claude/agents'];
+/**
+ * Files that make later commands run code (shell and git startup files, package manager
+ * configuration, MCP servers; see code-running-files.ts), kept read-only at every root, as the
+ * runtime keeps some of them in the process cwd.
+ */
+const DANGEROUS_FILES = [...CODE_RUNNING_FILE_NAMES, '.mcp.json'];
+const DANGEROUS_FOLDERS = [...CODE_RUNNING_DIRECTORY_NAMES, '.claude/commands', '.claude/agents'];
 
 /**
  * The runtime protects `.git/hooks`, `.git/config` and shell/editor startup files only under the
@@ -33,7 +39,7 @@ export function rootDenyWritePaths(roots: readonly string[]): string[] {
     const paths = [...DANGEROUS_FILES, ...DANGEROUS_FOLDERS].map((name) => path.join(root, name));
     if (isDirectory(path.join(root, '.git'))) paths.push(path.join(root, '.git', 'hooks'), path.join(root, '.git', 'config'));
     return paths;
-  });
+  }).concat(gitHooksDirectories(roots, os.homedir()));
 }
 
 function isDirectory(file: string): boolean {
@@ -46,12 +52,13 @@ function isDirectory(file: string): boolean {
 
 /**
  * The configuration files and folders of a session that the model must never write, for a run
- * built without a list of its own (the library): the project's `.claude/` (settings, local
- * settings, hooks, agents, commands) and the user settings files. The CLI adds `--settings` files
- * and plugin directories.
+ * built without a list of its own (the library): what configures an agent in the project's
+ * `.claude/` (settings, local settings, hooks, agents, commands, plugins, skills …; see
+ * `agentConfigurationPaths`) and the user settings files. The CLI adds `--settings` files and
+ * plugin directories.
  */
 export function defaultProtectedPaths(projectDir: string, homeDir = os.homedir()): string[] {
-  return [path.join(projectDir, '.claude'), path.join(homeDir, '.claude', 'settings.json'), path.join(homeDir, '.claude', 'settings.local.json')];
+  return [...agentConfigurationPaths(path.join(projectDir, '.claude')), path.join(homeDir, '.claude', 'settings.json'), path.join(homeDir, '.claude', 'settings.local.json')];
 }
 
 /**

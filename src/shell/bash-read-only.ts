@@ -11,6 +11,8 @@ import { readLiteralCommandLine } from './bash-literal-line.js';
 import { hereDocumentTexts, mentionedPaths, unreadProgramWrites } from './bash-mentions.js';
 import { relocationOf } from './bash-relocation.js';
 import type { PathResolver } from './path-resolver.js';
+import { copiesLinks, linkDestination, linkMaking } from './bash-link-makers.js';
+import { isSameOrInside } from './path-inside.js';
 
 export type { BashRead } from './bash-read-paths.js';
 
@@ -109,17 +111,19 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
   // Read-only is decided by read-only-command.ts alone (fail closed: proven, or it asks).
   const lineReadOnly = isReadOnlyCommandLine(command, context.cwd);
   const streamsAreStreams = parsed.inputs.length === 0;
-  for (const redirection of parsed.redirections) {
-    if (!redirection.dynamic && (DISCARD_TARGETS.has(redirection.target) || (streamsAreStreams && STREAM_TARGETS.has(redirection.target)))) continue;
-    const target = locate({ value: redirection.target, source: redirection.target, dynamic: redirection.dynamic });
-    writes.push({ kind: 'redirect', ...target, message: `Output redirection to '${target.path ?? redirection.target}' needs approval. ${where(target.place)}` });
-  }
+  // Below these paths an earlier part of the line may have made links (see bash-link-makers.ts),
+  // per simple command: what was made before it runs.
+  const linkBases: string[] = [];
+  const linkBasesBefore: (readonly string[])[] = [];
+  const throughMadeLink = (index: number, file: string | undefined) => file !== undefined && (linkBasesBefore[index] ?? []).some((base) => isSameOrInside(file, base));
+  const madeLinkMessage = (what: string) => `${what} needs approval: an earlier part of this command makes symbolic links, and hookloop cannot tell before it runs where a write through them would land.`;
   const removalContext = { cwd: context.cwd, homeDir, workspace: context.workspace, changesDirectory };
   const bases = [context.cwd, ...directoriesVisited(parsed.commands, context.cwd, homeDir)];
   // Here-documents and here-strings may be a program's code (`python3 - <<EOF`): their text counts as its words.
   const fedText = hereDocumentTexts(command);
-  for (const simple of parsed.commands) {
+  for (const [index, simple] of parsed.commands.entries()) {
     const programs = programsOf(simple.argv);
+    linkBasesBefore[index] = [...linkBases];
     // Removals are judged behind every wrapper, whatever else the command is.
     for (const run of programs.runs) protectedRemovals.push(...removalsOf(run, removalContext));
     if (lineReadOnly || isReadOnlySimpleCommandText(simple.text, context.cwd)) continue;
@@ -133,9 +137,33 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
       return { kind: 'filesystem' as const, ...(full !== undefined ? { path: full } : {}), place, ...(file.tree ? { tree: true } : {}), message };
     });
     // The first path shown is one that leaves the workspace, if any.
-    writes.push(...located.filter((write) => write.place !== 'inside'), ...located.filter((write) => write.place === 'inside'));
+    const placed = located.map((write) => (throughMadeLink(index, write.path) ? { kind: 'filesystem' as const, place: 'unknown' as const, message: madeLinkMessage(`Writing '${write.path}'`) } : write));
+    writes.push(...placed.filter((write) => write.place !== 'inside'), ...placed.filter((write) => write.place === 'inside'));
     if (!plain) writes.push(programWrite(simple, programs, { cwd: context.cwd, homeDir, bases, fedText }));
+    for (const run of programs.runs) {
+      const making = linkMaking(run);
+      if (making === 'data') linkBases.push(...bases);
+      if (making !== 'known' || !copiesLinks(run, context.cwd, (file) => throughMadeLink(index, file))) continue;
+      // Relative words after a `cd` are unknown places: then anything may be below a new link.
+      const destination = changesDirectory ? undefined : linkDestination(run, context.cwd);
+      linkBases.push(destination ?? path.parse(context.cwd).root);
+      // A copied or moved link keeps its target text: a relative one now leads somewhere else.
+      const program = programName(run.argv[0] as ShellWord);
+      if (program !== 'ln') writes.push({ kind: 'program', message: `${program} needs approval: it copies or moves symbolic links, whose targets change meaning where they land.` });
+    }
   }
+  const redirects: BashWrite[] = [];
+  for (const redirection of parsed.redirections) {
+    if (!redirection.dynamic && (DISCARD_TARGETS.has(redirection.target) || (streamsAreStreams && STREAM_TARGETS.has(redirection.target)))) continue;
+    const target = locate({ value: redirection.target, source: redirection.target, dynamic: redirection.dynamic });
+    const owner = parsed.commands.findIndex((simple) => simple.redirections.some((own) => own.target === redirection.target));
+    if (owner >= 0 && throughMadeLink(owner, target.path)) {
+      redirects.push({ kind: 'redirect', place: 'unknown', message: madeLinkMessage(`Output redirection to '${target.path}'`) });
+      continue;
+    }
+    redirects.push({ kind: 'redirect', ...target, message: `Output redirection to '${target.path ?? redirection.target}' needs approval. ${where(target.place)}` });
+  }
+  writes.unshift(...redirects);
   // What the literal reader cannot read (or reads differently from tree-sitter-bash) may hide a
   // command neither sees, e.g. `(( x ))`: it is never read-only and never a mere file edit.
   if (!lineReadOnly && (writes.length === 0 || literalCommandCount(command) !== parsed.commands.length)) writes.push({ kind: 'program', message: GENERIC_BASH_REASON });

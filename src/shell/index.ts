@@ -10,3 +10,4 @@ export { programName, programsOf, type CommandPrograms, type ProgramRun } from '
 export { isReadOnlyCommandLine } from './read-only-command.js';
 export { READ_ONLY_GIT, READ_ONLY_PROGRAMS, type ProgramFlags } from './read-only-programs.js';
 export type { PathResolver } from './path-resolver.js';
+export { isSameOrInside } from './path-inside.js';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PathResolver } from '../shell/index.js';
+import { isSameOrInside } from '../shell/index.js';
 
 /**
  * The directories file tools may touch: the project directory plus every `--add-dir`.
@@ -29,11 +30,8 @@ export class Workspace implements PathResolver {
   }
 }
 
-/** True when `file` is `directory` or below it (both absolute and normalized; compared as text). */
-export function isSameOrInside(file: string, directory: string): boolean {
-  if (file === directory) return true;
-  return file.startsWith(directory.endsWith(path.sep) ? directory : directory + path.sep);
-}
+/** True when absolute `file` is `directory` or below it (both resolved alike); the shell's rule. */
+export { isSameOrInside };
 
 /** Symlinks followed before giving up, as the kernel's ELOOP limit. */
 const MAX_LINKS = 40;

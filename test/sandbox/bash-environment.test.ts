@@ -36,6 +36,23 @@ describe('the environment of Bash processes (CLI)', () => {
     expect(fs.readFileSync(path.join(where.project, 'hook-env.txt'), 'utf8')).toContain('hook=sk-ant-secret-1');
   });
 
+  it("keeps provider credentials out of the Bash command's parent process too (/proc/$PPID/environ), in bypassPermissions", async () => {
+    const where = sandboxProject({});
+    const run = await runScripted(
+      where,
+      [
+        // The first command of the run, when the spawner may still be starting, and a later one.
+        bashTurn('first', { command: 'tr "\\0" "\\n" < /proc/$PPID/environ | grep -c -e sk-ant-secret -e sk-secret -e secret-2 || true' }),
+        bashTurn('later', { command: 'tr "\\0" "\\n" < /proc/$PPID/environ | grep -c -e sk-ant-secret -e sk-secret -e secret-2 || true; tr "\\0" "\\n" < /proc/$PPID/environ | grep -c "^HOME=" || true' }),
+      ],
+      { env: CREDENTIALS, args: ['--permission-mode', 'bypassPermissions'] },
+    );
+    expect(run.status).toBe(0);
+    expect(run.results['first']).toBe('0');
+    // The parent's environment is readable and ordinary (HOME is there): only the keys are gone.
+    expect(run.results['later']).toBe('0\n1');
+  });
+
   it('gives Bash the session variables: the ralph-loop state file records the run session id', async () => {
     const where = sandboxProject({ permissions: { allow: ['Bash'] } });
     const state = path.join(where.project, 'ralph-loop.local.md');

@@ -14,13 +14,13 @@ function bashScript(...commands: string[]): ScriptedModel {
 
 // RunOptions.sandbox: the library runs Bash in the OS sandbox like the CLI.
 describe.skipIf(!canSandbox)('RunOptions.sandbox (library)', () => {
-  it('confines Bash to the workspace and its additional directories; .claude stays read-only; sequential runs share the runtime', async () => {
+  it('confines Bash to the workspace and its additional directories; the agent configuration in .claude stays read-only; sequential runs share the runtime', async () => {
     const where = sandboxProject({});
     const extra = path.join(where.root, 'extra');
     fs.mkdirSync(extra);
     for (let round = 0; round < 2; round += 1) {
       const result = await runAgent('go', {
-        model: bashScript(`touch in-${round}`, `touch ${extra}/extra-${round}`, `touch ${where.outside}/canary-${round}`, `d=.claude; touch "$d/hooks-${round}.json"`),
+        model: bashScript(`touch in-${round}`, `touch ${extra}/extra-${round}`, `touch ${where.outside}/canary-${round}`, `d=.claude; touch "$d/settings.local.json" "$d/hooks/guard-${round}.sh"`, `touch .claude/loop-${round}.local.md`),
         projectDir: where.project,
         tools: builtinTools(),
         permissions: { mode: 'bypassPermissions', additionalDirectories: [extra] },
@@ -31,7 +31,10 @@ describe.skipIf(!canSandbox)('RunOptions.sandbox (library)', () => {
       expect(fs.existsSync(path.join(where.project, `in-${round}`))).toBe(true);
       expect(fs.existsSync(path.join(extra, `extra-${round}`))).toBe(true);
       expect(fs.existsSync(path.join(where.outside, `canary-${round}`))).toBe(false);
-      expect(fs.existsSync(path.join(where.project, '.claude', `hooks-${round}.json`))).toBe(false);
+      expect(fs.existsSync(path.join(where.project, '.claude', 'settings.local.json'))).toBe(false);
+      expect(fs.existsSync(path.join(where.project, '.claude', 'hooks', `guard-${round}.sh`))).toBe(false);
+      // What a loop or a skill keeps in .claude/ besides the configuration stays writable.
+      expect(fs.existsSync(path.join(where.project, '.claude', `loop-${round}.local.md`))).toBe(true);
     }
   });
 

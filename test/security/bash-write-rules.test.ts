@@ -146,11 +146,11 @@ describe('trees written under a floating rule', () => {
 });
 
 describe('writes outside the workspace', () => {
-  it('neither an allow rule nor a PreToolUse allow lets cp, tee or a redirection write outside; bypassPermissions does', async () => {
+  it("neither a program's allow rule nor a PreToolUse allow lets cp, tee or a redirection write outside; bypassPermissions does (a bare `Bash` rule does too: attack-sweep-3)", async () => {
     const outside = tempProject();
     const dir = project();
     for (const command of [`cp a.txt ${outside}/c1`, `echo x > ${outside}/c2`, `tee ${outside}/c3 < a.txt`, `cp a.txt -t${outside}`]) {
-      const result = await bash(dir, command, { deny: [], hooks: false });
+      const result = await bash(dir, command, { deny: [], hooks: false, allow: ['Bash(cp:*)', 'Bash(echo:*)', 'Bash(tee:*)'] });
       expect(result.isError, command).toBe(true);
       const hooked = await scriptedRun([[toolUse('t1', 'Bash', { command })], [text('done')]], { projectDir: dir, tools: builtinTools(), transcript: false, hooks: (() => { const hooks = new HookEngine(); hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } })); return hooks; })() });
       expect(toolResults(hooked.result.messages)[0]!.isError, command).toBe(true);

@@ -1,16 +1,7 @@
+import { withoutProviderCredentials } from '../../process/provider-credentials.js';
 import type { ToolContext } from '../define-tool.js';
 
-/**
- * Provider credentials hookloop itself reads (src/cli/select-model.ts) and their kin: the model
- * must not be able to print them with `echo $ANTHROPIC_API_KEY`. Matched by name: an API key,
- * auth token or secret of the Anthropic or OpenAI providers, and Claude Code's OAuth token.
- */
-const PROVIDER_CREDENTIAL = /^(?:(?:ANTHROPIC|OPENAI)_(?:\w+_)?(?:API_KEY|AUTH_TOKEN|KEY|TOKEN|SECRET)|CLAUDE_CODE_OAUTH_TOKEN)$/;
-
-/** True for a variable name {@link bashEnvironment} keeps out of the inherited environment (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, …). */
-export function isProviderCredential(name: string): boolean {
-  return PROVIDER_CREDENTIAL.test(name);
-}
+export { isProviderCredential } from '../../process/provider-credentials.js';
 
 /**
  * The environment of a Bash process (foreground and background):
@@ -26,10 +17,7 @@ export function isProviderCredential(name: string): boolean {
  */
 export function bashEnvironment(inherited: NodeJS.ProcessEnv, context: Pick<ToolContext, 'env' | 'withheldEnv' | 'sessionId' | 'traceparent'>): Record<string, string> {
   const withheld = new Set(context.withheldEnv ?? []);
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(inherited)) {
-    if (value !== undefined && !isProviderCredential(name)) env[name] = value;
-  }
+  const env = withoutProviderCredentials(inherited);
   Object.assign(env, context.env);
   for (const name of withheld) delete env[name];
   env['CLAUDECODE'] = '1';

@@ -232,7 +232,7 @@ function runShell(request: SpawnRequest, timeoutMs: number, signal: AbortSignal)
       },
       // A background grandchild holding the pipe would delay the end forever: the spawn gives up after DRAIN_MS.
       finished: (output) => resolve({ outcome: { reason, exitCode }, stdout: output.stdout, stderr: output.stderr }),
-    });
+    }, { awayFromAgent: true });
   });
 }
 
@@ -284,6 +284,7 @@ async function startInBackground(input: BashInput, context: ToolContext): Promis
       exited: () => untrackProcessGroup(pid),
       finished: () => undefined,
     },
+
   );
   return { stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false, backgroundTaskId: taskId };
 }
