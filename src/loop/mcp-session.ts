@@ -32,6 +32,7 @@ export function createSessionMcp(
     projectDir: parts.projectDir,
     env: { ...process.env, ...parts.env },
     warn: (text) => parts.emit({ type: 'warning', text }),
+    notice: (notice) => parts.emit({ type: 'mcp_notice', ...notice }),
     onElicitation: parts.onElicitation,
     hides: wholeToolDenial(parts.denyRules ?? []),
     ...(parts.transcriptPath ? { blobDir: toolResultsDir(parts.transcriptPath) } : {}),
