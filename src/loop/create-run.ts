@@ -64,7 +64,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   // The Agent and Skill tools belong to this run: a registry the caller passes (and may reuse) gets them in a copy.
   const ownsTools = (options.agents?.length ?? 0) > 0 || (options.skills?.length ?? 0) > 0;
   const tools = options.tools instanceof ToolRegistry && !ownsTools ? options.tools : new ToolRegistry(options.tools instanceof ToolRegistry ? options.tools.list() : (options.tools ?? []));
-  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, transcriptPath, denyRules: rules.deny, env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
+  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, transcriptPath, configDir: resolveConfigDir(options.configDir), denyRules: rules.deny, env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
   const run: RunContext = {
     state,
     messages: [...(resume?.messages ?? [])],

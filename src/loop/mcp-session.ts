@@ -5,6 +5,8 @@ import { toolNameMatches } from '../permissions/match-rule.js';
 import { parseRule } from '../permissions/rule.js';
 import { persistedMcpOutput, type McpToolOutput } from '../mcp/mcp-result.js';
 import { McpServerSet, serverEntries, type McpServersOption } from '../mcp/mcp-servers.js';
+import { sessionAuth } from '../mcp/mcp-auth.js';
+import { OAuthStore } from '../mcp/oauth-store.js';
 import { fireHook, type RunContext } from './run-context.js';
 import type { RunEvent } from './run-events.js';
 
@@ -21,6 +23,8 @@ export function createSessionMcp(
     /** The session's transcript: binary tool output is saved next to it, in `<session>/tool-results/`, as Claude Code does. */
     readonly transcriptPath?: string;
     readonly env: Readonly<Record<string, string>>;
+    /** The config folder: remote servers' OAuth tokens are read from `<configDir>/mcp-oauth` (see `hookloop mcp login`). */
+    readonly configDir: string;
     /** The session's deny rules (Claude Code syntax): an MCP tool one of them covers whole is not offered. */
     readonly denyRules?: readonly string[];
     readonly tools: ConstructorParameters<typeof McpServerSet>[1];
@@ -28,9 +32,11 @@ export function createSessionMcp(
     readonly onElicitation: (request: ElicitationRequest) => Promise<ElicitationAnswer>;
   },
 ): McpServerSet {
+  const env = { ...process.env, ...parts.env };
   return new McpServerSet(serverEntries(option), parts.tools, {
     projectDir: parts.projectDir,
-    env: { ...process.env, ...parts.env },
+    env,
+    auth: sessionAuth(new OAuthStore(path.join(parts.configDir, 'mcp-oauth')), env, (text) => parts.emit({ type: 'warning', text: text.trim() })),
     warn: (text) => parts.emit({ type: 'warning', text }),
     notice: (notice) => parts.emit({ type: 'mcp_notice', ...notice }),
     onElicitation: parts.onElicitation,

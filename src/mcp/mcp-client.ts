@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '../errors.js';
 import { linkedAbort } from './linked-abort.js';
+import type { McpServerAuth } from './oauth-fetch.js';
 import { listAllPages } from './list-pages.js';
 import { isStdioConfig, type McpServerEntry } from './server-config.js';
 
@@ -83,8 +83,8 @@ export interface ElicitationAnswer {
  * - `onClosed`: called when the connection ends without `close()` (a crash, the server quitting).
  * - `onLog`: the server's log messages (`logging/setLevel` is sent at connect when the server offers logging).
  * - `logLevel`: the level asked for (default `info`).
- * - `authProvider`: OAuth for an HTTP/SSE server (see oauth-provider.ts); without one a server that
- *   answers 401 fails to start with the server's own error.
+ * - `auth`: OAuth for an HTTP/SSE server (see mcp-auth.ts); without it a server that answers 401
+ *   fails to start with the server's own error.
  */
 export interface McpClientOptions {
   readonly projectDir: string;
@@ -94,13 +94,7 @@ export interface McpClientOptions {
   readonly onClosed?: (reason: string) => void;
   readonly onLog?: (message: McpLogMessage) => void;
   readonly logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error';
-  readonly authProvider?: (entry: McpServerEntry) => McpAuthProvider | undefined;
-}
-
-/** An OAuth provider as the client uses it: the SDK's interface, plus why authorization could not go on. */
-export interface McpAuthProvider extends OAuthClientProvider {
-  /** Set when the server needs an authorization the provider could not complete here (one line, for the warning). */
-  readonly needsLogin?: string | undefined;
+  readonly auth?: (entry: McpServerEntry) => Promise<McpServerAuth | undefined>;
 }
 
 /** `connecting`, `connected`, `failed` (could not start; `error` says why), `closed` (died or closed). */
@@ -148,7 +142,7 @@ export class McpClient {
   private closing = false;
   private refreshing: Promise<void> | undefined;
   private refreshGeneration = 0;
-  private auth: McpAuthProvider | undefined;
+  private auth: McpServerAuth | undefined;
 
   constructor(
     readonly entry: McpServerEntry,
@@ -203,10 +197,13 @@ export class McpClient {
         ...(params.url !== undefined ? { url: params.url } : {}),
       };
       const answer = this.options.onElicitation ? await this.options.onElicitation(elicitation, extra.signal) : { action: 'cancel' as const };
-      return { action: answer.action, ...(answer.content ? { content: answer.content as Record<string, string | number | boolean | string[]> } : {}) };
+      // An accepted form gets the schema's defaults for the fields left out (SEP-1034).
+      const content = answer.action === 'accept' && elicitation.mode === 'form' ? withDefaults(elicitation.requestedSchema, answer.content ?? {}) : answer.content;
+      return { action: answer.action, ...(content ? { content: content as Record<string, string | number | boolean | string[]> } : {}) };
     });
     let transport: Transport;
     try {
+      this.auth = isStdioConfig(this.entry.config) ? undefined : await this.options.auth?.(this.entry);
       transport = this.createTransport(mcp);
     } catch (error) {
       return this.fail(describeError(error));
@@ -382,8 +379,7 @@ export class McpClient {
     }
     const url = new URL(config.url);
     const requestInit = config.headers ? { headers: { ...config.headers } } : undefined;
-    this.auth = this.options.authProvider?.(this.entry);
-    const options = { ...(requestInit ? { requestInit } : {}), ...(this.auth ? { authProvider: this.auth } : {}) };
+    const options = { ...(requestInit ? { requestInit } : {}), ...(this.auth ? { fetch: this.auth.fetch } : {}) };
     // The SDK sends `requestInit.headers` with the event stream's GET as well as with each POST.
     if (config.type === 'sse') return new SSEClientTransport(url, options);
     return new StreamableHTTPClientTransport(url, options);
@@ -393,4 +389,16 @@ export class McpClient {
 function lastLine(text: string): string {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   return (lines.at(-1) ?? '').slice(0, 300);
+}
+
+/** `content` with each top-level property of `schema` that it lacks and that has a `default` filled in. */
+function withDefaults(schema: Record<string, unknown> | undefined, content: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const filled: Record<string, unknown> = { ...content };
+  const properties = schema?.['properties'];
+  if (properties === null || typeof properties !== 'object') return filled;
+  for (const [name, property] of Object.entries(properties as Record<string, unknown>)) {
+    if (name in filled || property === null || typeof property !== 'object') continue;
+    if ('default' in property) filled[name] = (property as { default: unknown }).default;
+  }
+  return filled;
 }
