@@ -59,8 +59,10 @@ export { PRICE_TABLE, PRICES_READ_ON, costUsd, priceOf, totalCostUsd, type Model
 export { AbortError, ConfigError, HookContractError, HookloopError, MaxTurnsError, ProviderError } from './errors.js';
 export type { SandboxOptions } from './sandbox/run-sandbox.js';
 export type { SandboxSettings } from './sandbox/sandbox-settings.js';
-export { McpClient, type ElicitationAnswer, type ElicitationRequest, type McpClientOptions, type McpClientState } from './mcp/mcp-client.js';
+export { McpClient, type ElicitationAnswer, type ElicitationRequest, type McpClientOptions, type McpClientState, type McpLogMessage, type McpProgress } from './mcp/mcp-client.js';
+export { expandMcpPrompt, mcpPromptCommands, type McpPromptCommand, type McpPromptExpansion } from './mcp/mcp-prompts.js';
+export { mcpInstructionsSection } from './mcp/server-instructions.js';
 export { McpServerSet, serverEntries, type McpServersOption, type McpServerSetOptions } from './mcp/mcp-servers.js';
 export { mcpTool, mcpToolName, normalizeMcpName, contentText, type McpContentBlock } from './mcp/mcp-tools.js';
 export { loadMcpConfig, claudeJsonPath, type LoadedMcpConfig, type McpConfigSources, type SkippedServer } from './mcp/load-mcp-config.js';
-export type { McpServerConfig, McpServerEntry, McpServerSource, StdioServerConfig, RemoteServerConfig } from './mcp/server-config.js';
+export type { McpServerConfig, McpServerEntry, McpServerSource, StdioServerConfig, RemoteServerConfig, McpOAuthConfig } from './mcp/server-config.js';

@@ -1,6 +1,7 @@
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { McpClient, type McpClientOptions, type McpProgress } from './mcp-client.js';
 import { mcpTool } from './mcp-tools.js';
+import { resourceTools } from './resource-tools.js';
 import { parseServerConfig, type McpServerConfig, type McpServerEntry } from './server-config.js';
 
 /**
@@ -55,6 +56,7 @@ export interface McpServerSetOptions extends Omit<McpClientOptions, 'onToolsChan
 export class McpServerSet {
   readonly clients: readonly McpClient[];
   private readonly removers = new Map<McpClient, (() => void)[]>();
+  private sessionTools: (() => void)[] = [];
 
   constructor(
     entries: readonly McpServerEntry[],
@@ -77,6 +79,17 @@ export class McpServerSet {
     // A call to a tool of a server that is not up is plain "No such tool available", as in Claude
     // Code; why the server is down was the startup warning.
     await Promise.all(this.clients.map((client) => client.connect()));
+    // The resource tools come with any MCP server, as Claude Code offers them (a deny rule on one hides it).
+    if (this.clients.length > 0) {
+      const tools = resourceTools(() => this.clients).filter((tool) => this.options.hides?.(tool.name) !== true);
+      for (const tool of tools) {
+        try {
+          this.sessionTools.push(this.registry.register(tool));
+        } catch {
+          this.options.warn(`${tool.name} is already a tool of this session; the MCP resource tool of that name is left out`);
+        }
+      }
+    }
     // Registered in config order, not in the order servers answered, so every run offers the same list.
     for (const client of this.clients) {
       if (client.state === 'connected') this.registerTools(client);
@@ -93,6 +106,8 @@ export class McpServerSet {
   async close(): Promise<void> {
     for (const removers of this.removers.values()) for (const remove of removers) remove();
     this.removers.clear();
+    for (const remove of this.sessionTools) remove();
+    this.sessionTools = [];
     await Promise.all(this.clients.map((client) => client.close()));
   }
 
