@@ -47,7 +47,7 @@ export { Workspace } from './tools/workspace.js';
 export { builtinTools } from './tools/builtin/index.js';
 export { PermissionPolicy } from './permissions/policy.js';
 export { headlessApprover, callbackApprover, ttyApprover } from './permissions/approvers.js';
-export { PERMISSION_MODES, type Approver, type ApprovalAnswer, type ApprovalRequest, type PermissionMode, type PermissionRules, type PermissionVerdict, type PolicyCause } from './permissions/types.js';
+export { PERMISSION_MODES, type Approver, type ApprovalAnswer, type ApprovalRequest, type ApprovalVerdict, type PermissionMode, type PermissionRules, type PermissionVerdict, type PolicyCause } from './permissions/types.js';
 export { assistantMessage, systemMessage, toolResultMessage, userMessage, type AssistantMessage, type Message, type SystemMessage, type ToolCall, type ToolResultMessage, type UserMessage } from './messages/messages.js';
 export type { ModelClient, ModelRequest, ModelResponse, StopReason, ToolChoice, ToolSpec, Usage } from './model/model-client.js';
 // The provider classes live in `hookloop/providers`; these are their light-weight companions.

@@ -159,6 +159,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       projectDir,
       tools: builtinTools(),
       agents: agents.agents,
+      ...(options.permissionPromptTool !== undefined ? { permissionPromptTool: options.permissionPromptTool } : {}),
       skills: skills.skills,
       ...(mcpServers.length > 0 ? { mcpServers } : {}),
       hooks,

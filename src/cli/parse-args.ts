@@ -46,6 +46,8 @@ export interface RunCommandOptions {
   readonly strictMcpConfig: boolean;
   /** `--agents JSON`: subagent definitions `{ "<name>": { description, prompt, tools, … } }`, above every file's. */
   readonly agents: string | undefined;
+  /** `--permission-prompt-tool mcp__<server>__<tool>`: an MCP tool decides what the policy asks about (headless approvals). */
+  readonly permissionPromptTool?: string;
 }
 
 /** `hookloop demo [--keep]`. */
@@ -120,6 +122,7 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .option('--plugin-dir <dir>', 'load a Claude Code plugin directory: its hooks/hooks.json joins the settings (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--mcp-config <configs...>', 'MCP servers from JSON files or strings ({"mcpServers": …}); repeatable')
     .option('--strict-mcp-config', 'use only the --mcp-config servers, ignoring .mcp.json, ~/.claude.json and plugins', false)
+    .option('--permission-prompt-tool <tool>', 'an MCP tool (mcp__server__tool) that decides permission prompts headless')
     .option('--agents <json>', 'subagent definitions as JSON: {"<name>": {"description": …, "prompt": …, "tools": […]}}')
     .option('--record-requests <file>', 'append every model request (Anthropic wire shape) to FILE as JSON lines, for conformance checks')
     .action((prompt: string | undefined, flags: Record<string, unknown>, command: Command) => {
@@ -152,6 +155,7 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         mcpConfigs: (flags['mcpConfig'] as string[] | undefined) ?? [],
         strictMcpConfig: flags['strictMcpConfig'] === true,
         agents: flags['agents'] as string | undefined,
+        ...(flags['permissionPromptTool'] !== undefined ? { permissionPromptTool: promptTool(flags['permissionPromptTool'] as string) } : {}),
         decisions: pendingDecisions(flags['approve'] as string[] | undefined, flags['deny'] as string[] | undefined, flags['resume'] !== undefined || flags['continue'] === true),
       };
     });
@@ -215,6 +219,12 @@ function pendingDecisions(approve: readonly string[] | undefined, deny: readonly
     add('--deny', id, reason === '' ? { behavior: 'deny' } : { behavior: 'deny', message: reason });
   }
   return decisions;
+}
+
+/** The `--permission-prompt-tool` name. @throws ConfigError when it is not an MCP tool name. */
+function promptTool(value: string): string {
+  if (!/^mcp__[A-Za-z0-9_-]+__[A-Za-z0-9_-]+$/.test(value)) throw new ConfigError(`--permission-prompt-tool: expected an MCP tool name (mcp__<server>__<tool>), got "${value}"`, { field: '--permission-prompt-tool' });
+  return value;
 }
 
 function positiveInteger(flag: string, value: string): number {

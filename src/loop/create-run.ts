@@ -9,6 +9,7 @@ import { skillTool } from '../skills/skill-tool.js';
 import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { headlessApprover } from '../permissions/approvers.js';
+import { permissionPromptApprover } from '../mcp/permission-prompt-tool.js';
 import { PermissionPolicy } from '../permissions/policy.js';
 import { startRunSandbox, type RunSandbox, type SandboxStart } from '../sandbox/run-sandbox.js';
 import { deniedEnvVars } from '../sandbox/runtime-config.js';
@@ -71,7 +72,8 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     hooks: options.hooks ?? new HookEngine(),
     tools,
     policy: new PermissionPolicy({ rules, mode, workspace, projectDir, ...(options.permissions?.ruleSources ? { ruleSources: options.permissions.ruleSources } : {}), configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) }),
-    approver: options.approver ?? headlessApprover,
+    // `--permission-prompt-tool`: an MCP tool of the session is the approver (it is asked what a person would be).
+    approver: options.permissionPromptTool !== undefined ? permissionPromptApprover(() => mcp, options.permissionPromptTool) : (options.approver ?? headlessApprover),
     autoMode: options.permissions?.autoMode === true,
     workspace,
     signal,
