@@ -46,6 +46,8 @@ export async function runMcpLogin(options: McpListOptions, io: { readonly stdout
     store.write(entry.name, entry.config.url, { clientInformation: undefined });
     callback = await startOAuthCallback(0);
   }
+  // A registration made for another redirect URI cannot complete this one: register again.
+  if (registered !== undefined && registered !== callback.redirectUrl) store.write(entry.name, entry.config.url, { clientInformation: undefined });
   const write = (text: string) => void io.stderr.write(text);
   const authorizer = {
     redirectUrl: callback.redirectUrl,

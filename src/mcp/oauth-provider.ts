@@ -30,6 +30,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private expectedState: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
   private pendingCode: Promise<string> | undefined;
+  private unsaved: OAuthClientInformationMixed | undefined;
 
   constructor(
     private readonly serverName: string,
@@ -76,12 +77,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   clientInformation(): OAuthClientInformationMixed | undefined {
     if (this.config.clientId !== undefined) return { client_id: this.config.clientId, ...(this.config.clientSecret !== undefined ? { client_secret: this.config.clientSecret } : {}) };
-    return this.store.read(this.serverName, this.url).clientInformation;
+    return this.store.read(this.serverName, this.url).clientInformation ?? this.unsaved;
   }
 
   saveClientInformation(information: OAuthClientInformationMixed): void {
     // A configured client is the user's: nothing about it is stored.
     if (this.config.clientId !== undefined) return;
+    // Without a person to authorize, a registration leads nowhere (and names no redirect URI a
+    // login could listen on): it is kept for this process only.
+    if (!this.authorizer) {
+      this.unsaved = information;
+      return;
+    }
     this.store.write(this.serverName, this.url, { clientInformation: information });
   }
 
