@@ -6,7 +6,7 @@ import { McpClient } from '../mcp/mcp-client.js';
 import { openInBrowser, startOAuthCallback, type OAuthCallback } from '../mcp/oauth-callback.js';
 import { oauthStore } from '../mcp/oauth-store.js';
 import { isStdioConfig } from '../mcp/server-config.js';
-import type { McpListOptions } from './mcp-command.js';
+import type { McpListOptions } from './mcp-options.js';
 
 // A person gets five minutes to finish the authorization in the browser.
 const LOGIN_TIMEOUT_MS = 5 * 60_000;
