@@ -17,7 +17,7 @@ export * from './skills/index.js';
 export * from './loop/index.js';
 export * from './hooks/index.js';
 export * from './tools/index.js';
-export { PermissionPolicy, ruleForCall, headlessApprover, callbackApprover, PERMISSION_MODES, type Approver, type ApprovalAnswer, type ApprovalRequest, type PermissionMode, type PermissionRules, type PermissionVerdict, type PolicyCause } from './permissions/index.js';
+export { PermissionPolicy, ruleForCall, headlessApprover, callbackApprover, PERMISSION_MODES, type Approver, type ApprovalAnswer, type ApprovalRequest, type PermissionMode, type PermissionRules, type PermissionVerdict, type PolicyCause, type ApprovalVerdict } from './permissions/index.js';
 export * from './messages/index.js';
 export * from './model/index.js';
 // The terminal approver is the CLI's, exported for embedders that ask a person on a TTY.

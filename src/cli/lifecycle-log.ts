@@ -43,6 +43,8 @@ function formatEvent(event: RunEvent, verbose: boolean): string | undefined {
       return verbose ? `[Model] turn ${event.turn}` : undefined;
     case 'model_response':
       return verbose ? `[Model] turn ${event.turn}: ${event.toolCalls} tool call(s)${event.text ? `, text: ${firstLine(event.text)}` : ''}` : undefined;
+    case 'mcp_notice':
+      return verbose ? `[MCP] ${event.server}${event.kind === 'log' ? ` ${event.level ?? 'info'}` : ` progress${event.toolUseId ? ` ${event.toolUseId}` : ''}`}: ${firstLine(event.text)}` : undefined;
     case 'hook_started':
     case 'message':
     case 'model_stream':

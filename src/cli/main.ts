@@ -179,6 +179,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     const runOptions: RunOptions = {
       ...fromClaudeCode,
       model,
+      ...(options.permissionPromptTool !== undefined ? { permissionPromptTool: options.permissionPromptTool } : {}),
       ...(mcpServers.length > 0 ? { mcpServers } : {}),
       system,
       hooks,

@@ -57,6 +57,8 @@ export interface RunCommandOptions {
   readonly fallbackModels: readonly string[];
   /** `--max-budget-usd N`: end the run once its estimated cost passes N dollars. */
   readonly maxBudgetUsd: number | undefined;
+  /** `--permission-prompt-tool mcp__<server>__<tool>`: an MCP tool decides what the policy asks about (headless approvals). */
+  readonly permissionPromptTool?: string;
 }
 
 /** `--system-prompt`, `--system-prompt-file`, `--append-system-prompt`, `--append-system-prompt-file`. */
@@ -142,6 +144,7 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .option('--plugin-dir <dir>', 'load a Claude Code plugin directory: its hooks/hooks.json joins the settings (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--mcp-config <configs...>', 'MCP servers from JSON files or strings ({"mcpServers": …}); repeatable')
     .option('--strict-mcp-config', 'use only the --mcp-config servers, ignoring .mcp.json, ~/.claude.json and plugins', false)
+    .option('--permission-prompt-tool <tool>', 'an MCP tool (mcp__server__tool) that decides permission prompts headless')
     .option('--agents <json>', 'subagent definitions as JSON: {"<name>": {"description": …, "prompt": …, "tools": […]}}')
     .option('--record-requests <file>', 'append every model request (Anthropic wire shape) to FILE as JSON lines, for conformance checks')
     .option('--system-prompt <text>', "replace hookloop's system prompt (CLAUDE.md files still reach the model)")
@@ -188,6 +191,7 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         forkSession: forkSession(flags),
         fallbackModels: splitModels(flags['fallbackModel'] as string | undefined),
         maxBudgetUsd: flags['maxBudgetUsd'] as number | undefined,
+        ...(flags['permissionPromptTool'] !== undefined ? { permissionPromptTool: promptTool(flags['permissionPromptTool'] as string) } : {}),
         decisions: pendingDecisions(flags['approve'] as string[] | undefined, flags['deny'] as string[] | undefined, flags['resume'] !== undefined || flags['continue'] === true),
       };
     });
@@ -287,6 +291,12 @@ function positiveAmount(flag: string, value: string): number {
   const number = Number(value);
   if (value.trim() === '' || !Number.isFinite(number) || number <= 0) throw new ConfigError(`${flag}: expected a positive number of dollars, e.g. 0.50, got "${value}"`, { field: flag });
   return number;
+}
+
+/** The `--permission-prompt-tool` name. @throws ConfigError when it is not an MCP tool name. */
+function promptTool(value: string): string {
+  if (!/^mcp__[A-Za-z0-9_-]+__[A-Za-z0-9_-]+$/.test(value)) throw new ConfigError(`--permission-prompt-tool: expected an MCP tool name (mcp__<server>__<tool>), got "${value}"`, { field: '--permission-prompt-tool' });
+  return value;
 }
 
 function positiveInteger(flag: string, value: string): number {

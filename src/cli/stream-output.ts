@@ -72,6 +72,8 @@ function streamJsonLine(event: RunEvent): Record<string, unknown> | undefined {
       return { type: 'system', subtype: 'hook_message', text: event.text };
     case 'warning':
       return { type: 'system', subtype: 'warning', text: event.text };
+    case 'mcp_notice':
+      return { type: 'system', subtype: event.kind === 'log' ? 'mcp_log' : 'mcp_progress', server: event.server, text: event.text, ...(event.level !== undefined ? { level: event.level } : {}), ...(event.toolUseId !== undefined ? { tool_use_id: event.toolUseId } : {}) };
     case 'hook_started':
     case 'model_request':
     case 'model_response':

@@ -61,6 +61,8 @@ export type RunEvent =
   | { readonly type: 'tool_result'; readonly toolName: string; readonly toolUseId: string; readonly result: ToolResultMessage; readonly ran: boolean; readonly output?: unknown }
   | { readonly type: 'system_message'; readonly text: string }
   | { readonly type: 'warning'; readonly text: string }
+  /** An MCP server's log message (`notifications/message`) or a tool call's progress (`notifications/progress`), one line of text. */
+  | { readonly type: 'mcp_notice'; readonly server: string; readonly kind: 'log' | 'progress'; readonly text: string; readonly level?: string; readonly toolUseId?: string }
   /**
    * A subagent starts: an Agent call's (`toolUseId`: the parent's Agent call) or an agent hook's
    * (`traceparent`: its hook span's, when the run is traced). Its own run events follow as

@@ -16,7 +16,7 @@ export type McpOutputBlock = { type: 'text'; text: string } | { type: 'image'; s
 /**
  * An MCP tool's output as Claude Code 2.1.328 passes it on (PostToolUse `tool_response` and the
  * model's tool result alike): the JSON text of `structuredContent` when the server sent one; else
- * the content array with images as Anthropic image blocks (followed by `[Image: source: <file>]`)
+ * the content array (also when it holds an image, structuredContent or not) with images as Anthropic image blocks (followed by `[Image: source: <file>]`)
  * and every other block as text (`[Resource from <server> at <uri>] …`, `[Resource link: <name>]
  * <uri> (<description>)`, `[Audio from <server>] Binary content (…) saved to <file>`). An empty array reaches the
  * model as `(<tool> completed with no output)`.
@@ -33,8 +33,11 @@ export interface McpResultContext {
 
 /** See {@link McpToolOutput}. Never throws: a blob that cannot be saved is described without a path. */
 export function mcpToolOutput(result: Pick<CallToolResult, 'content' | 'structuredContent'>, context: McpResultContext): McpToolOutput {
-  if (result.structuredContent !== undefined && result.structuredContent !== null) return JSON.stringify(result.structuredContent);
   const content = Array.isArray(result.content) ? result.content : [];
+  // An image cannot be told in JSON text: a result that has one goes as its content, image block
+  // and all, even with structuredContent beside it.
+  const hasImage = content.some((block) => block.type === 'image');
+  if (!hasImage && result.structuredContent !== undefined && result.structuredContent !== null) return JSON.stringify(result.structuredContent);
   return content.flatMap((block) => outputBlocks(block, context));
 }
 
@@ -64,7 +67,8 @@ function binaryDescription(base64: string, mimeType: string, context: McpResultC
   return `Binary content (${mimeType}, ${bytes} bytes)${saved ? ` saved to ${saved}` : ''}`;
 }
 
-const EXTENSIONS: Readonly<Record<string, string>> = { jpeg: 'jpg', 'octet-stream': 'bin', 'svg+xml': 'svg', mpeg: 'mp3', plain: 'txt' };
+// Claude Code names a saved blob by these; an archive type (gzip) is saved as .bin.
+const EXTENSIONS: Readonly<Record<string, string>> = { jpeg: 'jpg', 'octet-stream': 'bin', 'svg+xml': 'svg', mpeg: 'mp3', plain: 'txt', gzip: 'bin', 'x-gzip': 'bin' };
 
 /** Saves a blob as Claude Code does, `<tool-results>/mcp-<server>-blob-<ms>-<random>.<ext>`; the path, or undefined. */
 function saveBlob(base64: string, mimeType: string, context: McpResultContext): string | undefined {

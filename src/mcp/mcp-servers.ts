@@ -1,6 +1,7 @@
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import { McpClient, type McpClientOptions } from './mcp-client.js';
+import { McpClient, type McpClientOptions, type McpProgress } from './mcp-client.js';
 import { mcpTool } from './mcp-tools.js';
+import { resourceTools } from './resource-tools.js';
 import { parseServerConfig, type McpServerConfig, type McpServerEntry } from './server-config.js';
 
 /**
@@ -25,7 +26,7 @@ export function serverEntries(option: McpServersOption): McpServerEntry[] {
 }
 
 /** `McpClientOptions` plus where warnings go (one line each: a server that failed, died, or changed its tools badly). */
-export interface McpServerSetOptions extends Omit<McpClientOptions, 'onToolsChanged' | 'onClosed'> {
+export interface McpServerSetOptions extends Omit<McpClientOptions, 'onToolsChanged' | 'onClosed' | 'onLog'> {
   readonly warn: (text: string) => void;
   /** The session's `tool-results` folder, where binary tool output is saved (see `mcpTool`). */
   readonly blobDir?: string | undefined;
@@ -34,6 +35,8 @@ export interface McpServerSetOptions extends Omit<McpClientOptions, 'onToolsChan
    * (`mcp__server`, `mcp__server__*`, `mcp__server__tool`): a call to one is "No such tool available".
    */
   readonly hides?: (toolName: string) => boolean;
+  /** Servers' log messages and tool calls' progress, one line each (the lifecycle log, stream-json). */
+  readonly notice?: (notice: { readonly server: string; readonly kind: 'log' | 'progress'; readonly text: string; readonly level?: string; readonly toolUseId?: string }) => void;
 }
 
 /**
@@ -53,6 +56,7 @@ export interface McpServerSetOptions extends Omit<McpClientOptions, 'onToolsChan
 export class McpServerSet {
   readonly clients: readonly McpClient[];
   private readonly removers = new Map<McpClient, (() => void)[]>();
+  private sessionTools: (() => void)[] = [];
 
   constructor(
     entries: readonly McpServerEntry[],
@@ -64,6 +68,7 @@ export class McpServerSet {
         ...options,
         onToolsChanged: () => this.registerTools(client),
         onClosed: (reason) => options.warn(`MCP server "${entry.name}" stopped: ${reason}; its tools answer an error until it is back`),
+        onLog: (message) => options.notice?.({ server: entry.name, kind: 'log', level: message.level, text: `${message.logger ? `${message.logger}: ` : ''}${typeof message.data === 'string' ? message.data : JSON.stringify(message.data)}` }),
       });
       return client;
     });
@@ -74,6 +79,17 @@ export class McpServerSet {
     // A call to a tool of a server that is not up is plain "No such tool available", as in Claude
     // Code; why the server is down was the startup warning.
     await Promise.all(this.clients.map((client) => client.connect()));
+    // The resource tools come with any MCP server, as Claude Code offers them (a deny rule on one hides it).
+    if (this.clients.length > 0) {
+      const tools = resourceTools(() => this.clients).filter((tool) => this.options.hides?.(tool.name) !== true);
+      for (const tool of tools) {
+        try {
+          this.sessionTools.push(this.registry.register(tool));
+        } catch {
+          this.options.warn(`${tool.name} is already a tool of this session; the MCP resource tool of that name is left out`);
+        }
+      }
+    }
     // Registered in config order, not in the order servers answered, so every run offers the same list.
     for (const client of this.clients) {
       if (client.state === 'connected') this.registerTools(client);
@@ -90,6 +106,8 @@ export class McpServerSet {
   async close(): Promise<void> {
     for (const removers of this.removers.values()) for (const remove of removers) remove();
     this.removers.clear();
+    for (const remove of this.sessionTools) remove();
+    this.sessionTools = [];
     await Promise.all(this.clients.map((client) => client.close()));
   }
 
@@ -97,7 +115,12 @@ export class McpServerSet {
     for (const remove of this.removers.get(client) ?? []) remove();
     const removers: (() => void)[] = [];
     for (const info of client.tools) {
-      const tool = mcpTool(client, info, { blobDir: this.options.blobDir });
+      const notice = this.options.notice;
+      const onProgress = notice
+        ? (progress: McpProgress, toolUseId: string | undefined) =>
+            notice({ server: client.name, kind: 'progress', text: `${info.name}: ${progress.progress}${progress.total !== undefined ? `/${progress.total}` : ''}${progress.message ? ` ${progress.message}` : ''}`, ...(toolUseId !== undefined ? { toolUseId } : {}) })
+        : undefined;
+      const tool = mcpTool(client, info, { blobDir: this.options.blobDir, onProgress });
       if (this.options.hides?.(tool.name) === true) continue;
       try {
         removers.push(this.registry.register(tool));

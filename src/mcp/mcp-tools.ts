@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeError } from '../errors.js';
 import { ToolFailure, type Tool } from '../tools/define-tool.js';
-import { McpCallError, type McpClient } from './mcp-client.js';
+import { McpCallError, type McpClient, type McpProgress } from './mcp-client.js';
 import { mcpToolName } from './mcp-names.js';
 import { errorText, mcpToolOutput, outputResultBlocks, outputText, type McpContentBlock, type McpToolOutput } from './mcp-result.js';
 
@@ -25,9 +25,9 @@ function schemaValidators(): AjvJsonSchemaValidator {
 }
 
 /**
- * A zod schema that validates with the server's JSON Schema (ajv, through the SDK), so the tool
- * registry's one validation path — before PreToolUse, and again for every `updatedInput` — checks
- * MCP input like any other. A schema ajv cannot compile refuses every input (fail closed).
+ * A zod schema that validates with the server's JSON Schema (ajv, through the SDK). MCP tools no
+ * longer use it (their servers judge their input, as under Claude Code); kept for embedders who
+ * want a local check. A schema ajv cannot compile refuses every input (fail closed).
  */
 export function jsonSchemaInput(schema: Record<string, unknown>): z.ZodType<Record<string, unknown>> {
   let validate: ((input: unknown) => { valid: boolean; errorMessage?: string | undefined }) | undefined;
@@ -53,6 +53,8 @@ const outputShape = z.union([z.string(), z.array(z.looseObject({ type: z.string(
 export interface McpToolOptions {
   /** The session's `tool-results` folder, where images, audio and blob resources are saved as Claude Code saves them. */
   readonly blobDir?: string | undefined;
+  /** Progress the server reports for a call (`notifications/progress`), with the call's tool_use id. */
+  readonly onProgress?: ((progress: McpProgress, toolUseId: string | undefined) => void) | undefined;
 }
 
 /**
@@ -72,7 +74,9 @@ export function mcpTool(client: McpClient, info: McpToolInfo, options: McpToolOp
   return {
     name,
     description: info.description ?? info.title ?? info.name,
-    inputSchema: jsonSchemaInput(modelSchema),
+    // The server judges its own input, as under Claude Code 2.1.328 (which sends an input that does
+    // not match the schema and reports the server's answer): hookloop checks only that it is an object.
+    inputSchema: z.record(z.string(), z.unknown()),
     modelSchema,
     mcpServer: { name: client.name, source: client.entry.source },
     kind: 'other',
@@ -81,7 +85,8 @@ export function mcpTool(client: McpClient, info: McpToolInfo, options: McpToolOp
     async handler(input, toolContext) {
       let result: CallToolResult;
       try {
-        result = await client.callTool(info.name, input, toolContext.signal);
+        const onProgress = options.onProgress;
+        result = await client.callTool(info.name, input, toolContext.signal, onProgress ? (progress) => onProgress(progress, toolContext.toolUseId) : undefined);
       } catch (error) {
         throw new ToolFailure(callFailure(client.name, error));
       }
@@ -101,6 +106,9 @@ function callFailure(server: string, error: unknown): string {
     return `MCP server "${server}" returned a malformed result that failed schema validation: Invalid result for tools/call: ${error.message}`;
   }
   if (error instanceof McpCallError) return error.message;
+  // A JSON-RPC error (-32602 invalid params, …) is the server's own message, without the SDK's
+  // `MCP error <code>: ` prefix, as Claude Code reports it.
+  if (error instanceof Error && typeof (error as { code?: unknown }).code === 'number' && error.name === 'McpError') return error.message.replace(/^MCP error -?\d+: /, '');
   return `Error: ${describeError(error)}`;
 }
 

@@ -6,8 +6,8 @@ import { describeValue, formatPath, valueAt } from '../hooks/settings/load-setti
  * One MCP server's configuration, in Claude Code's shape (`.mcp.json`, `--mcp-config`,
  * `mcpServers` of `~/.claude.json`, a plugin's `.mcp.json`):
  * - stdio: `{ "type"?: "stdio", "command", "args"?, "env"?, "cwd"? }` (no `type` = stdio)
- * - streamable HTTP: `{ "type": "http", "url", "headers"? }`
- * - legacy SSE: `{ "type": "sse", "url", "headers"? }`
+ * - streamable HTTP: `{ "type": "http", "url", "headers"?, "oauth"? }`
+ * - legacy SSE: `{ "type": "sse", "url", "headers"?, "oauth"? }`
  * Unknown keys are kept (Claude Code ignores them too); `${VAR}` is expanded by expand-vars.ts.
  */
 const stdioSchema = z.looseObject({
@@ -17,11 +17,33 @@ const stdioSchema = z.looseObject({
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
 });
+/**
+ * OAuth settings of a remote server. Claude Code's keys: `clientId`, `clientSecret` (a client
+ * registered beforehand) and `callbackPort` (the loopback port its redirect URI names). hookloop's
+ * extensions: `scope` (asked for when the server names none), `clientMetadataUrl` (an HTTPS client
+ * ID metadata document, used as client_id where the authorization server takes one), and for a
+ * machine-to-machine server `grantType: "client_credentials"` with `clientSecret` or `privateKey`
+ * (PEM, signed as a private_key_jwt with `signingAlgorithm`, default ES256).
+ */
+const oauthSchema = z.looseObject({
+  clientId: z.string().min(1).optional(),
+  clientSecret: z.string().optional(),
+  callbackPort: z.number().int().min(1).max(65535).optional(),
+  scope: z.string().optional(),
+  clientMetadataUrl: z.string().optional(),
+  grantType: z.enum(['authorization_code', 'client_credentials']).optional(),
+  privateKey: z.string().optional(),
+  signingAlgorithm: z.string().optional(),
+});
 const remoteSchema = z.looseObject({
   type: z.enum(['http', 'sse']),
   url: z.string().min(1),
   headers: z.record(z.string(), z.string()).optional(),
+  oauth: oauthSchema.optional(),
 });
+
+/** A remote server's `oauth` settings, validated. */
+export type McpOAuthConfig = z.infer<typeof oauthSchema>;
 
 /** A validated stdio server config. */
 export type StdioServerConfig = z.infer<typeof stdioSchema>;

@@ -74,6 +74,8 @@ export interface ApprovalRequest {
   readonly signal: AbortSignal;
   /** The session allow rule an `always` answer adds (e.g. `Bash(npm test)`), to show the user. */
   readonly alwaysRule?: string;
+  /** The call's id (`tool_use_id`), for approvers that report it (the permission prompt tool). */
+  readonly toolUseId?: string;
 }
 
 /**
@@ -83,12 +85,15 @@ export interface ApprovalRequest {
  */
 export type ApprovalAnswer = 'allow' | 'deny' | 'always' | 'later';
 
+/** An approver's answer: one of {@link ApprovalAnswer}, or a deny with the message the model reads instead of the policy's. */
+export type ApprovalVerdict = ApprovalAnswer | { readonly answer: 'deny'; readonly message: string };
+
 /**
  * Decides calls the policy could not. Contract: resolves once per request; must not throw (a
  * throw counts as deny). The interactive approver asks on the TTY; the headless one denies.
  */
 export interface Approver {
-  approve(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  approve(request: ApprovalRequest): Promise<ApprovalVerdict>;
   /**
    * True when `approve` waits for a person (the TTY prompt): the loop fires a Notification hook
    * (`permission_prompt`) before asking. Default false (headless: nobody to notify).

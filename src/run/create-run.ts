@@ -7,6 +7,7 @@ import { skillTool } from '../skills/skill-tool.js';
 import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { headlessApprover } from '../permissions/plain-approvers.js';
+import { permissionPromptApprover } from '../mcp/permission-prompt-tool.js';
 import { PermissionPolicy } from '../permissions/policy.js';
 import { startRunSandbox, type RunSandbox, type SandboxStart } from '../sandbox/run-sandbox.js';
 import { deniedEnvVars } from '../sandbox/runtime-config.js';
@@ -63,14 +64,15 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   // The Agent and Skill tools belong to this run: a registry the caller passes (and may reuse) gets them in a copy.
   const ownsTools = (options.agents?.length ?? 0) > 0 || (options.skills?.length ?? 0) > 0;
   const tools = options.tools instanceof ToolRegistry && !ownsTools ? options.tools : new ToolRegistry(options.tools instanceof ToolRegistry ? options.tools.list() : (options.tools ?? []));
-  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, transcriptPath, hides: (toolName) => policy.hidesTool(toolName), env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
+  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, transcriptPath, configDir: resolveConfigDir(options.configDir), hides: (toolName) => policy.hidesTool(toolName), env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
   const run: RunContext = {
     state,
     messages: [...(resume?.messages ?? [])],
     hooks: options.hooks ?? new HookEngine(),
     tools,
     policy,
-    approver: options.approver ?? headlessApprover,
+    // `--permission-prompt-tool`: an MCP tool of the session is the approver (it is asked what a person would be).
+    approver: options.permissionPromptTool !== undefined ? permissionPromptApprover(() => mcp, options.permissionPromptTool) : (options.approver ?? headlessApprover),
     autoMode: options.permissions?.autoMode === true,
     workspace,
     signal,

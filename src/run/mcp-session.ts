@@ -1,6 +1,9 @@
+import path from 'node:path';
 import type { McpToolCaller } from '../hooks/hook-services.js';
 import type { ElicitationAnswer, ElicitationRequest } from '../mcp/mcp-client.js';
 import { McpServerSet, serverEntries, type McpServersOption } from '../mcp/mcp-servers.js';
+import { sessionAuth } from '../mcp/mcp-auth.js';
+import { OAuthStore } from '../mcp/oauth-store.js';
 import { fireHook, type RunContext } from '../loop/run-context.js';
 import type { RunEvent } from '../loop/run-events.js';
 import { toolResultsDir } from '../loop/mcp-output.js';
@@ -18,6 +21,8 @@ export function createSessionMcp(
     /** The session's transcript: binary tool output is saved next to it, in `<session>/tool-results/`, as Claude Code does. */
     readonly transcriptPath?: string;
     readonly env: Readonly<Record<string, string>>;
+    /** The config folder: remote servers' OAuth tokens are read from `<configDir>/mcp-oauth` (see `hookloop mcp login`). */
+    readonly configDir: string;
     /** True for a tool the policy denies as a whole (`PermissionPolicy.hidesTool`): it is not offered. */
     readonly hides?: (toolName: string) => boolean;
     readonly tools: ConstructorParameters<typeof McpServerSet>[1];
@@ -25,10 +30,13 @@ export function createSessionMcp(
     readonly onElicitation: (request: ElicitationRequest) => Promise<ElicitationAnswer>;
   },
 ): McpServerSet {
+  const env = { ...process.env, ...parts.env };
   return new McpServerSet(serverEntries(option), parts.tools, {
     projectDir: parts.projectDir,
-    env: { ...process.env, ...parts.env },
+    env,
+    auth: sessionAuth(new OAuthStore(path.join(parts.configDir, 'mcp-oauth')), env, (text) => parts.emit({ type: 'warning', text: text.trim() })),
     warn: (text) => parts.emit({ type: 'warning', text }),
+    notice: (notice) => parts.emit({ type: 'mcp_notice', ...notice }),
     onElicitation: parts.onElicitation,
     ...(parts.hides ? { hides: parts.hides } : {}),
     ...(parts.transcriptPath ? { blobDir: toolResultsDir(parts.transcriptPath) } : {}),

@@ -20,6 +20,7 @@ import { memoryReminder } from '../memory/memory-text.js';
 import { instructionsLoaded } from '../loop/instructions-loaded.js';
 import { expandPrompt } from '../loop/prompt-expansion.js';
 import type { SkillDefinition } from '../skills/load-skills.js';
+import { MCP_INSTRUCTIONS_START, mcpInstructionsSection } from '../mcp/server-instructions.js';
 
 export type { RunOptions, RunResult, TerminalReason } from './run-options.js';
 export { defaultTranscriptPath } from './create-run.js';
@@ -104,8 +105,11 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
   await instructionsLoaded(run, memory);
   let memoryText = memoryReminder(memory);
   // The skills the model may invoke go with the first prompt, after the hooks' context, as Claude Code lists them.
+  // Then what the session lists, in Claude Code's order: the servers' instructions, the skills.
+  const instructions = mcpInstructionsSection((run.mcp?.clients ?? []).filter((client) => client.state === 'connected'));
   const listing = skillListing(options.skills ?? []);
-  if (listing !== undefined) opening = { ...opening, context: [...opening.context, listing] };
+  const listed = [instructions, listing].filter((text): text is string => text !== undefined);
+  if (listed.length > 0) opening = { ...opening, context: [...opening.context, ...listed] };
   // Calls the last run left waiting (from this process, or saved in a resumed transcript): see deferred-approval.ts.
   let pending: readonly PendingCall[] = (options.resume?.pending ?? []).map(({ assistantUuid: _uuid, ...call }) => call);
   let queue: Promise<unknown> = Promise.resolve();
@@ -265,6 +269,8 @@ function appendPrompt(run: RunContext, typed: string, sent: string): void {
 
 /** The opening's paragraphs split into the hooks' context and the session's skill listing (always last). */
 function splitListing(context: readonly string[]): [string[], string[]] {
-  const last = context.at(-1);
-  return last?.startsWith(SKILL_LISTING_START) ? [context.slice(0, -1), [last]] : [[...context], []];
+  const isListing = (text: string) => text.startsWith(SKILL_LISTING_START) || text.startsWith(MCP_INSTRUCTIONS_START);
+  let start = context.length;
+  while (start > 0 && isListing(context[start - 1]!)) start--;
+  return [context.slice(0, start), context.slice(start)];
 }

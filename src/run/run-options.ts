@@ -50,6 +50,12 @@ export interface RunOptions {
   readonly configurationFiles?: readonly string[];
   /** Decides calls the policy asks about; default: the headless approver, which denies. */
   readonly approver?: Approver;
+  /**
+   * `mcp__<server>__<tool>`: that MCP tool of the session decides what the policy asks about,
+   * instead of `approver` (Claude Code's `--permission-prompt-tool`; see permission-prompt-tool.ts).
+   * Its allow is an approver's allow: deny rules and the workspace boundary still refuse.
+   */
+  readonly permissionPromptTool?: string;
   /** The main session's system prompt (default empty; the CLI sends hookloop's, see src/prompt/system-prompt.ts). */
   readonly system?: string;
   /**

@@ -27,10 +27,10 @@ describe('runAgent({ mcpServers }) over stdio', () => {
     expect((seen[1] as HookInput<'PostToolUse'>).tool_response).toEqual([{ type: 'text', text: 'ECHO:hi' }]);
   });
 
-  it('answers invalid input with a paired validation error and fires no hook', async () => {
+  it('sends input that does not match the schema to the server, whose refusal reaches PostToolUseFailure, as Claude Code does', async () => {
     const hooks = new HookEngine();
-    let fired = 0;
-    hooks.on('PreToolUse', () => void fired++);
+    const failures: HookInput<'PostToolUseFailure'>[] = [];
+    hooks.on('PostToolUseFailure', (input) => void failures.push(input));
     const log = path.join(tempProject(), 'calls.log');
     const { result } = await scriptedRun([[toolUse('t1', 'mcp__test__echo', { text: 42 })], [text('done')]], {
       hooks,
@@ -39,9 +39,10 @@ describe('runAgent({ mcpServers }) over stdio', () => {
     });
     const paired = toolResults(result.messages)[0]!;
     expect(paired.isError).toBe(true);
-    expect(paired.content).toMatch(/^<tool_use_error>InputValidationError: /);
-    expect(paired.content).toContain('text');
-    expect(fired).toBe(0);
+    // The SDK's server refuses it (-32602 as an error result); the handler never ran.
+    expect(paired.content).toContain('Input validation error');
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.error).toBe(paired.content);
     expect(fs.existsSync(log)).toBe(false);
   });
 
@@ -95,13 +96,14 @@ describe('runAgent({ mcpServers }) over stdio', () => {
     expect(fs.existsSync(log)).toBe(false);
   });
 
-  it('re-validates a PreToolUse updatedInput against the server schema', async () => {
+  it('a PreToolUse updatedInput the server schema refuses is refused by the server; its handler never runs', async () => {
     const dir = tempProject();
     const log = path.join(dir, 'calls.log');
     const hooks = new HookEngine();
     hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { text: ['not', 'a string'] } } }) as never);
     const { result } = await scriptedRun([[toolUse('t1', 'mcp__test__echo', { text: 'x' })], [text('done')]], { projectDir: dir, hooks, mcpServers: stdioServer({ CALL_LOG: log }), permissions: { rules: { allow: ['mcp__test'] } } });
-    expect(toolResults(result.messages)[0]!.content).toContain('updatedInput rejected');
+    expect(toolResults(result.messages)[0]).toMatchObject({ isError: true });
+    expect(toolResults(result.messages)[0]!.content).toContain('Input validation error');
     expect(fs.existsSync(log)).toBe(false);
   });
 

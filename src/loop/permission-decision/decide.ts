@@ -3,7 +3,7 @@ import { describeError } from '../../errors.js';
 import type { HandlerOutcome } from '../../hooks/handler.js';
 import type { ToolCall } from '../../messages/messages.js';
 import { ruleForCall } from '../../permissions/policy.js';
-import type { PermissionVerdict } from '../../permissions/types.js';
+import type { ApprovalAnswer, PermissionVerdict } from '../../permissions/types.js';
 import type { AnyTool } from '../../tools/define-tool.js';
 import { realpathLoose } from '../../tools/workspace.js';
 import { approverDecision, decidingHook, policyDecision, type DecidingHook, type PermissionDecisionRecord } from './report.js';
@@ -148,19 +148,22 @@ export async function askApprover(run: RunContext, call: ToolCall, tool: AnyTool
   const { input, verdict, realPaths } = asking;
   const mode = run.policy.mode;
   if (verdict.humanMayDecide === false) return { kind: 'denied', message: verdict.message, record: policyDecision(verdict, mode, 'deny') };
-  let answer: Awaited<ReturnType<RunContext['approver']['approve']>>;
+  let answer: ApprovalAnswer;
   if (run.approver.awaitsHuman === true) await notifyApproval(run, tool.name);
   // The rule `always` adds, shown in the question so the user knows what they allow from now on.
   const alwaysRule = ruleForCall(tool, input);
+  let message = verdict.message;
   try {
-    answer = await run.approver.approve({ toolName: tool.name, input, message: verdict.message, signal: run.signal, alwaysRule });
+    const given = await run.approver.approve({ toolName: tool.name, input, message: verdict.message, signal: run.signal, alwaysRule, toolUseId: call.id });
+    if (typeof given === 'object') message = given.message;
+    answer = typeof given === 'object' ? 'deny' : given;
   } catch {
     answer = 'deny';
   }
   if (answer === 'later') return { kind: 'pending', input, reason: 'approver', message: verdict.message };
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: answer === 'deny' ? 'deny' : 'allow', source: 'approver' });
-  // A person's "no" reads as such to the model; a headless approver's refusal keeps the policy's reason.
-  if (answer === 'deny') return { kind: 'denied', message: run.approver.awaitsHuman === true ? USER_REJECTED_RESULT : verdict.message, record: approverDecision(verdict, mode, 'deny') };
+  // A person's "no" reads as such to the model; a headless approver's refusal keeps the policy's reason (or the approver's own message).
+  if (answer === 'deny') return { kind: 'denied', message: run.approver.awaitsHuman === true && message === verdict.message ? USER_REJECTED_RESULT : message, record: approverDecision(verdict, mode, 'deny') };
   if (answer === 'always') run.policy.addSessionRule('allow', alwaysRule);
   return { kind: 'allowed', input, realPaths, record: approverDecision(verdict, mode, 'allow') };
 }
