@@ -5,6 +5,7 @@ import { ConfigError } from '../errors.js';
 import { emptyTally, type UsageTally } from '../model/usage.js';
 import { checkDecisions, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
 import { checkWaitingSubagents } from '../session/subagent-transcripts.js';
+import { stopBackgroundShells } from '../tools/builtin/background-shells.js';
 import { checkContinuable } from './continue-waiting.js';
 import { runLoop } from './agent-loop.js';
 import { compactConversation, type CompactionOutcome } from './compaction.js';
@@ -165,6 +166,8 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         run.emit({ type: 'session_ended', reason });
         // Background hooks still running are killed at exit, as the reference kills them (async-hook).
         await run.background.stop();
+        // So are the commands Bash started with run_in_background (the reference waits for them in -p; see compatibility.md).
+        stopBackgroundShells(run.state.sessionId);
         await run.sandbox?.close();
         await run.mcp?.close();
       }),

@@ -128,6 +128,8 @@ export function toolNameMatches(ruleTool: string, toolName: string, kind: ToolKi
   if (ruleTool === toolName) return true;
   // Claude Code's subagent tool was called Task before it was Agent: a rule naming either covers both.
   if (AGENT_NAMES.has(ruleTool) && AGENT_NAMES.has(toolName)) return true;
+  // TaskStop was KillShell (and KillBash) before: Claude Code reads rules naming those as TaskStop.
+  if ((ruleTool === 'KillShell' || ruleTool === 'KillBash') && toolName === 'TaskStop') return true;
   if (ruleTool === 'Edit' && kind === 'edit') return true;
   if (ruleTool === 'Read' && kind === 'read') return true;
   if (ruleTool.startsWith('mcp__')) return mcpRuleMatches(ruleTool, toolName);

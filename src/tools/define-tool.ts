@@ -17,6 +17,8 @@ export interface ToolContext {
   readonly env: Readonly<Record<string, string>>;
   /** The session id, for `CLAUDE_CODE_SESSION_ID` in tool processes. */
   readonly sessionId?: string;
+  /** The subagent's id when the call runs inside one (its own todo list, its own background shells); absent in the main session. */
+  readonly agentId?: string;
   /** Variable names never passed to tool processes (`sandbox.credentials.envVars` with `mode: "deny"`). */
   readonly withheldEnv?: readonly string[];
   /** The id of the tool call this handler runs for (`tool_use_id`); absent when a handler runs outside the loop. */
