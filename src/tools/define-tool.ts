@@ -40,6 +40,11 @@ export interface ToolContext {
    * writes (a symlink swapped in meanwhile), it refuses. Absent when a handler runs outside the loop.
    */
   readonly approvedPaths?: readonly string[];
+  /**
+   * The allow rules in force when the call was decided (`WebFetch(domain:…)`…): WebFetch reaches a
+   * loopback or private address only when one names its host. Absent outside the loop: none.
+   */
+  readonly allowRules?: readonly string[];
 }
 
 /**
