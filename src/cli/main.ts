@@ -146,7 +146,7 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     notify: (text) => io.stderr.write(`${text}\n`),
   });
   const sessionId = sessionFlags.resume?.sessionId ?? options.sessionId ?? randomUUID();
-  const output = outputObservers(interactive ? 'text' : options.outputFormat, io, sessionId);
+  const output = outputObservers(interactive ? 'text' : options.outputFormat, io, sessionId, options.includePartialMessages);
   if (options.outputFormat === 'stream-json') {
     const init = { type: 'system', subtype: 'init', cwd: projectDir, session_id: sessionId, model: selection.provider === 'scripted' ? 'scripted' : selection.options.model, provider: selection.provider };
     io.stdout.write(`${JSON.stringify(init)}\n`);
@@ -224,8 +224,8 @@ function printResult(result: RunResult, options: RunCommandOptions, io: CliIo, o
 }
 
 /** How the run's output reaches stdout: streamed text (text), nothing until the end (json), or one JSON line per event (stream-json). */
-function outputObservers(format: RunCommandOptions['outputFormat'], io: CliIo, sessionId: string) {
-  if (format === 'stream-json') return { observers: [streamJsonWriter((line) => io.stdout.write(line), sessionId)], alreadyPrinted: () => false };
+function outputObservers(format: RunCommandOptions['outputFormat'], io: CliIo, sessionId: string, partialMessages = false) {
+  if (format === 'stream-json') return { observers: [streamJsonWriter((line) => io.stdout.write(line), sessionId, { partialMessages })], alreadyPrinted: () => false };
   if (format === 'json') return { observers: [], alreadyPrinted: () => false };
   const printer = textStreamPrinter((text) => io.stdout.write(text));
   return { observers: [printer.observer], alreadyPrinted: printer.alreadyPrinted };
