@@ -81,11 +81,13 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   if (options.decisions !== undefined && options.prompt !== undefined) throw new ConfigError('--approve/--deny continue the pending tool calls of the resumed session; they take no prompt', { field: '-p' });
   // `-p --resume ID` without a prompt may go on with the session's pending calls (below), as Claude Code does.
   const resuming = options.resume !== undefined || options.continue;
-  const prompt = interactive || options.decisions !== undefined ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print && !resuming, warn });
-  if (prompt === undefined && !interactive && options.decisions === undefined && !resuming) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
+  // stream-json input: stdin carries the session's messages, not one prompt.
+  const streamInput = options.inputFormat === 'stream-json';
+  const prompt = interactive || options.decisions !== undefined || streamInput ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print && !resuming, warn });
+  if (prompt === undefined && !interactive && options.decisions === undefined && !resuming && !streamInput) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
   const projectDir = io.cwd;
   const sessionFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
-  const decisions = options.decisions ?? pendingWithoutDecisions(!interactive && prompt === undefined, sessionFlags.resume?.pending);
+  const decisions = options.decisions ?? pendingWithoutDecisions(!interactive && prompt === undefined && !streamInput, sessionFlags.resume?.pending);
   const setupOptions = { projectDir, homeDir: io.homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), pluginDirs: options.pluginDirs };
   const setup = loadHookSetup(setupOptions);
   const settings = setup.settings;
@@ -147,10 +149,11 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   });
   const sessionId = sessionFlags.resume?.sessionId ?? options.sessionId ?? randomUUID();
   const output = outputObservers(interactive ? 'text' : options.outputFormat, io, sessionId, options.includePartialMessages);
-  if (options.outputFormat === 'stream-json') {
+  const writeInit = () => {
     const init = { type: 'system', subtype: 'init', cwd: projectDir, session_id: sessionId, model: selection.provider === 'scripted' ? 'scripted' : selection.options.model, provider: selection.provider };
     io.stdout.write(`${JSON.stringify(init)}\n`);
-  }
+  };
+  if (options.outputFormat === 'stream-json') writeInit();
   // Before the run is built: the run traces only when a provider is registered by then.
   const telemetry = await startTelemetry(io.env ?? process.env, packageVersion(), warn);
   try {
@@ -191,6 +194,12 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };
+    if (streamInput && decisions === undefined) {
+      const { runStreamInput } = await import('./stream-input.js');
+      // Like Claude Code, every turn after the first opens with its own init line.
+      const turnHooks = { beforeTurn: (index: number) => (index > 0 ? writeInit() : undefined), afterTurn: (result: RunResult) => printResult(result, options, io, output, failures, termination), warn };
+      return await runStreamInput(runOptions, io, turnHooks, prompt).finally(() => requestLog?.close());
+    }
     if (decisions !== undefined) {
       const result = await resumeAgent(decisions, runOptions).finally(() => requestLog?.close());
       return printResult(result, options, io, output, failures, termination);
