@@ -36,6 +36,11 @@ const NEVER_INSIDE = new Set(['Agent', 'Task', 'StructuredOutput']);
 const DEFAULT_MAX_TURNS = 100;
 const MAX_STOP_CONTINUATIONS = 8;
 
+/** A subagent's id: `a` and 16 hex digits, as Claude Code's. */
+export function newAgentId(): string {
+  return `a${randomBytes(8).toString('hex')}`;
+}
+
 /**
  * One Agent call: a subagent runs the loop (agent-loop.ts) with the definition's system prompt and
  * tools, on the parent's policy, approver, sandbox, hooks and environment, as its own hook identity
@@ -49,8 +54,7 @@ const MAX_STOP_CONTINUATIONS = 8;
  * the run (`continue: false`, a PermissionRequest interrupt), which then ends the parent's run too;
  * with CallsWaiting when calls inside wait for a decision (see subagentOutcome).
  */
-export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, context: ToolContext): Promise<AgentOutput> {
-  const agentId = `a${randomBytes(8).toString('hex')}`;
+export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, context: ToolContext, agentId = newAgentId()): Promise<AgentOutput> {
   const sub = openSubagent(parent, setup, input, definition, agentId, context.signal);
   // Before SubagentStart: the subagent's hooks, turns and calls belong to it (its lane, its invoke_agent span).
   reportSubagentStart(parent, sub.run.state.agent!, input.prompt, { toolUseId: context.toolUseId });
