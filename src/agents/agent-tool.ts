@@ -37,10 +37,24 @@ export interface AgentOutput {
 }
 
 /**
- * Runs one subagent for an Agent call and resolves with its output, or rejects with a ToolFailure
+ * The `tool_response` of an Agent call with `run_in_background: true` (Claude Code's fields): the
+ * subagent was started and the call returned at once; its result reaches the model later, as a
+ * `<task-notification>`. `content` is what the model gets now.
+ */
+export interface AgentLaunch {
+  readonly isAsync: true;
+  readonly status: 'async_launched';
+  readonly agentId: string;
+  readonly description: string;
+  readonly prompt: string;
+  readonly content: readonly { readonly type: 'text'; readonly text: string }[];
+}
+
+/**
+ * Runs one subagent for an Agent call and resolves with its output (or, for `run_in_background`, its launch), or rejects with a ToolFailure
  * whose message the model sees (an unknown agent type, a subagent that failed or was stopped).
  */
-export type SubagentStarter = (input: AgentInput, definition: AgentDefinition, context: ToolContext) => Promise<AgentOutput>;
+export type SubagentStarter = (input: AgentInput, definition: AgentDefinition, context: ToolContext) => Promise<AgentOutput | AgentLaunch>;
 
 /**
  * Continues an Agent call whose subagent stopped with `calls` waiting (see Tool.continueWaiting),
@@ -86,9 +100,9 @@ export function agentTool(agents: readonly AgentDefinition[], start: SubagentSta
         if (definition === undefined) throw new ToolFailure(`Agent type '${input.subagent_type}' not found`);
         return start(input, definition, context);
       },
-      render: (output: AgentOutput) => output.content.map((block) => block.text).join('\n'),
+      render: (output: AgentOutput | AgentLaunch) => output.content.map((block) => block.text).join('\n'),
     }),
-    renderBlocks: (output: AgentOutput): readonly ToolResultBlock[] => output.content.map((block) => ({ type: 'text', text: block.text })),
+    renderBlocks: (output: AgentOutput | AgentLaunch): readonly ToolResultBlock[] => output.content.map((block) => ({ type: 'text', text: block.text })),
     ...(resume !== undefined
       ? {
           continueWaiting: (input: AgentInput, calls: readonly PendingCall[], decisions: PendingDecisions, context: ToolContext) => {

@@ -82,7 +82,7 @@ function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdi
   const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir, cwd, mode: policy });
   state.promptId = parent.state.promptId;
   state.agent = { id: randomUUID(), type: AGENT_HOOK_TYPE, typeOnEveryEvent: false };
-  const readOnly = parent.tools.list().filter((tool) => (tool.kind === 'read' || (tool.readOnly && tool.kind !== 'bash')) && !['StructuredOutput', 'Agent', 'Skill'].includes(tool.name));
+  const readOnly = parent.tools.list().filter((tool) => (tool.kind === 'read' || (tool.readOnly && tool.kind !== 'bash')) && !['StructuredOutput', 'Agent', 'Skill', 'TodoWrite', 'TaskStop'].includes(tool.name));
   const child: RunContext = {
     ...parent,
     state,

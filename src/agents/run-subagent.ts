@@ -34,6 +34,11 @@ export interface SubagentSetup {
 /** Tools a subagent is never offered: subagents do not start subagents (as in Claude Code), and StructuredOutput belongs to agent hooks. */
 const NEVER_INSIDE = new Set(['Agent', 'Task', 'StructuredOutput']);
 
+/** A subagent's id: `a` and 16 hex digits, as Claude Code's. */
+export function newAgentId(): string {
+  return `a${randomBytes(8).toString('hex')}`;
+}
+
 /**
  * One Agent call: a subagent runs the loop (agent-loop.ts) with the definition's system prompt and
  * tools, on the parent's policy, approver, sandbox, hooks and environment, as its own hook identity
@@ -47,8 +52,7 @@ const NEVER_INSIDE = new Set(['Agent', 'Task', 'StructuredOutput']);
  * the run (`continue: false`, a PermissionRequest interrupt), which then ends the parent's run too;
  * with CallsWaiting when calls inside wait for a decision (see subagentOutcome).
  */
-export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, context: ToolContext): Promise<AgentOutput> {
-  const agentId = `a${randomBytes(8).toString('hex')}`;
+export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, context: ToolContext, agentId = newAgentId()): Promise<AgentOutput> {
   const sub = openSubagent(parent, setup, input, definition, agentId, context.signal);
   return subagentOutcome(sub, await runSubagentTurns(parent, sub.run, sub.loop, input.prompt, { toolUseId: context.toolUseId }));
 }

@@ -4,13 +4,16 @@ import type { RunEvent, RunObserver } from '../loop/run-events.js';
 /**
  * The `--verbose` lifecycle log, one line per step on the given writer (stderr in the CLI):
  * `[Hook] PreToolUse: Bash -> deny ([.claude/hooks/guard.sh]: …)`, `[Permission] Bash: allow (rule Bash(echo:*))`,
- * `[Tool] Bash toolu_01 -> ok`. Warnings and hook `systemMessage`s are printed even when not verbose,
+ * `[Tool] Bash toolu_01 -> ok`; a subagent's own steps carry its name first:
+ * `[Subagent Explore a1b2…] [Tool] Bash toolu_s1 -> error: …`. Warnings and hook `systemMessage`s are printed even when not verbose,
  * since they are meant for the user.
  */
 export function lifecycleLog(write: (line: string) => void, verbose: boolean): RunObserver {
   return (event: RunEvent) => {
     const line = formatEvent(event, verbose);
-    if (line !== undefined) write(line);
+    // A subagent's hooks are reported with its id, like its other steps.
+    const agentId = event.type === 'hook_outcome' ? event.agentId : undefined;
+    if (line !== undefined) write(agentId !== undefined && !line.startsWith('hookloop:') ? `[Subagent ${agentId}] ${line}` : line);
   };
 }
 
@@ -36,7 +39,7 @@ function formatEvent(event: RunEvent, verbose: boolean): string | undefined {
     case 'permission_decision':
       return verbose ? `[Decision] ${event.toolName} ${event.toolUseId}: ${describeDecision(event.record)}` : undefined;
     case 'input_rewritten':
-      return verbose ? `[Hook] ${event.by}: ${event.toolName} ${event.by === 'PreToolUse' ? 'input' : 'output'} rewritten` : undefined;
+      return verbose ? `[Hook] ${event.by}: ${event.toolName} ${event.by === 'PostToolUse' ? 'output' : 'input'} rewritten${event.hook ? ` by [${event.hook.name}]` : ''}` : undefined;
     case 'tool_result':
       return verbose ? `[Tool] ${event.toolName} ${event.toolUseId} -> ${event.result.isError ? `error: ${firstLine(event.result.content)}` : 'ok'}` : undefined;
     case 'model_request':
@@ -45,6 +48,15 @@ function formatEvent(event: RunEvent, verbose: boolean): string | undefined {
       return verbose ? `[Model] turn ${event.turn}: ${event.toolCalls} tool call(s)${event.text ? `, text: ${firstLine(event.text)}` : ''}` : undefined;
     case 'mcp_notice':
       return verbose ? `[MCP] ${event.server}${event.kind === 'log' ? ` ${event.level ?? 'info'}` : ` progress${event.toolUseId ? ` ${event.toolUseId}` : ''}`}: ${firstLine(event.text)}` : undefined;
+    case 'subagent_started':
+      return verbose ? `[Subagent ${event.agentType} ${event.agentId}] started${event.toolUseId !== undefined ? ` by ${event.toolUseId}` : ''}: ${firstLine(event.prompt)}` : undefined;
+    case 'subagent_finished':
+      return verbose ? `[Subagent ${event.agentType} ${event.agentId}] finished: ${event.terminalReason}${event.isError ? ' (error)' : ''}` : undefined;
+    case 'subagent_event': {
+      // The subagent's own steps, under its name: every call it makes, refused ones too, is in the log.
+      const line = formatEvent(event.event, verbose);
+      return line === undefined ? undefined : `[Subagent ${event.agentType} ${event.agentId}] ${line}`;
+    }
     case 'hook_started':
     case 'message':
     case 'model_stream':

@@ -80,13 +80,15 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   if (options.decisions !== undefined && options.prompt !== undefined) throw new ConfigError('--approve/--deny continue the pending tool calls of the resumed session; they take no prompt', { field: '-p' });
   // `-p --resume ID` without a prompt may go on with the session's pending calls (below), as Claude Code does.
   const resuming = options.resume !== undefined || options.continue;
-  const prompt = interactive || options.decisions !== undefined ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print && !resuming, warn });
-  if (prompt === undefined && !interactive && options.decisions === undefined && !resuming) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
+  // stream-json input: stdin carries the session's messages, not one prompt.
+  const streamInput = options.inputFormat === 'stream-json';
+  const prompt = interactive || options.decisions !== undefined || streamInput ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print && !resuming, warn });
+  if (prompt === undefined && !interactive && options.decisions === undefined && !resuming && !streamInput) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
   const projectDir = io.cwd;
   const readFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
   // --fork-session: the resumed conversation goes on under a new id, in a copy of its transcript.
   const sessionFlags = options.forkSession && readFlags.resume ? { ...readFlags, resume: forkSession(readFlags.resume, resolveConfigDir(readFlags.configDir), projectDir) } : readFlags;
-  const decisions = options.decisions ?? pendingWithoutDecisions(!interactive && prompt === undefined, sessionFlags.resume?.pending);
+  const decisions = options.decisions ?? pendingWithoutDecisions(!interactive && prompt === undefined && !streamInput, sessionFlags.resume?.pending);
   // Settings, plugins, MCP configs, subagent types, skills, rules and the sandbox, as `claude -p` reads them.
   const claudeCode = readClaudeCodeSetup(projectDir, {
     homeDir: io.homeDir,
@@ -159,11 +161,12 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     notify: (text) => io.stderr.write(`${text}\n`),
   });
   const sessionId = sessionFlags.resume?.sessionId ?? options.sessionId ?? randomUUID();
-  const output = outputObservers(interactive ? 'text' : options.outputFormat, io, sessionId);
-  if (options.outputFormat === 'stream-json') {
+  const output = outputObservers(interactive ? 'text' : options.outputFormat, io, sessionId, options.includePartialMessages);
+  const writeInit = () => {
     const init = { type: 'system', subtype: 'init', cwd: projectDir, session_id: sessionId, model: selection.provider === 'scripted' ? 'scripted' : selection.options.model, provider: selection.provider };
     io.stdout.write(`${JSON.stringify(init)}\n`);
-  }
+  };
+  if (options.outputFormat === 'stream-json') writeInit();
   // Before the run is built: the run traces only when a provider is registered by then.
   const telemetry = await startTelemetry(io.env ?? process.env, packageVersion(), warn);
   try {
@@ -194,6 +197,12 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };
+    if (streamInput && decisions === undefined) {
+      const { runStreamInput } = await import('./stream-input.js');
+      // Like Claude Code, every turn after the first opens with its own init line.
+      const turnHooks = { beforeTurn: (index: number) => (index > 0 ? writeInit() : undefined), afterTurn: (result: RunResult) => printResult(result, options, io, output, failures, termination), warn };
+      return await runStreamInput(runOptions, io, turnHooks, prompt).finally(() => requestLog?.close());
+    }
     if (decisions !== undefined) {
       const result = await resumeAgent(decisions, runOptions).finally(() => requestLog?.close());
       return printResult(result, options, io, output, failures, termination);
@@ -227,8 +236,8 @@ function printResult(result: RunResult, options: RunCommandOptions, io: CliIo, o
 }
 
 /** How the run's output reaches stdout: streamed text (text), nothing until the end (json), or one JSON line per event (stream-json). */
-function outputObservers(format: RunCommandOptions['outputFormat'], io: CliIo, sessionId: string) {
-  if (format === 'stream-json') return { observers: [streamJsonWriter((line) => io.stdout.write(line), sessionId)], alreadyPrinted: () => false };
+function outputObservers(format: RunCommandOptions['outputFormat'], io: CliIo, sessionId: string, partialMessages = false) {
+  if (format === 'stream-json') return { observers: [streamJsonWriter((line) => io.stdout.write(line), sessionId, { partialMessages })], alreadyPrinted: () => false };
   if (format === 'json') return { observers: [], alreadyPrinted: () => false };
   const printer = textStreamPrinter((text) => io.stdout.write(text));
   return { observers: [printer.observer], alreadyPrinted: printer.alreadyPrinted };

@@ -19,6 +19,10 @@ export interface RunCommandOptions {
   readonly settingSources?: readonly SettingSource[];
   /** `text` (answer streamed as it arrives), `json` (one result object), `stream-json` (one JSON event per line). */
   readonly outputFormat: 'text' | 'json' | 'stream-json';
+  /** `--input-format stream-json`: user messages arrive as JSON lines on stdin, each starting a turn, until EOF. */
+  readonly inputFormat: 'text' | 'stream-json';
+  /** `--include-partial-messages`: stream-json output also carries the model's deltas as `stream_event` lines. */
+  readonly includePartialMessages: boolean;
   readonly permissionMode: CliPermissionMode | undefined;
   readonly allowedTools: readonly string[];
   readonly disallowedTools: readonly string[];
@@ -127,6 +131,8 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .option('--settings <file-or-json>', 'an extra settings file (or inline JSON) with hooks and permissions')
     .option('--setting-sources <sources>', 'comma-separated settings files to read: user, project, local (--settings always counts)')
     .addOption(new Option('--output-format <format>', 'text, json or stream-json').choices(['text', 'json', 'stream-json']).default('text'))
+    .addOption(new Option('--input-format <format>', 'text, or stream-json: user messages as JSON lines on stdin (needs --output-format stream-json)').choices(['text', 'stream-json']).default('text'))
+    .option('--include-partial-messages', 'with -p --output-format stream-json: also stream the model\'s partial answer as stream_event lines', false)
     .addOption(new Option('--permission-mode <mode>', 'permission mode (auto runs as dontAsk: hookloop has no classifier)').choices([...CLI_PERMISSION_MODES]))
     .option('--allowedTools <rules...>', 'allow rules, e.g. "Bash(git:*)" Edit')
     .option('--disallowedTools <rules...>', 'deny rules')
@@ -162,13 +168,19 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
       if (words.length > 1) {
         throw new ConfigError(`unexpected extra argument ${JSON.stringify(words[1])}: the prompt is one argument; quote it, e.g. -p ${JSON.stringify(words.join(' '))}`, { field: 'argv' });
       }
+      const outputFormat = flags['outputFormat'] as 'text' | 'json' | 'stream-json';
+      // Claude Code's own words for these two combinations.
+      if (flags['inputFormat'] === 'stream-json' && outputFormat !== 'stream-json') throw new ConfigError('--input-format=stream-json requires output-format=stream-json.', { field: '--input-format' });
+      if (flags['includePartialMessages'] === true && (printFlag === undefined || outputFormat !== 'stream-json')) throw new ConfigError('--include-partial-messages requires --print and --output-format=stream-json.', { field: '--include-partial-messages' });
       parsed = {
         command: 'run',
         prompt: typeof printFlag === 'string' ? printFlag : prompt,
         print: printFlag !== undefined,
         settings: flags['settings'] as string | undefined,
         ...(typeof flags['settingSources'] === 'string' ? { settingSources: parseSettingSources(flags['settingSources']) } : {}),
-        outputFormat: flags['outputFormat'] as 'text' | 'json' | 'stream-json',
+        outputFormat,
+        inputFormat: flags['inputFormat'] as 'text' | 'stream-json',
+        includePartialMessages: flags['includePartialMessages'] === true,
         // As in Claude Code, the flag wins over --permission-mode.
         permissionMode: flags['dangerouslySkipPermissions'] === true ? 'bypassPermissions' : (flags['permissionMode'] as CliPermissionMode | undefined),
         allowedTools: checkedRules('--allowedTools', flags['allowedTools']),

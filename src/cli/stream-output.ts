@@ -1,6 +1,7 @@
 import { decisionPayload } from '../loop/permission-decision/report.js';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
 import type { Message } from '../messages/messages.js';
+import { partialMessageTranslator } from './partial-messages.js';
 
 /**
  * `-p` text mode: prints the assistant's text to stdout as it streams in, each turn's text on its
@@ -28,17 +29,23 @@ export function textStreamPrinter(write: (text: string) => void): { observer: Ru
 
 /**
  * `--output-format stream-json`: one JSON object per line, in the spirit of Claude Code's
- * stream-json: `{"type":"stream_event","event":…}` for each streamed delta (message_start,
- * text_delta, tool_call_start, tool_call_delta, message_stop), `{"type":"assistant","message":…}`
+ * stream-json: with `partialMessages` (`--include-partial-messages`), `{"type":"stream_event",
+ * "event":…}` for each streamed delta, as Messages API events (see partialMessageTranslator);
+ * `{"type":"assistant","message":…}`
  * when an assistant message is complete (text and `tool_use` blocks), `{"type":"user","message":…}`
  * for each tool result (`tool_result` block) and loop-built user text, `{"type":"system",
  * "subtype":…}` for hook context, hook responses, permission steps, the final `permission_decision`
  * (who decided and why: the PermissionDecision payload's fields), hook messages and warnings.
  * The CLI writes the `init` line before and the `result` line after. Every line carries `session_id`.
  */
-export function streamJsonWriter(write: (line: string) => void, sessionId: string): RunObserver {
+export function streamJsonWriter(write: (line: string) => void, sessionId: string, options: { readonly partialMessages?: boolean } = {}): RunObserver {
   const emit = (value: Record<string, unknown>) => write(`${JSON.stringify({ ...value, session_id: sessionId })}\n`);
+  const partial = options.partialMessages === true ? partialMessageTranslator() : undefined;
   return (event: RunEvent) => {
+    if (event.type === 'model_stream') {
+      for (const line of partial?.(event.event) ?? []) emit(line);
+      return;
+    }
     const line = streamJsonLine(event);
     if (line) emit(line);
   };
@@ -46,8 +53,6 @@ export function streamJsonWriter(write: (line: string) => void, sessionId: strin
 
 function streamJsonLine(event: RunEvent): Record<string, unknown> | undefined {
   switch (event.type) {
-    case 'model_stream':
-      return { type: 'stream_event', turn: event.turn, event: event.event };
     case 'message':
       return messageLine(event.message);
     case 'hook_outcome': {
@@ -75,6 +80,7 @@ function streamJsonLine(event: RunEvent): Record<string, unknown> | undefined {
     case 'mcp_notice':
       return { type: 'system', subtype: event.kind === 'log' ? 'mcp_log' : 'mcp_progress', server: event.server, text: event.text, ...(event.level !== undefined ? { level: event.level } : {}), ...(event.toolUseId !== undefined ? { tool_use_id: event.toolUseId } : {}) };
     case 'hook_started':
+    case 'model_stream':
     case 'model_request':
     case 'model_response':
     case 'input_rewritten':

@@ -46,6 +46,7 @@ export class BackgroundHooks {
   private readonly running = new Set<Running>();
   private readonly limiters = new Map<HookEventName, Limiter>();
   private deliveries: BackgroundDelivery[] = [];
+  private notices: string[] = [];
   private stopped = false;
 
   /** `signal`: the run's abort signal; aborting it kills every background handler. */
@@ -83,6 +84,42 @@ export class BackgroundHooks {
     this.running.add(job);
   }
 
+  /**
+   * Runs background work that is not a hook (a subagent started with `run_in_background`) until it
+   * resolves with the text the model must get, or undefined. Like an `asyncRewake` hook, the run
+   * waits for it before it ends and the text wakes the model (`takeNotices`). `stop()` aborts its
+   * signal. Never throws; a rejection leaves nothing to deliver.
+   */
+  track(work: (signal: AbortSignal) => Promise<string | undefined>): void {
+    if (this.stopped) return;
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    this.signal.addEventListener('abort', abort, { once: true });
+    if (this.signal.aborted) controller.abort();
+    const job: Running = {
+      controller,
+      rewake: true,
+      settled: Promise.resolve()
+        .then(() => work(controller.signal))
+        .then((notice) => {
+          if (notice !== undefined && !this.stopped) this.notices.push(notice);
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          this.signal.removeEventListener('abort', abort);
+          this.running.delete(job);
+        }),
+    };
+    this.running.add(job);
+  }
+
+  /** The texts tracked work left since the last call, in completion order. */
+  takeNotices(): string[] {
+    const taken = this.notices;
+    this.notices = [];
+    return taken;
+  }
+
   /** The deliveries collected since the last call, oldest first. */
   take(): BackgroundDelivery[] {
     const taken = this.deliveries;
@@ -90,12 +127,12 @@ export class BackgroundHooks {
     return taken;
   }
 
-  /** True when a delivery waiting in `take()` is an `asyncRewake` block (the model must hear it). */
+  /** True when a delivery waiting in `take()` is an `asyncRewake` block, or a tracked work's notice waits (the model must hear it). */
   get wakeupPending(): boolean {
-    return this.deliveries.some((delivery) => delivery.block !== undefined);
+    return this.notices.length > 0 || this.deliveries.some((delivery) => delivery.block !== undefined);
   }
 
-  /** True while an `asyncRewake` handler is still running. */
+  /** True while an `asyncRewake` handler or tracked work is still running. */
   get rewakePending(): boolean {
     return [...this.running].some((job) => job.rewake);
   }

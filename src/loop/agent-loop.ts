@@ -17,7 +17,7 @@ import { failTurn } from './model-failure.js';
 import { endOverBudget, overBudget } from './budget.js';
 import { requestModel as requestThroughHooks } from './model-call-hooks.js';
 import { approvalCovers, waitingAfterPreToolUse, waitingEnd, waitingInsideOutcome, waitingOutcome } from './pending-call.js';
-import { preToolUseDenial, reportDecision, rewriteRejected } from './permission-decision/report.js';
+import { preToolUseDenial, reportDecision, rewriteRejected, rewritingHook } from './permission-decision/report.js';
 import { permissionDenied } from './permission-decision/events.js';
 import { replacedOutput } from './replaced-output.js';
 import { appendMessage, fireHook, phaseBoundary, toolContext, type RunContext } from './run-context.js';
@@ -244,7 +244,10 @@ export async function runToolCall(run: RunContext, call: ToolCall, deferring: bo
     await reportDecision(run, call, tool.name, prepared.input, rewriteRejected(run, checked.error));
     return refuse(run, call, prepared.input, preToolUseError(tool.name, checked.error), contexts, stop);
   }
-  if (pre.updatedInput) run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse' });
+  if (pre.updatedInput) {
+    const rewriter = rewritingHook(pre.outcomes, pre.updatedInput);
+    run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse', input: checked.input, ...(rewriter ? { hook: rewriter } : {}) });
+  }
   // An approval covers the frozen input that was pending, nothing else (a rewrite on resume voids it).
   if (approval !== undefined && !approvalCovers(approval.input, checked.input)) {
     await reportDecision(run, call, tool.name, checked.input, rewriteRejected(run, APPROVAL_INPUT_CHANGED));

@@ -11,7 +11,8 @@ import { appendMessage, type RunContext } from './run-context.js';
 /**
  * Appends what background hooks left since the last request as one system message: each
  * `additionalContext` as bare text (no label, as the reference), each `asyncRewake` block as
- * `<Event>[:<Tool>] hook blocking error from command: "<cmd>": <reason>`. Nothing when there is nothing.
+ * `<Event>[:<Tool>] hook blocking error from command: "<cmd>": <reason>`, then each background
+ * subagent's `<task-notification>`. Nothing when there is nothing.
  */
 export function deliverBackground(run: RunContext): void {
   const texts: string[] = [];
@@ -19,6 +20,8 @@ export function deliverBackground(run: RunContext): void {
     if (delivery.context !== undefined) texts.push(delivery.context);
     if (delivery.block !== undefined) texts.push(backgroundBlock(delivery.event, delivery.toolName, `${fromLabel(delivery.origin)}: ${delivery.block}`));
   }
+  // Background subagents' results, each in its own notification.
+  texts.push(...run.background.takeNotices());
   if (texts.length > 0) appendMessage(run, systemMessage(texts.join('\n\n')));
 }
 

@@ -24,7 +24,7 @@ export type HandlerRun = { readonly ok: true; readonly output: unknown; readonly
 export function callContext(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, realPaths: readonly string[]): ToolContext {
   // The call's `run` span when the run is traced: Bash hands it on as TRACEPARENT.
   const traceparent = run.traceparent?.(call.id);
-  const base = { ...toolContext(run), toolUseId: call.id, approvedPaths: realPaths, ...(traceparent !== undefined ? { traceparent } : {}) };
+  const base = { ...toolContext(run), toolUseId: call.id, approvedPaths: realPaths, allowRules: run.policy.rules.allow, ...(traceparent !== undefined ? { traceparent } : {}) };
   if (tool.kind !== 'read') return base;
   return { ...base, mayRead: run.policy.searchFilter({ tool, input, cwd: base.cwd }) };
 }

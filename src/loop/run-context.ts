@@ -180,6 +180,7 @@ export function toolContext(run: RunContext): ToolContext {
     signal: run.signal,
     env: run.env,
     sessionId: run.state.sessionId,
+    ...(run.state.agent ? { agentId: run.state.agent.id } : {}),
     withheldEnv: run.withheldEnv,
     ...(run.sandbox ? { sandbox: run.sandbox } : {}),
     setCwd: (directory) => {

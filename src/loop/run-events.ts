@@ -4,7 +4,7 @@ import type { Message, ToolResultMessage } from '../messages/messages.js';
 import type { ModelCaller } from '../hooks/events/model-events.js';
 import type { ModelRequest, Usage } from '../model/model-client.js';
 import type { ModelStreamEvent } from '../model/stream-events.js';
-import type { PermissionDecisionRecord } from './permission-decision/record.js';
+import type { DecidingHook, PermissionDecisionRecord } from './permission-decision/record.js';
 import type { PendingCall } from '../session/pending-calls.js';
 
 /**
@@ -56,7 +56,11 @@ export type RunEvent =
   /** `model`: the model that answered, when the provider says; `stopReason`: the provider's finish reason. */
   | { readonly type: 'model_response'; readonly turn: number; readonly text: string; readonly toolCalls: number; readonly usage: Usage; readonly model?: string; readonly stopReason?: string | null }
   | { readonly type: 'permission'; readonly toolName: string; readonly toolUseId: string; readonly behavior: 'allow' | 'deny' | 'ask'; readonly source: string }
-  | { readonly type: 'input_rewritten'; readonly toolName: string; readonly toolUseId: string; readonly by: string }
+  /**
+   * A hook replaced a call's input (`by`: PreToolUse, PermissionRequest) or output (PostToolUse).
+   * For an input: `input` is what runs (validated and normalized), `hook` the handler whose rewrite applied.
+   */
+  | { readonly type: 'input_rewritten'; readonly toolName: string; readonly toolUseId: string; readonly by: string; readonly input?: unknown; readonly hook?: DecidingHook }
   /** A call's paired result; `output` is the handler's structured output (after a PostToolUse `updatedToolOutput`) when it ran and succeeded. */
   | { readonly type: 'tool_result'; readonly toolName: string; readonly toolUseId: string; readonly result: ToolResultMessage; readonly ran: boolean; readonly output?: unknown }
   | { readonly type: 'system_message'; readonly text: string }

@@ -44,7 +44,8 @@ export interface MatchOptions {
  *   and a pattern without `/` matches a file or directory name anywhere (`*.md`). A pattern that
  *   matches a directory covers what is inside it. Symlinks: the path and its real path are both
  *   tried (`any`: either matches; `all`: both must).
- * - WebFetch: `domain:example.com` (the URL's host; `domain:*.example.com` for subdomains).
+ * - WebFetch: `domain:example.com` (the URL's host exactly; `domain:*.example.com` its subdomains;
+ *   `domain:*` every host; case and a trailing dot do not count).
  * - Agent/Task: the `subagent_type`.
  * Other specifiers match nothing.
  *
@@ -116,6 +117,8 @@ export function toolNameMatches(ruleTool: string, toolName: string, kind: ToolKi
   if (ruleTool === toolName) return true;
   // Claude Code's subagent tool was called Task before it was Agent: a rule naming either covers both.
   if (AGENT_NAMES.has(ruleTool) && AGENT_NAMES.has(toolName)) return true;
+  // TaskStop was KillShell (and KillBash) before: Claude Code reads rules naming those as TaskStop.
+  if ((ruleTool === 'KillShell' || ruleTool === 'KillBash') && toolName === 'TaskStop') return true;
   if (ruleTool === 'Edit' && kind === 'edit') return true;
   if (ruleTool === 'Read' && kind === 'read') return true;
   if (ruleTool.startsWith('mcp__')) return mcpRuleMatches(ruleTool, toolName);
@@ -209,14 +212,18 @@ function isSameOrInsideText(inner: string, outer: string): boolean {
 
 function matchDomain(specifier: string, url: string): boolean {
   if (!specifier.startsWith('domain:')) return false;
-  const domain = specifier.slice('domain:'.length).toLowerCase();
+  // As Claude Code compares them: lower case, a trailing dot dropped; `*` alone is every host.
+  const domain = specifier.slice('domain:'.length).toLowerCase().replace(/\.+$/, '');
   let host: string;
   try {
-    host = new URL(url).hostname.toLowerCase();
+    host = new URL(url).hostname.toLowerCase().replace(/\.+$/, '');
   } catch {
     return false; // not a URL: no domain to match
   }
-  if (domain.startsWith('*.')) return host.endsWith(domain.slice(1));
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  if (domain === '*') return true;
+  // `*.example.com` covers the subdomains, not example.com itself.
+  if (domain.startsWith('*.')) return host.endsWith(domain.slice(1)) && host.length > domain.length - 1;
   return host === domain;
 }
 

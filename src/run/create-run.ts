@@ -3,6 +3,7 @@ import path from 'node:path';
 import { agentTool, continueAgentSubagent, runAgentSubagent, runHookSubagent, type AgentDefinition, type AgentInput } from '../agents/index.js';
 import { activateSkillHooks } from '../skills/skill-hooks.js';
 import type { SkillDefinition } from '../skills/load-skills.js';
+import { startBackgroundSubagent } from '../agents/background-subagent.js';
 import { skillTool } from '../skills/skill-tool.js';
 import { BackgroundHooks } from '../hooks/async-hooks.js';
 import { HookEngine } from '../hooks/hook-engine.js';
@@ -94,7 +95,8 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     // Agent calls start subagents of this run; `Task` is Claude Code's legacy name for the tool.
     const setup = { transcript: options.transcript !== false, ...(options.agentModel ? { agentModel: options.agentModel } : {}) };
     // A call whose subagent's calls wait for a decision is continued on resume (agents/waiting-subagent.ts).
-    const start = (input: AgentInput, definition: AgentDefinition, context: ToolContext) => runAgentSubagent(run, setup, input, definition, context);
+    const start = async (input: AgentInput, definition: AgentDefinition, context: ToolContext) =>
+      input.run_in_background === true ? startBackgroundSubagent(run, setup, input, definition, context) : runAgentSubagent(run, setup, input, definition, context);
     tools.register(agentTool(options.agents, start, 'Agent', (input, definition, calls, decisions, context) => continueAgentSubagent(run, setup, input, definition, calls, decisions, context)));
     tools.alias('Task', 'Agent');
   }

@@ -8,6 +8,7 @@ import { checkWaitingSubagents, pairAbandonedSubagentCalls } from '../transcript
 import { checkContinuable } from '../loop/continue-waiting.js';
 import { runLoop } from '../loop/agent-loop.js';
 import { compactConversation, type CompactionOutcome } from '../loop/compaction.js';
+import { stopBackgroundShells } from '../tools/builtin/background-shells.js';
 import { createRun, startRunSandboxFor } from './create-run.js';
 import { contextLabel, promptBlockedResult, promptStoppedResult, queuedPromptNotice, successLabel } from '../loop/hook-text.js';
 import { abandonPending, decidePending, endOfDecidedBatch } from '../loop/deferred-approval.js';
@@ -177,6 +178,8 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         run.emit({ type: 'session_ended', reason });
         // Background hooks still running are killed at exit, as the reference kills them (async-hook).
         await run.background.stop();
+        // So are the commands Bash started with run_in_background (the reference waits for them in -p; see compatibility.md).
+        stopBackgroundShells(run.state.sessionId);
         await run.sandbox?.close();
         await run.mcp?.close();
       }),

@@ -17,6 +17,11 @@ form { display: flex; gap: 14px; flex-wrap: wrap; margin: 12px 0; padding: 8px 1
 .title { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; display: block; }
 .why { display: block; color: #6a2b2b; font-size: 12.5px; }
 .outcome-ok .why, .outcome-running .why { color: #555; }
+.rewritten { display: block; color: #7a4d00; font-size: 12.5px; }
+.rewritten::before { content: "✎ "; }
+.todos ul { list-style: none; padding-left: 8px; margin: 4px 0 12px; }
+.todo-completed { color: #557; text-decoration: line-through; }
+.todo-in_progress { font-weight: 600; }
 .badge { display: inline-block; font-size: 11px; padding: 0 6px; border-radius: 8px; margin-right: 6px; color: #fff; background: #5b6b82; }
 .track { position: relative; height: 20px; align-self: center; background: repeating-linear-gradient(90deg, transparent 0 9.9%, #e6e9ef 9.9% 10%); }
 .bar { position: absolute; top: 3px; height: 14px; min-width: 2px; border-radius: 3px; background: #5b6b82; }

@@ -1,5 +1,5 @@
 import { PAGE_CSS, PAGE_JS } from './page-assets.js';
-import type { RowOutcome, TimelineModel, TimelineRow } from './timeline-model.js';
+import type { RowOutcome, TimelineModel, TimelineRow, TimelineTodo } from './timeline-model.js';
 
 /** `<`, `>`, `&`, `"` and `'` as entities: every text from a session goes through it before it is in the page. */
 export function escapeHtml(text: string): string {
@@ -14,7 +14,8 @@ const OUTCOME_LABEL: Record<RowOutcome, string> = { ok: 'ok', blocked: 'blocked'
  * One self-contained HTML page for a session's timeline: inline CSS and script, no request to
  * anything (a Content-Security-Policy of `default-src 'none'` enforces it), every session text
  * HTML-escaped. Lanes: the main agent, then one per subagent in the order they started (its task,
- * model requests, tool calls with who decided them, and hooks). `generatedAt` (ms) is shown so a
+ * model requests, tool calls with who decided them, and hooks); above them, the todo list as the
+ * last TodoWrite left it. A call whose input a hook rewrote shows what ran and which hook rewrote it. `generatedAt` (ms) is shown so a
  * reader of a running session knows how fresh the page is.
  */
 export function renderTimelinePage(model: TimelineModel, generatedAt: number): string {
@@ -46,10 +47,22 @@ ${model.fromTranscriptOnly ? '<p class="note">This session has no events file (i
 <label>Outcome ${select('outcome', outcomes)}</label>
 <label>Text <input name="text" type="search" placeholder="command, hook, reason…"></label>
 </form>
+${model.todos !== undefined ? todoHtml(model.todos) : ''}
 ${lanes.map((lane) => laneHtml(lane, model.laneTitles?.[lane], model.rows.filter((row) => row.lane === lane), model.start, total)).join('\n')}
 <script>${PAGE_JS}</script>
 </body></html>
 `;
+}
+
+const TODO_MARK: Record<string, string> = { completed: '✓', in_progress: '▶', pending: '○' };
+
+/** The session's todo list (its last TodoWrite): each item with its status; the one in progress by its `activeForm`. */
+function todoHtml(todos: readonly TimelineTodo[]): string {
+  const items = todos.map((todo) => {
+    const label = todo.status === 'in_progress' && todo.activeForm !== undefined ? todo.activeForm : todo.content;
+    return `<li class="todo todo-${escapeHtml(todo.status)}" data-status="${escapeHtml(todo.status)}"><span class="mark">${TODO_MARK[todo.status] ?? '?'}</span> ${escapeHtml(label)}</li>`;
+  });
+  return `<section class="todos"><h2>Todo list</h2><ul>${items.join('')}</ul></section>`;
 }
 
 function select(name: string, values: readonly string[]): string {
@@ -66,7 +79,7 @@ function rowHtml(row: TimelineRow, start: number, total: number): string {
   const left = ((row.start - start) / total) * 100;
   const width = duration !== undefined ? Math.max(0.15, (duration / total) * 100) : Math.max(0.15, 100 - left);
   const attributes = [
-    `class="row kind-${row.kind} outcome-${row.outcome}${row.parent !== undefined ? ' child' : ''}"`,
+    `class="row kind-${row.kind} outcome-${row.outcome}${row.parent !== undefined ? ' child' : ''}${row.rewritten !== undefined ? ' rewritten' : ''}"`,
     `data-kind="${row.kind}"`,
     `data-outcome="${row.outcome}"`,
     row.event ? `data-event="${escapeHtml(row.event)}"` : '',
@@ -77,7 +90,7 @@ function rowHtml(row: TimelineRow, start: number, total: number): string {
   ].filter(Boolean);
   const durationText = duration !== undefined ? formatDuration(duration) : 'running';
   return `<div ${attributes.join(' ')}>
-<div class="label"><span class="title"><span class="badge">${OUTCOME_LABEL[row.outcome]}</span>${escapeHtml(row.title)}</span>${row.why !== undefined ? `<span class="why">${escapeHtml(row.why)}</span>` : ''}</div>
+<div class="label"><span class="title"><span class="badge">${OUTCOME_LABEL[row.outcome]}</span>${escapeHtml(row.title)}</span>${row.rewritten !== undefined ? `<span class="rewritten">${escapeHtml(row.rewritten)}</span>` : ''}${row.why !== undefined ? `<span class="why">${escapeHtml(row.why)}</span>` : ''}</div>
 <div class="track"><div class="bar" style="left:${left.toFixed(3)}%;width:${width.toFixed(3)}%"></div><span class="dur" style="${durationPlace(left, width)}">${durationText}</span></div>
 <pre class="payload" hidden>${escapeHtml(JSON.stringify(row.payload, null, 2))}</pre>
 </div>`;

@@ -18,8 +18,11 @@ export interface TimelineRow {
   end: number | undefined;
   /** The measured duration when known exactly (a hook's own timing), else `end - start`. */
   durationMs: number | undefined;
-  readonly title: string;
+  /** For a call: the tool and its input as it ran (after a hook's rewrite). */
+  title: string;
   why: string | undefined;
+  /** For a call whose input a hook rewrote: which hook, and what the model had written. */
+  rewritten?: string;
   outcome: RowOutcome;
   readonly event?: string;
   readonly tool?: string;
@@ -39,6 +42,15 @@ export interface TimelineModel {
   readonly fromTranscriptOnly: boolean;
   /** Each subagent lane's heading (`Subagent Explore · a1b2… (Agent call toolu_1)`), by agent id; a lane not named here is headed by its id. */
   readonly laneTitles?: Readonly<Record<string, string>>;
+  /** The main agent's todo list as its last successful TodoWrite left it; absent when it never wrote one. */
+  readonly todos?: readonly TimelineTodo[];
+}
+
+/** One item of a TodoWrite list (Claude Code's fields). */
+export interface TimelineTodo {
+  readonly content: string;
+  readonly status: string;
+  readonly activeForm?: string;
 }
 
 /** Builds the rows of an events file (see EventRecord). Tolerates a file cut mid-session: what never ended is `running`. */
@@ -105,12 +117,19 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
       }
       case 'input_rewritten': {
         const tool = tools.get(lane, record['toolUseId']);
-        if (tool) tool.payload = { ...tool.payload, rewrittenBy: [...((tool.payload['rewrittenBy'] as string[] | undefined) ?? []), record['by']] };
+        if (!tool) break;
+        tool.payload = { ...tool.payload, rewrittenBy: [...((tool.payload['rewrittenBy'] as string[] | undefined) ?? []), record['by']] };
+        if (record['input'] === undefined) break;
+        // The row shows what ran; the model's own input stays in the note and the payload.
+        const hook = record['hook'] as { name?: string; location?: string; source?: string } | undefined;
+        const by = hook?.name !== undefined ? `${text(record['by'])} hook ${hook.name} (${hook.location ?? hook.source ?? ''})` : `a ${text(record['by'])} hook`;
+        tool.rewritten = `Input rewritten by ${by}; the model wrote: ${oneLine(inputSummary(tool.payload['modelInput'] ?? tool.payload['input']))}`;
+        tool.payload = { ...tool.payload, modelInput: tool.payload['modelInput'] ?? tool.payload['input'], input: record['input'] };
+        tool.title = `${tool.tool ?? ''} ${oneLine(inputSummary(record['input']))}`.trim();
         break;
       }
       case 'tool_result': {
-        const tool = tools.get(lane, record['toolUseId']);
-        if (!tool) break;
+        const tool = tools.get(lane, record['toolUseId']) ?? settledBeforeStart(record, lane, tools, rows);
         const outcome = tool.outcome === 'running' ? (record['isError'] === true ? 'error' : 'ok') : tool.outcome;
         finish(tool, record.t, outcome, tool.why);
         tool.payload = { ...tool.payload, result: record['content'], ran: record['ran'] };
@@ -155,7 +174,37 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
   const times = rows.flatMap((entry) => [entry.start, entry.end ?? entry.start]);
   const start = times.length > 0 ? Math.min(...times) : 0;
   const end = times.length > 0 ? Math.max(...times, start + 1) : 1;
-  return { sessionId, rows: orderRows(rows), start, end, running: !ended, fromTranscriptOnly: false, laneTitles };
+  const todos = lastTodoList(rows);
+  return { sessionId, rows: orderRows(rows), start, end, running: !ended, fromTranscriptOnly: false, laneTitles, ...(todos ? { todos } : {}) };
+}
+
+/** The todos of the main agent's last TodoWrite that ran; items without text are left out. */
+function lastTodoList(rows: readonly TimelineRow[]): TimelineTodo[] | undefined {
+  const last = rows.filter((entry) => entry.kind === 'tool' && entry.tool === 'TodoWrite' && entry.lane === 'main' && entry.outcome === 'ok').at(-1);
+  const todos = (last?.payload['input'] as { todos?: unknown } | undefined)?.todos;
+  if (!Array.isArray(todos)) return undefined;
+  return todos.flatMap((todo: unknown) => {
+    const item = todo as Partial<Record<keyof TimelineTodo, unknown>> | null;
+    if (typeof item?.content !== 'string') return [];
+    return [{ content: item.content, status: typeof item.status === 'string' ? item.status : 'pending', ...(typeof item.activeForm === 'string' ? { activeForm: item.activeForm } : {}) }];
+  });
+}
+
+/**
+ * The row of a call settled before its pipeline started (an unknown or unavailable tool, input that
+ * fails the schema): it has a result and nothing else, and is still one of the session's calls.
+ * Refused when the tool was not available to the model, an error otherwise.
+ */
+function settledBeforeStart(record: EventRecord, lane: string, tools: ReturnType<typeof laneTools>, rows: TimelineRow[]): TimelineRow {
+  const id = typeof record['toolUseId'] === 'string' ? record['toolUseId'] : `unknown-${rows.length}`;
+  const name = typeof record['toolName'] === 'string' ? record['toolName'] : '';
+  const content = typeof record['content'] === 'string' ? record['content'] : '';
+  const tool = row({ id: lane === 'main' ? `tool-${id}` : `tool-${lane}-${id}`, kind: 'tool', lane, start: record.t, title: name, tool: name, payload: { tool_use_id: id } });
+  tool.outcome = /No such tool available/.test(content) ? 'denied' : 'error';
+  tool.why = `Refused before any hook ran: ${oneLine(content.replace(/<\/?tool_use_error>/g, ''))}`;
+  tools.set(lane, id, tool);
+  rows.push(tool);
+  return tool;
 }
 
 /** Tool call rows by lane and call id: a subagent's call ids are its own (they may repeat the main agent's). */
@@ -197,7 +246,9 @@ function hookOutcome(record: EventRecord): { outcome: RowOutcome; why: string | 
   if (status === 'failed') return { outcome: 'failed', why: `${typeof record['error'] === 'string' ? record['error'] : 'failed'}${record['failClosed'] === true ? ' (failed closed: the call was refused)' : ' (non-blocking)'}` };
   if (status === 'blocked') return { outcome: 'blocked', why: `exit 2: ${typeof record['blockMessage'] === 'string' ? record['blockMessage'] : ''}` };
   if (decision === 'deny' || decision === 'block') return { outcome: 'blocked', why: `${String(decision)}${reason !== undefined ? `: ${reason}` : ''}` };
-  return { outcome: 'ok', why: typeof decision === 'string' ? `${decision}${reason !== undefined ? `: ${reason}` : ''}` : undefined };
+  const rewrote = (record['output'] as { hookSpecificOutput?: { updatedInput?: unknown } } | undefined)?.hookSpecificOutput?.updatedInput !== undefined;
+  const said = [typeof decision === 'string' ? decision : undefined, rewrote ? 'rewrote the input' : undefined].filter((part) => part !== undefined).join(', ');
+  return { outcome: 'ok', why: said !== '' ? `${said}${reason !== undefined ? `: ${reason}` : ''}` : undefined };
 }
 
 /** Tool calls in start order, each followed by its hooks; other rows in start order. */

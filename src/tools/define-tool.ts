@@ -17,6 +17,8 @@ export interface ToolContext {
   readonly env: Readonly<Record<string, string>>;
   /** The session id, for `CLAUDE_CODE_SESSION_ID` in tool processes. */
   readonly sessionId?: string;
+  /** The subagent's id when the call runs inside one (its own todo list, its own background shells); absent in the main session. */
+  readonly agentId?: string;
   /** Variable names never passed to tool processes (`sandbox.credentials.envVars` with `mode: "deny"`). */
   readonly withheldEnv?: readonly string[];
   /** The id of the tool call this handler runs for (`tool_use_id`); absent when a handler runs outside the loop. */
@@ -38,6 +40,11 @@ export interface ToolContext {
    * writes (a symlink swapped in meanwhile), it refuses. Absent when a handler runs outside the loop.
    */
   readonly approvedPaths?: readonly string[];
+  /**
+   * The allow rules in force when the call was decided (`WebFetch(domain:…)`…): WebFetch reaches a
+   * loopback or private address only when one names its host. Absent outside the loop: none.
+   */
+  readonly allowRules?: readonly string[];
 }
 
 /**

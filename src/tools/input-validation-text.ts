@@ -9,13 +9,14 @@ import type { z } from 'zod';
  * ```
  * Recognised issues, in this order: missing required parameters, unexpected parameters
  * (``An unexpected parameter `x` was provided``), type mismatches (``The parameter `timeout` type
- * is expected as `number` but provided as `string` ``). When none is recognised (an enum value,
- * a too-short string…), the issues follow as JSON, as Claude Code prints them.
+ * is expected as `number` but provided as `string` ``), values outside an enum (``The parameter
+ * `status` is invalid: Invalid option: expected one of …``). When none is recognised (a too-short string…), the issues follow as JSON, as Claude Code prints them.
  */
 export function inputValidationText(toolName: string, issues: readonly z.core.$ZodIssue[], input: unknown): string {
   const missing: string[] = [];
   const unexpected: string[] = [];
   const mismatched: string[] = [];
+  const invalid: string[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) unexpected.push(`An unexpected parameter \`${key}\` was provided`);
@@ -24,9 +25,12 @@ export function inputValidationText(toolName: string, issues: readonly z.core.$Z
       const where = formatPath(issue.path);
       if (value === undefined) missing.push(`The required parameter \`${where}\` is missing`);
       else mismatched.push(`The parameter \`${where}\` type is expected as \`${issue.expected === 'int' ? 'number' : String(issue.expected)}\` but provided as \`${typeName(value)}\``);
+    } else if (issue.code === 'invalid_value') {
+      // A value outside an enum: Claude Code quotes the schema library's own sentence.
+      invalid.push(`The parameter \`${formatPath(issue.path)}\` is invalid: ${issue.message}`);
     }
   }
-  const lines = [...missing, ...unexpected, ...mismatched];
+  const lines = [...missing, ...unexpected, ...mismatched, ...invalid];
   if (lines.length === 0) return `InputValidationError: ${JSON.stringify(issues, null, 2)}`;
   return `InputValidationError: ${toolName} failed due to the following issue${lines.length > 1 ? 's' : ''}:\n${lines.join('\n')}`;
 }

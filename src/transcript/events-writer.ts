@@ -57,10 +57,11 @@ function recordOf(event: RunEvent): Record<string, unknown> | undefined {
     case 'prompt_finished':
     case 'session_ended':
     case 'tool_executing':
-    case 'input_rewritten':
     case 'warning':
     case 'system_message':
       return { ...event };
+    case 'input_rewritten':
+      return { ...event, ...(event.input !== undefined ? { input: capped(event.input) } : {}) };
     case 'model_request':
       return { type: event.type, turn: event.turn, model: event.model };
     case 'model_response':

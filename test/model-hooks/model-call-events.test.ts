@@ -175,7 +175,7 @@ describe('PreToolSelection (hookloop extension)', () => {
     hooks.on('PreToolSelection', ({ tools }) => ({ hookSpecificOutput: { hookEventName: 'PreToolSelection', allowedTools: tools.map((tool) => tool.name).filter((name) => name !== 'Bash') } }));
     const model = new ScriptedModel([[bash('toolu_1', 'touch ran.txt')], [say('done')]]);
     const result = await run(model, hooks, { projectDir });
-    expect(model.requests[0]!.tools.map((tool) => tool.name)).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep']);
+    expect(model.requests[0]!.tools.map((tool) => tool.name)).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'TodoWrite', 'TaskStop', 'WebFetch']);
     expect(fs.existsSync(path.join(projectDir, 'ran.txt'))).toBe(false);
     expect(result.messages.find((message) => message.role === 'tool')).toMatchObject({ isError: true, content: expect.stringContaining('No such tool available: Bash (a PreToolSelection hook did not offer it for this request)') });
     expect(pairingViolations(result.messages)).toEqual([]);

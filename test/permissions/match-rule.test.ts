@@ -136,6 +136,12 @@ describe('tool names', () => {
     expect(await matchesAny('WebFetch(domain:example.com)', 'WebFetch', { url: 'https://evil.com/example.com' }, ws, ws)).toBe(false);
     expect(await matchesAny('WebFetch(domain:*.example.com)', 'WebFetch', { url: 'https://docs.example.com/' }, ws, ws)).toBe(true);
     expect(await matchesAny('WebFetch(domain:example.com)', 'WebFetch', { url: 'not a url' }, ws, ws)).toBe(false);
+    // As Claude Code 2.1.328 reads them: a wildcard covers subdomains only, case and a trailing dot do not count, `*` is every host.
+    expect(await matchesAny('WebFetch(domain:*.example.com)', 'WebFetch', { url: 'https://example.com/' }, ws, ws)).toBe(false);
+    expect(await matchesAny('WebFetch(domain:*.example.com)', 'WebFetch', { url: 'https://evilexample.com/' }, ws, ws)).toBe(false);
+    expect(await matchesAny('WebFetch(domain:Example.COM)', 'WebFetch', { url: 'https://example.com./a' }, ws, ws)).toBe(true);
+    expect(await matchesAny('WebFetch(domain:*)', 'WebFetch', { url: 'https://anything.example.org/' }, ws, ws)).toBe(true);
+    expect(await matchesAll('KillShell', 'TaskStop', { task_id: 'b1' }, ws, ws)).toBe(true);
   });
 });
 

@@ -117,16 +117,19 @@ describe('output as the answer streams in', () => {
     expect(run).toMatchObject({ status: 0, stdout: 'Hello, world! ✓\n' });
   });
 
-  it('--output-format stream-json: init, stream events, the assistant message, the result with usage per model and its cost', async () => {
+  it('--output-format stream-json --include-partial-messages: init, stream events as Messages API events, the assistant message, the result with usage per model and its cost', async () => {
     server = await startReplayServer([fixtureReply('openai', 'cache-usage.sse'), fixtureReply('anthropic', 'cache-usage.sse')]);
     const runOpenAI = await runCli(['-p', 'hi', '--output-format', 'stream-json'], project(), { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_MODEL: 'gpt-5' });
-    const runAnthropic = await runCli(['-p', 'hi', '--output-format', 'stream-json', '--model', 'claude-sonnet-5-5'], project(), { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'x' });
+    const runAnthropic = await runCli(['-p', 'hi', '--output-format', 'stream-json', '--include-partial-messages', '--model', 'claude-sonnet-5-5'], project(), { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'x' });
     const lines = runAnthropic.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => `${String(line['type'])}${line['subtype'] ? `:${String(line['subtype'])}` : ''}${line['event'] ? `:${String((line['event'] as { type: string }).type)}` : ''}`)).toEqual([
       'system:init',
       'user',
       'stream_event:message_start',
-      'stream_event:text_delta',
+      'stream_event:content_block_start',
+      'stream_event:content_block_delta',
+      'stream_event:content_block_stop',
+      'stream_event:message_delta',
       'stream_event:message_stop',
       'assistant',
       'result:success',
@@ -139,6 +142,13 @@ describe('output as the answer streams in', () => {
     });
     // 5 × $2 + 3 × $10 + 1000 × $0.20 + 200 × $2.50 per million tokens.
     expect(result['total_cost_usd']).toBeCloseTo(0.00074, 8);
+    // The text arrives as Claude Code streams it: one text block, its delta, its stop.
+    const deltas = lines.filter((line) => line['type'] === 'stream_event').map((line) => line['event'] as Record<string, unknown>);
+    expect(deltas[1]).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    expect(deltas[2]).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'cached' } });
+    expect(lines.find((line) => line['type'] === 'stream_event')).toMatchObject({ parent_tool_use_id: null, uuid: expect.any(String), session_id: result['session_id'] });
+    // Without the flag, no partial messages, as in Claude Code.
+    expect(runOpenAI.stdout).not.toContain('"stream_event"');
     const openaiResult = JSON.parse(runOpenAI.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
     expect(openaiResult).toMatchObject({ result: 'cached', total_cost_usd: null, modelUsage: { 'gpt-5': { inputTokens: 5, cacheReadInputTokens: 1000, costUSD: null } } });
   });

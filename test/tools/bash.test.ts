@@ -212,7 +212,7 @@ describe('Bash', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(output.backgroundTaskId).toMatch(/^b[0-9a-f]{10}$/);
     const file = backgroundOutputPath(output.backgroundTaskId ?? '');
-    expect(text).toBe(`Command running in background with ID: ${output.backgroundTaskId}. Output is being written to: ${file}`);
+    expect(text).toBe(`Command running in background with ID: ${output.backgroundTaskId}. Output is being written to: ${file}. To check interim output, use Read on that file path; TaskStop ends it.`);
     expect(await until(() => fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('bg-done'), 3_000)).toBe(true);
     expect(fs.readFileSync(file, 'utf8')).toBe('bg-out\nbg-done\n');
     fs.rmSync(file);

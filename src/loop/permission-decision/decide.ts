@@ -125,7 +125,7 @@ export async function askPermissionHooks(run: RunContext, call: ToolCall, tool: 
     const message = `PermissionRequest hook: ${rewritten.error}`;
     return { kind: 'denied', message, byHook: true, record: { decision: 'deny', decidedBy: 'validation', mode: run.policy.mode, reason: message, ...(by ? { hook: by } : {}) } };
   }
-  run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PermissionRequest' });
+  run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PermissionRequest', input: rewritten.input, ...(by ? { hook: by } : {}) });
   const again = rewritten.verdict;
   run.emit({ type: 'permission', toolName: tool.name, toolUseId: call.id, behavior: again.behavior, source: `${again.source} (PermissionRequest updatedInput)` });
   if (again.behavior === 'deny') return { kind: 'denied', message: again.message, record: policyDecision(again, run.policy.mode, 'deny') };

@@ -16,6 +16,21 @@ export function decidingHook(event: 'PreToolUse' | 'PermissionRequest', outcomes
   return { event, type: origin.transport, name: origin.text, source: origin.source, ...(origin.location !== undefined ? { location: origin.location } : {}) };
 }
 
+/**
+ * The PreToolUse handler whose `updatedInput` is the merged rewrite `input` (the one that applied,
+ * see mergePreToolUseAnswers), for the timeline and the log; undefined when none can be named.
+ */
+export function rewritingHook(outcomes: readonly HandlerOutcome[], input: unknown): DecidingHook | undefined {
+  const wanted = JSON.stringify(input);
+  const found = [...outcomes].reverse().find((outcome) => {
+    const rewrite = (outcome.output as { hookSpecificOutput?: { updatedInput?: unknown } }).hookSpecificOutput?.updatedInput;
+    return rewrite !== undefined && (rewrite === input || JSON.stringify(rewrite) === wanted);
+  });
+  if (found === undefined) return undefined;
+  const { origin } = found;
+  return { event: 'PreToolUse', type: origin.transport, name: origin.text, source: origin.source, ...(origin.location !== undefined ? { location: origin.location } : {}) };
+}
+
 /** One handler's own answer, read from its (already validated) output the way merge.ts weighs it. */
 function ownDecision(event: 'PreToolUse' | 'PermissionRequest', outcome: HandlerOutcome): string | undefined {
   if (outcome.status === 'blocked' || outcome.failClosed) return 'deny';

@@ -11,6 +11,7 @@ import { trackProcessGroup, untrackProcessGroup } from './process-groups.js';
 import { bashEnvironment } from './bash-environment.js';
 import { isSilentCommand } from './bash-silent-commands.js';
 import { isErrno } from './read.js';
+import { backgroundShellExited, registerBackgroundShell, stopBackgroundShell, type BackgroundShell } from './background-shells.js';
 
 /** `timeout` used when the model gives none (ms), as in Claude Code. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -99,7 +100,8 @@ export class BashInterruptedFailure extends ToolFailure {
  * - Exit code N ≠ 0 → `ToolFailure("Exit code N\n<stdout>\n<stderr>")` (empty parts left out);
  *   timeout/abort → {@link BashInterruptedFailure}.
  * - `run_in_background`: starts the command detached with output to a temp file and returns at once
- *   with `backgroundTaskId`; the render names the file.
+ *   with `backgroundTaskId`; the render names the file. TaskStop ends it; so do the session's end
+ *   and an abort of the run.
  * - `timeout` is in ms, default 120,000, capped at 600,000; a value ≤ 0 means the default.
  */
 export const Bash = defineTool({
@@ -124,7 +126,7 @@ export const Bash = defineTool({
 /** Model-visible text: stdout, then stderr on its own line, or `(Bash completed with no output)`. */
 function renderBash(output: BashOutput): string {
   if (output.backgroundTaskId !== undefined) {
-    return `Command running in background with ID: ${output.backgroundTaskId}. Output is being written to: ${backgroundOutputPath(output.backgroundTaskId)}`;
+    return `Command running in background with ID: ${output.backgroundTaskId}. Output is being written to: ${backgroundOutputPath(output.backgroundTaskId)}. To check interim output, use Read on that file path; TaskStop ends it.`;
   }
   const parts = [output.stdout, output.stderr].filter((part) => part !== '');
   if (output.interrupted) parts.push('<error>Command was aborted before completion</error>');
@@ -259,29 +261,56 @@ function followCd(cwdFile: string, startDirectory: string, context: ToolContext)
   return [`Shell cwd was reset to ${context.projectDir}`];
 }
 
-/** Starts the command detached, output (stdout and stderr) to {@link backgroundOutputPath}, and returns at once. */
+/**
+ * Starts the command detached, output (stdout and stderr) to {@link backgroundOutputPath}, and returns
+ * at once. The command is registered (background-shells.ts) for TaskStop and the session's end, and
+ * ends with its process group when the run is aborted.
+ */
 async function startInBackground(input: BashInput, context: ToolContext): Promise<BashOutput> {
   const taskId = `b${randomBytes(5).toString('hex')}`;
   const outputPath = backgroundOutputPath(taskId);
   const script = (await sandboxed(input.command, input, context)) ?? input.command;
   // Created here, so that it exists (or the call fails) before the call returns; the spawn appends to it.
   fs.closeSync(fs.openSync(outputPath, 'w'));
-  let pid: number | undefined;
+  const shell: BackgroundShell = {
+    taskId,
+    command: input.command,
+    outputPath,
+    sessionId: context.sessionId,
+    agentId: context.agentId,
+    groupId: undefined,
+    status: 'running',
+    exitCode: undefined,
+    kill: () => {
+      if (shell.groupId !== undefined) killProcessGroup(shell.groupId);
+    },
+  };
+  registerBackgroundShell(shell);
+  const onAbort = () => stopBackgroundShell(shell);
+  if (context.signal.aborted) onAbort();
+  else context.signal.addEventListener('abort', onAbort, { once: true });
   spawnCaptured(
     { file: '/bin/bash', args: ['-c', script], cwd: fs.existsSync(context.cwd) ? context.cwd : context.projectDir, env: bashEnvironment(process.env, context), outputFile: outputPath, captureBytes: 0, drainMs: 0 },
     {
       spawned: (started) => {
-        pid = started;
-        trackProcessGroup(pid);
+        shell.groupId = started;
+        trackProcessGroup(started);
+        // Stopped before the pid was known: the group goes now.
+        if (shell.status === 'killed') killProcessGroup(started);
       },
       failed: (failure) => {
+        backgroundShellExited(taskId, 127);
         try {
           fs.appendFileSync(outputPath, `hookloop: failed to start /bin/bash: ${failure.message}\n`);
         } catch {
           // The output file went away: nobody will read the note either.
         }
       },
-      exited: () => untrackProcessGroup(pid),
+      exited: (code, exitSignal) => {
+        context.signal.removeEventListener('abort', onAbort);
+        if (shell.status !== 'killed') untrackProcessGroup(shell.groupId);
+        backgroundShellExited(taskId, code ?? 128 + (exitSignal === null ? 0 : (os.constants.signals[exitSignal] ?? 0)));
+      },
       finished: () => undefined,
     },
 
