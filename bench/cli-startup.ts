@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { stats, verdict, type BenchRow } from './measure.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const BIN = path.resolve(here, '../src/cli/bin.js');
+const BIN = path.resolve(here, '../bundle/cli/bin.js');
 const PROBE = path.resolve(here, 'rss-probe.js');
 const TIME = '/usr/bin/time';
 

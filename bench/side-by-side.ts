@@ -23,7 +23,7 @@ import { startMockMessages } from './mock-messages.js';
 import { stats, verdict, type BenchRow, type Stats } from './measure.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const HOOKLOOP = process.env['HOOKLOOP_BENCH_BIN'] ?? path.resolve(here, '../src/cli/bin.js');
+const HOOKLOOP = process.env['HOOKLOOP_BENCH_BIN'] ?? path.resolve(here, '../bundle/cli/bin.js');
 const NODE_HOOK = path.resolve(here, 'node-hook.js');
 const CLAUDE_CANDIDATES = [process.env['HOOKLOOP_BENCH_CLAUDE'], '/tmp/oracle-cc/node_modules/@anthropic-ai/claude-code-linux-x64/claude'];
 const CALLS = 8;
