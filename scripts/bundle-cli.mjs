@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const outdir = path.join(root, 'dist/bundle/cli');
 
 fs.rmSync(outdir, { recursive: true, force: true });
