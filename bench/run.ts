@@ -3,8 +3,8 @@
  * in the same run) and writes bench/results.json with the machine it ran on.
  *
  * `node dist/bench/run.js [row…]` runs only the given rows (0–7); HOOKLOOP_BENCH_QUICK=1 takes
- * fewer samples (for trying things out, not for the README); `--print` prints the table of the last
- * bench/results.json without running anything (for the README).
+ * fewer samples (for trying things out, not for docs/performance.md); `--print` prints the table of the last
+ * bench/results.json without running anything (for docs/performance.md).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(RESULTS, `${JSON.stringify({ date: new Date().toISOString(), durationS: Math.round(durationS), machine: info, rows }, null, 2)}\n`);
     process.stdout.write(`wrote ${path.relative(process.cwd(), RESULTS)}\n`);
   }
-  if (rows.some((row) => row.verdict === 'FAIL')) process.stdout.write('some goals are not met: see the README "Performance" section for why\n');
+  if (rows.some((row) => row.verdict === 'FAIL')) process.stdout.write('some goals are not met: see docs/performance.md for why\n');
 }
 
 // Run only as the entry point, so that renderTable can be imported without starting the bench.

@@ -23,7 +23,7 @@ import { startMockMessages } from './mock-messages.js';
 import { stats, verdict, type BenchRow, type Stats } from './measure.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const HOOKLOOP = process.env['HOOKLOOP_BENCH_BIN'] ?? path.resolve(here, '../src/cli/bin.js');
+const HOOKLOOP = process.env['HOOKLOOP_BENCH_BIN'] ?? path.resolve(here, '../bundle/cli/bin.js');
 const NODE_HOOK = path.resolve(here, 'node-hook.js');
 const CLAUDE_CANDIDATES = [process.env['HOOKLOOP_BENCH_CLAUDE'], '/tmp/oracle-cc/node_modules/@anthropic-ai/claude-code-linux-x64/claude'];
 const CALLS = 8;
@@ -180,17 +180,20 @@ export async function sideBySideRows(options: { rounds: number }): Promise<Bench
       ...(other ? (note ? { note } : {}) : { note: missing }),
     });
   };
-  vsClaude('0 -p start-up, Anthropic provider, one text turn (ms)', 'ms', ours.startup, theirs?.startup, 0.4, '≤ 0.4× Claude Code');
+  // The floor no CLI on this Node gets under: Node's own start-up, as a share of Claude Code's.
+  const nodeShare = theirs?.startup ? bare.median / theirs.startup.median : undefined;
+  const startupNote = nodeShare === undefined ? undefined : `floor: \`node -e 0\` alone is ${nodeShare.toFixed(2)}× Claude Code's start-up here${nodeShare > 0.35 ? ', so ≤ 0.35× cannot hold on this machine' : ''}`;
+  vsClaude('0 -p start-up, Anthropic provider, one text turn (ms)', 'ms', ours.startup, theirs?.startup, 0.35, '≤ 0.35× Claude Code', startupNote);
   if (ours.startup) {
     const ratio = ours.startup.median / bare.median;
-    rows.push({ row: '0 -p start-up vs node -e 0 (ms)', unit: 'ms', hookloop: ours.startup, floorLabel: 'node -e 0', floor: bare, ratio, goal: '≤ 2× node -e 0', verdict: verdict(ratio <= 2) });
+    rows.push({ row: '0 -p start-up vs node -e 0 (ms)', unit: 'ms', hookloop: ours.startup, floorLabel: 'node -e 0', floor: bare, ratio, goal: '≤ 4× node -e 0', verdict: verdict(ratio <= 4) });
   }
-  vsClaude(`0 per Bash call incl. model round trip, no hooks (ms)`, 'ms', ours.tool, theirs?.tool, 0.5, '≤ 0.5× Claude Code');
+  vsClaude(`0 per Bash call incl. model round trip, no hooks (ms)`, 'ms', ours.tool, theirs?.tool, 0.4, '≤ 0.4× Claude Code');
   vsClaude('0 per `cat >/dev/null` command hook (ms/invocation)', 'ms', ours.hook, theirs?.hook, 0.5, '≤ 0.5× Claude Code');
   vsClaude('0 five such hooks on one event (ms/event)', 'ms', ours.five, theirs?.five, undefined, 'report', theirs?.five ? undefined : undefined);
   if (ours.five && ours.hook) {
     const ratio = ours.five.median / ours.hook.median;
-    rows.push({ row: '0 five hooks on one event vs one (ms)', unit: 'ms', hookloop: ours.five, floorLabel: 'one hook', floor: ours.hook, ratio, goal: '≤ 2× one hook', verdict: verdict(ratio <= 2), ...(theirs?.five && theirs.hook ? { note: `Claude Code: ${theirs.five.median.toFixed(1)} vs ${theirs.hook.median.toFixed(1)} ms (${(theirs.five.median / theirs.hook.median).toFixed(2)}×)` } : {}) });
+    rows.push({ row: '0 five hooks on one event vs one (ms)', unit: 'ms', hookloop: ours.five, floorLabel: 'one hook', floor: ours.hook, ratio, goal: '≤ 2.5× one hook', verdict: verdict(ratio <= 2.5), ...(theirs?.five && theirs.hook ? { note: `Claude Code: ${theirs.five.median.toFixed(1)} vs ${theirs.hook.median.toFixed(1)} ms (${(theirs.five.median / theirs.hook.median).toFixed(2)}×)` } : {}) });
   }
   vsClaude('0 one-shot `node` hook (ms/invocation)', 'ms', ours.node, theirs?.node, undefined, 'report');
   if (ours.persistent && ours.node) {
@@ -208,6 +211,17 @@ export async function sideBySideRows(options: { rounds: number }): Promise<Bench
     });
   }
   vsClaude(`0 CPU of the five-hooks run, ${CALLS} calls, whole process tree (ms)`, 'ms', ours.cpu, theirs?.cpu, undefined, 'report');
-  vsClaude('0 peak RSS of the five-hooks run, largest process (MB)', 'MB', ours.rss, theirs?.rss, undefined, 'report', "hookloop's spawner process (~40 MB) comes on top of its main process");
+  if (ours.rss) {
+    rows.push({
+      row: '0 peak RSS of the five-hooks run, largest process (MB)',
+      unit: 'MB',
+      hookloop: ours.rss,
+      floorLabel: 'Claude Code 2.1.328',
+      ...(theirs?.rss ? { floor: theirs.rss, ratio: ours.rss.median / theirs.rss.median } : {}),
+      goal: '≤ 70 MB',
+      verdict: verdict(ours.rss.median <= 70),
+      note: "hookloop's main process; its spawner process (~40 MB, started at the first command) comes on top",
+    });
+  }
   return rows;
 }

@@ -22,6 +22,8 @@ import type { Readable } from 'node:stream';
 export interface SpawnRequest {
   readonly file: string;
   readonly args: readonly string[];
+  /** argv[0] of the process; default `file`. */
+  readonly argv0?: string;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly stdin?: string;
@@ -72,6 +74,7 @@ export function spawnLocal(request: SpawnRequest, listener: SpawnListener): void
     child = spawn(request.file, [...request.args], {
       cwd: request.cwd,
       env: request.env,
+      ...(request.argv0 !== undefined ? { argv0: request.argv0 } : {}),
       stdio: [request.stdin === undefined ? 'ignore' : 'pipe', out, out],
       detached: true,
       windowsHide: true,

@@ -8,9 +8,11 @@ import { spawnLocal, type CapturedOutput, type CapturedStream, type SpawnFailure
  * Where hook and Bash processes are forked. Node 20's libuv forks (no posix_spawn), and a fork's
  * cost grows with the parent's memory: from the agent process (SDKs, schemas, the Bash grammar;
  * 100–170 MB) `spawn` took 11–20 ms of the main thread per process on this machine, from a bare
- * Node process 5–9 ms. So the agent starts one small spawner process (spawner-child.ts) early,
- * while it is still small itself, and hands it every command over a pipe; the fork then costs
- * what it costs from a small process, and it happens on the spawner's thread, not the agent's.
+ * Node process 5–9 ms. So the agent starts one small spawner process (spawner-child.ts) at its
+ * first command (most runs start none, and a fork at start-up would cost every run) and hands it
+ * every later command over a pipe; the fork then costs what it costs from a small process, and it
+ * happens on the spawner's thread, not the agent's. The first command itself is spawned here,
+ * while the spawner boots.
  *
  * Everything else stays where it was: the caller signals the process group by its pid (a real
  * pid), keeps its own timers, and reads exit status and output from the same listener calls as
@@ -185,7 +187,7 @@ function spawnerAvailable(): boolean {
 
 /**
  * Starts the spawner process now, if it can run and is not running, so that it is ready by the
- * first command. Cheapest early in a process's life (the fork that starts it copies less). Never throws.
+ * next command. Never throws.
  */
 export function prestartSpawner(): void {
   if (current !== undefined || !spawnerAvailable()) return;
@@ -222,9 +224,9 @@ export function spawnCaptured(request: SpawnRequest, listener: SpawnListener, op
 }
 
 /**
- * Ends the spawner process (EOF on its pipe) and waits until it exited, at most `graceMs`: the CLI
- * does so before it exits, so the spawner is reaped by it (its CPU time counts as the agent's, as
- * `time` shows) and is surely gone. Never rejects.
+ * Ends the spawner process (EOF on its pipe) and waits until it exited, at most `graceMs`. The CLI
+ * does not: its own exit closes the pipe, and the spawner then ends by itself. For embedders that
+ * want it reaped before they go on. Never rejects.
  */
 export async function stopSpawner(graceMs = 500): Promise<void> {
   const running = current;

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import type { Node, Parser } from 'web-tree-sitter';
 import { parseWithBackquotes } from './bash-backquotes.js';
@@ -24,7 +26,9 @@ export function loadBashParser(): Promise<Parser> {
     // Imported here, not at the top: a run whose model never calls Bash needs no grammar.
     const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init();
-    const grammar = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+    // The bundled CLI ships the grammar beside its code; the tsc build finds it in its package.
+    const beside = fileURLToPath(new URL('./tree-sitter-bash.wasm', import.meta.url));
+    const grammar = fs.existsSync(beside) ? beside : createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
     const parser = new Parser();
     parser.setLanguage(await Language.load(grammar));
     loaded = parser;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { FIXTURES, REPO_ROOT, readTrace, referenceTools, type ModelRequestView, type Trace } from './reference-tools.js';
 
 /** The repository's built CLI. */
-export const CLI_PATH = path.join(REPO_ROOT, 'dist/src/cli/bin.js');
+export const CLI_PATH = path.join(REPO_ROOT, 'dist/bundle/cli/bin.js');
 
 /** One request as `--record-requests` writes it: Anthropic wire shape, tool names only. */
 interface RecordedRequest {

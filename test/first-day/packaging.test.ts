@@ -31,7 +31,7 @@ describe('packaging', () => {
     expect(packed.status, packed.stderr).toBe(0);
     const [report] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     const files = report!.files.map((file) => file.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'docs/hooks.md', 'docs/compatibility.md', 'dist/src/cli/bin.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/testing.js']));
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'docs/hooks.md', 'docs/compatibility.md', 'dist/bundle/cli/bin.js', 'dist/bundle/cli/spawner-child.js', 'dist/bundle/cli/tree-sitter-bash.wasm', 'dist/bundle/cli/web-tree-sitter.wasm', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/testing.js']));
     expect(fs.readFileSync(path.join(clone, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} hookloop contributors/);
 
     // Installed into a project (dependencies from the shared install: no network here).
@@ -40,7 +40,8 @@ describe('packaging', () => {
     fs.mkdirSync(installed, { recursive: true });
     execFileSync('tar', ['xzf', path.join(work, report!.filename), '-C', installed, '--strip-components=1']);
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(installed, 'node_modules'));
-    const version = spawnSync(process.execPath, [path.join(installed, 'dist/src/cli/bin.js'), '--version'], { cwd: project, env, encoding: 'utf8' });
+    const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')) as { bin: { hookloop: string } };
+    const version = spawnSync(process.execPath, [path.join(installed, manifest.bin.hookloop), '--version'], { cwd: project, env, encoding: 'utf8' });
     expect(version.stdout.trim()).toBe((JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
     fs.writeFileSync(path.join(project, 'use.mjs'), "import { runAgent } from 'hookloop';\nimport { ScriptedModel } from 'hookloop/testing';\nconsole.log(typeof runAgent, typeof ScriptedModel);\n");
     expect(execFileSync(process.execPath, ['use.mjs'], { cwd: project, env, encoding: 'utf8' })).toBe('function function\n');

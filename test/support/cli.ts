@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The built CLI (`npm test` builds before running vitest). */
-export const CLI = fileURLToPath(new URL('../../dist/src/cli/bin.js', import.meta.url));
+/** The shipped CLI, the esbuild bundle `npm run build` writes (`npm test` builds before running vitest). */
+export const CLI = fileURLToPath(new URL('../../dist/bundle/cli/bin.js', import.meta.url));
 
 export interface CliRun {
   readonly status: number | null;

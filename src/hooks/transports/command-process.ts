@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { CapturedOutput, SpawnFailure } from '../../process/captured-spawn.js';
+import { directCommand, shellEnvironment } from '../../process/direct-command.js';
 import { spawnCaptured } from '../../process/spawner.js';
 
 /**
@@ -115,6 +117,9 @@ export function runCommandProcess(spec: CommandSpec, options: CommandProcessOpti
   if (spec.command === undefined || spec.command === '') {
     return Promise.resolve({ ...base, aborted: false, spawnError: 'no command to run', durationMs: 0 });
   }
+  // A plain `prog arg…` line runs without the shell in between, exactly as the shell would run it.
+  const direct = spec.args === undefined && spec.shell === undefined ? directCommand(spec.command, options.env) : undefined;
+  if (direct !== undefined) return new Promise((resolve) => new HookProcess({ ...options, env: shellEnvironment(options.env, options.cwd) }, started, resolve).start(direct.file, direct.args, direct.argv0));
   const { file, args } = commandArgv(spec, options.env);
   return new Promise((resolve) => new HookProcess(options, started, resolve).start(file, args));
 }
@@ -138,14 +143,15 @@ class HookProcess {
     private readonly resolve: (result: CommandProcessResult) => void,
   ) {}
 
-  start(file: string, args: string[]): void {
+  /** `argv0` set: `file` runs in place of `sh -c`, so a death by a signal we did not send is reported as the shell would, as exit code 128 + the signal's number. */
+  start(file: string, args: string[], argv0?: string): void {
     const { options } = this;
     if (Number.isFinite(options.timeoutMs)) {
       this.timeoutTimer = setTimeout(() => this.killGroup('timeout'), Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS));
     }
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
     spawnCaptured(
-      { file, args, cwd: options.cwd, env: options.env, stdin: options.stdin, captureBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, drainMs: options.drainMs ?? DEFAULT_DRAIN_MS },
+      { file, args, ...(argv0 !== undefined ? { argv0 } : {}), cwd: options.cwd, env: options.env, stdin: options.stdin, captureBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, drainMs: options.drainMs ?? DEFAULT_DRAIN_MS },
       {
         spawned: (pid) => {
           this.pid = pid;
@@ -155,7 +161,8 @@ class HookProcess {
         failed: (failure) => this.finish(undefined, describeSpawnError(failure, options.cwd)),
         exited: (exitCode, signal) => {
           this.exited = true;
-          this.exit = { exitCode, signal };
+          const number = signal === null ? undefined : os.constants.signals[signal];
+          this.exit = argv0 !== undefined && number !== undefined && !this.killing ? { exitCode: 128 + number, signal: null } : { exitCode, signal };
           clearTimeout(this.timeoutTimer);
         },
         finished: (output) => {

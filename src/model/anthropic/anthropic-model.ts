@@ -8,6 +8,7 @@ import type { SystemMessageSetting } from '../system-messages.js';
 import { AnthropicStreamAccumulator } from './accumulate-stream.js';
 import { toRequestMessages } from './convert-messages.js';
 import { prepareTools } from './prepare-tools.js';
+import { httpFetch } from '../http-fetch.js';
 
 /** Options of the Anthropic Messages provider. Only `model` is required. */
 export interface AnthropicModelOptions {
@@ -77,6 +78,8 @@ export class AnthropicModel implements ModelClient {
       ...(options.baseURL ? { baseURL: options.baseURL } : {}),
       maxRetries: 0,
       timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      // Node's http client instead of undici: see http-fetch.ts for what it costs and what is kept.
+      fetch: httpFetch,
       logLevel: 'off',
       ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
     });

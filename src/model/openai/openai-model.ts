@@ -8,6 +8,7 @@ import type { SystemMessageSetting } from '../system-messages.js';
 import { ChatStreamAccumulator } from './accumulate-stream.js';
 import { toChatMessages } from './convert-messages.js';
 import { prepareTools } from './prepare-tools.js';
+import { httpFetch } from '../http-fetch.js';
 
 /** Options of the OpenAI-compatible chat-completions provider. Only `model` is required. */
 export interface OpenAICompatibleModelOptions {
@@ -68,6 +69,8 @@ export class OpenAICompatibleModel implements ModelClient {
       ...(options.baseURL ? { baseURL: options.baseURL } : {}),
       maxRetries: 0,
       timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      // Node's http client instead of undici: see http-fetch.ts for what it costs and what is kept.
+      fetch: httpFetch,
       logLevel: 'off',
       ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
     });
