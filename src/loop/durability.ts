@@ -17,7 +17,7 @@ import type { PendingCall, PendingDecisions } from '../session/pending-calls.js'
  *   `undefined` that matters); a throw from `fn` propagates (an engine may retry it). `name`
  *   is stable for the same step of the same run: an engine may use it to detect a replay that
  *   diverges from its journal.
- * - `uuid()` and `now()` (milliseconds since the epoch) return the journaled value on a replay.
+ * - `uuid()` and `now()` (resolves to milliseconds since the epoch) return the journaled value on a replay.
  * - `waitForDecision(pending)` waits for the decisions on calls a run left waiting (a `defer`, an
  *   approver's `later`); `undefined` means "do not wait": the run ends `tool_deferred` as it does
  *   in-process, and a later `resume` decides. An engine may suspend the run while it waits.
@@ -25,7 +25,7 @@ import type { PendingCall, PendingDecisions } from '../session/pending-calls.js'
 export interface Durability {
   step<T>(name: string, fn: () => Promise<T>): Promise<T>;
   uuid(): string;
-  now(): number;
+  now(): Promise<number>;
   waitForDecision(pending: readonly PendingCall[]): Promise<PendingDecisions | undefined>;
 }
 
@@ -36,7 +36,7 @@ export interface Durability {
 export const inProcessDurability: Durability = {
   step: (_name, fn) => fn(),
   uuid: () => randomUUID(),
-  now: () => Date.now(),
+  now: () => Promise.resolve(Date.now()),
   waitForDecision: () => Promise.resolve(undefined),
 };
 

@@ -24,7 +24,7 @@ function journalingDurability(journal: Map<string, string>, options: { crashAfte
       return JSON.parse(JSON.stringify(value ?? null));
     },
     uuid: () => `00000000-0000-4000-8000-${String(++ids).padStart(12, '0')}`,
-    now: () => 1_700_000_000_000,
+    now: () => Promise.resolve(1_700_000_000_000),
     waitForDecision: () => Promise.resolve(options.decisions as never),
   };
 }
