@@ -97,6 +97,19 @@ describe('the durability seam', () => {
     expect(effects).toEqual([1, 2]);
   });
 
+  it('a denial decided while the run waits pairs the call with its message, and the run goes on', async () => {
+    const { effects, options } = scenario();
+    const hooks = new HookEngine();
+    hooks.on('PreToolUse', ({ tool_use_id }) => (tool_use_id === 'toolu_1' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'defer' } } : undefined));
+    const durability = journalingDurability(new Map(), { decisions: { toolu_1: { behavior: 'deny', message: 'not today' } } });
+    const session = await startSession({ ...options, hooks, durability });
+    const result = await sendAndAwaitDecisions(session, 'go', durability);
+    await session.end();
+    expect(result.terminalReason).toBe('completed');
+    expect(effects).toEqual([2]);
+    expect(result.messages.find((message) => message.role === 'tool' && message.toolCallId === 'toolu_1')).toMatchObject({ content: 'not today', isError: true });
+  });
+
   it('in-process, a deferred call still ends the run tool_deferred with the call pending', async () => {
     const { effects, options } = scenario();
     const hooks = new HookEngine();
