@@ -1,4 +1,6 @@
+import * as fs from 'node:fs';
 import * as restate from '@restatedev/restate-sdk';
+import { defaultTranscriptPath } from '../run/create-run.js';
 import { startSession } from '../run/run-agent.js';
 import { sendAndAwaitDecisions } from '../run/durable-send.js';
 import type { RunOptions, RunResult } from '../run/run-options.js';
@@ -45,7 +47,9 @@ export function sessionObject(options: SessionOptionsFactory, name = SESSION_OBJ
         if (typeof request?.prompt !== 'string') throw new restate.TerminalError('prompt: expected { "prompt": string }');
         const durability = restateDurability(ctx);
         const base = await options(ctx.key);
-        const session = await startSession({ ...base, durability, ...(UUID.test(ctx.key) ? { sessionId: ctx.key } : {}) });
+        const sessionId = UUID.test(ctx.key) ? ctx.key : durability.uuid();
+        await rewindTranscript(ctx, base.transcript === false ? undefined : (base.transcriptPath ?? defaultTranscriptPath(base.projectDir, sessionId, base.configDir)));
+        const session = await startSession({ ...base, durability, sessionId });
         let result: RunResult;
         try {
           result = await sendAndAwaitDecisions(session, request.prompt, durability);
@@ -76,6 +80,18 @@ export function sessionObject(options: SessionOptionsFactory, name = SESSION_OBJ
       },
     },
   });
+}
+
+/**
+ * The JSONL transcript stays the user-visible record: a replay of this prompt (a retry after a
+ * crash, on this machine) writes its lines again, so the file is first cut back to the size it had
+ * when the prompt's first attempt began (a journaled step), and hook scripts that read
+ * `transcript_path` see each line once.
+ */
+async function rewindTranscript(ctx: restate.ObjectContext, file: string | undefined): Promise<void> {
+  if (file === undefined) return;
+  const size = await ctx.run('transcript:size', () => Promise.resolve(fs.existsSync(file) ? fs.statSync(file).size : 0));
+  if (fs.existsSync(file) && fs.statSync(file).size > size) fs.truncateSync(file, size);
 }
 
 /** A durable approval must say what it approves: an `allow` without `input` could approve an input nobody saw. */

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -118,6 +118,12 @@ describe.skipIf(!haveServer)('durable sessions on a real Restate server', () => 
     expect(json).toMatchObject({ result: 'done', terminalReason: 'completed', sessionId: key });
     const lines = logLines().filter((line) => !line.startsWith('worker '));
     expect(lines).toEqual([`model ${key} turn 1`, `hook PreToolUse ${key} toolu_1`, 'effect 1 toolu_1', `hook PostToolUse ${key} toolu_1`, `model ${key} turn 1`, `hook Stop ${key}`]);
+    // The JSONL transcript on disk has each message once, although the crashed attempt had written its first lines.
+    const projects = path.join(folder, 'config', 'projects');
+    const transcriptFile = readdirSync(projects).map((slug) => path.join(projects, slug, `${key}.jsonl`)).find((file) => existsSync(file))!;
+    const written = readFileSync(transcriptFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    expect(written.filter((line) => line.type === 'assistant')).toHaveLength(2);
+    expect(written.filter((line) => line.type === 'user')).toHaveLength(2);
     const transcript = await call(`/hookloop-session/${key}/transcript`);
     expect((transcript.json as { role: string }[]).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   }, 30_000);
