@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { PendingCall, PendingDecisions } from '../session/pending-calls.js';
 
@@ -60,17 +61,22 @@ interface FailureRecord {
  */
 export async function journaled<T>(run: { readonly durability?: Durability }, name: string, fn: () => Promise<T>): Promise<T> {
   const durability = durabilityOf(run);
-  if (durability === inProcessDurability) return fn();
-  const entry = await durability.step(occurrence(durability, name), async (): Promise<{ ok: true; value: T } | { ok: false; failure: FailureRecord }> => {
+  // A step inside a step (an Agent call's subagent inside its tool step, an agent hook's subagent
+  // inside its hook step) is part of the outer one: engines journal one level only.
+  if (durability === inProcessDurability || insideStep.getStore() === true) return fn();
+  const entry = await durability.step(occurrence(durability, name), () => insideStep.run(true, async (): Promise<{ ok: true; value: T } | { ok: false; failure: FailureRecord }> => {
     try {
       return { ok: true, value: await fn() };
     } catch (error) {
       return { ok: false, failure: failureRecord(error) };
     }
-  });
+  }));
   if (entry.ok) return entry.value;
   throw Object.assign(new Error(entry.failure.message), entry.failure.fields, { name: entry.failure.name });
 }
+
+/** Set while a step's function runs. */
+const insideStep = new AsyncLocalStorage<boolean>();
 
 /** Per durability (one per run attempt), how often each step name was used: a name used again (a hook fired again on resume) gets `#2`, `#3`. */
 const seen = new WeakMap<Durability, Map<string, number>>();
