@@ -15,6 +15,7 @@ import { contextLabel, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTE
 import type { BatchEnd, CallOutcome, LoopEnd, LoopOptions } from './loop-types.js';
 import { failTurn } from './model-failure.js';
 import { endOverBudget, overBudget } from './budget.js';
+import { journaledModel } from './journaled-model.js';
 import { requestModel as requestThroughHooks } from './model-call-hooks.js';
 import { approvalCovers, waitingAfterPreToolUse, waitingEnd, waitingInsideOutcome, waitingOutcome } from './pending-call.js';
 import { preToolUseDenial, reportDecision, rewriteRejected, rewritingHook } from './permission-decision/report.js';
@@ -109,7 +110,7 @@ type ModelAnswer =
 async function requestModel(run: RunContext, options: LoopOptions, turn: number): Promise<ModelAnswer> {
   try {
     run.emit({ type: 'model_request', turn, model: options.model.name });
-    const answer = await requestThroughHooks(run, { caller: options.role.kind === 'main' ? 'main' : 'subagent', turn, system: options.system, messages: run.messages, tools: run.tools.specs(), signal: run.signal, onStream: (event) => run.emit({ type: 'model_stream', turn, event }) }, options.model);
+    const answer = await requestThroughHooks(run, { caller: options.role.kind === 'main' ? 'main' : 'subagent', turn, system: options.system, messages: run.messages, tools: run.tools.specs(), signal: run.signal, onStream: (event) => run.emit({ type: 'model_stream', turn, event }) }, journaledModel(run, options.model, `model:${run.state.agent?.id ?? 'main'}:turn-${turn}`));
     if (answer.kind === 'stopped') return answer;
     const { response } = answer;
     const { message, repeated } = distinctCallIds(response.message);

@@ -3,6 +3,7 @@ import type { ToolCall, ToolResultBlock } from '../messages/messages.js';
 import { toolResultMessage, type ToolResultMessage } from '../messages/messages.js';
 import { CallsWaiting } from '../session/pending-calls.js';
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
+import { journaled } from './durability.js';
 import { withAbsolutePaths } from './replaced-output.js';
 import { phaseBoundary, toolContext, type RunContext } from './run-context.js';
 
@@ -50,17 +51,28 @@ export async function runHandler(run: RunContext, call: ToolCall, tool: AnyTool,
   const cwd = run.state.cwd;
   const elapsed = () => Math.round(performance.now() - started);
   await phaseBoundary(run, 'before-tool', { toolName: tool.name, toolUseId: call.id });
-  try {
-    let output: unknown = await invoke();
-    if (rewritten) output = withAbsolutePaths(output, cwd);
-    await phaseBoundary(run, 'after-tool', { toolName: tool.name, toolUseId: call.id });
-    return { ok: true, output, durationMs: elapsed() };
-  } catch (error) {
-    await phaseBoundary(run, 'after-tool', { toolName: tool.name, toolUseId: call.id });
-    if (error instanceof CallsWaiting) return error;
-    if (!(error instanceof ToolFailure)) return { ok: false, message: `Error: ${describeError(error)}`, durationMs: elapsed() };
-    return { ok: false, message: error.message, durationMs: elapsed(), ...(error.endsRun ? { endsRun: error.endsRun } : {}) };
-  }
+  // The handler is one journaled step keyed by the call's id: a replayed run gets its recorded
+  // outcome (as data: an output, an error text, or the calls its subagent left waiting) and the
+  // side effect does not happen again.
+  const ran = await journaled(run, `tool:${run.state.agent?.id ?? 'main'}:${call.id}`, async (): Promise<HandlerRun | WaitingRecord> => {
+    try {
+      let output: unknown = await invoke();
+      if (rewritten) output = withAbsolutePaths(output, cwd);
+      return { ok: true, output, durationMs: elapsed() };
+    } catch (error) {
+      if (error instanceof CallsWaiting) return { waiting: error.calls, ...(error.deferred ? { deferred: error.deferred } : {}) };
+      if (!(error instanceof ToolFailure)) return { ok: false, message: `Error: ${describeError(error)}`, durationMs: elapsed() };
+      return { ok: false, message: error.message, durationMs: elapsed(), ...(error.endsRun ? { endsRun: error.endsRun } : {}) };
+    }
+  });
+  await phaseBoundary(run, 'after-tool', { toolName: tool.name, toolUseId: call.id });
+  return 'waiting' in ran ? new CallsWaiting(ran.waiting, ran.deferred) : ran;
+}
+
+/** A handler that did not finish because its subagent's calls wait (CallsWaiting), as a journal can hold it. */
+interface WaitingRecord {
+  readonly waiting: CallsWaiting['calls'];
+  readonly deferred?: CallsWaiting['deferred'];
 }
 
 /** The model's view of a successful call's output (`render`, and `renderBlocks` when the tool has them); a render that throws is an error text. */

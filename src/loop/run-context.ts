@@ -15,6 +15,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { RunEvent, RunObserver } from './run-events.js';
 import type { SessionState } from './session-state.js';
+import { journaled, type Durability } from './durability.js';
 
 /** Everything one run shares between its phases. Built once by `runAgent`; phases never replace it. */
 export interface RunContext {
@@ -57,6 +58,8 @@ export interface RunContext {
    * to hook and Bash processes as `TRACEPARENT`.
    */
   readonly traceparent?: (key: string, agentId?: string) => string | undefined;
+  /** Where steps are journaled (`RunOptions.durability`); absent: in-process (durability.ts). */
+  readonly durability?: Durability;
 }
 
 /**
@@ -110,7 +113,9 @@ export async function fireHook<E extends HookEventName>(run: RunContext, event: 
   run.flushTranscript?.();
   const ids = invocationIds(input as Readonly<Record<string, unknown>>);
   const invocations = new Map<RegisteredHandler, string>();
-  return run.hooks.fire(event, input, {
+  // One journaled step per firing: a replayed run gets the merged result without running the hooks (or reporting them) again.
+  const step = `hook:${event}${ids.agentId !== undefined ? `:${ids.agentId}` : ''}${ids.toolUseId !== undefined ? `:${ids.toolUseId}` : ''}`;
+  return journaled(run, step, () => run.hooks.fire(event, input, {
     // SessionEnd and StopFailure report the end of a run, an abort included: the run's aborted
     // signal must not cancel them. Their own timeouts bound them (SessionEnd: 1.5 s by default).
     signal: ENDING_EVENTS.has(event) ? NEVER_ABORTED : run.signal,
@@ -135,7 +140,7 @@ export async function fireHook<E extends HookEventName>(run: RunContext, event: 
       // `stopReason` is for the user, like systemMessage; the model and the JSON result never see it.
       if (output.continue === false && typeof output.stopReason === 'string') run.emit({ type: 'system_message', text: `${event} hook stopped the run: ${output.stopReason}` });
     },
-  });
+  }));
 }
 
 /**

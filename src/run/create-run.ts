@@ -39,7 +39,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   const projectDir = path.resolve(options.projectDir);
   const resume = options.resume;
   if (options.sessionId !== undefined) requireSessionId(options.sessionId, 'sessionId');
-  const sessionId = resume?.sessionId ?? options.sessionId ?? randomUUID();
+  const sessionId = resume?.sessionId ?? options.sessionId ?? options.durability?.uuid() ?? randomUUID();
   const transcriptPath = options.transcriptPath ?? resume?.transcriptPath ?? defaultTranscriptPath(projectDir, sessionId, options.configDir);
   const workspace = new Workspace(projectDir, options.permissions?.additionalDirectories ?? []);
   const mode = options.permissions?.mode ?? 'default';
@@ -90,6 +90,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     services: { model: hookModelClient(() => run, options.model), runSubagent: (request) => runHookSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
     ...(mcp ? { mcp } : {}),
     ...(tracer ? { traceparent: tracer.traceparent } : {}),
+    ...(options.durability ? { durability: options.durability } : {}),
   };
   if (options.agents !== undefined && options.agents.length > 0 && tools.get('Agent') === undefined) {
     // Agent calls start subagents of this run; `Task` is Claude Code's legacy name for the tool.

@@ -2,3 +2,6 @@
 export { runAgent, startSession, defaultTranscriptPath, type AgentSession, type RunOptions, type RunResult, type SessionEndReason, type TerminalReason } from './run-agent.js';
 export { resumeAgent } from './resume-agent.js';
 export { loadClaudeCodeSetup, type ClaudeCodeRunOptions, type ClaudeCodeSetupOptions } from './claude-code-setup.js';
+/** The durability seam: journaled steps, replay-stable ids and time, waiting for decisions (in-process by default; `hookloop/restate` for Restate). */
+export { inProcessDurability, type Durability } from '../loop/durability.js';
+export { sendAndAwaitDecisions } from './durable-send.js';

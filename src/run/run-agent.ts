@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { HookPayload } from '../hooks/event-schemas.js';
 import { systemMessage, userMessage, type Message } from '../messages/messages.js';
 import { ConfigError } from '../errors.js';
@@ -7,6 +6,7 @@ import { checkDecisions, UNDECIDED_PENDING, type PendingCall, type PendingDecisi
 import { checkWaitingSubagents, pairAbandonedSubagentCalls } from '../transcript/subagent-transcripts.js';
 import { checkContinuable } from '../loop/continue-waiting.js';
 import { runLoop } from '../loop/agent-loop.js';
+import { durabilityOf } from '../loop/durability.js';
 import { compactConversation, type CompactionOutcome } from '../loop/compaction.js';
 import { stopBackgroundShells } from '../tools/builtin/background-shells.js';
 import { createRun, startRunSandboxFor } from './create-run.js';
@@ -159,7 +159,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const turnRun = view(resumeOptions.signal);
         const totals = emptyTally();
         let turns = 0;
-        run.state.promptId ??= randomUUID();
+        run.state.promptId ??= durabilityOf(run).uuid();
         const batch = await decidePending(turnRun, pending, decisions);
         pending = [];
         // SessionStart's context of a resumed process reaches the model with the results.
@@ -208,7 +208,7 @@ function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => numb
  */
 async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined, memory: string | undefined, commands: readonly SkillDefinition[]): Promise<{ ended?: string; queued?: string }> {
   const first = opening?.initialUserMessage ?? prompt;
-  run.state.promptId = randomUUID();
+  run.state.promptId = durabilityOf(run).uuid();
   run.emit({ type: 'prompt_started', promptId: run.state.promptId, prompt: first });
   const submit = await submitPrompt(run, first);
   if (submit.blocked !== undefined || submit.stopped !== undefined) return { ended: submit.stopped ?? promptBlockedResult(submit.blocked ?? '', submit.suppressOriginalPrompt ? undefined : first) };

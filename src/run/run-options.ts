@@ -14,6 +14,7 @@ import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { CompactionOptions } from '../loop/compaction.js';
 import type { LoopEnd } from '../loop/loop-types.js';
+import type { Durability } from '../loop/durability.js';
 import type { RunObserver } from '../loop/run-events.js';
 
 export type { TerminalReason } from '../loop/loop-types.js';
@@ -74,6 +75,12 @@ export interface RunOptions {
   /** How many extra turns Stop hooks may force (default 8, as Claude Code). */
   readonly maxStopContinuations?: number;
   /** The session id, a UUID (default: a new random one). @throws ConfigError (from runAgent/startSession) when it is not a UUID. */
+  /**
+   * Where the run's steps are journaled (model requests, hook results, tool handlers, ids and
+   * timestamps) so that an engine can replay it after a crash; default: in-process, today's
+   * behaviour. `hookloop/restate` provides one backed by a Restate virtual object. hookloop's.
+   */
+  readonly durability?: Durability;
   readonly sessionId?: string;
   /**
    * The folder that plays Claude Code's `~/.claude` (transcripts go to its `projects/`); default
