@@ -31,8 +31,10 @@ await build({
   sourcemap: 'linked',
   legalComments: 'linked',
   logLevel: 'warning',
-  // The sandbox runtime finds its helper binaries beside its own files: it stays a package.
-  external: ['@anthropic-ai/sandbox-runtime'],
+  // The sandbox runtime finds its helper binaries beside its own files: it stays a package. The
+  // OpenTelemetry SDK (loaded only when OTEL_* asks for traces) is CommonJS whose dynamic import a
+  // bundle turns into a namespace without its named exports: it stays a package too.
+  external: ['@anthropic-ai/sandbox-runtime', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources'],
   // Bundled CommonJS packages call require() for Node's built-ins.
   banner: { js: "import{createRequire as __hookloopRequire}from'node:module';const require=__hookloopRequire(import.meta.url);" },
 });

@@ -48,11 +48,13 @@ function output(trace: Trace) {
 
 /** Chat messages after the last assistant message, in the runner's view: tool results, user text, system text. */
 function chatView(messages: { role: string; content?: unknown; tool_call_id?: string }[]): Omit<ModelRequestView, 'turn'> {
-  const last = messages.map((message) => message.role).lastIndexOf('assistant');
+  // A first system message is the request's system prompt (Anthropic's top-level `system`), not conversation text.
+  const conversation = messages[0]?.role === 'system' ? messages.slice(1) : messages;
+  const last = conversation.map((message) => message.role).lastIndexOf('assistant');
   const toolResults: ModelRequestView['toolResults'] = [];
   const extraText: string[] = [];
   const systemText: string[] = [];
-  for (const message of messages.slice(last + 1)) {
+  for (const message of conversation.slice(last + 1)) {
     const text = String(message.content ?? '');
     if (message.role === 'tool') toolResults.push({ tool_use_id: String(message.tool_call_id), is_error: false, content: text });
     else if (message.role === 'system') systemText.push(text);

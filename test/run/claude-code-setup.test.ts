@@ -42,12 +42,22 @@ describe('loadClaudeCodeSetup (the package root)', () => {
     expect(fs.existsSync(path.join(dir, 'made'))).toBe(true);
   });
 
-  it('refuses a settings file it cannot use with a ConfigError naming the file and field', async () => {
+  it('refuses a deny rule it cannot read at all with a ConfigError naming the file and field', async () => {
     const dir = tempProject();
-    writeMock(dir, '.claude/settings.json', { permissions: { allow: ['Bash(npm test'] } });
+    writeMock(dir, '.claude/settings.json', { permissions: { deny: ['(rm'] } });
     const loading = loadClaudeCodeSetup(dir, { homeDir: tempProject(), env: {}, warn: () => {} });
     await expect(loading).rejects.toBeInstanceOf(ConfigError);
-    await expect(loading).rejects.toThrow(/\.claude\/settings\.json: permissions\.allow\[0\]/);
+    await expect(loading).rejects.toThrow(/\.claude\/settings\.json: permissions\.deny\[0\]/);
+  });
+
+  it('leaves out an allow rule it cannot read, with one warning naming the file and field', async () => {
+    const dir = tempProject();
+    writeMock(dir, '.claude/settings.json', { permissions: { allow: ['Bash(npm test', 'Read'] } });
+    const warnings: string[] = [];
+    const setup = await loadClaudeCodeSetup(dir, { homeDir: tempProject(), env: {}, warn: (text) => warnings.push(text) });
+    expect(setup.permissions?.rules?.allow).toEqual(['Read']);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/\.claude\/settings\.json: permissions\.allow\[0\]: .*ignored/);
   });
 
   it('reports what it ignores through warn, one line each', async () => {

@@ -323,7 +323,7 @@ describe('computeStructuredPatch', () => {
 });
 
 describe('builtinTools', () => {
-  it('lists the six tools with Claude Code names, kinds and read-only flags', () => {
+  it('lists the built-in tools with Claude Code names, kinds and read-only flags', () => {
     expect(builtinTools().map((tool) => [tool.name, tool.kind, tool.readOnly])).toEqual([
       ['Bash', 'bash', false],
       ['Read', 'read', true],
@@ -331,6 +331,9 @@ describe('builtinTools', () => {
       ['Edit', 'edit', false],
       ['Glob', 'read', true],
       ['Grep', 'read', true],
+      ['TodoWrite', 'other', true],
+      ['TaskStop', 'other', true],
+      ['WebFetch', 'other', false],
     ]);
   });
 

@@ -70,6 +70,9 @@ export function readSettingsLeniently(data: unknown, fileLabel: string): Lenient
   const issue = parsed.error.issues[0];
   const field = issue === undefined ? '' : formatPath(issue.path);
   const got = issue === undefined ? '' : `, got ${describeValue(valueAt(cleaned, issue.path))}`;
+  // A sandbox the user asked for but that cannot be read is not dropped: running without it would be
+  // less safe than what the file asks for, so the run stops (fails closed) where the reference drops the file.
+  if (issue?.path[0] === 'sandbox') throw new ConfigError(`${fileLabel}: ${field}: expected ${issue.message}${got}`, { file: fileLabel, field });
   warnings.push(`${fileLabel}: ${field === '' ? '' : `${field}: `}expected ${issue?.message ?? 'valid settings'}${got}; the whole file is ignored (its deny and ask rules still count)`);
   const kept = isObject(cleaned['permissions']) ? cleaned['permissions'] : {};
   const guardRules = { deny: stringList(kept['deny']), ask: stringList(kept['ask']) };
