@@ -16,13 +16,23 @@ const PROBE = path.resolve(here, 'rss-probe.js');
 const TIME = '/usr/bin/time';
 
 /** One process run: wall ms (spawn to exit) and peak RSS in MB. @throws Error when the process fails. */
-async function measureProcess(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ wallMs: number; rssMb: number }> {
+async function measureProcess(
+  argv: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ wallMs: number; rssMb: number }> {
   const useTime = fs.existsSync(TIME);
   const rssFile = path.join(cwd, `rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  const [file, args] = useTime ? [TIME, ['-v', process.execPath, ...argv]] : [process.execPath, ['--import', PROBE, ...argv]];
+  const [file, args] = useTime
+    ? [TIME, ['-v', process.execPath, ...argv]]
+    : [process.execPath, ['--import', PROBE, ...argv]];
   const started = performance.now();
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(file, args, { cwd, env: { ...env, HOOKLOOP_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, {
+      cwd,
+      env: { ...env, HOOKLOOP_RSS_FILE: rssFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stdout.resume();
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
@@ -53,7 +63,10 @@ export async function cliStartupRows(options: { runs: number; warmup: number }):
     const env = { ...process.env, HOME: project };
     const cli = [BIN, '-p', 'hi', '--model-script', script];
     const bare = ['-e', '0'];
-    const samples = { cli: [] as { wallMs: number; rssMb: number }[], node: [] as { wallMs: number; rssMb: number }[] };
+    const samples = {
+      cli: [] as { wallMs: number; rssMb: number }[],
+      node: [] as { wallMs: number; rssMb: number }[],
+    };
     for (let round = 0; round < options.warmup + options.runs; round++) {
       const cliRun = await measureProcess(cli, project, env);
       const nodeRun = await measureProcess(bare, project, env);

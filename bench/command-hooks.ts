@@ -12,7 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { HookEngine } from '../src/hooks/hook-engine.js';
 import type { HookEventName } from '../src/hooks/event-names.js';
 import { closePersistentHooks } from '../src/hooks/transports/persistent-command.js';
-import { registerSettingsHandlers, type ExternalHandlerEntry } from '../src/hooks/transports/settings-handlers.js';
+import {
+  registerSettingsHandlers,
+  type ExternalHandlerEntry,
+} from '../src/hooks/transports/settings-handlers.js';
 import { runAgent } from '../src/run/run-agent.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
 import { noopScript, noopTool } from './loop-overhead.js';
@@ -20,16 +23,38 @@ import { interleaved, timeMs, verdict, type BenchRow } from './measure.js';
 
 /** A command hook entry as the settings loader would produce it. */
 function commandEntry(event: HookEventName, command: string): ExternalHandlerEntry {
-  return { event, matcher: undefined, config: { type: 'command', command, timeout: 30 } as ExternalHandlerEntry['config'], source: { file: 'bench' } };
+  return {
+    event,
+    matcher: undefined,
+    config: { type: 'command', command, timeout: 30 } as ExternalHandlerEntry['config'],
+    source: { file: 'bench' },
+  };
 }
 
 /** ms for one agent run of `calls` Noop calls (10 per turn) with `commands` on each of `events`. */
-async function agentRun(calls: number, events: readonly HookEventName[], commands: readonly string[]): Promise<number> {
+async function agentRun(
+  calls: number,
+  events: readonly HookEventName[],
+  commands: readonly string[],
+): Promise<number> {
   const hooks = new HookEngine();
-  registerSettingsHandlers(hooks, events.flatMap((event) => commands.map((command) => commandEntry(event, command))), os.tmpdir());
+  registerSettingsHandlers(
+    hooks,
+    events.flatMap((event) => commands.map((command) => commandEntry(event, command))),
+    os.tmpdir(),
+  );
   const perTurn = Math.min(10, calls);
   const turns = calls / perTurn;
-  return timeMs(() => runAgent('go', { model: new ScriptedModel(noopScript(turns, perTurn), { record: false }), projectDir: os.tmpdir(), tools: [noopTool()], hooks, maxTurns: turns + 1, transcript: false }));
+  return timeMs(() =>
+    runAgent('go', {
+      model: new ScriptedModel(noopScript(turns, perTurn), { record: false }),
+      projectDir: os.tmpdir(),
+      tools: [noopTool()],
+      hooks,
+      maxTurns: turns + 1,
+      transcript: false,
+    }),
+  );
 }
 
 // What a PreToolUse hook reads on stdin, so the floor writes as many bytes as hookloop does.
@@ -74,14 +99,33 @@ const NODE_HOOK = `node ${JSON.stringify(path.resolve(path.dirname(fileURLToPath
  */
 async function sessionRun(calls: number, engine: HookEngine, sessionId: string): Promise<number> {
   const turns = calls / 10;
-  return timeMs(() => runAgent('go', { model: new ScriptedModel(noopScript(turns, 10), { record: false }), projectDir: os.tmpdir(), tools: [noopTool()], hooks: engine, maxTurns: turns + 1, transcript: false, sessionId }));
+  return timeMs(() =>
+    runAgent('go', {
+      model: new ScriptedModel(noopScript(turns, 10), { record: false }),
+      projectDir: os.tmpdir(),
+      tools: [noopTool()],
+      hooks: engine,
+      maxTurns: turns + 1,
+      transcript: false,
+      sessionId,
+    }),
+  );
 }
 
 /** Per invocation of the node hook on PreToolUse, persistent (its process already started) against one-shot. */
 async function persistentRows(options: { runs: number; warmup: number }): Promise<BenchRow> {
   const persistent = new HookEngine();
-  const config = { type: 'command', command: NODE_HOOK, timeout: 30, persistent: true } as ExternalHandlerEntry['config'];
-  const registration = registerSettingsHandlers(persistent, [{ event: 'PreToolUse', matcher: undefined, config, source: { file: 'bench' } }], os.tmpdir());
+  const config = {
+    type: 'command',
+    command: NODE_HOOK,
+    timeout: 30,
+    persistent: true,
+  } as ExternalHandlerEntry['config'];
+  const registration = registerSettingsHandlers(
+    persistent,
+    [{ event: 'PreToolUse', matcher: undefined, config, source: { file: 'bench' } }],
+    os.tmpdir(),
+  );
   const oneShot = new HookEngine();
   registerSettingsHandlers(oneShot, [commandEntry('PreToolUse', NODE_HOOK)], os.tmpdir());
   const none = new HookEngine();
@@ -89,8 +133,14 @@ async function persistentRows(options: { runs: number; warmup: number }): Promis
   try {
     const measured = await interleaved(
       {
-        persistent: async () => ((await sessionRun(PERSISTENT_CALLS, persistent, sessionId)) - (await sessionRun(PERSISTENT_CALLS, none, sessionId))) / PERSISTENT_CALLS,
-        oneShot: async () => ((await sessionRun(NODE_CALLS, oneShot, sessionId)) - (await sessionRun(NODE_CALLS, none, sessionId))) / NODE_CALLS,
+        persistent: async () =>
+          ((await sessionRun(PERSISTENT_CALLS, persistent, sessionId)) -
+            (await sessionRun(PERSISTENT_CALLS, none, sessionId))) /
+          PERSISTENT_CALLS,
+        oneShot: async () =>
+          ((await sessionRun(NODE_CALLS, oneShot, sessionId)) -
+            (await sessionRun(NODE_CALLS, none, sessionId))) /
+          NODE_CALLS,
       },
       options,
     );
@@ -126,7 +176,8 @@ export async function commandHookRows(options: { runs: number; warmup: number })
     const measured = await interleaved(
       {
         // The loop without hooks is a few ms for 200 calls; it is subtracted so the row is the hooks' cost.
-        hookloop: async () => ((await agentRun(CALLS, prePost, [command])) - (await agentRun(CALLS, [], []))) / invocations,
+        hookloop: async () =>
+          ((await agentRun(CALLS, prePost, [command])) - (await agentRun(CALLS, [], []))) / invocations,
         floor: async () => (await rawSpawns(invocations, [command])) / invocations,
       },
       options,
@@ -172,7 +223,9 @@ export async function commandHookRows(options: { runs: number; warmup: number })
   const nodeRuns = { runs: Math.max(3, Math.ceil(options.runs / 2)), warmup: 1 };
   const nodeHook = await interleaved(
     {
-      hookloop: async () => ((await agentRun(NODE_CALLS, ['PreToolUse'], [nodeCommand])) - (await agentRun(NODE_CALLS, [], []))) / NODE_CALLS,
+      hookloop: async () =>
+        ((await agentRun(NODE_CALLS, ['PreToolUse'], [nodeCommand])) - (await agentRun(NODE_CALLS, [], []))) /
+        NODE_CALLS,
       floor: async () => (await rawSpawns(NODE_CALLS, [nodeCommand])) / NODE_CALLS,
     },
     nodeRuns,
@@ -191,4 +244,3 @@ export async function commandHookRows(options: { runs: number; warmup: number })
   rows.push(await persistentRows({ runs: options.runs + 2, warmup: 1 }));
   return rows;
 }
-

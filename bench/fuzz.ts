@@ -19,14 +19,35 @@ export async function fuzzRows(runs: number): Promise<BenchRow[]> {
   const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
     execFile(
       process.execPath,
-      [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', TEST_FILE, '-t', PROPERTY, '--typecheck.enabled=false', '--reporter=dot'],
-      { cwd: ROOT, env: { ...process.env, HOOKLOOP_FUZZ_RUNS: String(runs), NO_COLOR: '1', FORCE_COLOR: '0' }, maxBuffer: 64 << 20, timeout: 240_000 },
-      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
+      [
+        path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        TEST_FILE,
+        '-t',
+        PROPERTY,
+        '--typecheck.enabled=false',
+        '--reporter=dot',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, HOOKLOOP_FUZZ_RUNS: String(runs), NO_COLOR: '1', FORCE_COLOR: '0' },
+        maxBuffer: 64 << 20,
+        timeout: 240_000,
+      },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error ? ((error as { code?: number }).code ?? 1) : 0,
+          output: `${stdout}\n${stderr}`,
+        }),
     );
   });
   const seconds = (performance.now() - started) / 1000;
   const passed = code === 0 && /Tests\s+.*1 passed/.test(output);
-  const summary = output.split('\n').filter((line) => /Counterexample|AssertionError|Tests |Error/.test(line)).slice(0, 4).join(' / ');
+  const summary = output
+    .split('\n')
+    .filter((line) => /Counterexample|AssertionError|Tests |Error/.test(line))
+    .slice(0, 4)
+    .join(' / ');
   return [
     {
       row: `6 fuzz: ${runs.toLocaleString('en-US')} random runs, callback hooks (s)`,
@@ -34,7 +55,9 @@ export async function fuzzRows(runs: number): Promise<BenchRow[]> {
       hookloop: { median: seconds, min: seconds, max: seconds, runs: 1 },
       goal: 'every invariant holds',
       verdict: passed ? 'pass' : 'FAIL',
-      note: passed ? `${((seconds * 1000) / runs).toFixed(1)} ms per run, vitest start-up included` : `vitest exit ${code}: ${summary}`,
+      note: passed
+        ? `${((seconds * 1000) / runs).toFixed(1)} ms per run, vitest start-up included`
+        : `vitest exit ${code}: ${summary}`,
     },
   ];
 }

@@ -22,7 +22,8 @@ function script(prefixCalls: number, window: number): ScriptTurn[] {
   const turns: ScriptTurn[] = [];
   let id = 0;
   const call = () => ({ type: 'tool_use', id: `toolu_${++id}`, name: 'Work', input: { n: id } });
-  for (let left = prefixCalls; left > 0; left -= 99) turns.push(Array.from({ length: Math.min(99, left) }, call));
+  for (let left = prefixCalls; left > 0; left -= 99)
+    turns.push(Array.from({ length: Math.min(99, left) }, call));
   for (let index = 0; index < window; index++) turns.push([call()]);
   turns.push([{ type: 'text', text: 'done' }]);
   return turns;
@@ -49,7 +50,12 @@ function outputOf(bytes: number): string {
  * CPU µs per call over the window: the handler stamps the time of every call after the prefix.
  * `output` is what the tool returns; `rewrites` PostToolUse hooks each redact one word.
  */
-async function windowCost(prefixCalls: number, window: number, output: string, rewrites: number): Promise<number> {
+async function windowCost(
+  prefixCalls: number,
+  window: number,
+  output: string,
+  rewrites: number,
+): Promise<number> {
   const stamps: number[] = [];
   const tool = defineTool({
     name: 'Work',
@@ -62,10 +68,19 @@ async function windowCost(prefixCalls: number, window: number, output: string, r
     },
   });
   const hooks = noopHooks(3, { n: 0 });
-  for (let index = 0; index < rewrites; index++) hooks.on('PostToolUse', ({ tool_response }) => replaceOutput(redact(tool_response as string, index)));
+  for (let index = 0; index < rewrites; index++)
+    hooks.on('PostToolUse', ({ tool_response }) => replaceOutput(redact(tool_response as string, index)));
   const turns = script(prefixCalls, window);
-  const result = await runAgent('go', { model: new ScriptedModel(turns, { record: false }), projectDir: os.tmpdir(), tools: [tool], hooks, maxTurns: turns.length + 1, transcript: false });
-  if (result.terminalReason !== 'completed') throw new Error(`growth run ended with ${result.terminalReason}`);
+  const result = await runAgent('go', {
+    model: new ScriptedModel(turns, { record: false }),
+    projectDir: os.tmpdir(),
+    tools: [tool],
+    hooks,
+    maxTurns: turns.length + 1,
+    transcript: false,
+  });
+  if (result.terminalReason !== 'completed')
+    throw new Error(`growth run ended with ${result.terminalReason}`);
   return ((stamps[stamps.length - 1]! - stamps[0]!) * 1000) / (stamps.length - 1);
 }
 
@@ -82,7 +97,13 @@ async function bareRewrites(window: number, output: string, rewrites: number): P
       stamps.push(cpuNowMs());
       let result = await Promise.resolve(output);
       for (let index = 0; index < rewrites; index++) result = redact(result, index);
-      history.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: result, isError: false });
+      history.push({
+        role: 'tool',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: result,
+        isError: false,
+      });
     }
   }
   return ((stamps[stamps.length - 1]! - stamps[0]!) * 1000) / (stamps.length - 1);

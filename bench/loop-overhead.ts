@@ -30,7 +30,13 @@ const HOOKS_PER_EVENT = 10;
 
 /** The no-op tool every row uses. */
 export function noopTool(): AnyTool {
-  return defineTool({ name: 'Noop', description: 'does nothing', inputSchema: z.strictObject({ n: z.number() }), readOnly: true, handler: () => 'ok' });
+  return defineTool({
+    name: 'Noop',
+    description: 'does nothing',
+    inputSchema: z.strictObject({ n: z.number() }),
+    readOnly: true,
+    handler: () => 'ok',
+  });
 }
 
 /** `turns` assistant messages of `perTurn` Noop calls each, then a final text answer. */
@@ -38,7 +44,14 @@ export function noopScript(turns: number, perTurn: number): ScriptTurn[] {
   const script: ScriptTurn[] = [];
   let id = 0;
   for (let turn = 0; turn < turns; turn++) {
-    script.push(Array.from({ length: perTurn }, () => ({ type: 'tool_use', id: `toolu_${++id}`, name: 'Noop', input: { n: id } })));
+    script.push(
+      Array.from({ length: perTurn }, () => ({
+        type: 'tool_use',
+        id: `toolu_${++id}`,
+        name: 'Noop',
+        input: { n: id },
+      })),
+    );
   }
   script.push([{ type: 'text', text: 'done' }]);
   return script;
@@ -53,10 +66,19 @@ export function noopHooks(count: number, calls: { n: number }): HookEngine {
   return hooks;
 }
 
-type Callback = (event: { readonly name: string; readonly call: unknown; readonly output?: unknown }) => Promise<void> | void;
+type Callback = (event: {
+  readonly name: string;
+  readonly call: unknown;
+  readonly output?: unknown;
+}) => Promise<void> | void;
 
 /** The floor: the seed's minimal async loop, no validation, no permissions, plain callbacks before and after each call. */
-export async function bareLoop(model: ModelClient, tools: ReadonlyMap<string, AnyTool>, callbacks: readonly Callback[], prompt: string): Promise<string> {
+export async function bareLoop(
+  model: ModelClient,
+  tools: ReadonlyMap<string, AnyTool>,
+  callbacks: readonly Callback[],
+  prompt: string,
+): Promise<string> {
   const history: Message[] = [{ role: 'user', content: prompt }];
   for (let turn = 1; turn <= 100_000; turn++) {
     const reply = await model.complete({ system: '', messages: history, tools: [] });
@@ -67,7 +89,13 @@ export async function bareLoop(model: ModelClient, tools: ReadonlyMap<string, An
       const tool = tools.get(call.name)!;
       const output: unknown = await tool.handler(call.input, undefined as never);
       for (const callback of callbacks) await callback({ name: 'PostToolUse', call, output });
-      history.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: String(output), isError: false });
+      history.push({
+        role: 'tool',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: String(output),
+        isError: false,
+      });
     }
   }
   throw new Error('bare loop: too many turns');
@@ -84,30 +112,64 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
   const transcripts = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-bench-transcripts-'));
   // Spans recorded by a real SDK tracer and dropped (no processor): the cost of making them.
   const tracer = new BasicTracerProvider().getTracer('hookloop');
-  const hookloop = (hookCount: number, transcript = false, traced = false) => async () => {
-    const hooks = noopHooks(hookCount, counted);
-    counted.n = 0;
-    const transcriptPath = path.join(transcripts, 'run.jsonl');
-    const ms = await cpuMs(() => runAgent('go', { model: new ScriptedModel(script, { record: false }), projectDir, tools: [tool], hooks, maxTurns: turns + 1, transcript, transcriptPath, ...(traced ? { tracer } : {}) }));
-    fs.rmSync(transcriptPath, { force: true });
-    if (hookCount > 0 && !transcript && !traced) lastHookCount = counted.n;
-    return (ms * 1000) / TOTAL_CALLS;
-  };
+  const hookloop =
+    (hookCount: number, transcript = false, traced = false) =>
+    async () => {
+      const hooks = noopHooks(hookCount, counted);
+      counted.n = 0;
+      const transcriptPath = path.join(transcripts, 'run.jsonl');
+      const ms = await cpuMs(() =>
+        runAgent('go', {
+          model: new ScriptedModel(script, { record: false }),
+          projectDir,
+          tools: [tool],
+          hooks,
+          maxTurns: turns + 1,
+          transcript,
+          transcriptPath,
+          ...(traced ? { tracer } : {}),
+        }),
+      );
+      fs.rmSync(transcriptPath, { force: true });
+      if (hookCount > 0 && !transcript && !traced) lastHookCount = counted.n;
+      return (ms * 1000) / TOTAL_CALLS;
+    };
   // Row 1f: one no-op before-model hook (hookloop's PreModelRequest extension): its payload carries the whole conversation.
   const beforeModel = async () => {
     const hooks = new HookEngine();
     hooks.on('PreModelRequest', () => undefined);
-    const ms = await cpuMs(() => runAgent('go', { model: new ScriptedModel(script, { record: false }), projectDir, tools: [tool], hooks, maxTurns: turns + 1, transcript: false }));
+    const ms = await cpuMs(() =>
+      runAgent('go', {
+        model: new ScriptedModel(script, { record: false }),
+        projectDir,
+        tools: [tool],
+        hooks,
+        maxTurns: turns + 1,
+        transcript: false,
+      }),
+    );
     return (ms * 1000) / TOTAL_CALLS;
   };
   const bare = async () => {
     const callbacks: Callback[] = Array.from({ length: HOOKS_PER_EVENT }, () => () => void counted.n++);
-    const ms = await cpuMs(() => bareLoop(new ScriptedModel(script, { record: false }), new Map([[tool.name, tool]]), callbacks, 'go'));
+    const ms = await cpuMs(() =>
+      bareLoop(new ScriptedModel(script, { record: false }), new Map([[tool.name, tool]]), callbacks, 'go'),
+    );
     return (ms * 1000) / TOTAL_CALLS;
   };
   let measured;
   try {
-    measured = await interleaved({ zero: hookloop(0), ten: hookloop(HOOKS_PER_EVENT), transcript: hookloop(HOOKS_PER_EVENT, true), traced: hookloop(HOOKS_PER_EVENT, false, true), beforeModel, bare }, options);
+    measured = await interleaved(
+      {
+        zero: hookloop(0),
+        ten: hookloop(HOOKS_PER_EVENT),
+        transcript: hookloop(HOOKS_PER_EVENT, true),
+        traced: hookloop(HOOKS_PER_EVENT, false, true),
+        beforeModel,
+        bare,
+      },
+      options,
+    );
   } finally {
     fs.rmSync(transcripts, { recursive: true, force: true });
   }
@@ -151,7 +213,9 @@ export async function loopOverheadRows(options: { runs: number; warmup: number }
       floor: measured.bare,
       ratio: measured.transcript.median / measured.bare.median,
       goal: '≤ 25 µs/call and ≤ 10× floor',
-      verdict: verdict(measured.transcript.median <= 25 && measured.transcript.median / measured.bare.median <= 10),
+      verdict: verdict(
+        measured.transcript.median <= 25 && measured.transcript.median / measured.bare.median <= 10,
+      ),
       note: `the transcript (on by default) adds ${(measured.transcript.median - measured.ten.median).toFixed(1)} µs per call: two JSONL lines, each built, serialized and written synchronously`,
     },
     {

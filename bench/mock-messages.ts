@@ -29,13 +29,34 @@ export function startMockMessages(calls: number, command: string): Promise<MockM
         response.writeHead(400).end();
         return;
       }
-      if (request.method !== 'POST' || !url.split('?')[0]!.endsWith('/v1/messages') || !Array.isArray(parsed.messages)) {
+      if (
+        request.method !== 'POST' ||
+        !url.split('?')[0]!.endsWith('/v1/messages') ||
+        !Array.isArray(parsed.messages)
+      ) {
         response.writeHead(404, { 'content-type': 'application/json' }).end('{}');
         return;
       }
-      const results = parsed.messages.reduce((count, message) => count + (Array.isArray(message.content) ? message.content.filter((block: { type?: string }) => block.type === 'tool_result').length : 0), 0);
+      const results = parsed.messages.reduce(
+        (count, message) =>
+          count +
+          (Array.isArray(message.content)
+            ? message.content.filter((block: { type?: string }) => block.type === 'tool_result').length
+            : 0),
+        0,
+      );
       const turn = Array.isArray(parsed.tools) && parsed.tools.length > 0;
-      const content = turn && results < calls ? [{ type: 'tool_use', id: `toolu_bench_${results + 1}`, name: 'Bash', input: { command, description: 'bench' } }] : [{ type: 'text', text: turn ? 'done' : 'ok' }];
+      const content =
+        turn && results < calls
+          ? [
+              {
+                type: 'tool_use',
+                id: `toolu_bench_${results + 1}`,
+                name: 'Bash',
+                input: { command, description: 'bench' },
+              },
+            ]
+          : [{ type: 'text', text: turn ? 'done' : 'ok' }];
       const message = {
         id: `msg_bench_${++sequence}`,
         type: 'message',
@@ -48,20 +69,49 @@ export function startMockMessages(calls: number, command: string): Promise<MockM
       };
       if (!parsed.stream) return json(response, message);
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      const send = (event: string, data: unknown) => response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      send('message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+      const send = (event: string, data: unknown) =>
+        response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      send('message_start', {
+        type: 'message_start',
+        message: {
+          ...message,
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: 10, output_tokens: 1 },
+        },
+      });
       content.forEach((block, index) => {
         if (block.type === 'text') {
-          send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-          send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: (block as { text: string }).text } });
+          send('content_block_start', {
+            type: 'content_block_start',
+            index,
+            content_block: { type: 'text', text: '' },
+          });
+          send('content_block_delta', {
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'text_delta', text: (block as { text: string }).text },
+          });
         } else {
           const call = block as { id: string; name: string; input: unknown };
-          send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } });
-          send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.input) } });
+          send('content_block_start', {
+            type: 'content_block_start',
+            index,
+            content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+          });
+          send('content_block_delta', {
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.input) },
+          });
         }
         send('content_block_stop', { type: 'content_block_stop', index });
       });
-      send('message_delta', { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 5 } });
+      send('message_delta', {
+        type: 'message_delta',
+        delta: { stop_reason: message.stop_reason, stop_sequence: null },
+        usage: { output_tokens: 5 },
+      });
       send('message_stop', { type: 'message_stop' });
       response.end();
     });

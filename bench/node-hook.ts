@@ -6,5 +6,10 @@ import { defineHook } from '../src/hook.js';
 
 await defineHook((input) => {
   const command = String((input['tool_input'] as { command?: unknown } | undefined)?.command ?? '');
-  return { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: `checked ${command.length} characters` } };
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      additionalContext: `checked ${command.length} characters`,
+    },
+  };
 });

@@ -59,7 +59,13 @@ function session(wait?: () => Promise<void>) {
   hooks.on('PostToolUse', ({ tool_response }) => void tool_response);
   hooks.on('Stop', () => undefined);
   // The result is dropped at once: a round's results must not stay reachable and pass for a leak.
-  return runAgent('go', { model: new ScriptedModel(SCRIPT, { record: false }), projectDir: os.tmpdir(), tools: [tool], hooks, transcript: false }).then((result) => {
+  return runAgent('go', {
+    model: new ScriptedModel(SCRIPT, { record: false }),
+    projectDir: os.tmpdir(),
+    tools: [tool],
+    hooks,
+    transcript: false,
+  }).then((result) => {
     if (result.terminalReason !== 'completed') throw new Error(`session ended with ${result.terminalReason}`);
   });
 }
@@ -106,5 +112,16 @@ for (let round = 0; round < ROUNDS; round++) {
 // see nothing: the process's peak RSS is read once at the end instead.
 const peakRssMb = process.resourceUsage().maxRSS / 1024;
 process.stdout.write(
-  JSON.stringify({ sessions: SESSIONS, callsPerSession: 20, rounds: ROUNDS, idleMb, oneMb, manyMb, peakRssMb, concurrentMs: concurrentSamples, sequentialMs: sequentialSamples, afterRoundMb }),
+  JSON.stringify({
+    sessions: SESSIONS,
+    callsPerSession: 20,
+    rounds: ROUNDS,
+    idleMb,
+    oneMb,
+    manyMb,
+    peakRssMb,
+    concurrentMs: concurrentSamples,
+    sequentialMs: sequentialSamples,
+    afterRoundMb,
+  }),
 );

@@ -30,7 +30,12 @@ const LEAK_TOLERANCE_MB = 1;
 /** Runs row 4 and returns its rows. @throws Error when the child fails. */
 export async function scaleRows(): Promise<BenchRow[]> {
   const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, ['--expose-gc', CHILD], { maxBuffer: 1 << 20, timeout: 180_000 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out))),
+    execFile(
+      process.execPath,
+      ['--expose-gc', CHILD],
+      { maxBuffer: 1 << 20, timeout: 180_000 },
+      (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
+    ),
   );
   const report = JSON.parse(stdout) as ScaleReport;
   const calls = report.sessions * report.callsPerSession;

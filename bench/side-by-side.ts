@@ -25,7 +25,10 @@ import { stats, verdict, type BenchRow, type Stats } from './measure.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const HOOKLOOP = process.env['HOOKLOOP_BENCH_BIN'] ?? path.resolve(here, '../bundle/cli/bin.js');
 const NODE_HOOK = path.resolve(here, 'node-hook.js');
-const CLAUDE_CANDIDATES = [process.env['HOOKLOOP_BENCH_CLAUDE'], '/tmp/oracle-cc/node_modules/@anthropic-ai/claude-code-linux-x64/claude'];
+const CLAUDE_CANDIDATES = [
+  process.env['HOOKLOOP_BENCH_CLAUDE'],
+  '/tmp/oracle-cc/node_modules/@anthropic-ai/claude-code-linux-x64/claude',
+];
 const CALLS = 8;
 const TIME = '/usr/bin/time';
 
@@ -42,7 +45,17 @@ function claudeBinary(): string | undefined {
 }
 
 function hookEntries(commands: readonly string[], persistent = false) {
-  return [{ matcher: 'Bash', hooks: commands.map((command) => ({ type: 'command', command, timeout: 30, ...(persistent ? { persistent: true } : {}) })) }];
+  return [
+    {
+      matcher: 'Bash',
+      hooks: commands.map((command) => ({
+        type: 'command',
+        command,
+        timeout: 30,
+        ...(persistent ? { persistent: true } : {}),
+      })),
+    },
+  ];
 }
 
 /** The settings file of one workload (Bash allowed, so no approval is needed in `-p`). */
@@ -102,19 +115,24 @@ async function timed(argv: readonly string[], cwd: string, env: NodeJS.ProcessEn
   const useTime = fs.existsSync(TIME);
   const [file, args] = useTime ? [TIME, ['-f', 'BENCH %e %U %S %M', ...argv]] : [argv[0]!, argv.slice(1)];
   const started = performance.now();
-  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (exitCode) => resolve({ code: exitCode, stdout: out, stderr: err }));
-  });
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+    (resolve, reject) => {
+      const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      child.once('error', reject);
+      child.once('close', (exitCode) => resolve({ code: exitCode, stdout: out, stderr: err }));
+    },
+  );
   const wallMs = performance.now() - started;
-  if (code !== 0) throw new Error(`${argv.slice(0, 2).join(' ')} exited ${code}: ${(stderr + stdout).slice(-600)}`);
+  if (code !== 0)
+    throw new Error(`${argv.slice(0, 2).join(' ')} exited ${code}: ${(stderr + stdout).slice(-600)}`);
   const match = /BENCH ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
-  return match ? { wallMs, cpuMs: (Number(match[2]) + Number(match[3])) * 1000, rssMb: Number(match[4]) / 1024 } : { wallMs };
+  return match
+    ? { wallMs, cpuMs: (Number(match[2]) + Number(match[3])) * 1000, rssMb: Number(match[4]) / 1024 }
+    : { wallMs };
 }
 
 function median(values: readonly number[]): Stats {
@@ -142,7 +160,8 @@ export async function sideBySideRows(options: { rounds: number }): Promise<Bench
     }
     nodeBare.push((await timed([process.execPath, '-e', '0'], os.tmpdir(), process.env)).wallMs);
   }
-  const wall = (agent: Agent, workload: Workload) => (samples.get(`${agent}:${workload}`) ?? []).map((sample) => sample.wallMs);
+  const wall = (agent: Agent, workload: Workload) =>
+    (samples.get(`${agent}:${workload}`) ?? []).map((sample) => sample.wallMs);
   /** Per round: (a − b) / divisor, then the median over rounds. */
   const paired = (agent: Agent, a: Workload, b: Workload, divisor: number): Stats | undefined => {
     const left = wall(agent, a);
@@ -157,15 +176,30 @@ export async function sideBySideRows(options: { rounds: number }): Promise<Bench
     five: paired(agent, 'five', 'tools', CALLS * 2),
     node: paired(agent, 'node', 'tools', CALLS),
     persistent: paired(agent, 'persistent', 'tools', CALLS),
-    cpu: samples.get(`${agent}:five`)?.every((sample) => sample.cpuMs !== undefined) ? median(samples.get(`${agent}:five`)!.map((sample) => sample.cpuMs!)) : undefined,
-    rss: (samples.get(`${agent}:five`) ?? []).length > 0 && samples.get(`${agent}:five`)!.every((sample) => sample.rssMb !== undefined) ? median(samples.get(`${agent}:five`)!.map((sample) => sample.rssMb!)) : undefined,
+    cpu: samples.get(`${agent}:five`)?.every((sample) => sample.cpuMs !== undefined)
+      ? median(samples.get(`${agent}:five`)!.map((sample) => sample.cpuMs!))
+      : undefined,
+    rss:
+      (samples.get(`${agent}:five`) ?? []).length > 0 &&
+      samples.get(`${agent}:five`)!.every((sample) => sample.rssMb !== undefined)
+        ? median(samples.get(`${agent}:five`)!.map((sample) => sample.rssMb!))
+        : undefined,
   });
   const ours = perRound('hookloop');
   const theirs = claude ? perRound('claude') : undefined;
-  const missing = 'Claude Code not installed (npm install --prefix /tmp/oracle-cc @anthropic-ai/claude-code@2.1.328, or set HOOKLOOP_BENCH_CLAUDE)';
+  const missing =
+    'Claude Code not installed (npm install --prefix /tmp/oracle-cc @anthropic-ai/claude-code@2.1.328, or set HOOKLOOP_BENCH_CLAUDE)';
   const bare = median(nodeBare);
   const rows: BenchRow[] = [];
-  const vsClaude = (row: string, unit: string, mine: Stats | undefined, other: Stats | undefined, limit: number | undefined, goal: string, note?: string) => {
+  const vsClaude = (
+    row: string,
+    unit: string,
+    mine: Stats | undefined,
+    other: Stats | undefined,
+    limit: number | undefined,
+    goal: string,
+    note?: string,
+  ) => {
     if (!mine) return;
     const ratio = other ? mine.median / other.median : undefined;
     rows.push({
@@ -182,18 +216,74 @@ export async function sideBySideRows(options: { rounds: number }): Promise<Bench
   };
   // The floor no CLI on this Node gets under: Node's own start-up, as a share of Claude Code's.
   const nodeShare = theirs?.startup ? bare.median / theirs.startup.median : undefined;
-  const startupNote = nodeShare === undefined ? undefined : `floor: \`node -e 0\` alone is ${nodeShare.toFixed(2)}× Claude Code's start-up here${nodeShare > 0.35 ? ', so ≤ 0.35× cannot hold on this machine' : ''}`;
-  vsClaude('0 -p start-up, Anthropic provider, one text turn (ms)', 'ms', ours.startup, theirs?.startup, 0.35, '≤ 0.35× Claude Code', startupNote);
+  const startupNote =
+    nodeShare === undefined
+      ? undefined
+      : `floor: \`node -e 0\` alone is ${nodeShare.toFixed(2)}× Claude Code's start-up here${nodeShare > 0.35 ? ', so ≤ 0.35× cannot hold on this machine' : ''}`;
+  vsClaude(
+    '0 -p start-up, Anthropic provider, one text turn (ms)',
+    'ms',
+    ours.startup,
+    theirs?.startup,
+    0.35,
+    '≤ 0.35× Claude Code',
+    startupNote,
+  );
   if (ours.startup) {
     const ratio = ours.startup.median / bare.median;
-    rows.push({ row: '0 -p start-up vs node -e 0 (ms)', unit: 'ms', hookloop: ours.startup, floorLabel: 'node -e 0', floor: bare, ratio, goal: '≤ 4× node -e 0', verdict: verdict(ratio <= 4) });
+    rows.push({
+      row: '0 -p start-up vs node -e 0 (ms)',
+      unit: 'ms',
+      hookloop: ours.startup,
+      floorLabel: 'node -e 0',
+      floor: bare,
+      ratio,
+      goal: '≤ 4× node -e 0',
+      verdict: verdict(ratio <= 4),
+    });
   }
-  vsClaude(`0 per Bash call incl. model round trip, no hooks (ms)`, 'ms', ours.tool, theirs?.tool, 0.4, '≤ 0.4× Claude Code');
-  vsClaude('0 per `cat >/dev/null` command hook (ms/invocation)', 'ms', ours.hook, theirs?.hook, 0.5, '≤ 0.5× Claude Code');
-  vsClaude('0 five such hooks on one event (ms/event)', 'ms', ours.five, theirs?.five, undefined, 'report', theirs?.five ? undefined : undefined);
+  vsClaude(
+    `0 per Bash call incl. model round trip, no hooks (ms)`,
+    'ms',
+    ours.tool,
+    theirs?.tool,
+    0.4,
+    '≤ 0.4× Claude Code',
+  );
+  vsClaude(
+    '0 per `cat >/dev/null` command hook (ms/invocation)',
+    'ms',
+    ours.hook,
+    theirs?.hook,
+    0.5,
+    '≤ 0.5× Claude Code',
+  );
+  vsClaude(
+    '0 five such hooks on one event (ms/event)',
+    'ms',
+    ours.five,
+    theirs?.five,
+    undefined,
+    'report',
+    theirs?.five ? undefined : undefined,
+  );
   if (ours.five && ours.hook) {
     const ratio = ours.five.median / ours.hook.median;
-    rows.push({ row: '0 five hooks on one event vs one (ms)', unit: 'ms', hookloop: ours.five, floorLabel: 'one hook', floor: ours.hook, ratio, goal: '≤ 2.5× one hook', verdict: verdict(ratio <= 2.5), ...(theirs?.five && theirs.hook ? { note: `Claude Code: ${theirs.five.median.toFixed(1)} vs ${theirs.hook.median.toFixed(1)} ms (${(theirs.five.median / theirs.hook.median).toFixed(2)}×)` } : {}) });
+    rows.push({
+      row: '0 five hooks on one event vs one (ms)',
+      unit: 'ms',
+      hookloop: ours.five,
+      floorLabel: 'one hook',
+      floor: ours.hook,
+      ratio,
+      goal: '≤ 2.5× one hook',
+      verdict: verdict(ratio <= 2.5),
+      ...(theirs?.five && theirs.hook
+        ? {
+            note: `Claude Code: ${theirs.five.median.toFixed(1)} vs ${theirs.hook.median.toFixed(1)} ms (${(theirs.five.median / theirs.hook.median).toFixed(2)}×)`,
+          }
+        : {}),
+    });
   }
   vsClaude('0 one-shot `node` hook (ms/invocation)', 'ms', ours.node, theirs?.node, undefined, 'report');
   if (ours.persistent && ours.node) {
@@ -210,7 +300,14 @@ export async function sideBySideRows(options: { rounds: number }): Promise<Bench
       note: `a hookloop extension (Claude Code has none): ${ratio >= 1000 ? '≥ 1000' : ratio.toFixed(0)}× cheaper than one-shot; a difference of two whole runs (${CALLS} invocations each) on a busy machine, so a median below 0 is noise around 0`,
     });
   }
-  vsClaude(`0 CPU of the five-hooks run, ${CALLS} calls, whole process tree (ms)`, 'ms', ours.cpu, theirs?.cpu, undefined, 'report');
+  vsClaude(
+    `0 CPU of the five-hooks run, ${CALLS} calls, whole process tree (ms)`,
+    'ms',
+    ours.cpu,
+    theirs?.cpu,
+    undefined,
+    'report',
+  );
   if (ours.rss) {
     rows.push({
       row: '0 peak RSS of the five-hooks run, largest process (MB)',

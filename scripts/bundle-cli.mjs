@@ -34,12 +34,25 @@ await build({
   // The sandbox runtime finds its helper binaries beside its own files: it stays a package. The
   // OpenTelemetry SDK (loaded only when OTEL_* asks for traces) is CommonJS whose dynamic import a
   // bundle turns into a namespace without its named exports: it stays a package too.
-  external: ['@anthropic-ai/sandbox-runtime', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources'],
+  external: [
+    '@anthropic-ai/sandbox-runtime',
+    '@opentelemetry/sdk-trace-node',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/resources',
+  ],
   // Bundled CommonJS packages call require() for Node's built-ins.
-  banner: { js: "import{createRequire as __hookloopRequire}from'node:module';const require=__hookloopRequire(import.meta.url);" },
+  banner: {
+    js: "import{createRequire as __hookloopRequire}from'node:module';const require=__hookloopRequire(import.meta.url);",
+  },
 });
 
 // WebAssembly the grammar loader reads beside the code that loads it.
-fs.copyFileSync(path.join(root, 'node_modules/web-tree-sitter/web-tree-sitter.wasm'), path.join(outdir, 'web-tree-sitter.wasm'));
-fs.copyFileSync(path.join(root, 'node_modules/tree-sitter-bash/tree-sitter-bash.wasm'), path.join(outdir, 'tree-sitter-bash.wasm'));
+fs.copyFileSync(
+  path.join(root, 'node_modules/web-tree-sitter/web-tree-sitter.wasm'),
+  path.join(outdir, 'web-tree-sitter.wasm'),
+);
+fs.copyFileSync(
+  path.join(root, 'node_modules/tree-sitter-bash/tree-sitter-bash.wasm'),
+  path.join(outdir, 'tree-sitter-bash.wasm'),
+);
 fs.chmodSync(path.join(outdir, 'bin.js'), 0o755);

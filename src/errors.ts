@@ -47,7 +47,11 @@ export class ProviderError extends HookloopError {
   readonly provider: string;
   readonly status: number | undefined;
   readonly retryable: boolean;
-  constructor(provider: string, message: string, options: { status?: number; retryable?: boolean; cause?: unknown } = {}) {
+  constructor(
+    provider: string,
+    message: string,
+    options: { status?: number; retryable?: boolean; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.provider = provider;
     this.status = options.status;

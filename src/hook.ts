@@ -20,7 +20,11 @@
  * `session_id`, `cwd`, `tool_name`, …), untyped per event. The package root's `HookInput<E>` is
  * the same JSON typed for one event.
  */
-export type HookStdin = Readonly<Record<string, unknown>> & { readonly hook_event_name: string; readonly session_id: string; readonly cwd: string };
+export type HookStdin = Readonly<Record<string, unknown>> & {
+  readonly hook_event_name: string;
+  readonly session_id: string;
+  readonly cwd: string;
+};
 
 /** What a one-shot run's exit code and output would say: exit 2 blocks with `stderr`, 0 reads `stdout` (JSON or text). */
 export interface HookExit {
@@ -51,7 +55,9 @@ const PERSISTENT_HOOK_ENV = 'HOOKLOOP_PERSISTENT_HOOK';
  * protocol. A handler that throws (or input that is not JSON) is a non-blocking failure: exit 1 with
  * the message on stderr. Resolves when the hook is done (one-shot: the exit code is set, not forced).
  */
-export async function defineHook(handler: (input: HookStdin) => HookReply | Promise<HookReply>): Promise<void> {
+export async function defineHook(
+  handler: (input: HookStdin) => HookReply | Promise<HookReply>,
+): Promise<void> {
   if (process.env[PERSISTENT_HOOK_ENV] === '1') return persistent(handler);
   const text = await readAll(process.stdin);
   const answer = await answerOf(handler, text);
@@ -81,7 +87,10 @@ async function persistent(handler: (input: HookStdin) => HookReply | Promise<Hoo
   });
 }
 
-async function answerOf(handler: (input: HookStdin) => HookReply | Promise<HookReply>, text: string): Promise<Required<HookExit>> {
+async function answerOf(
+  handler: (input: HookStdin) => HookReply | Promise<HookReply>,
+  text: string,
+): Promise<Required<HookExit>> {
   let input: HookStdin;
   try {
     input = JSON.parse(text) as HookStdin;

@@ -8,5 +8,14 @@
  * Both stream, retry 429/5xx/connection failures with backoff (honouring `retry-after`), time out
  * a silent server, and reject with `ProviderRequestError` (exported by `hookloop`) or `AbortError`.
  */
-export { AnthropicModel, anthropicSystemMessages, DEFAULT_ANTHROPIC_MAX_TOKENS, type AnthropicModelOptions } from './model/anthropic/anthropic-model.js';
-export { OpenAICompatibleModel, openAISystemMessages, type OpenAICompatibleModelOptions } from './model/openai/openai-model.js';
+export {
+  AnthropicModel,
+  anthropicSystemMessages,
+  DEFAULT_ANTHROPIC_MAX_TOKENS,
+  type AnthropicModelOptions,
+} from './model/anthropic/anthropic-model.js';
+export {
+  OpenAICompatibleModel,
+  openAISystemMessages,
+  type OpenAICompatibleModelOptions,
+} from './model/openai/openai-model.js';

@@ -3,4 +3,11 @@
  * Anthropic content blocks (the `model` array of a conformance scenario), records every request,
  * and is strict (fails on an unexpected or unconsumed turn) or lenient (`done (script exhausted)`).
  */
-export { ScriptedModel, SCRIPT_EXHAUSTED_TEXT, type AuxRule, type ScriptBlock, type ScriptTurn, type ScriptedModelOptions } from './model/scripted-model.js';
+export {
+  ScriptedModel,
+  SCRIPT_EXHAUSTED_TEXT,
+  type AuxRule,
+  type ScriptBlock,
+  type ScriptTurn,
+  type ScriptedModelOptions,
+} from './model/scripted-model.js';

@@ -40,11 +40,22 @@ export interface AgentDefinition {
 export type AgentSource = 'cli' | 'project' | 'user' | 'plugin' | 'built-in';
 
 /** A list field as Claude Code reads it: a YAML list, or one string of comma-separated names. */
-const toolList = z.union([z.array(z.string()), z.string().transform((text) => text.split(',').map((name) => name.trim()).filter((name) => name !== ''))]);
+const toolList = z.union([
+  z.array(z.string()),
+  z.string().transform((text) =>
+    text
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
+  ),
+]);
 
 /** The fields of a definition (front matter or an `--agents` entry); unknown fields are ignored, as Claude Code does (`color`, `skills`, `memory`, …). */
 export const agentFieldsSchema = z.object({
-  name: z.string().regex(/^[A-Za-z0-9_:.-]+$/, 'letters, digits, "-", "_", ":" or "."').optional(),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_:.-]+$/, 'letters, digits, "-", "_", ":" or "."')
+    .optional(),
   description: z.string().min(1),
   prompt: z.string().optional(),
   tools: toolList.optional(),
@@ -60,19 +71,32 @@ export const agentFieldsSchema = z.object({
  * error line. @throws ConfigError `<where>: <field>: <expected>` for the first bad field.
  */
 export function checkAgentFields(value: unknown, where: string): z.infer<typeof agentFieldsSchema> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`${where}: expected an object of agent fields (description, prompt, tools, …)`, { file: where });
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigError(`${where}: expected an object of agent fields (description, prompt, tools, …)`, {
+      file: where,
+    });
   const parsed = agentFieldsSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = issue.path.join('.') || '(root)';
   const got = valueAtPath(value, issue.path);
-  const expected = issue.code === 'invalid_value' ? `one of ${(issue as { values: unknown[] }).values.map((option) => JSON.stringify(option)).join(', ')}` : issue.message.replace(/^Invalid input: /, '');
-  throw new ConfigError(`${where}: ${field}: ${expected}${got === undefined ? ' (missing)' : `, got ${JSON.stringify(got)}`}`, { file: where, field });
+  const expected =
+    issue.code === 'invalid_value'
+      ? `one of ${(issue as { values: unknown[] }).values.map((option) => JSON.stringify(option)).join(', ')}`
+      : issue.message.replace(/^Invalid input: /, '');
+  throw new ConfigError(
+    `${where}: ${field}: ${expected}${got === undefined ? ' (missing)' : `, got ${JSON.stringify(got)}`}`,
+    { file: where, field },
+  );
 }
 
 function valueAtPath(value: unknown, keys: readonly PropertyKey[]): unknown {
   let current = value;
-  for (const key of keys) current = current !== null && typeof current === 'object' ? (current as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of keys)
+    current =
+      current !== null && typeof current === 'object'
+        ? (current as Record<PropertyKey, unknown>)[key]
+        : undefined;
   return current;
 }
 
@@ -85,7 +109,8 @@ export const GENERAL_PURPOSE_PROMPT = [
 /** Claude Code's built-in general-purpose agent: every tool, the session's model. */
 export const GENERAL_PURPOSE: AgentDefinition = {
   name: 'general-purpose',
-  description: 'General-purpose agent for researching complex questions, searching for code, and executing multi-step tasks.',
+  description:
+    'General-purpose agent for researching complex questions, searching for code, and executing multi-step tasks.',
   prompt: GENERAL_PURPOSE_PROMPT,
   source: 'built-in',
 };
@@ -94,14 +119,30 @@ export const GENERAL_PURPOSE: AgentDefinition = {
  * An agent's front-matter `hooks` (settings format) as handler entries, checked like a settings
  * file; `Stop` is `SubagentStop` for an agent. @throws ConfigError `<where>: hooks.<Event>…: <problem>`.
  */
-export function agentHooks(hooks: Record<string, unknown> | undefined, where: string): ExternalHandlerEntry[] {
+export function agentHooks(
+  hooks: Record<string, unknown> | undefined,
+  where: string,
+): ExternalHandlerEntry[] {
   if (hooks === undefined) return [];
-  const renamed = Object.fromEntries(Object.entries(hooks).map(([event, groups]) => [event === 'Stop' ? 'SubagentStop' : event, groups]));
+  const renamed = Object.fromEntries(
+    Object.entries(hooks).map(([event, groups]) => [event === 'Stop' ? 'SubagentStop' : event, groups]),
+  );
   const { settings } = parseSettingsText(JSON.stringify({ hooks: renamed }), where);
   const entries: ExternalHandlerEntry[] = [];
   for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
     if (!isHookEventName(event)) continue;
-    groups.forEach((group, groupIndex) => group.hooks.forEach((config, handlerIndex) => entries.push({ event, matcher: group.matcher, config, source: { file: where }, groupIndex, handlerIndex })));
+    groups.forEach((group, groupIndex) =>
+      group.hooks.forEach((config, handlerIndex) =>
+        entries.push({
+          event,
+          matcher: group.matcher,
+          config,
+          source: { file: where },
+          groupIndex,
+          handlerIndex,
+        }),
+      ),
+    );
   }
   return entries;
 }

@@ -32,7 +32,12 @@ export interface AgentOutput {
   readonly totalDurationMs: number;
   readonly totalTokens: number;
   readonly totalToolUseCount: number;
-  readonly usage: { readonly input_tokens: number; readonly cache_creation_input_tokens: number; readonly cache_read_input_tokens: number; readonly output_tokens: number };
+  readonly usage: {
+    readonly input_tokens: number;
+    readonly cache_creation_input_tokens: number;
+    readonly cache_read_input_tokens: number;
+    readonly output_tokens: number;
+  };
   readonly toolStats: ToolStats;
 }
 
@@ -54,18 +59,33 @@ export interface AgentLaunch {
  * Runs one subagent for an Agent call and resolves with its output (or, for `run_in_background`, its launch), or rejects with a ToolFailure
  * whose message the model sees (an unknown agent type, a subagent that failed or was stopped).
  */
-export type SubagentStarter = (input: AgentInput, definition: AgentDefinition, context: ToolContext) => Promise<AgentOutput | AgentLaunch>;
+export type SubagentStarter = (
+  input: AgentInput,
+  definition: AgentDefinition,
+  context: ToolContext,
+) => Promise<AgentOutput | AgentLaunch>;
 
 /**
  * Continues an Agent call whose subagent stopped with `calls` waiting (see Tool.continueWaiting),
  * with the definition of the type it ran as (undefined: the session no longer has it): resolves
  * with its output once it finishes, or rejects as a SubagentStarter does (CallsWaiting: it waits again).
  */
-export type SubagentContinuer = (input: AgentInput, definition: AgentDefinition | undefined, calls: readonly PendingCall[], decisions: PendingDecisions, context: ToolContext) => Promise<AgentOutput>;
+export type SubagentContinuer = (
+  input: AgentInput,
+  definition: AgentDefinition | undefined,
+  calls: readonly PendingCall[],
+  decisions: PendingDecisions,
+  context: ToolContext,
+) => Promise<AgentOutput>;
 
 /** The built-in types' listing in the tool description, as Claude Code lists them: `- name: description (Tools: …)`. */
 function listing(agents: readonly AgentDefinition[]): string {
-  return agents.map((agent) => `- ${agent.name}: ${agent.description} (Tools: ${agent.tools ? agent.tools.join(', ') : '*'})`).join('\n');
+  return agents
+    .map(
+      (agent) =>
+        `- ${agent.name}: ${agent.description} (Tools: ${agent.tools ? agent.tools.join(', ') : '*'})`,
+    )
+    .join('\n');
 }
 
 /**
@@ -76,7 +96,12 @@ function listing(agents: readonly AgentDefinition[]): string {
  * subagent, which stays in plan mode). With `resume`, a call whose subagent's calls wait for a
  * decision can be continued (`continueWaiting`) with the definition of the type it ran as.
  */
-export function agentTool(agents: readonly AgentDefinition[], start: SubagentStarter, name: 'Agent' | 'Task' = 'Agent', resume?: SubagentContinuer): AnyTool {
+export function agentTool(
+  agents: readonly AgentDefinition[],
+  start: SubagentStarter,
+  name: 'Agent' | 'Task' = 'Agent',
+  resume?: SubagentContinuer,
+): AnyTool {
   const byName = new Map(agents.map((agent) => [agent.name, agent]));
   return {
     ...defineTool({
@@ -93,7 +118,9 @@ export function agentTool(agents: readonly AgentDefinition[], start: SubagentSta
       concurrent: true,
       validateInput: async (input) => {
         const type = input.subagent_type ?? 'general-purpose';
-        return byName.has(type) ? undefined : `Agent type '${type}' not found. Available agents: ${[...byName.keys()].join(', ')}`;
+        return byName.has(type)
+          ? undefined
+          : `Agent type '${type}' not found. Available agents: ${[...byName.keys()].join(', ')}`;
       },
       handler: (input, context) => {
         const definition = byName.get(input.subagent_type ?? 'general-purpose');
@@ -102,12 +129,24 @@ export function agentTool(agents: readonly AgentDefinition[], start: SubagentSta
       },
       render: (output: AgentOutput | AgentLaunch) => output.content.map((block) => block.text).join('\n'),
     }),
-    renderBlocks: (output: AgentOutput | AgentLaunch): readonly ToolResultBlock[] => output.content.map((block) => ({ type: 'text', text: block.text })),
+    renderBlocks: (output: AgentOutput | AgentLaunch): readonly ToolResultBlock[] =>
+      output.content.map((block) => ({ type: 'text', text: block.text })),
     ...(resume !== undefined
       ? {
-          continueWaiting: (input: AgentInput, calls: readonly PendingCall[], decisions: PendingDecisions, context: ToolContext) => {
+          continueWaiting: (
+            input: AgentInput,
+            calls: readonly PendingCall[],
+            decisions: PendingDecisions,
+            context: ToolContext,
+          ) => {
             const type = calls[0]?.agentType;
-            return resume(input, type !== undefined ? byName.get(type) : undefined, calls, decisions, context);
+            return resume(
+              input,
+              type !== undefined ? byName.get(type) : undefined,
+              calls,
+              decisions,
+              context,
+            );
           },
         }
       : {}),

@@ -11,7 +11,13 @@ import { newAgentId, runAgentSubagent, type SubagentSetup } from './run-subagent
  * `<task-notification>` (the shape Claude Code 2.1.328 sends, measured), and a model that had
  * already stopped is woken for it. It ends with the session, or when the run is aborted.
  */
-export function startBackgroundSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, context: ToolContext): AgentLaunch {
+export function startBackgroundSubagent(
+  parent: RunContext,
+  setup: SubagentSetup,
+  input: AgentInput,
+  definition: AgentDefinition,
+  context: ToolContext,
+): AgentLaunch {
   const agentId = newAgentId();
   const description = input.description;
   parent.background.track(async (signal) => {
@@ -26,11 +32,26 @@ export function startBackgroundSubagent(parent: RunContext, setup: SubagentSetup
         '</task-notification>',
       ].join('\n');
     try {
-      const output: AgentOutput = await runAgentSubagent(parent, setup, input, definition, { ...context, signal: AbortSignal.any([context.signal, signal]) }, agentId);
-      return notice('completed', `Agent "${description}" finished`, output.content.map((block) => block.text).join('\n'));
+      const output: AgentOutput = await runAgentSubagent(
+        parent,
+        setup,
+        input,
+        definition,
+        { ...context, signal: AbortSignal.any([context.signal, signal]) },
+        agentId,
+      );
+      return notice(
+        'completed',
+        `Agent "${description}" finished`,
+        output.content.map((block) => block.text).join('\n'),
+      );
     } catch (error) {
       if (signal.aborted) return undefined; // the session ended: nobody is left to tell
-      return notice('failed', `Agent "${description}" failed`, error instanceof Error ? error.message : String(error));
+      return notice(
+        'failed',
+        `Agent "${description}" failed`,
+        error instanceof Error ? error.message : String(error),
+      );
     }
   });
   const text = [
@@ -39,5 +60,12 @@ export function startBackgroundSubagent(parent: RunContext, setup: SubagentSetup
     'The agent is working in the background. You will be notified automatically when it completes. Until then you know nothing about its results: do not report, assume or predict them; continue other work or answer the user meanwhile.',
     "Do not duplicate this agent's work: avoid the files and topics it is working on.",
   ].join('\n');
-  return { isAsync: true, status: 'async_launched', agentId, description, prompt: input.prompt, content: [{ type: 'text', text }] };
+  return {
+    isAsync: true,
+    status: 'async_launched',
+    agentId,
+    description,
+    prompt: input.prompt,
+    content: [{ type: 'text', text }],
+  };
 }

@@ -50,7 +50,11 @@ export async function runSubagent(parent: RunContext, request: SubagentRequest):
       kind: 'subagent',
       agentType: AGENT_HOOK_TYPE,
       transcriptPath,
-      answer: { given: () => answer.verdict !== undefined, withdraw: () => delete answer.verdict, reminder: STRUCTURED_OUTPUT_ENFORCE },
+      answer: {
+        given: () => answer.verdict !== undefined,
+        withdraw: () => delete answer.verdict,
+        reminder: STRUCTURED_OUTPUT_ENFORCE,
+      },
     },
     totals: emptyTally(),
     countTurn: () => ++turns,
@@ -63,9 +67,15 @@ export async function runSubagent(parent: RunContext, request: SubagentRequest):
     case 'api_error':
       return { kind: 'failed', error: `subagent model request failed: ${end.result}` };
     case 'max_turns':
-      return { kind: 'failed', error: `the subagent gave no verdict through StructuredOutput within ${MAX_SUBAGENT_TURNS} turns` };
+      return {
+        kind: 'failed',
+        error: `the subagent gave no verdict through StructuredOutput within ${MAX_SUBAGENT_TURNS} turns`,
+      };
     default:
-      return { kind: 'failed', error: `the subagent's run ended (${end.terminalReason}) before it gave a verdict` };
+      return {
+        kind: 'failed',
+        error: `the subagent's run ended (${end.terminalReason}) before it gave a verdict`,
+      };
   }
 }
 
@@ -75,14 +85,35 @@ export async function runSubagent(parent: RunContext, request: SubagentRequest):
  * and signal. The parent's observers hear its hook starts and outcomes, warnings, and its model
  * requests, tool calls and decisions tagged with its id (subagent-events.ts); its messages are not the session's.
  */
-function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdict: ModelVerdict) => void): RunContext {
+function childRun(
+  parent: RunContext,
+  request: SubagentRequest,
+  onAnswer: (verdict: ModelVerdict) => void,
+): RunContext {
   const projectDir = parent.state.projectDir;
   const cwd = typeof request.input['cwd'] === 'string' ? request.input['cwd'] : parent.state.cwd;
-  const policy = new PermissionPolicy({ rules: { allow: [], ask: [], deny: [] }, mode: 'dontAsk', workspace: parent.workspace, projectDir });
-  const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir, cwd, mode: policy });
+  const policy = new PermissionPolicy({
+    rules: { allow: [], ask: [], deny: [] },
+    mode: 'dontAsk',
+    workspace: parent.workspace,
+    projectDir,
+  });
+  const state = new SessionState({
+    sessionId: parent.state.sessionId,
+    transcriptPath: parent.state.transcriptPath,
+    projectDir,
+    cwd,
+    mode: policy,
+  });
   state.promptId = parent.state.promptId;
   state.agent = { id: randomUUID(), type: AGENT_HOOK_TYPE, typeOnEveryEvent: false };
-  const readOnly = parent.tools.list().filter((tool) => (tool.kind === 'read' || (tool.readOnly && tool.kind !== 'bash')) && !['StructuredOutput', 'Agent', 'Skill', 'TodoWrite', 'TaskStop'].includes(tool.name));
+  const readOnly = parent.tools
+    .list()
+    .filter(
+      (tool) =>
+        (tool.kind === 'read' || (tool.readOnly && tool.kind !== 'bash')) &&
+        !['StructuredOutput', 'Agent', 'Skill', 'TodoWrite', 'TaskStop'].includes(tool.name),
+    );
   const child: RunContext = {
     ...parent,
     state,
@@ -98,7 +129,11 @@ function childRun(parent: RunContext, request: SubagentRequest, onAnswer: (verdi
     ...subagentTraceparent(parent, state.agent),
     // mcp_tool hooks inside reach the session's MCP servers as the parent's do.
     // A prompt hook inside asks the model through the model-call hooks too (caller "hook").
-    services: { model: hookModelClient(() => child, parent.model), nested: true, ...(parent.services.callMcpTool ? { callMcpTool: parent.services.callMcpTool } : {}) },
+    services: {
+      model: hookModelClient(() => child, parent.model),
+      nested: true,
+      ...(parent.services.callMcpTool ? { callMcpTool: parent.services.callMcpTool } : {}),
+    },
   };
   return child;
 }

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { agentHooks, checkAgentFields, GENERAL_PURPOSE, type AgentDefinition, type AgentSource } from './agent-definition.js';
+import {
+  agentHooks,
+  checkAgentFields,
+  GENERAL_PURPOSE,
+  type AgentDefinition,
+  type AgentSource,
+} from './agent-definition.js';
 import { readFrontMatter } from '../markdown/front-matter.js';
 
 /**
@@ -30,7 +36,8 @@ export function loadAgents(sources: AgentSources): { agents: AgentDefinition[]; 
   if (sources.agentsJson !== undefined) found.push(...parseAgentsJson(sources.agentsJson));
   found.push(...readAgentDir(path.join(sources.projectDir, '.claude', 'agents'), 'project', warnings));
   found.push(...readAgentDir(path.join(sources.configDir, 'agents'), 'user', warnings));
-  for (const plugin of sources.plugins ?? []) found.push(...readAgentDir(path.join(plugin.root, 'agents'), 'plugin', warnings, `${plugin.name}:`));
+  for (const plugin of sources.plugins ?? [])
+    found.push(...readAgentDir(path.join(plugin.root, 'agents'), 'plugin', warnings, `${plugin.name}:`));
   found.push(GENERAL_PURPOSE);
   const byName = new Map<string, AgentDefinition>();
   for (const agent of found) if (!byName.has(agent.name)) byName.set(agent.name, agent);
@@ -45,10 +52,17 @@ export function parseAgentsJson(text: string): AgentDefinition[] {
   } catch (error) {
     throw new ConfigError(`--agents: not valid JSON: ${(error as Error).message}`, { file: '--agents' });
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError('--agents: expected a JSON object {"<name>": {"description": …, "prompt": …}}', { file: '--agents' });
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigError('--agents: expected a JSON object {"<name>": {"description": …, "prompt": …}}', {
+      file: '--agents',
+    });
   return Object.entries(value as Record<string, unknown>).map(([name, fields]) => {
     const checked = checkAgentFields(fields, `--agents: ${name}`);
-    if (checked.prompt === undefined) throw new ConfigError(`--agents: ${name}: prompt: expected the agent's system prompt (missing)`, { file: '--agents', field: `${name}.prompt` });
+    if (checked.prompt === undefined)
+      throw new ConfigError(`--agents: ${name}: prompt: expected the agent's system prompt (missing)`, {
+        file: '--agents',
+        field: `${name}.prompt`,
+      });
     return definition(name, checked, checked.prompt, 'cli', `--agents: ${name}`);
   });
 }
@@ -57,7 +71,10 @@ export function parseAgentsJson(text: string): AgentDefinition[] {
 function readAgentDir(dir: string, source: AgentSource, warnings: string[], prefix = ''): AgentDefinition[] {
   let names: string[];
   try {
-    names = fs.readdirSync(dir).filter((name) => name.endsWith('.md')).sort();
+    names = fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.md'))
+      .sort();
   } catch {
     return [];
   }
@@ -81,7 +98,13 @@ export function readAgentFile(file: string, source: AgentSource, prefix = ''): A
   return { ...definition(name, checked, body, source, file), file };
 }
 
-function definition(name: string, fields: ReturnType<typeof checkAgentFields>, prompt: string, source: AgentSource, where: string): AgentDefinition {
+function definition(
+  name: string,
+  fields: ReturnType<typeof checkAgentFields>,
+  prompt: string,
+  source: AgentSource,
+  where: string,
+): AgentDefinition {
   const hooks = agentHooks(fields.hooks, where);
   return {
     name,
@@ -90,7 +113,9 @@ function definition(name: string, fields: ReturnType<typeof checkAgentFields>, p
     ...(fields.tools !== undefined ? { tools: fields.tools } : {}),
     ...(fields.disallowedTools !== undefined ? { disallowedTools: fields.disallowedTools } : {}),
     ...(fields.model !== undefined ? { model: fields.model } : {}),
-    ...(fields.permissionMode !== undefined ? { permissionMode: fields.permissionMode as AgentDefinition['permissionMode'] & string } : {}),
+    ...(fields.permissionMode !== undefined
+      ? { permissionMode: fields.permissionMode as AgentDefinition['permissionMode'] & string }
+      : {}),
     ...(fields.maxTurns !== undefined ? { maxTurns: fields.maxTurns } : {}),
     ...(hooks.length > 0 ? { hooks } : {}),
     source,

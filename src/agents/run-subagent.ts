@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
-import { DEFAULT_MAX_TURNS, DEFAULT_STOP_CONTINUATIONS, type LoopEnd, type LoopOptions } from '../loop/loop-types.js';
+import {
+  DEFAULT_MAX_TURNS,
+  DEFAULT_STOP_CONTINUATIONS,
+  type LoopEnd,
+  type LoopOptions,
+} from '../loop/loop-types.js';
 import { HOOK_STOPPED_CONTINUATION } from '../loop/hook-text.js';
 import { makeEmitter, type RunContext } from '../loop/run-context.js';
 import type { RunObserver } from '../loop/run-events.js';
@@ -52,9 +57,19 @@ export function newAgentId(): string {
  * the run (`continue: false`, a PermissionRequest interrupt), which then ends the parent's run too;
  * with CallsWaiting when calls inside wait for a decision (see subagentOutcome).
  */
-export async function runAgentSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, context: ToolContext, agentId = newAgentId()): Promise<AgentOutput> {
+export async function runAgentSubagent(
+  parent: RunContext,
+  setup: SubagentSetup,
+  input: AgentInput,
+  definition: AgentDefinition,
+  context: ToolContext,
+  agentId = newAgentId(),
+): Promise<AgentOutput> {
   const sub = openSubagent(parent, setup, input, definition, agentId, context.signal);
-  return subagentOutcome(sub, await runSubagentTurns(parent, sub.run, sub.loop, input.prompt, { toolUseId: context.toolUseId }));
+  return subagentOutcome(
+    sub,
+    await runSubagentTurns(parent, sub.run, sub.loop, input.prompt, { toolUseId: context.toolUseId }),
+  );
 }
 
 /** A subagent's run context, its loop's options, and what its output reports (see runAgentSubagent). */
@@ -74,31 +89,68 @@ export interface OpenSubagent {
  * The subagent `agentId` of `definition` for an Agent call with `input`, ready to run: a new one,
  * or (`resumed`) one whose conversation is read back from its transcript, which its writer continues.
  */
-export function openSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition, agentId: string, signal: AbortSignal, resumed?: ResumedSession): OpenSubagent {
+export function openSubagent(
+  parent: RunContext,
+  setup: SubagentSetup,
+  input: AgentInput,
+  definition: AgentDefinition,
+  agentId: string,
+  signal: AbortSignal,
+  resumed?: ResumedSession,
+): OpenSubagent {
   const transcriptPath = agentTranscriptPath(parent.state.transcriptPath, agentId);
   const requested = input.model ?? definition.model;
-  const model = (requested !== undefined && requested !== 'inherit' ? setup.agentModel?.(requested) : undefined) ?? parent.model;
+  const model =
+    (requested !== undefined && requested !== 'inherit' ? setup.agentModel?.(requested) : undefined) ??
+    parent.model;
   const seen: OpenSubagent['seen'] = { tools: [], calls: 0, stats: emptyToolStats() };
-  const run = childRun(parent, setup, definition, agentId, transcriptPath, model, signal, (event) => {
-    if (event.type === 'model_response') seen.usage = event.usage;
-    if (event.type === 'tool_result') {
-      seen.calls++;
-      if (!seen.tools.includes(event.toolName)) seen.tools.push(event.toolName);
-      countToolUse(seen.stats, event.toolName, event.output);
-    }
-  }, resumed);
+  const run = childRun(
+    parent,
+    setup,
+    definition,
+    agentId,
+    transcriptPath,
+    model,
+    signal,
+    (event) => {
+      if (event.type === 'model_response') seen.usage = event.usage;
+      if (event.type === 'tool_result') {
+        seen.calls++;
+        if (!seen.tools.includes(event.toolName)) seen.tools.push(event.toolName);
+        countToolUse(seen.stats, event.toolName, event.output);
+      }
+    },
+    resumed,
+  );
   let turns = 0;
   const loop: LoopOptions = {
     model,
     // The definition's body is the prompt; hookloop adds what every subagent needs to know.
-    system: renderSubagentPrompt(definition.prompt, environmentLines({ cwd: parent.state.cwd, git: false, ...(run.state.model !== undefined ? { model: run.state.model } : {}) })),
+    system: renderSubagentPrompt(
+      definition.prompt,
+      environmentLines({
+        cwd: parent.state.cwd,
+        git: false,
+        ...(run.state.model !== undefined ? { model: run.state.model } : {}),
+      }),
+    ),
     maxTurns: definition.maxTurns ?? DEFAULT_MAX_TURNS,
     maxStopContinuations: DEFAULT_STOP_CONTINUATIONS,
     role: { kind: 'subagent', agentType: definition.name, transcriptPath },
     totals: emptyTally(),
     countTurn: () => ++turns,
   };
-  return { run, loop, agentId, definition, input, model, started: Date.now(), transcript: setup.transcript, seen };
+  return {
+    run,
+    loop,
+    agentId,
+    definition,
+    input,
+    model,
+    started: Date.now(),
+    transcript: setup.transcript,
+    seen,
+  };
 }
 
 /**
@@ -119,14 +171,26 @@ export function subagentOutcome(sub: OpenSubagent, end: LoopEnd): AgentOutput {
       throw new ToolFailure('Interrupted by user: the subagent was stopped before it finished');
     case 'tool_deferred':
       if (sub.transcript && end.pending !== undefined && end.pending.length > 0) {
-        throw new CallsWaiting(end.pending.map((call) => ({ ...call, agentId: sub.agentId, agentType: definition.name })), end.deferredToolUse);
+        throw new CallsWaiting(
+          end.pending.map((call) => ({ ...call, agentId: sub.agentId, agentType: definition.name })),
+          end.deferredToolUse,
+        );
       }
-      throw new ToolFailure(`The ${definition.name} agent did not finish (tool_deferred): its calls can wait for a decision only when the session writes transcripts`);
+      throw new ToolFailure(
+        `The ${definition.name} agent did not finish (tool_deferred): its calls can wait for a decision only when the session writes transcripts`,
+      );
     default:
-      throw new ToolFailure(`The ${definition.name} agent did not finish (${end.terminalReason}): ${end.result || 'no answer'}`);
+      throw new ToolFailure(
+        `The ${definition.name} agent did not finish (${end.terminalReason}): ${end.result || 'no answer'}`,
+      );
   }
   const usage = seen.usage ?? { inputTokens: 0, outputTokens: 0 };
-  const wire = { input_tokens: usage.inputTokens, cache_creation_input_tokens: usage.cacheCreationInputTokens ?? 0, cache_read_input_tokens: usage.cacheReadInputTokens ?? 0, output_tokens: usage.outputTokens };
+  const wire = {
+    input_tokens: usage.inputTokens,
+    cache_creation_input_tokens: usage.cacheCreationInputTokens ?? 0,
+    cache_read_input_tokens: usage.cacheReadInputTokens ?? 0,
+    output_tokens: usage.outputTokens,
+  };
   return {
     status: 'completed',
     prompt: input.prompt,
@@ -137,7 +201,11 @@ export function subagentOutcome(sub: OpenSubagent, end: LoopEnd): AgentOutput {
     resolvedModel: run.state.model ?? sub.model.name,
     totalDurationMs: Date.now() - sub.started,
     // Claude Code reports the last request's context size here, not a sum (subagent-start-stop).
-    totalTokens: wire.input_tokens + wire.cache_creation_input_tokens + wire.cache_read_input_tokens + wire.output_tokens,
+    totalTokens:
+      wire.input_tokens +
+      wire.cache_creation_input_tokens +
+      wire.cache_read_input_tokens +
+      wire.output_tokens,
     totalToolUseCount: seen.calls,
     usage: wire,
     toolStats: seen.stats,
@@ -151,22 +219,49 @@ export function subagentOutcome(sub: OpenSubagent, end: LoopEnd): AgentOutput {
  * parent's hear its hook starts and outcomes, system messages and warnings as they are, and its
  * model requests, tool calls and decisions tagged with its id (subagent-events.ts).
  */
-function childRun(parent: RunContext, setup: SubagentSetup, definition: AgentDefinition, agentId: string, transcriptPath: string, model: ModelClient, signal: AbortSignal, watch: RunObserver, resumed: ResumedSession | undefined): RunContext {
+function childRun(
+  parent: RunContext,
+  setup: SubagentSetup,
+  definition: AgentDefinition,
+  agentId: string,
+  transcriptPath: string,
+  model: ModelClient,
+  signal: AbortSignal,
+  watch: RunObserver,
+  resumed: ResumedSession | undefined,
+): RunContext {
   const mode = effectiveMode(parent.policy.mode, definition.permissionMode);
   const policy = mode === parent.policy.mode ? parent.policy : parent.policy.withMode(mode);
-  const state = new SessionState({ sessionId: parent.state.sessionId, transcriptPath: parent.state.transcriptPath, projectDir: parent.state.projectDir, cwd: parent.state.cwd, mode: policy });
+  const state = new SessionState({
+    sessionId: parent.state.sessionId,
+    transcriptPath: parent.state.transcriptPath,
+    projectDir: parent.state.projectDir,
+    cwd: parent.state.cwd,
+    mode: policy,
+  });
   state.promptId = parent.state.promptId;
   state.model = parent.state.model;
   state.agent = { id: agentId, type: definition.name, typeOnEveryEvent: true };
   const observers: RunObserver[] = [watch, parentObserver(parent, state.agent)];
   let writer: TranscriptWriter | undefined;
   if (setup.transcript) {
-    writer = new TranscriptWriter({ path: transcriptPath, sessionId: parent.state.sessionId, facts: state, sidechain: { agentId }, ...(resumed ? { resume: resumed } : {}) }, (error) => parent.emit({ type: 'warning', text: error.message }));
+    writer = new TranscriptWriter(
+      {
+        path: transcriptPath,
+        sessionId: parent.state.sessionId,
+        facts: state,
+        sidechain: { agentId },
+        ...(resumed ? { resume: resumed } : {}),
+      },
+      (error) => parent.emit({ type: 'warning', text: error.message }),
+    );
     observers.unshift(writer.observer);
   }
   // A hook inside the subagent may read agent_transcript_path as well as transcript_path: both are on disk before it runs.
   const ownWriter = writer;
-  const flushTranscript = ownWriter ? () => (parent.flushTranscript?.(), ownWriter.flush()) : parent.flushTranscript;
+  const flushTranscript = ownWriter
+    ? () => (parent.flushTranscript?.(), ownWriter.flush())
+    : parent.flushTranscript;
   return {
     ...parent,
     ...(flushTranscript ? { flushTranscript } : {}),
@@ -197,7 +292,9 @@ function agentEngine(parent: RunContext, definition: AgentDefinition): HookEngin
   // Ids key the engine's failure watch: the agent's handlers get ids the session's do not use.
   const top = Math.max(0, ...handlers.map((handler) => handler.id));
   while (engine.allocateId() < top);
-  registerSettingsHandlers(engine, definition.hooks, parent.state.projectDir, { configDir: parent.configDir });
+  registerSettingsHandlers(engine, definition.hooks, parent.state.projectDir, {
+    configDir: parent.configDir,
+  });
   engine.onBoundary((phase, info) => parent.hooks.boundary(phase, info));
   return engine;
 }
@@ -207,13 +304,23 @@ function agentEngine(parent: RunContext, definition: AgentDefinition): HookEngin
  * `disallowedTools`, never Agent/Task/StructuredOutput. A name matches a tool by its name, the
  * tool part of a rule (`Bash(git *)` → Bash) or an MCP server prefix (`mcp__github`).
  */
-export function offeredTools(tools: readonly AnyTool[], definition: Pick<AgentDefinition, 'tools' | 'disallowedTools'>): AnyTool[] {
+export function offeredTools(
+  tools: readonly AnyTool[],
+  definition: Pick<AgentDefinition, 'tools' | 'disallowedTools'>,
+): AnyTool[] {
   const matches = (names: readonly string[], tool: AnyTool) =>
     names.some((entry) => {
       const name = entry.replace(/\(.*\)$/s, '').trim();
-      return name === '*' || name === tool.name || (name.startsWith('mcp__') && tool.name.startsWith(`${name}__`));
+      return (
+        name === '*' || name === tool.name || (name.startsWith('mcp__') && tool.name.startsWith(`${name}__`))
+      );
     });
-  return tools.filter((tool) => !NEVER_INSIDE.has(tool.name) && (definition.tools === undefined || matches(definition.tools, tool)) && !matches(definition.disallowedTools ?? [], tool));
+  return tools.filter(
+    (tool) =>
+      !NEVER_INSIDE.has(tool.name) &&
+      (definition.tools === undefined || matches(definition.tools, tool)) &&
+      !matches(definition.disallowedTools ?? [], tool),
+  );
 }
 
 const serialApprovers = new WeakMap<Approver, Approver>();
@@ -229,7 +336,9 @@ function oneQuestionAtATime(approver: Approver): Approver {
     serial = {
       ...(approver.awaitsHuman !== undefined ? { awaitsHuman: approver.awaitsHuman } : {}),
       approve: (request) => {
-        const answer = queue.then(() => (request.signal.aborted ? ('deny' as const) : approver.approve(request)));
+        const answer = queue.then(() =>
+          request.signal.aborted ? ('deny' as const) : approver.approve(request),
+        );
         queue = answer.catch(() => undefined);
         return answer;
       },
@@ -240,7 +349,13 @@ function oneQuestionAtATime(approver: Approver): Approver {
 }
 
 /** How strict each mode is: a subagent's `permissionMode` counts only when it is stricter than the parent's. */
-const STRICTNESS: Record<PermissionMode, number> = { bypassPermissions: 0, acceptEdits: 1, default: 2, dontAsk: 3, plan: 3 };
+const STRICTNESS: Record<PermissionMode, number> = {
+  bypassPermissions: 0,
+  acceptEdits: 1,
+  default: 2,
+  dontAsk: 3,
+  plan: 3,
+};
 
 /**
  * The mode a subagent runs in: the definition's `permissionMode` when it is stricter than the
@@ -248,7 +363,10 @@ const STRICTNESS: Record<PermissionMode, number> = { bypassPermissions: 0, accep
  * agent with `bypassPermissions` would bypass); hookloop never lets a subagent do what its parent
  * could not. `auto` counts as `dontAsk`; `plan` and `dontAsk`, neither stricter, keep the parent's.
  */
-export function effectiveMode(parent: PermissionMode, requested: PermissionMode | 'auto' | undefined): PermissionMode {
+export function effectiveMode(
+  parent: PermissionMode,
+  requested: PermissionMode | 'auto' | undefined,
+): PermissionMode {
   if (requested === undefined) return parent;
   const wanted = requested === 'auto' ? 'dontAsk' : requested;
   return STRICTNESS[wanted] > STRICTNESS[parent] ? wanted : parent;

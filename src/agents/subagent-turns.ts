@@ -13,12 +13,24 @@ import { reportSubagentEnd, reportSubagentStart } from './subagent-events.js';
  * parent's observers hear how it ended. `run.state.agent` must be set (the subagent's identity);
  * `from` is the parent's Agent call or the agent hook's span. Never throws.
  */
-export async function runSubagentTurns(parent: RunContext, run: RunContext, loop: LoopOptions, prompt: string, from: { readonly toolUseId?: string | undefined; readonly traceparent?: string | undefined }): Promise<LoopEnd> {
+export async function runSubagentTurns(
+  parent: RunContext,
+  run: RunContext,
+  loop: LoopOptions,
+  prompt: string,
+  from: { readonly toolUseId?: string | undefined; readonly traceparent?: string | undefined },
+): Promise<LoopEnd> {
   const agent = run.state.agent!;
   reportSubagentStart(parent, agent, prompt, from);
   const start = await fireHook(run, 'SubagentStart', {});
   appendMessage(run, userMessage(prompt));
-  if (start.contexts.length > 0) appendMessage(run, systemMessage(start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n')));
+  if (start.contexts.length > 0)
+    appendMessage(
+      run,
+      systemMessage(
+        start.contexts.map((text) => contextLabel('SubagentStart', undefined, text)).join('\n\n'),
+      ),
+    );
   const end = await runLoop(run, loop);
   reportSubagentEnd(parent, agent, end);
   return end;

@@ -11,7 +11,15 @@ export interface ToolStats {
 
 /** All counts zero. */
 export function emptyToolStats(): ToolStats {
-  return { readCount: 0, searchCount: 0, bashCount: 0, editFileCount: 0, linesAdded: 0, linesRemoved: 0, otherToolCount: 0 };
+  return {
+    readCount: 0,
+    searchCount: 0,
+    bashCount: 0,
+    editFileCount: 0,
+    linesAdded: 0,
+    linesRemoved: 0,
+    otherToolCount: 0,
+  };
 }
 
 /** Counts one paired call of `toolName`; an Edit or Write `output` with a `structuredPatch` adds its `+`/`-` lines. */
@@ -24,7 +32,9 @@ export function countToolUse(stats: ToolStats, toolName: string, output: unknown
   const patch = (output as { structuredPatch?: unknown } | undefined)?.structuredPatch;
   if (!Array.isArray(patch)) return;
   for (const hunk of patch) {
-    for (const line of (hunk as { lines?: unknown }).lines instanceof Array ? ((hunk as { lines: unknown[] }).lines) : []) {
+    for (const line of (hunk as { lines?: unknown }).lines instanceof Array
+      ? (hunk as { lines: unknown[] }).lines
+      : []) {
       if (typeof line !== 'string') continue;
       if (line.startsWith('+')) stats.linesAdded++;
       else if (line.startsWith('-')) stats.linesRemoved++;

@@ -22,9 +22,18 @@ import { openSubagent, subagentOutcome, type SubagentSetup } from './run-subagen
  * (undefined: gone; the Agent call fails and the subagent's calls are paired with why).
  * Rejects as runAgentSubagent does; with a ToolFailure when its transcript no longer agrees.
  */
-export async function continueAgentSubagent(parent: RunContext, setup: SubagentSetup, input: AgentInput, definition: AgentDefinition | undefined, calls: readonly PendingCall[], decisions: PendingDecisions, context: ToolContext): Promise<AgentOutput> {
+export async function continueAgentSubagent(
+  parent: RunContext,
+  setup: SubagentSetup,
+  input: AgentInput,
+  definition: AgentDefinition | undefined,
+  calls: readonly PendingCall[],
+  decisions: PendingDecisions,
+  context: ToolContext,
+): Promise<AgentOutput> {
   const agentId = calls[0]?.agentId;
-  if (agentId === undefined || calls.some((call) => call.agentId !== agentId)) throw new ToolFailure('Error: the waiting calls of this Agent call name no single subagent');
+  if (agentId === undefined || calls.some((call) => call.agentId !== agentId))
+    throw new ToolFailure('Error: the waiting calls of this Agent call name no single subagent');
   if (definition === undefined) {
     // The session no longer has the agent: the subagent cannot go on; its calls are paired with why, in its transcript, as the Agent call is.
     const why = `Agent type '${calls[0]?.agentType ?? '?'}' not found: the waiting subagent cannot continue`;

@@ -13,7 +13,11 @@ import type { McpServerEntry } from '../mcp/server-config.js';
  */
 export async function approveProjectServers(
   pending: readonly SkippedServer[],
-  options: { readonly input: NodeJS.ReadableStream; readonly output: NodeJS.WritableStream; readonly projectDir: string },
+  options: {
+    readonly input: NodeJS.ReadableStream;
+    readonly output: NodeJS.WritableStream;
+    readonly projectDir: string;
+  },
 ): Promise<McpServerEntry[]> {
   const candidates = pending.filter((server) => server.state === 'pending' && server.config !== undefined);
   if (candidates.length === 0) return [];
@@ -26,9 +30,19 @@ export async function approveProjectServers(
   try {
     for (const server of candidates) {
       const config = server.config!;
-      const what = 'command' in config ? [config.command, ...((config.args as string[] | undefined) ?? [])].join(' ') : `${String(config.type)} ${String(config.url)}`;
-      options.output.write(`\nNew MCP server found in ${server.file}: ${server.name}\n  ${what}\nMCP servers may run code and reach the network; its tool calls still need approval.\n`);
-      const reply = all ? 'y' : await Promise.race([lines.question('Use it? [y]es / [n]o / [a]ll servers of this project ', {}), closed]);
+      const what =
+        'command' in config
+          ? [config.command, ...((config.args as string[] | undefined) ?? [])].join(' ')
+          : `${String(config.type)} ${String(config.url)}`;
+      options.output.write(
+        `\nNew MCP server found in ${server.file}: ${server.name}\n  ${what}\nMCP servers may run code and reach the network; its tool calls still need approval.\n`,
+      );
+      const reply = all
+        ? 'y'
+        : await Promise.race([
+            lines.question('Use it? [y]es / [n]o / [a]ll servers of this project ', {}),
+            closed,
+          ]);
       if (reply === 'closed') break;
       const word = reply.trim().toLowerCase();
       if (word === 'a' || word === 'all') all = true;
@@ -40,12 +54,19 @@ export async function approveProjectServers(
   } finally {
     lines.close();
   }
-  rememberAnswers(path.join(options.projectDir, '.claude', 'settings.local.json'), { enabled, disabled, all });
+  rememberAnswers(path.join(options.projectDir, '.claude', 'settings.local.json'), {
+    enabled,
+    disabled,
+    all,
+  });
   return approved;
 }
 
 /** Adds the answers to `settings.local.json`, keeping everything else in it. A file that is not a JSON object is left alone. */
-function rememberAnswers(file: string, answers: { enabled: readonly string[]; disabled: readonly string[]; all: boolean }): void {
+function rememberAnswers(
+  file: string,
+  answers: { enabled: readonly string[]; disabled: readonly string[]; all: boolean },
+): void {
   let settings: Record<string, unknown> = {};
   try {
     const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
@@ -56,7 +77,9 @@ function rememberAnswers(file: string, answers: { enabled: readonly string[]; di
   }
   const merge = (key: string, names: readonly string[]) => {
     if (names.length === 0) return;
-    const existing = Array.isArray(settings[key]) ? (settings[key] as unknown[]).filter((name): name is string => typeof name === 'string') : [];
+    const existing = Array.isArray(settings[key])
+      ? (settings[key] as unknown[]).filter((name): name is string => typeof name === 'string')
+      : [];
     settings[key] = [...new Set([...existing, ...names])];
   };
   merge('enabledMcpjsonServers', answers.enabled);

@@ -20,14 +20,21 @@ const MAX_OUTPUT_LINES = 10;
  * audit log. Returns the live tally the summary prints.
  */
 export function registerDemoHooks(hooks: HookEngine, options: { auditLog: string }): DemoTally {
-  const tally: DemoTally = { ran: 0, blocked: [], rewrittenInputs: 0, truncatedOutputs: 0, stopContinuations: 0 };
+  const tally: DemoTally = {
+    ran: 0,
+    blocked: [],
+    rewrittenInputs: 0,
+    truncatedOutputs: 0,
+    stopContinuations: 0,
+  };
   const ran = new Set<string>();
   let testsRan = false;
 
   // Guard: generated files are produced by a generator, never edited by hand.
   hooks.on('PreToolUse', { matcher: 'Write|Edit', name: 'generated-file-guard' }, ({ tool_input }) => {
     const file = String(tool_input['file_path']);
-    if (/\.gen\.[a-z]+$/.test(file)) return deny(`${path.basename(file)} is generated; change the generator instead`);
+    if (/\.gen\.[a-z]+$/.test(file))
+      return deny(`${path.basename(file)} is generated; change the generator instead`);
     return undefined;
   });
 
@@ -36,7 +43,12 @@ export function registerDemoHooks(hooks: HookEngine, options: { auditLog: string
     const file = String(tool_input['file_path']);
     if (path.dirname(file) !== cwd || !/^(TODO|NOTES)\.md$/.test(path.basename(file))) return undefined;
     tally.rewrittenInputs++;
-    return { hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { ...tool_input, file_path: path.join(cwd, 'docs', path.basename(file)) } } };
+    return {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        updatedInput: { ...tool_input, file_path: path.join(cwd, 'docs', path.basename(file)) },
+      },
+    };
   });
 
   // Truncate: long Bash output is cut to its first lines before the model sees it.
@@ -45,8 +57,13 @@ export function registerDemoHooks(hooks: HookEngine, options: { auditLog: string
     const lines = response.stdout.split('\n');
     if (lines.length <= MAX_OUTPUT_LINES) return undefined;
     tally.truncatedOutputs++;
-    const stdout = [...lines.slice(0, MAX_OUTPUT_LINES), `… ${lines.length - MAX_OUTPUT_LINES} more lines truncated by the truncate-output hook`].join('\n');
-    return { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { ...response, stdout } } };
+    const stdout = [
+      ...lines.slice(0, MAX_OUTPUT_LINES),
+      `… ${lines.length - MAX_OUTPUT_LINES} more lines truncated by the truncate-output hook`,
+    ].join('\n');
+    return {
+      hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { ...response, stdout } },
+    };
   });
 
   hooks.on('PostToolUse', { matcher: 'Bash', name: 'tests-ran' }, ({ tool_input }) => {
@@ -62,7 +79,8 @@ export function registerDemoHooks(hooks: HookEngine, options: { auditLog: string
 
   // Audit: every call and what happened to it, one JSON line each.
   fs.mkdirSync(path.dirname(options.auditLog), { recursive: true });
-  const audit = (record: Record<string, unknown>) => fs.appendFileSync(options.auditLog, `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`);
+  const audit = (record: Record<string, unknown>) =>
+    fs.appendFileSync(options.auditLog, `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`);
   hooks.on('PostToolUse', { name: 'audit' }, ({ tool_name, tool_use_id, tool_input }) => {
     tally.ran++;
     ran.add(tool_use_id);
@@ -79,7 +97,14 @@ export function registerDemoHooks(hooks: HookEngine, options: { auditLog: string
       const text = String(call.tool_response);
       if (!ran.has(call.tool_use_id)) {
         tally.blocked.push(`${call.tool_name} ${call.tool_use_id}`);
-        audit({ event: 'PostToolBatch', tool_name: call.tool_name, tool_use_id: call.tool_use_id, tool_input: call.tool_input, outcome: 'blocked', reason: text });
+        audit({
+          event: 'PostToolBatch',
+          tool_name: call.tool_name,
+          tool_use_id: call.tool_use_id,
+          tool_input: call.tool_input,
+          outcome: 'blocked',
+          reason: text,
+        });
       }
     }
   });

@@ -29,13 +29,18 @@ export const DEMO_DIR = fileURLToPath(new URL('../../../examples/demo/', import.
  * `recordRequests` every request is appended to that file (as `--record-requests` writes it).
  * @throws ConfigError when `recordRequests` cannot be written.
  */
-export async function runDemo(options: { keep: boolean; recordRequests?: string; write: (line: string) => void; writeError: (line: string) => void }): Promise<number> {
+export async function runDemo(options: {
+  keep: boolean;
+  recordRequests?: string;
+  write: (line: string) => void;
+  writeError: (line: string) => void;
+}): Promise<number> {
   const { write } = options;
   const projectDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-demo-')));
   fs.cpSync(path.join(DEMO_DIR, 'project'), projectDir, { recursive: true });
   const auditLog = path.join(projectDir, '.hookloop', 'audit.jsonl');
 
-  write('hookloop demo: a SCRIPTED session. The model\'s turns are replayed from examples/demo/script.json;');
+  write("hookloop demo: a SCRIPTED session. The model's turns are replayed from examples/demo/script.json;");
   write('the tools, permission rules and hooks are real and act on a copy of examples/demo/project.');
   write(`project: ${projectDir}`);
   write('');
@@ -45,9 +50,15 @@ export async function runDemo(options: { keep: boolean; recordRequests?: string;
   registerSettingsHandlers(hooks, settings.handlers, projectDir);
   const tally = registerDemoHooks(hooks, { auditLog });
 
-  const requestLog = options.recordRequests !== undefined ? openRequestLog(options.recordRequests) : undefined;
-  const scripted = new ScriptedModel(loadModelScript(path.join(DEMO_DIR, 'script.json'), projectDir), { mode: 'strict' });
-  const model: ModelClient = { name: scripted.name, complete: (request) => (requestLog?.append(request), scripted.complete(request)) };
+  const requestLog =
+    options.recordRequests !== undefined ? openRequestLog(options.recordRequests) : undefined;
+  const scripted = new ScriptedModel(loadModelScript(path.join(DEMO_DIR, 'script.json'), projectDir), {
+    mode: 'strict',
+  });
+  const model: ModelClient = {
+    name: scripted.name,
+    complete: (request) => (requestLog?.append(request), scripted.complete(request)),
+  };
   const tools = builtinTools();
   // The transcript stays inside the demo copy, so ~/.claude/projects gets no throwaway sessions.
   const configDir = path.join(projectDir, '.hookloop', 'claude');
@@ -55,8 +66,13 @@ export async function runDemo(options: { keep: boolean; recordRequests?: string;
     model,
     projectDir,
     configDir,
-    system: renderSystemPrompt({ toolNames: tools.map((tool) => tool.name), permissionMode: 'default', environment: environmentLines({ cwd: projectDir }) }),
-    memory: loadMemory({ cwd: projectDir, configDir, homeDir: path.join(projectDir, '.hookloop', 'home') }).files,
+    system: renderSystemPrompt({
+      toolNames: tools.map((tool) => tool.name),
+      permissionMode: 'default',
+      environment: environmentLines({ cwd: projectDir }),
+    }),
+    memory: loadMemory({ cwd: projectDir, configDir, homeDir: path.join(projectDir, '.hookloop', 'home') })
+      .files,
     tools,
     hooks,
     permissions: { rules: settings.permissions, mode: 'default' },

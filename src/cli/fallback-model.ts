@@ -12,11 +12,17 @@ type ProviderSelection = Extract<ModelSelection, { provider: 'anthropic' | 'open
  * MAIN_MODEL_ATTEMPTS_BEFORE_FALLBACK attempts, then one per fallback model on the same provider
  * and server (normal retries). A scripted selection has no models to switch between: undefined.
  */
-export function fallbackSelections(selection: ModelSelection, models: readonly string[]): { main: ProviderSelection; fallbacks: ProviderSelection[] } | undefined {
-  if (models.length === 0 || (selection.provider !== 'anthropic' && selection.provider !== 'openai')) return undefined;
+export function fallbackSelections(
+  selection: ModelSelection,
+  models: readonly string[],
+): { main: ProviderSelection; fallbacks: ProviderSelection[] } | undefined {
+  if (models.length === 0 || (selection.provider !== 'anthropic' && selection.provider !== 'openai'))
+    return undefined;
   const retry = { ...selection.options.retry, maxRetries: MAIN_MODEL_ATTEMPTS_BEFORE_FALLBACK - 1 };
   const main = { ...selection, options: { ...selection.options, retry } } as ProviderSelection;
-  const fallbacks = models.map((model) => ({ ...selection, options: { ...selection.options, model } }) as ProviderSelection);
+  const fallbacks = models.map(
+    (model) => ({ ...selection, options: { ...selection.options, model } }) as ProviderSelection,
+  );
   return { main, fallbacks };
 }
 
@@ -27,7 +33,11 @@ export function fallbackSelections(selection: ModelSelection, models: readonly s
  * starts with the main model again (Claude Code tries it again at the start of each turn). Errors
  * that another model would get too (a rejected key, a bad request) are thrown at once.
  */
-export function withFallbacks(main: ModelClient, fallbacks: readonly { readonly id: string; readonly client: ModelClient }[], notify: (text: string) => void): ModelClient {
+export function withFallbacks(
+  main: ModelClient,
+  fallbacks: readonly { readonly id: string; readonly client: ModelClient }[],
+  notify: (text: string) => void,
+): ModelClient {
   const id = (main as { model?: unknown }).model;
   return {
     name: main.name,

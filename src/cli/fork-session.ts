@@ -12,18 +12,35 @@ import type { ResumedSession } from '../session/resume.js';
  * again. Returns the session to resume.
  * @throws ConfigError naming the file when the copy cannot be written (nothing is left half-written: the copy is renamed into place).
  */
-export function forkSession(resumed: ResumedSession, configDir: string, projectDir: string, newId: string = randomUUID()): ResumedSession {
+export function forkSession(
+  resumed: ResumedSession,
+  configDir: string,
+  projectDir: string,
+  newId: string = randomUUID(),
+): ResumedSession {
   const target = transcriptPathFor(configDir, path.resolve(projectDir), newId);
   try {
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    const lines = fs.readFileSync(resumed.transcriptPath, 'utf8').split('\n').map((line) => renamedLine(line, resumed.sessionId, newId));
+    const lines = fs
+      .readFileSync(resumed.transcriptPath, 'utf8')
+      .split('\n')
+      .map((line) => renamedLine(line, resumed.sessionId, newId));
     const partial = `${target}.${process.pid}.tmp`;
     fs.writeFileSync(partial, lines.join('\n'));
     fs.renameSync(partial, target);
-    const subagents = path.join(path.dirname(resumed.transcriptPath), path.basename(resumed.transcriptPath, '.jsonl'));
-    if (fs.existsSync(subagents)) fs.cpSync(subagents, path.join(path.dirname(target), path.basename(target, '.jsonl')), { recursive: true });
+    const subagents = path.join(
+      path.dirname(resumed.transcriptPath),
+      path.basename(resumed.transcriptPath, '.jsonl'),
+    );
+    if (fs.existsSync(subagents))
+      fs.cpSync(subagents, path.join(path.dirname(target), path.basename(target, '.jsonl')), {
+        recursive: true,
+      });
   } catch (error) {
-    throw new ConfigError(`--fork-session: cannot copy ${resumed.transcriptPath} to ${target}: ${describeError(error)}`, { field: '--fork-session', file: target });
+    throw new ConfigError(
+      `--fork-session: cannot copy ${resumed.transcriptPath} to ${target}: ${describeError(error)}`,
+      { field: '--fork-session', file: target },
+    );
   }
   return { ...resumed, sessionId: newId, transcriptPath: target };
 }

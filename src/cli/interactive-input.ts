@@ -34,10 +34,17 @@ export class PromptReader {
       if (this.input.isTTY === true) this.output.write(`${prompt}${carried}\n`);
       return Promise.resolve(carried);
     }
-    if (this.ended || signal?.aborted === true || (this.input as { readableEnded?: boolean }).readableEnded) return Promise.resolve(END_OF_INPUT);
+    if (this.ended || signal?.aborted === true || (this.input as { readableEnded?: boolean }).readableEnded)
+      return Promise.resolve(END_OF_INPUT);
     return new Promise((resolve) => {
       const terminal = this.input.isTTY === true;
-      const lines = createInterface({ input: this.input, output: this.output, terminal, history: [...this.history], historySize: 1000 });
+      const lines = createInterface({
+        input: this.input,
+        output: this.output,
+        terminal,
+        history: [...this.history],
+        historySize: 1000,
+      });
       let answered = false;
       const onAbort = () => finish(END_OF_INPUT);
       const finish = (answer: PromptAnswer) => {

@@ -1,4 +1,10 @@
-import { startSession, type AgentSession, type RunOptions, type RunResult, type SessionEndReason } from '../run/run-agent.js';
+import {
+  startSession,
+  type AgentSession,
+  type RunOptions,
+  type RunResult,
+  type SessionEndReason,
+} from '../run/run-agent.js';
 import type { RunObserver } from '../loop/run-events.js';
 import { renderInput } from './tty-approver.js';
 import { END_OF_INPUT, INTERRUPTED, PromptReader } from './interactive-input.js';
@@ -31,7 +37,8 @@ export interface InteractiveOptions {
   readonly signal?: AbortSignal;
 }
 
-const HELP = 'Commands: /compact [instructions] (summarize the conversation to free context), /exit (leave), /help. Ctrl-C interrupts a turn; Ctrl-D leaves.';
+const HELP =
+  'Commands: /compact [instructions] (summarize the conversation to free context), /exit (leave), /help. Ctrl-C interrupts a turn; Ctrl-D leaves.';
 
 /**
  * Runs the prompt loop until the user leaves, then ends the session (SessionEnd). Returns the exit
@@ -66,8 +73,10 @@ export async function runInteractive(options: InteractiveOptions, io: Interactiv
       if (line === '') continue;
       if (line === '/exit' || line === '/quit') break;
       if (line === '/help') note(HELP);
-      else if (line === '/compact' || line.startsWith('/compact ')) await compact(session, line.slice('/compact'.length).trim(), io, note);
-      else printResult(await interruptible(io, (signal) => session.send(answer, { signal })), options, io, note);
+      else if (line === '/compact' || line.startsWith('/compact '))
+        await compact(session, line.slice('/compact'.length).trim(), io, note);
+      else
+        printResult(await interruptible(io, (signal) => session.send(answer, { signal })), options, io, note);
       if (sessionEnding(options)) {
         reason = 'abort';
         break;
@@ -91,9 +100,22 @@ function sessionEnding(options: InteractiveOptions): boolean {
  * Starts a session with `options` (SessionStart fires) and runs the prompt loop on `io`, `firstPrompt` first.
  * @throws ConfigError for invalid permission rules.
  */
-export async function runInteractiveSession(options: RunOptions, firstPrompt: string | undefined, io: InteractiveIo, alreadyPrinted?: (result: string) => boolean): Promise<number> {
+export async function runInteractiveSession(
+  options: RunOptions,
+  firstPrompt: string | undefined,
+  io: InteractiveIo,
+  alreadyPrinted?: (result: string) => boolean,
+): Promise<number> {
   const session = await startSession(options);
-  return runInteractive({ session, ...(firstPrompt !== undefined ? { firstPrompt } : {}), ...(alreadyPrinted ? { alreadyPrinted } : {}), ...(options.signal ? { signal: options.signal } : {}) }, io);
+  return runInteractive(
+    {
+      session,
+      ...(firstPrompt !== undefined ? { firstPrompt } : {}),
+      ...(alreadyPrinted ? { alreadyPrinted } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    io,
+  );
 }
 
 /** Runs `task` with a signal that Ctrl-C (SIGINT) aborts; the handler is there only while it runs. */
@@ -109,19 +131,37 @@ async function interruptible<T>(io: InteractiveIo, task: (signal: AbortSignal) =
   }
 }
 
-async function compact(session: AgentSession, instructions: string, io: InteractiveIo, note: (text: string) => void): Promise<void> {
+async function compact(
+  session: AgentSession,
+  instructions: string,
+  io: InteractiveIo,
+  note: (text: string) => void,
+): Promise<void> {
   const outcome = await interruptible(io, (signal) => session.compact(instructions || undefined, { signal }));
-  if (outcome.kind === 'compacted') note(`(conversation compacted: the summary replaces ${outcome.preTokens > 0 ? `about ${outcome.preTokens} tokens of ` : ''}history)`);
+  if (outcome.kind === 'compacted')
+    note(
+      `(conversation compacted: the summary replaces ${outcome.preTokens > 0 ? `about ${outcome.preTokens} tokens of ` : ''}history)`,
+    );
   else if (outcome.kind === 'blocked') note(`(compaction blocked by a PreCompact hook: ${outcome.reason})`);
   else note(`(compaction failed: ${outcome.error})`);
 }
 
-function printResult(result: RunResult, options: InteractiveOptions, io: InteractiveIo, note: (text: string) => void): void {
+function printResult(
+  result: RunResult,
+  options: InteractiveOptions,
+  io: InteractiveIo,
+  note: (text: string) => void,
+): void {
   if (result.terminalReason === 'aborted') {
     note('(interrupted)');
     return;
   }
-  if (result.result && result.terminalReason !== 'api_error' && !(options.alreadyPrinted?.(result.result) ?? false)) io.output.write(`${result.result}\n`);
+  if (
+    result.result &&
+    result.terminalReason !== 'api_error' &&
+    !(options.alreadyPrinted?.(result.result) ?? false)
+  )
+    io.output.write(`${result.result}\n`);
   if (result.terminalReason === 'api_error') note(`(the model request failed: ${result.result})`);
   else if (result.isError) note(`(the turn ended: ${result.terminalReason})`);
 }
@@ -131,7 +171,10 @@ function printResult(result: RunResult, options: InteractiveOptions, io: Interac
  * tool calls (unless it was streamed already), one line per tool call (`● Bash(npm test)`), failed
  * results, and automatic compactions. Notifications only.
  */
-export function interactiveActivity(write: (line: string) => void, writeText: (line: string) => void = write): RunObserver {
+export function interactiveActivity(
+  write: (line: string) => void,
+  writeText: (line: string) => void = write,
+): RunObserver {
   let streamed = false;
   // Each call is shown when it starts, so an approval question follows its own call's line;
   // a call that never started (unknown tool, bad input) is shown with its error.
@@ -146,8 +189,11 @@ export function interactiveActivity(write: (line: string) => void, writeText: (l
     if (event.type === 'model_request') streamed = false;
     else if (event.type === 'model_stream' && event.event.type === 'text_delta') streamed = true;
     else if (event.type === 'message' && event.message.role === 'assistant') {
-      if (event.message.toolCalls.length > 0 && event.message.text && !streamed) writeText(event.message.text);
-      calls = new Map(event.message.toolCalls.map((call) => [call.id, { name: call.name, input: call.input }]));
+      if (event.message.toolCalls.length > 0 && event.message.text && !streamed)
+        writeText(event.message.text);
+      calls = new Map(
+        event.message.toolCalls.map((call) => [call.id, { name: call.name, input: call.input }]),
+      );
     } else if (event.type === 'tool_started') {
       show(event.toolUseId, event.toolName, event.input);
     } else if (event.type === 'tool_result') {

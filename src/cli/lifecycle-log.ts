@@ -13,7 +13,8 @@ export function lifecycleLog(write: (line: string) => void, verbose: boolean): R
     const line = formatEvent(event, verbose);
     // A subagent's hooks are reported with its id, like its other steps.
     const agentId = event.type === 'hook_outcome' ? event.agentId : undefined;
-    if (line !== undefined) write(agentId !== undefined && !line.startsWith('hookloop:') ? `[Subagent ${agentId}] ${line}` : line);
+    if (line !== undefined)
+      write(agentId !== undefined && !line.startsWith('hookloop:') ? `[Subagent ${agentId}] ${line}` : line);
   };
 }
 
@@ -37,21 +38,35 @@ function formatEvent(event: RunEvent, verbose: boolean): string | undefined {
     case 'permission':
       return verbose ? `[Permission] ${event.toolName}: ${event.behavior} (${event.source})` : undefined;
     case 'permission_decision':
-      return verbose ? `[Decision] ${event.toolName} ${event.toolUseId}: ${describeDecision(event.record)}` : undefined;
+      return verbose
+        ? `[Decision] ${event.toolName} ${event.toolUseId}: ${describeDecision(event.record)}`
+        : undefined;
     case 'input_rewritten':
-      return verbose ? `[Hook] ${event.by}: ${event.toolName} ${event.by === 'PostToolUse' ? 'output' : 'input'} rewritten${event.hook ? ` by [${event.hook.name}]` : ''}` : undefined;
+      return verbose
+        ? `[Hook] ${event.by}: ${event.toolName} ${event.by === 'PostToolUse' ? 'output' : 'input'} rewritten${event.hook ? ` by [${event.hook.name}]` : ''}`
+        : undefined;
     case 'tool_result':
-      return verbose ? `[Tool] ${event.toolName} ${event.toolUseId} -> ${event.result.isError ? `error: ${firstLine(event.result.content)}` : 'ok'}` : undefined;
+      return verbose
+        ? `[Tool] ${event.toolName} ${event.toolUseId} -> ${event.result.isError ? `error: ${firstLine(event.result.content)}` : 'ok'}`
+        : undefined;
     case 'model_request':
       return verbose ? `[Model] turn ${event.turn}` : undefined;
     case 'model_response':
-      return verbose ? `[Model] turn ${event.turn}: ${event.toolCalls} tool call(s)${event.text ? `, text: ${firstLine(event.text)}` : ''}` : undefined;
+      return verbose
+        ? `[Model] turn ${event.turn}: ${event.toolCalls} tool call(s)${event.text ? `, text: ${firstLine(event.text)}` : ''}`
+        : undefined;
     case 'mcp_notice':
-      return verbose ? `[MCP] ${event.server}${event.kind === 'log' ? ` ${event.level ?? 'info'}` : ` progress${event.toolUseId ? ` ${event.toolUseId}` : ''}`}: ${firstLine(event.text)}` : undefined;
+      return verbose
+        ? `[MCP] ${event.server}${event.kind === 'log' ? ` ${event.level ?? 'info'}` : ` progress${event.toolUseId ? ` ${event.toolUseId}` : ''}`}: ${firstLine(event.text)}`
+        : undefined;
     case 'subagent_started':
-      return verbose ? `[Subagent ${event.agentType} ${event.agentId}] started${event.toolUseId !== undefined ? ` by ${event.toolUseId}` : ''}: ${firstLine(event.prompt)}` : undefined;
+      return verbose
+        ? `[Subagent ${event.agentType} ${event.agentId}] started${event.toolUseId !== undefined ? ` by ${event.toolUseId}` : ''}: ${firstLine(event.prompt)}`
+        : undefined;
     case 'subagent_finished':
-      return verbose ? `[Subagent ${event.agentType} ${event.agentId}] finished: ${event.terminalReason}${event.isError ? ' (error)' : ''}` : undefined;
+      return verbose
+        ? `[Subagent ${event.agentType} ${event.agentId}] finished: ${event.terminalReason}${event.isError ? ' (error)' : ''}`
+        : undefined;
     case 'subagent_event': {
       // The subagent's own steps, under its name: every call it makes, refused ones too, is in the log.
       const line = formatEvent(event.event, verbose);
@@ -64,9 +79,20 @@ function formatEvent(event: RunEvent, verbose: boolean): string | undefined {
   }
 }
 
-function describeOutcome(status: string, output: Readonly<Record<string, unknown>>, blockMessage: string | undefined): string {
+function describeOutcome(
+  status: string,
+  output: Readonly<Record<string, unknown>>,
+  blockMessage: string | undefined,
+): string {
   if (status === 'blocked') return `block (exit 2: ${firstLine(blockMessage ?? '')})`;
-  const specific = output['hookSpecificOutput'] as { permissionDecision?: string; updatedInput?: unknown; updatedToolOutput?: unknown; additionalContext?: string } | undefined;
+  const specific = output['hookSpecificOutput'] as
+    | {
+        permissionDecision?: string;
+        updatedInput?: unknown;
+        updatedToolOutput?: unknown;
+        additionalContext?: string;
+      }
+    | undefined;
   const parts: string[] = [];
   if (specific?.permissionDecision) parts.push(specific.permissionDecision);
   if (output['decision']) parts.push(String(output['decision']));
@@ -80,10 +106,14 @@ function describeOutcome(status: string, output: Readonly<Record<string, unknown
 /** `deny by hook [guard.sh] (.claude/settings.json: hooks.PreToolUse[0].hooks[0]): no rm`, `allow by rule Bash(ls:*) (settings.json)`. */
 function describeDecision(record: PermissionDecisionRecord): string {
   let by: string = record.decidedBy;
-  if (record.hook) by = `${record.hook.event} hook [${record.hook.name}] (${record.hook.location ?? record.hook.source})`;
-  else if (record.rule) by = `${record.decidedBy === 'rule' ? '' : `${record.decidedBy} after `}${record.rule.list} rule ${record.rule.text}${record.rule.file !== undefined ? ` (${record.rule.file})` : ''}`;
-  else if (record.boundary) by = `${record.decidedBy === 'boundary' ? '' : `${record.decidedBy} at `}${record.boundary} boundary`;
-  else if (record.decidedBy === 'mode' || record.decidedBy === 'approver') by = `${record.decidedBy} (mode ${record.mode})`;
+  if (record.hook)
+    by = `${record.hook.event} hook [${record.hook.name}] (${record.hook.location ?? record.hook.source})`;
+  else if (record.rule)
+    by = `${record.decidedBy === 'rule' ? '' : `${record.decidedBy} after `}${record.rule.list} rule ${record.rule.text}${record.rule.file !== undefined ? ` (${record.rule.file})` : ''}`;
+  else if (record.boundary)
+    by = `${record.decidedBy === 'boundary' ? '' : `${record.decidedBy} at `}${record.boundary} boundary`;
+  else if (record.decidedBy === 'mode' || record.decidedBy === 'approver')
+    by = `${record.decidedBy} (mode ${record.mode})`;
   return `${record.decision} by ${by}${record.reason !== undefined ? `: ${firstLine(record.reason)}` : ''}`;
 }
 

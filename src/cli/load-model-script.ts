@@ -19,24 +19,36 @@ export function loadModelScript(file: string, projectDir: string): ScriptTurn[] 
  * such as prompt hooks) when the file is a scenario that has them.
  * @throws ConfigError as `loadModelScript`.
  */
-export function loadModelScriptFile(file: string, projectDir: string): { turns: ScriptTurn[]; aux?: AuxRule[] } {
+export function loadModelScriptFile(
+  file: string,
+  projectDir: string,
+): { turns: ScriptTurn[]; aux?: AuxRule[] } {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(`--model-script: ${code === 'ENOENT' ? 'no such file' : `cannot read (${code})`}: ${file}`, { file, field: '--model-script' });
+    throw new ConfigError(
+      `--model-script: ${code === 'ENOENT' ? 'no such file' : `cannot read (${code})`}: ${file}`,
+      { file, field: '--model-script' },
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text.split('<ws>').join(projectDir));
   } catch (error) {
-    throw new ConfigError(`--model-script: ${file}: invalid JSON: ${(error as Error).message}`, { file, field: '--model-script' });
+    throw new ConfigError(`--model-script: ${file}: invalid JSON: ${(error as Error).message}`, {
+      file,
+      field: '--model-script',
+    });
   }
   const problem = findScriptProblem(value);
   if (problem) {
     const where = problem.path.replace(/^\./, '');
-    throw new ConfigError(`--model-script: ${file}: ${where}: expected ${problem.expected}`, { file, field: where });
+    throw new ConfigError(`--model-script: ${file}: ${where}: expected ${problem.expected}`, {
+      file,
+      field: where,
+    });
   }
   if (Array.isArray(value)) return { turns: value as ScriptTurn[] };
   const scenario = value as { model: ScriptTurn[]; aux?: AuxRule[] };

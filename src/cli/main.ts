@@ -56,10 +56,24 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       return command.exitCode;
     }
     // Each subcommand's modules load only when it runs: a `-p` run pays for none of them.
-    if (command.command === 'demo') return await (await import('./demo.js')).runDemo({ keep: command.keep, ...(command.recordRequests !== undefined ? { recordRequests: path.resolve(io.cwd, command.recordRequests) } : {}), write: line(io.stdout), writeError: line(io.stderr) });
-    if (command.command === 'hooks') return await (await import('./hooks-command/run-hooks-command.js')).runHooksCommand(command, io, runPrompt);
+    if (command.command === 'demo')
+      return await (
+        await import('./demo.js')
+      ).runDemo({
+        keep: command.keep,
+        ...(command.recordRequests !== undefined
+          ? { recordRequests: path.resolve(io.cwd, command.recordRequests) }
+          : {}),
+        write: line(io.stdout),
+        writeError: line(io.stderr),
+      });
+    if (command.command === 'hooks')
+      return await (
+        await import('./hooks-command/run-hooks-command.js')
+      ).runHooksCommand(command, io, runPrompt);
     if (command.command === 'mcp') return await (await import('./mcp-command.js')).runMcpCommand(command, io);
-    if (command.command === 'timeline') return await (await import('./timeline-command.js')).runTimelineCommand(command, io);
+    if (command.command === 'timeline')
+      return await (await import('./timeline-command.js')).runTimelineCommand(command, io);
     return await runPrompt(command, io);
   } catch (error) {
     if (error instanceof HookloopError) {
@@ -71,24 +85,54 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
 }
 
-async function runPrompt(options: RunCommandOptions, io: CliIo, services: SessionServices = {}): Promise<number> {
+async function runPrompt(
+  options: RunCommandOptions,
+  io: CliIo,
+  services: SessionServices = {},
+): Promise<number> {
   // On a terminal without -p: an interactive session (the prompt, if any, is its first).
   const interactive = !options.print && io.stdin.isTTY === true;
   const warn = (text: string) => io.stderr.write(`hookloop: warning: ${text}\n`);
   // Headless: the argument and whatever is piped on stdin, as in Claude Code.
   // `--approve`/`--deny` continue a saved session's pending calls: there is no prompt to read.
-  if (options.decisions !== undefined && options.prompt !== undefined) throw new ConfigError('--approve/--deny continue the pending tool calls of the resumed session; they take no prompt', { field: '-p' });
+  if (options.decisions !== undefined && options.prompt !== undefined)
+    throw new ConfigError(
+      '--approve/--deny continue the pending tool calls of the resumed session; they take no prompt',
+      { field: '-p' },
+    );
   // `-p --resume ID` without a prompt may go on with the session's pending calls (below), as Claude Code does.
   const resuming = options.resume !== undefined || options.continue;
   // stream-json input: stdin carries the session's messages, not one prompt.
   const streamInput = options.inputFormat === 'stream-json';
-  const prompt = interactive || options.decisions !== undefined || streamInput ? options.prompt : await headlessPrompt(options.prompt, io.stdin, { print: options.print && !resuming, warn });
-  if (prompt === undefined && !interactive && options.decisions === undefined && !resuming && !streamInput) throw new ConfigError('no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session', { field: '-p' });
+  const prompt =
+    interactive || options.decisions !== undefined || streamInput
+      ? options.prompt
+      : await headlessPrompt(options.prompt, io.stdin, { print: options.print && !resuming, warn });
+  if (prompt === undefined && !interactive && options.decisions === undefined && !resuming && !streamInput)
+    throw new ConfigError(
+      'no prompt: pass one with -p "PROMPT" or on stdin, or start hookloop on a terminal for an interactive session',
+      { field: '-p' },
+    );
   const projectDir = io.cwd;
-  const readFlags = readSessionFlags(options, { projectDir, homeDir: io.homeDir, env: io.env ?? process.env });
+  const readFlags = readSessionFlags(options, {
+    projectDir,
+    homeDir: io.homeDir,
+    env: io.env ?? process.env,
+  });
   // --fork-session: the resumed conversation goes on under a new id, in a copy of its transcript.
-  const sessionFlags = options.forkSession && readFlags.resume ? { ...readFlags, resume: forkSession(readFlags.resume, resolveConfigDir(readFlags.configDir), projectDir) } : readFlags;
-  const decisions = options.decisions ?? pendingWithoutDecisions(!interactive && prompt === undefined && !streamInput, sessionFlags.resume?.pending);
+  const sessionFlags =
+    options.forkSession && readFlags.resume
+      ? {
+          ...readFlags,
+          resume: forkSession(readFlags.resume, resolveConfigDir(readFlags.configDir), projectDir),
+        }
+      : readFlags;
+  const decisions =
+    options.decisions ??
+    pendingWithoutDecisions(
+      !interactive && prompt === undefined && !streamInput,
+      sessionFlags.resume?.pending,
+    );
   // Settings, plugins, MCP configs, subagent types, skills, rules and the sandbox, as `claude -p` reads them.
   const claudeCode = readClaudeCodeSetup(projectDir, {
     homeDir: io.homeDir,
@@ -116,26 +160,52 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
   for (const text of claudeCode.warnings) warn(text);
   // Interactive: the person approves the project's new .mcp.json servers, as in Claude Code.
   const interactiveParts = interactive ? await importInteractive() : undefined;
-  const approved = interactiveParts ? await interactiveParts.approveProjectServers(claudeCode.skippedServers, { input: io.stdin, output: io.stderr, projectDir }) : [];
+  const approved = interactiveParts
+    ? await interactiveParts.approveProjectServers(claudeCode.skippedServers, {
+        input: io.stdin,
+        output: io.stderr,
+        projectDir,
+      })
+    : [];
   const configured = claudeCode.options.mcpServers;
   const fromFiles = Array.isArray(configured) ? configured : [];
-  const mcpServers = [...fromFiles, ...approved.filter((entry) => !fromFiles.some((server) => server.name === entry.name))];
+  const mcpServers = [
+    ...fromFiles,
+    ...approved.filter((entry) => !fromFiles.some((server) => server.name === entry.name)),
+  ];
   const modelContext = {
     projectDir,
-    onRetry: ({ attempt, delayMs, error }: { attempt: number; delayMs: number; error: unknown }) => warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
+    onRetry: ({ attempt, delayMs, error }: { attempt: number; delayMs: number; error: unknown }) =>
+      warn(`${describeModelError(error)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
   };
   // --fallback-model: the main model gets fewer attempts, then each fallback on the same server.
   const fallback = fallbackSelections(selection, options.fallbackModels);
-  if (options.fallbackModels.length > 0 && fallback === undefined) warn('--fallback-model ignored: a scripted model has no other model to switch to');
+  if (options.fallbackModels.length > 0 && fallback === undefined)
+    warn('--fallback-model ignored: a scripted model has no other model to switch to');
   const provider = fallback
-    ? withFallbacks(await createModel(fallback.main, modelContext), await Promise.all(fallback.fallbacks.map(async (entry) => ({ id: entry.options.model, client: await createModel(entry, modelContext) }))), warn)
+    ? withFallbacks(
+        await createModel(fallback.main, modelContext),
+        await Promise.all(
+          fallback.fallbacks.map(async (entry) => ({
+            id: entry.options.model,
+            client: await createModel(entry, modelContext),
+          })),
+        ),
+        warn,
+      )
     : await createModel(selection, modelContext);
-  if (options.maxBudgetUsd !== undefined && (selection.provider === 'scripted' || priceOf(selection.options.model) === undefined)) {
-    warn(`--max-budget-usd: no price is known for ${selection.provider === 'scripted' ? 'the scripted model' : selection.options.model}, so its requests count nothing towards the budget`);
+  if (
+    options.maxBudgetUsd !== undefined &&
+    (selection.provider === 'scripted' || priceOf(selection.options.model) === undefined)
+  ) {
+    warn(
+      `--max-budget-usd: no price is known for ${selection.provider === 'scripted' ? 'the scripted model' : selection.options.model}, so its requests count nothing towards the budget`,
+    );
   }
   if (options.verbose) io.stderr.write(`[Model] ${describeSelection(selection)}\n`);
   const failures: string[] = [];
-  const requestLog = options.recordRequests !== undefined ? openRequestLog(options.recordRequests) : undefined;
+  const requestLog =
+    options.recordRequests !== undefined ? openRequestLog(options.recordRequests) : undefined;
   const model = observedModel(provider, requestLog, failures);
 
   const hooks = new HookEngine({
@@ -161,9 +231,21 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     notify: (text) => io.stderr.write(`${text}\n`),
   });
   const sessionId = sessionFlags.resume?.sessionId ?? options.sessionId ?? randomUUID();
-  const output = outputObservers(interactive ? 'text' : options.outputFormat, io, sessionId, options.includePartialMessages);
+  const output = outputObservers(
+    interactive ? 'text' : options.outputFormat,
+    io,
+    sessionId,
+    options.includePartialMessages,
+  );
   const writeInit = () => {
-    const init = { type: 'system', subtype: 'init', cwd: projectDir, session_id: sessionId, model: selection.provider === 'scripted' ? 'scripted' : selection.options.model, provider: selection.provider };
+    const init = {
+      type: 'system',
+      subtype: 'init',
+      cwd: projectDir,
+      session_id: sessionId,
+      model: selection.provider === 'scripted' ? 'scripted' : selection.options.model,
+      provider: selection.provider,
+    };
     io.stdout.write(`${JSON.stringify(init)}\n`);
   };
   if (options.outputFormat === 'stream-json') writeInit();
@@ -174,33 +256,67 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     const tools = fromClaudeCode.tools ?? [];
     const modelId = selection.provider === 'scripted' ? undefined : selection.options.model;
     const toolNames = ('list' in tools ? tools.list() : tools).map((tool) => tool.name);
-    const system = assembleSystemPrompt(options.systemPrompt, () => ({
-      toolNames: [...toolNames, ...((fromClaudeCode.agents?.length ?? 0) > 0 ? ['Agent'] : []), ...((fromClaudeCode.skills?.length ?? 0) > 0 ? ['Skill'] : [])],
-      permissionMode: fromClaudeCode.permissions?.mode ?? 'default',
-      environment: environmentLines({ cwd: projectDir, additionalDirectories: fromClaudeCode.permissions?.additionalDirectories ?? [], ...(modelId !== undefined ? { model: modelId } : {}), ...(io.env ? { env: io.env } : {}) }),
-    }), projectDir);
+    const system = assembleSystemPrompt(
+      options.systemPrompt,
+      () => ({
+        toolNames: [
+          ...toolNames,
+          ...((fromClaudeCode.agents?.length ?? 0) > 0 ? ['Agent'] : []),
+          ...((fromClaudeCode.skills?.length ?? 0) > 0 ? ['Skill'] : []),
+        ],
+        permissionMode: fromClaudeCode.permissions?.mode ?? 'default',
+        environment: environmentLines({
+          cwd: projectDir,
+          additionalDirectories: fromClaudeCode.permissions?.additionalDirectories ?? [],
+          ...(modelId !== undefined ? { model: modelId } : {}),
+          ...(io.env ? { env: io.env } : {}),
+        }),
+      }),
+      projectDir,
+    );
     const runOptions: RunOptions = {
       ...fromClaudeCode,
       model,
-      ...(options.permissionPromptTool !== undefined ? { permissionPromptTool: options.permissionPromptTool } : {}),
+      ...(options.permissionPromptTool !== undefined
+        ? { permissionPromptTool: options.permissionPromptTool }
+        : {}),
       ...(mcpServers.length > 0 ? { mcpServers } : {}),
       system,
       hooks,
-      approver: interactive ? ttyApprover({ input: io.stdin, output: io.stderr, callShown: true }) : headlessApprover,
-      ...(interactiveParts ? { elicit: interactiveParts.ttyElicitor({ input: io.stdin, output: io.stderr }) } : {}),
+      approver: interactive
+        ? ttyApprover({ input: io.stdin, output: io.stderr, callShown: true })
+        : headlessApprover,
+      ...(interactiveParts
+        ? { elicit: interactiveParts.ttyElicitor({ input: io.stdin, output: io.stderr }) }
+        : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
       sessionId,
       timelineEvents: true,
       signal: controller.signal,
-      observers: [lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose), ...output.observers, ...(interactiveParts ? [interactiveParts.interactiveActivity((line) => io.stderr.write(`${line}\n`), (line) => io.stdout.write(`${line}\n`))] : [])],
+      observers: [
+        lifecycleLog((text) => io.stderr.write(`${text}\n`), options.verbose),
+        ...output.observers,
+        ...(interactiveParts
+          ? [
+              interactiveParts.interactiveActivity(
+                (line) => io.stderr.write(`${line}\n`),
+                (line) => io.stdout.write(`${line}\n`),
+              ),
+            ]
+          : []),
+      ],
       ...(sessionFlags.resume ? { resume: sessionFlags.resume } : {}),
       ...(sessionFlags.compaction ? { compaction: sessionFlags.compaction } : {}),
     };
     if (streamInput && decisions === undefined) {
       const { runStreamInput } = await import('./stream-input.js');
       // Like Claude Code, every turn after the first opens with its own init line.
-      const turnHooks = { beforeTurn: (index: number) => (index > 0 ? writeInit() : undefined), afterTurn: (result: RunResult) => printResult(result, options, io, output, failures, termination), warn };
+      const turnHooks = {
+        beforeTurn: (index: number) => (index > 0 ? writeInit() : undefined),
+        afterTurn: (result: RunResult) => printResult(result, options, io, output, failures, termination),
+        warn,
+      };
       return await runStreamInput(runOptions, io, turnHooks, prompt).finally(() => requestLog?.close());
     }
     if (decisions !== undefined) {
@@ -210,7 +326,14 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
     if (interactiveParts || prompt === undefined) {
       const { runInteractiveSession } = interactiveParts ?? (await importInteractive());
       try {
-        return termination.exitCode(await runInteractiveSession(runOptions, prompt, { input: io.stdin, output: io.stdout, notices: io.stderr }, output.alreadyPrinted));
+        return termination.exitCode(
+          await runInteractiveSession(
+            runOptions,
+            prompt,
+            { input: io.stdin, output: io.stdout, notices: io.stderr },
+            output.alreadyPrinted,
+          ),
+        );
       } finally {
         requestLog?.close();
       }
@@ -228,16 +351,34 @@ async function runPrompt(options: RunCommandOptions, io: CliIo, services: Sessio
 }
 
 /** A headless run's end: the failure line, the JSON result or the answer, and the exit code. */
-function printResult(result: RunResult, options: RunCommandOptions, io: CliIo, output: { alreadyPrinted: (text: string) => boolean }, failures: readonly string[], termination: { exitCode: (code: number) => number }): number {
-  if (result.terminalReason === 'api_error') io.stderr.write(`hookloop: model request failed: ${failures.at(-1) ?? result.result}\n`);
-  if (options.outputFormat === 'json' || options.outputFormat === 'stream-json') io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
+function printResult(
+  result: RunResult,
+  options: RunCommandOptions,
+  io: CliIo,
+  output: { alreadyPrinted: (text: string) => boolean },
+  failures: readonly string[],
+  termination: { exitCode: (code: number) => number },
+): number {
+  if (result.terminalReason === 'api_error')
+    io.stderr.write(`hookloop: model request failed: ${failures.at(-1) ?? result.result}\n`);
+  if (options.outputFormat === 'json' || options.outputFormat === 'stream-json')
+    io.stdout.write(`${JSON.stringify(resultJson(result))}\n`);
   else if (result.result && !output.alreadyPrinted(result.result)) io.stdout.write(`${result.result}\n`);
   return termination.exitCode(exitCodeOf(result));
 }
 
 /** How the run's output reaches stdout: streamed text (text), nothing until the end (json), or one JSON line per event (stream-json). */
-function outputObservers(format: RunCommandOptions['outputFormat'], io: CliIo, sessionId: string, partialMessages = false) {
-  if (format === 'stream-json') return { observers: [streamJsonWriter((line) => io.stdout.write(line), sessionId, { partialMessages })], alreadyPrinted: () => false };
+function outputObservers(
+  format: RunCommandOptions['outputFormat'],
+  io: CliIo,
+  sessionId: string,
+  partialMessages = false,
+) {
+  if (format === 'stream-json')
+    return {
+      observers: [streamJsonWriter((line) => io.stdout.write(line), sessionId, { partialMessages })],
+      alreadyPrinted: () => false,
+    };
   if (format === 'json') return { observers: [], alreadyPrinted: () => false };
   const printer = textStreamPrinter((text) => io.stdout.write(text));
   return { observers: [printer.observer], alreadyPrinted: printer.alreadyPrinted };
@@ -249,7 +390,11 @@ function describeModelError(error: unknown): string {
 }
 
 /** The model, with every request it receives appended to `requestLog` (when given) and each failure described in `failures`, for stderr. */
-function observedModel(model: ModelClient, requestLog: RequestLog | undefined, failures: string[]): ModelClient {
+function observedModel(
+  model: ModelClient,
+  requestLog: RequestLog | undefined,
+  failures: string[],
+): ModelClient {
   // The provider's model id stays visible (model-call hooks report it as `model`).
   const id = (model as { model?: unknown }).model;
   return {
@@ -267,12 +412,22 @@ function observedModel(model: ModelClient, requestLog: RequestLog | undefined, f
 
 /** What only an interactive session uses, loaded when one starts. */
 async function importInteractive() {
-  const [session, servers, elicitation] = await Promise.all([import('./interactive.js'), import('./approve-project-servers.js'), import('./tty-elicitation.js')]);
+  const [session, servers, elicitation] = await Promise.all([
+    import('./interactive.js'),
+    import('./approve-project-servers.js'),
+    import('./tty-elicitation.js'),
+  ]);
   return { ...session, ...servers, ...elicitation };
 }
 
 function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), homeDir: os.homedir() };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    cwd: process.cwd(),
+    homeDir: os.homedir(),
+  };
 }
 
 /** This package's version, read from package.json next to the build output. */
@@ -292,8 +447,12 @@ export function packageVersion(): string {
  * tool_use_id and input, then the call ran under the allow rule and the model went on). Returns the
  * empty decisions that do that, or throws the headless "no input" error when nothing is pending.
  */
-function pendingWithoutDecisions(headlessWithoutPrompt: boolean, pending: readonly unknown[] | undefined): PendingDecisions | undefined {
+function pendingWithoutDecisions(
+  headlessWithoutPrompt: boolean,
+  pending: readonly unknown[] | undefined,
+): PendingDecisions | undefined {
   if (!headlessWithoutPrompt) return undefined;
-  if (pending === undefined || pending.length === 0) throw new ConfigError(`-p: ${NO_PRINT_INPUT}`, { field: '-p' });
+  if (pending === undefined || pending.length === 0)
+    throw new ConfigError(`-p: ${NO_PRINT_INPUT}`, { field: '-p' });
   return {};
 }

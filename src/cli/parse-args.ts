@@ -88,7 +88,13 @@ export interface InfoResult {
   readonly exitCode: number;
 }
 
-export type ParsedCommand = RunCommandOptions | DemoCommandOptions | HooksCommandOptions | McpListOptions | TimelineOptions | InfoResult;
+export type ParsedCommand =
+  | RunCommandOptions
+  | DemoCommandOptions
+  | HooksCommandOptions
+  | McpListOptions
+  | TimelineOptions
+  | InfoResult;
 
 /** Splits Claude Code tool lists: `--allowedTools "Bash(git:*) Edit"` or `Read,Write`; parentheses keep their spaces and commas. */
 export function splitToolList(values: readonly string[]): string[] {
@@ -127,62 +133,159 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     .argument('[prompt]', 'the prompt (same as -p); text piped on stdin is added after it')
     // Extra words are reported by the action, with a hint to quote them.
     .allowExcessArguments()
-    .option('-p, --print [prompt]', 'run one prompt headless and print the answer (the prompt may come on stdin: echo "…" | hookloop -p)')
+    .option(
+      '-p, --print [prompt]',
+      'run one prompt headless and print the answer (the prompt may come on stdin: echo "…" | hookloop -p)',
+    )
     .option('--settings <file-or-json>', 'an extra settings file (or inline JSON) with hooks and permissions')
-    .option('--setting-sources <sources>', 'comma-separated settings files to read: user, project, local (--settings always counts)')
-    .addOption(new Option('--output-format <format>', 'text, json or stream-json').choices(['text', 'json', 'stream-json']).default('text'))
-    .addOption(new Option('--input-format <format>', 'text, or stream-json: user messages as JSON lines on stdin (needs --output-format stream-json)').choices(['text', 'stream-json']).default('text'))
-    .option('--include-partial-messages', 'with -p --output-format stream-json: also stream the model\'s partial answer as stream_event lines', false)
-    .addOption(new Option('--permission-mode <mode>', 'permission mode (auto runs as dontAsk: hookloop has no classifier)').choices([...CLI_PERMISSION_MODES]))
+    .option(
+      '--setting-sources <sources>',
+      'comma-separated settings files to read: user, project, local (--settings always counts)',
+    )
+    .addOption(
+      new Option('--output-format <format>', 'text, json or stream-json')
+        .choices(['text', 'json', 'stream-json'])
+        .default('text'),
+    )
+    .addOption(
+      new Option(
+        '--input-format <format>',
+        'text, or stream-json: user messages as JSON lines on stdin (needs --output-format stream-json)',
+      )
+        .choices(['text', 'stream-json'])
+        .default('text'),
+    )
+    .option(
+      '--include-partial-messages',
+      "with -p --output-format stream-json: also stream the model's partial answer as stream_event lines",
+      false,
+    )
+    .addOption(
+      new Option(
+        '--permission-mode <mode>',
+        'permission mode (auto runs as dontAsk: hookloop has no classifier)',
+      ).choices([...CLI_PERMISSION_MODES]),
+    )
     .option('--allowedTools <rules...>', 'allow rules, e.g. "Bash(git:*)" Edit')
     .option('--disallowedTools <rules...>', 'deny rules')
     .option('--add-dir <dirs...>', 'extra directories the file tools may use')
     .option('--max-turns <n>', 'maximum model turns', (value) => positiveInteger('--max-turns', value))
-    .addOption(new Option('--provider <name>', 'model provider (default: inferred from the environment)').choices([...PROVIDER_NAMES]))
+    .addOption(
+      new Option('--provider <name>', 'model provider (default: inferred from the environment)').choices([
+        ...PROVIDER_NAMES,
+      ]),
+    )
     .option('--model <id>', 'model id, e.g. claude-sonnet-5-5 or gpt-5')
-    .option('--model-script <file>', 'replay scripted model turns (a scenario.json or an array of Anthropic content-block turns)')
+    .option(
+      '--model-script <file>',
+      'replay scripted model turns (a scenario.json or an array of Anthropic content-block turns)',
+    )
     .option('--session-id <uuid>', 'the session id to use')
     .option('-c, --continue', 'continue the latest session of this directory', false)
     .option('-r, --resume <session-id>', 'continue the session with this id')
-    .option('--approve <tool-use-id>', 'approve a pending tool call of the resumed session (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
-    .option('--deny <tool-use-id[=reason]>', 'deny a pending tool call of the resumed session; the reason is its error result (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option(
+      '--approve <tool-use-id>',
+      'approve a pending tool call of the resumed session (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--deny <tool-use-id[=reason]>',
+      'deny a pending tool call of the resumed session; the reason is its error result (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--verbose', 'print the lifecycle log on stderr', false)
-    .option('--plugin-dir <dir>', 'load a Claude Code plugin directory: its hooks/hooks.json joins the settings (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
-    .option('--mcp-config <configs...>', 'MCP servers from JSON files or strings ({"mcpServers": …}); repeatable')
-    .option('--strict-mcp-config', 'use only the --mcp-config servers, ignoring .mcp.json, ~/.claude.json and plugins', false)
-    .option('--permission-prompt-tool <tool>', 'an MCP tool (mcp__server__tool) that decides permission prompts headless')
-    .option('--agents <json>', 'subagent definitions as JSON: {"<name>": {"description": …, "prompt": …, "tools": […]}}')
-    .option('--record-requests <file>', 'append every model request (Anthropic wire shape) to FILE as JSON lines, for conformance checks')
-    .option('--system-prompt <text>', "replace hookloop's system prompt (CLAUDE.md files still reach the model)")
+    .option(
+      '--plugin-dir <dir>',
+      'load a Claude Code plugin directory: its hooks/hooks.json joins the settings (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--mcp-config <configs...>',
+      'MCP servers from JSON files or strings ({"mcpServers": …}); repeatable',
+    )
+    .option(
+      '--strict-mcp-config',
+      'use only the --mcp-config servers, ignoring .mcp.json, ~/.claude.json and plugins',
+      false,
+    )
+    .option(
+      '--permission-prompt-tool <tool>',
+      'an MCP tool (mcp__server__tool) that decides permission prompts headless',
+    )
+    .option(
+      '--agents <json>',
+      'subagent definitions as JSON: {"<name>": {"description": …, "prompt": …, "tools": […]}}',
+    )
+    .option(
+      '--record-requests <file>',
+      'append every model request (Anthropic wire shape) to FILE as JSON lines, for conformance checks',
+    )
+    .option(
+      '--system-prompt <text>',
+      "replace hookloop's system prompt (CLAUDE.md files still reach the model)",
+    )
     .option('--system-prompt-file <file>', "replace hookloop's system prompt with a file's text")
     .option('--append-system-prompt <text>', 'add text at the end of the system prompt')
     .option('--append-system-prompt-file <file>', "add a file's text at the end of the system prompt")
-    .option('--dangerously-skip-permissions', 'run in bypassPermissions mode (deny rules and the workspace boundary still hold)', false)
-    .option('--fork-session', 'with --resume/--continue: continue under a new session id, with a copy of the transcript', false)
-    .option('--fallback-model <models>', 'models to switch to (comma-separated, in order) when the main model stays overloaded or unavailable')
-    .option('--max-budget-usd <amount>', 'stop once the estimated cost of the run passes this many dollars', (value) => positiveAmount('--max-budget-usd', value))
+    .option(
+      '--dangerously-skip-permissions',
+      'run in bypassPermissions mode (deny rules and the workspace boundary still hold)',
+      false,
+    )
+    .option(
+      '--fork-session',
+      'with --resume/--continue: continue under a new session id, with a copy of the transcript',
+      false,
+    )
+    .option(
+      '--fallback-model <models>',
+      'models to switch to (comma-separated, in order) when the main model stays overloaded or unavailable',
+    )
+    .option(
+      '--max-budget-usd <amount>',
+      'stop once the estimated cost of the run passes this many dollars',
+      (value) => positiveAmount('--max-budget-usd', value),
+    )
     .action((prompt: string | undefined, flags: Record<string, unknown>, command: Command) => {
       const printFlag = flags['print'];
       // Unquoted words (`-p fix the build`) would otherwise be split into a prompt and dropped words.
       const words = [...(typeof printFlag === 'string' ? [printFlag] : []), ...command.args];
       if (words.length > 1) {
-        throw new ConfigError(`unexpected extra argument ${JSON.stringify(words[1])}: the prompt is one argument; quote it, e.g. -p ${JSON.stringify(words.join(' '))}`, { field: 'argv' });
+        throw new ConfigError(
+          `unexpected extra argument ${JSON.stringify(words[1])}: the prompt is one argument; quote it, e.g. -p ${JSON.stringify(words.join(' '))}`,
+          { field: 'argv' },
+        );
       }
       const outputFormat = flags['outputFormat'] as 'text' | 'json' | 'stream-json';
       // Claude Code's own words for these two combinations.
-      if (flags['inputFormat'] === 'stream-json' && outputFormat !== 'stream-json') throw new ConfigError('--input-format=stream-json requires output-format=stream-json.', { field: '--input-format' });
-      if (flags['includePartialMessages'] === true && (printFlag === undefined || outputFormat !== 'stream-json')) throw new ConfigError('--include-partial-messages requires --print and --output-format=stream-json.', { field: '--include-partial-messages' });
+      if (flags['inputFormat'] === 'stream-json' && outputFormat !== 'stream-json')
+        throw new ConfigError('--input-format=stream-json requires output-format=stream-json.', {
+          field: '--input-format',
+        });
+      if (
+        flags['includePartialMessages'] === true &&
+        (printFlag === undefined || outputFormat !== 'stream-json')
+      )
+        throw new ConfigError(
+          '--include-partial-messages requires --print and --output-format=stream-json.',
+          { field: '--include-partial-messages' },
+        );
       parsed = {
         command: 'run',
         prompt: typeof printFlag === 'string' ? printFlag : prompt,
         print: printFlag !== undefined,
         settings: flags['settings'] as string | undefined,
-        ...(typeof flags['settingSources'] === 'string' ? { settingSources: parseSettingSources(flags['settingSources']) } : {}),
+        ...(typeof flags['settingSources'] === 'string'
+          ? { settingSources: parseSettingSources(flags['settingSources']) }
+          : {}),
         outputFormat,
         inputFormat: flags['inputFormat'] as 'text' | 'stream-json',
         includePartialMessages: flags['includePartialMessages'] === true,
         // As in Claude Code, the flag wins over --permission-mode.
-        permissionMode: flags['dangerouslySkipPermissions'] === true ? 'bypassPermissions' : (flags['permissionMode'] as CliPermissionMode | undefined),
+        permissionMode:
+          flags['dangerouslySkipPermissions'] === true
+            ? 'bypassPermissions'
+            : (flags['permissionMode'] as CliPermissionMode | undefined),
         allowedTools: checkedRules('--allowedTools', flags['allowedTools']),
         disallowedTools: checkedRules('--disallowedTools', flags['disallowedTools']),
         addDirs: (flags['addDir'] as string[] | undefined) ?? [],
@@ -203,17 +306,30 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
         forkSession: forkSession(flags),
         fallbackModels: splitModels(flags['fallbackModel'] as string | undefined),
         maxBudgetUsd: flags['maxBudgetUsd'] as number | undefined,
-        ...(flags['permissionPromptTool'] !== undefined ? { permissionPromptTool: promptTool(flags['permissionPromptTool'] as string) } : {}),
-        decisions: pendingDecisions(flags['approve'] as string[] | undefined, flags['deny'] as string[] | undefined, flags['resume'] !== undefined || flags['continue'] === true),
+        ...(flags['permissionPromptTool'] !== undefined
+          ? { permissionPromptTool: promptTool(flags['permissionPromptTool'] as string) }
+          : {}),
+        decisions: pendingDecisions(
+          flags['approve'] as string[] | undefined,
+          flags['deny'] as string[] | undefined,
+          flags['resume'] !== undefined || flags['continue'] === true,
+        ),
       };
     });
   program
     .command('demo')
     .description('run the offline demo: a scripted session over a sample project with real hook scripts')
     .option('--keep', 'keep the demo directory afterwards', false)
-    .option('--record-requests <file>', 'append every model request (system prompt, memory, tools, messages) to FILE as JSON lines')
+    .option(
+      '--record-requests <file>',
+      'append every model request (system prompt, memory, tools, messages) to FILE as JSON lines',
+    )
     .action((flags: { keep: boolean; recordRequests?: string }) => {
-      parsed = { command: 'demo', keep: flags.keep, ...(flags.recordRequests !== undefined ? { recordRequests: flags.recordRequests } : {}) };
+      parsed = {
+        command: 'demo',
+        keep: flags.keep,
+        ...(flags.recordRequests !== undefined ? { recordRequests: flags.recordRequests } : {}),
+      };
     });
   addHooksCommand(program, (options) => {
     parsed = options;
@@ -228,7 +344,11 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     program.parse([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      ) {
         return { command: 'info', text: output, exitCode: 0 };
       }
       throw new ConfigError(error.message.replace(/^error: /, ''), { field: 'argv' });
@@ -250,14 +370,26 @@ function checkedRules(flag: string, values: unknown): string[] {
  * `--approve ID` and `--deny ID[=reason]` as decisions; undefined when neither was given.
  * @throws ConfigError without `--resume`/`--continue`, for an empty id, or for an id decided twice.
  */
-function pendingDecisions(approve: readonly string[] | undefined, deny: readonly string[] | undefined, resuming: boolean): PendingDecisions | undefined {
+function pendingDecisions(
+  approve: readonly string[] | undefined,
+  deny: readonly string[] | undefined,
+  resuming: boolean,
+): PendingDecisions | undefined {
   if (approve === undefined && deny === undefined) return undefined;
   const flag = approve !== undefined ? '--approve' : '--deny';
-  if (!resuming) throw new ConfigError(`${flag}: decides the pending tool calls of a saved session; name it with --resume ID or --continue`, { field: flag });
+  if (!resuming)
+    throw new ConfigError(
+      `${flag}: decides the pending tool calls of a saved session; name it with --resume ID or --continue`,
+      { field: flag },
+    );
   const decisions: Record<string, PendingDecision> = {};
   const add = (flag: string, id: string, decision: PendingDecision) => {
-    if (id === '') throw new ConfigError(`${flag}: expected a tool_use id, e.g. ${flag} toolu_01`, { field: flag });
-    if (decisions[id] !== undefined) throw new ConfigError(`${flag} ${id}: that call is already decided by another --approve/--deny`, { field: flag });
+    if (id === '')
+      throw new ConfigError(`${flag}: expected a tool_use id, e.g. ${flag} toolu_01`, { field: flag });
+    if (decisions[id] !== undefined)
+      throw new ConfigError(`${flag} ${id}: that call is already decided by another --approve/--deny`, {
+        field: flag,
+      });
     decisions[id] = decision;
   };
   for (const id of approve ?? []) add('--approve', id.trim(), { behavior: 'allow' });
@@ -275,7 +407,11 @@ function systemPromptFlags(flags: Record<string, unknown>): SystemPromptFlags {
   const pick = (text: string, file: string, flagName: string) => {
     const value = flags[text] as string | undefined;
     const path = flags[file] as string | undefined;
-    if (value !== undefined && path !== undefined) throw new ConfigError(`--${flagName} and --${flagName}-file cannot be combined: give the text or a file`, { field: `--${flagName}` });
+    if (value !== undefined && path !== undefined)
+      throw new ConfigError(
+        `--${flagName} and --${flagName}-file cannot be combined: give the text or a file`,
+        { field: `--${flagName}` },
+      );
     return { value, path };
   };
   const replace = pick('systemPrompt', 'systemPromptFile', 'system-prompt');
@@ -291,28 +427,42 @@ function systemPromptFlags(flags: Record<string, unknown>): SystemPromptFlags {
 /** `--fork-session`, which only means something for a continued session. @throws ConfigError without --resume/--continue. */
 function forkSession(flags: Record<string, unknown>): boolean {
   if (flags['forkSession'] !== true) return false;
-  if (flags['resume'] === undefined && flags['continue'] !== true) throw new ConfigError('--fork-session: forks a saved session; name it with --resume ID or --continue', { field: '--fork-session' });
+  if (flags['resume'] === undefined && flags['continue'] !== true)
+    throw new ConfigError('--fork-session: forks a saved session; name it with --resume ID or --continue', {
+      field: '--fork-session',
+    });
   return true;
 }
 
 function splitModels(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((model) => model.trim()).filter((model) => model !== '');
+  return (value ?? '')
+    .split(',')
+    .map((model) => model.trim())
+    .filter((model) => model !== '');
 }
 
 function positiveAmount(flag: string, value: string): number {
   const number = Number(value);
-  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) throw new ConfigError(`${flag}: expected a positive number of dollars, e.g. 0.50, got "${value}"`, { field: flag });
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0)
+    throw new ConfigError(`${flag}: expected a positive number of dollars, e.g. 0.50, got "${value}"`, {
+      field: flag,
+    });
   return number;
 }
 
 /** The `--permission-prompt-tool` name. @throws ConfigError when it is not an MCP tool name. */
 function promptTool(value: string): string {
-  if (!/^mcp__[A-Za-z0-9_-]+__[A-Za-z0-9_-]+$/.test(value)) throw new ConfigError(`--permission-prompt-tool: expected an MCP tool name (mcp__<server>__<tool>), got "${value}"`, { field: '--permission-prompt-tool' });
+  if (!/^mcp__[A-Za-z0-9_-]+__[A-Za-z0-9_-]+$/.test(value))
+    throw new ConfigError(
+      `--permission-prompt-tool: expected an MCP tool name (mcp__<server>__<tool>), got "${value}"`,
+      { field: '--permission-prompt-tool' },
+    );
   return value;
 }
 
 function positiveInteger(flag: string, value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number <= 0) throw new ConfigError(`${flag}: expected a positive whole number, got "${value}"`, { field: flag });
+  if (!Number.isInteger(number) || number <= 0)
+    throw new ConfigError(`${flag}: expected a positive whole number, got "${value}"`, { field: flag });
   return number;
 }

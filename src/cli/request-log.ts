@@ -22,7 +22,10 @@ export interface RequestLog {
  */
 export function openRequestLog(file: string): RequestLog {
   const fail = (why: string): never => {
-    throw new ConfigError(`--record-requests: cannot write ${file}: ${why}`, { file, field: '--record-requests' });
+    throw new ConfigError(`--record-requests: cannot write ${file}: ${why}`, {
+      file,
+      field: '--record-requests',
+    });
   };
   const directory = path.dirname(path.resolve(file));
   let stat: fs.Stats | undefined;
@@ -50,7 +53,10 @@ export function openRequestLog(file: string): RequestLog {
     },
     close: () => {
       // `tools` names the tools (what the conformance suite reads); `tool_definitions` is what the model was given.
-      const lines = requests.map((request) => `${JSON.stringify({ system: request.system, tools: request.tools.map((tool) => tool.name), tool_definitions: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })), messages: toAnthropicMessages(request.messages) })}\n`);
+      const lines = requests.map(
+        (request) =>
+          `${JSON.stringify({ system: request.system, tools: request.tools.map((tool) => tool.name), tool_definitions: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })), messages: toAnthropicMessages(request.messages) })}\n`,
+      );
       fs.appendFileSync(file, lines.join(''), { mode: 0o600 });
     },
   };

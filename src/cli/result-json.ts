@@ -32,16 +32,29 @@ export function resultJson(run: RunResult): Record<string, unknown> {
       cache_read_input_tokens: run.usage.cacheReadInputTokens ?? 0,
       output_tokens: run.usage.outputTokens,
     },
-    modelUsage: Object.fromEntries(Object.entries(run.modelUsage ?? {}).map(([model, usage]) => [model, modelUsageJson(model, usage)])),
+    modelUsage: Object.fromEntries(
+      Object.entries(run.modelUsage ?? {}).map(([model, usage]) => [model, modelUsageJson(model, usage)]),
+    ),
     permission_denials: run.permissionDenials,
     ...(promptBlocked ? {} : { terminal_reason: run.terminalReason }),
     ...(run.deferredToolUse ? { deferred_tool_use: run.deferredToolUse } : {}),
     // hookloop's: every call waiting for a decision (`--resume ID --approve ID --deny ID=why`).
     // A call waiting inside a subagent names it as hook payloads and stream-json do (`agent_id`, `agent_type`, `parent_tool_use_id`).
-    ...(run.pending && run.pending.length > 0 ? { pending_tool_uses: run.pending.map(({ agentId, agentType, parentToolUseId, ...call }) => ({ ...call, ...(agentId !== undefined ? { agent_id: agentId, agent_type: agentType, parent_tool_use_id: parentToolUseId } : {}) })) } : {}),
+    ...(run.pending && run.pending.length > 0
+      ? {
+          pending_tool_uses: run.pending.map(({ agentId, agentType, parentToolUseId, ...call }) => ({
+            ...call,
+            ...(agentId !== undefined
+              ? { agent_id: agentId, agent_type: agentType, parent_tool_use_id: parentToolUseId }
+              : {}),
+          })),
+        }
+      : {}),
     // Nor does it report `api_error_status` for a run a PreToolUse hook deferred (pre-json-defer).
     // Nor for a run that passed its budget (recorded with --max-budget-usd).
-    ...(promptBlocked || overBudget || run.terminalReason === 'tool_deferred' ? {} : { api_error_status: run.apiErrorStatus ?? null }),
+    ...(promptBlocked || overBudget || run.terminalReason === 'tool_deferred'
+      ? {}
+      : { api_error_status: run.apiErrorStatus ?? null }),
   };
 }
 
@@ -59,7 +72,8 @@ function modelUsageJson(model: string, usage: Usage): Record<string, unknown> {
 function subtypeOf(run: RunResult): string {
   if (run.terminalReason === 'max_turns') return 'error_max_turns';
   if (run.terminalReason === 'budget_exhausted') return 'error_max_budget_usd';
-  if (run.terminalReason === 'aborted' || run.terminalReason === 'aborted_tools') return 'error_during_execution';
+  if (run.terminalReason === 'aborted' || run.terminalReason === 'aborted_tools')
+    return 'error_during_execution';
   return 'success';
 }
 

@@ -58,37 +58,84 @@ type Env = Readonly<Record<string, string | undefined>>;
  */
 export function selectModel(flags: ModelFlags, env: Env): ModelSelection {
   if (flags.provider === 'scripted' || (flags.provider === undefined && flags.modelScript !== undefined)) {
-    if (flags.modelScript === undefined) throw new ConfigError('--provider scripted needs --model-script FILE (a scenario.json or an array of turns)', { field: '--model-script' });
-    return { provider: 'scripted', modelScript: flags.modelScript, why: flags.provider ? '--provider scripted' : '--model-script' };
+    if (flags.modelScript === undefined)
+      throw new ConfigError(
+        '--provider scripted needs --model-script FILE (a scenario.json or an array of turns)',
+        { field: '--model-script' },
+      );
+    return {
+      provider: 'scripted',
+      modelScript: flags.modelScript,
+      why: flags.provider ? '--provider scripted' : '--model-script',
+    };
   }
-  if (flags.modelScript !== undefined) throw new ConfigError(`--model-script replays a scripted model; it cannot be combined with --provider ${flags.provider}`, { field: '--model-script' });
+  if (flags.modelScript !== undefined)
+    throw new ConfigError(
+      `--model-script replays a scripted model; it cannot be combined with --provider ${flags.provider}`,
+      { field: '--model-script' },
+    );
   const anthropicKey = env['ANTHROPIC_API_KEY'] || undefined;
   const anthropicToken = env['ANTHROPIC_AUTH_TOKEN'] || undefined;
   const openaiKey = env['OPENAI_API_KEY'] || undefined;
   const openaiBase = env['OPENAI_BASE_URL'] || undefined;
-  const provider = flags.provider ?? (anthropicKey || anthropicToken ? 'anthropic' : openaiKey || openaiBase ? 'openai' : undefined);
+  const provider =
+    flags.provider ??
+    (anthropicKey || anthropicToken ? 'anthropic' : openaiKey || openaiBase ? 'openai' : undefined);
   if (provider === undefined) return { provider: 'none' };
-  const why = flags.provider ? `--provider ${flags.provider}` : provider === 'anthropic' ? (anthropicKey ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN') : openaiKey ? 'OPENAI_API_KEY' : 'OPENAI_BASE_URL';
+  const why = flags.provider
+    ? `--provider ${flags.provider}`
+    : provider === 'anthropic'
+      ? anthropicKey
+        ? 'ANTHROPIC_API_KEY'
+        : 'ANTHROPIC_AUTH_TOKEN'
+      : openaiKey
+        ? 'OPENAI_API_KEY'
+        : 'OPENAI_BASE_URL';
   const common = commonSettings(env);
-  const shared = { systemMessages: common.systemMessages, timeoutMs: common.timeoutMs, maxTokens: common.maxTokens, retry: common.maxRetries !== undefined ? { maxRetries: common.maxRetries } : undefined };
+  const shared = {
+    systemMessages: common.systemMessages,
+    timeoutMs: common.timeoutMs,
+    maxTokens: common.maxTokens,
+    retry: common.maxRetries !== undefined ? { maxRetries: common.maxRetries } : undefined,
+  };
   if (provider === 'anthropic') {
-    if (!anthropicKey && !anthropicToken) throw new ConfigError('--provider anthropic: no credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway)', { field: 'ANTHROPIC_API_KEY' });
+    if (!anthropicKey && !anthropicToken)
+      throw new ConfigError(
+        '--provider anthropic: no credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway)',
+        { field: 'ANTHROPIC_API_KEY' },
+      );
     const model = flags.model ?? (env['ANTHROPIC_MODEL'] || DEFAULT_ANTHROPIC_MODEL);
     return {
       provider,
       why,
-      options: { model, apiKey: anthropicKey, authToken: anthropicToken, baseURL: env['ANTHROPIC_BASE_URL'] || undefined, promptCaching: env['DISABLE_PROMPT_CACHING'] !== '1', ...shared },
+      options: {
+        model,
+        apiKey: anthropicKey,
+        authToken: anthropicToken,
+        baseURL: env['ANTHROPIC_BASE_URL'] || undefined,
+        promptCaching: env['DISABLE_PROMPT_CACHING'] !== '1',
+        ...shared,
+      },
     };
   }
-  if (!openaiKey && !openaiBase) throw new ConfigError('--provider openai: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any OpenAI-compatible server)', { field: 'OPENAI_API_KEY' });
+  if (!openaiKey && !openaiBase)
+    throw new ConfigError(
+      '--provider openai: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any OpenAI-compatible server)',
+      { field: 'OPENAI_API_KEY' },
+    );
   const model = flags.model ?? (env['OPENAI_MODEL'] || undefined);
-  if (model === undefined) throw new ConfigError('the OpenAI-compatible provider needs a model: pass --model NAME or set OPENAI_MODEL', { field: 'OPENAI_MODEL' });
+  if (model === undefined)
+    throw new ConfigError(
+      'the OpenAI-compatible provider needs a model: pass --model NAME or set OPENAI_MODEL',
+      { field: 'OPENAI_MODEL' },
+    );
   return { provider: 'openai', why, options: { model, apiKey: openaiKey, baseURL: openaiBase, ...shared } };
 }
 
 /** One line for `--verbose`: `anthropic claude-sonnet-5-5 at http://127.0.0.1:8800 (chosen by ANTHROPIC_API_KEY)`. */
 export function describeSelection(selection: Exclude<ModelSelection, { provider: 'none' }>): string {
-  if (selection.provider === 'scripted') return `scripted ${selection.modelScript} (chosen by ${selection.why})`;
+  if (selection.provider === 'scripted')
+    return `scripted ${selection.modelScript} (chosen by ${selection.why})`;
   const where = selection.options.baseURL ? ` at ${selection.options.baseURL}` : '';
   return `${selection.provider} ${selection.options.model}${where} (chosen by ${selection.why})`;
 }
@@ -99,7 +146,10 @@ export function describeSelection(selection: Exclude<ModelSelection, { provider:
  * does not pay for loading them (about 0.3 s).
  * @throws ConfigError for an unreadable or invalid model script; Error for selection `none`.
  */
-export async function createModel(selection: ModelSelection, context: { projectDir: string; onRetry?: RetryOptions['onRetry'] }): Promise<ModelClient> {
+export async function createModel(
+  selection: ModelSelection,
+  context: { projectDir: string; onRetry?: RetryOptions['onRetry'] },
+): Promise<ModelClient> {
   switch (selection.provider) {
     case 'scripted': {
       const script = loadModelScriptFile(selection.modelScript, context.projectDir);
@@ -107,11 +157,17 @@ export async function createModel(selection: ModelSelection, context: { projectD
     }
     case 'anthropic': {
       const { AnthropicModel } = await import('../model/anthropic/anthropic-model.js');
-      return new AnthropicModel({ ...selection.options, retry: { ...selection.options.retry, ...(context.onRetry ? { onRetry: context.onRetry } : {}) } });
+      return new AnthropicModel({
+        ...selection.options,
+        retry: { ...selection.options.retry, ...(context.onRetry ? { onRetry: context.onRetry } : {}) },
+      });
     }
     case 'openai': {
       const { OpenAICompatibleModel } = await import('../model/openai/openai-model.js');
-      return new OpenAICompatibleModel({ ...selection.options, retry: { ...selection.options.retry, ...(context.onRetry ? { onRetry: context.onRetry } : {}) } });
+      return new OpenAICompatibleModel({
+        ...selection.options,
+        retry: { ...selection.options.retry, ...(context.onRetry ? { onRetry: context.onRetry } : {}) },
+      });
     }
     case 'none':
       throw new Error('createModel: no model was selected');
@@ -121,7 +177,10 @@ export async function createModel(selection: ModelSelection, context: { projectD
 function commonSettings(env: Env): CommonSettings {
   const setting = env['HOOKLOOP_SYSTEM_MESSAGES'] || 'auto';
   if (!(SYSTEM_MESSAGE_SETTINGS as readonly string[]).includes(setting)) {
-    throw new ConfigError(`HOOKLOOP_SYSTEM_MESSAGES: expected one of ${SYSTEM_MESSAGE_SETTINGS.join(', ')}, got "${setting}"`, { field: 'HOOKLOOP_SYSTEM_MESSAGES' });
+    throw new ConfigError(
+      `HOOKLOOP_SYSTEM_MESSAGES: expected one of ${SYSTEM_MESSAGE_SETTINGS.join(', ')}, got "${setting}"`,
+      { field: 'HOOKLOOP_SYSTEM_MESSAGES' },
+    );
   }
   return {
     systemMessages: setting as SystemMessageSetting,
@@ -135,6 +194,7 @@ function wholeNumber(env: Env, name: string, minimum: number): number | undefine
   const text = env[name];
   if (text === undefined || text === '') return undefined;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < minimum) throw new ConfigError(`${name}: expected a whole number ≥ ${minimum}, got "${text}"`, { field: name });
+  if (!Number.isInteger(value) || value < minimum)
+    throw new ConfigError(`${name}: expected a whole number ≥ ${minimum}, got "${text}"`, { field: name });
   return value;
 }

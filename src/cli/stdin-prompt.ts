@@ -5,7 +5,8 @@ import { ConfigError } from '../errors.js';
 export const STDIN_WAIT_MS = 3000;
 
 /** Claude Code's words when `-p` has no prompt, neither as an argument nor on stdin. */
-export const NO_PRINT_INPUT = 'Input must be provided either through stdin or as a prompt argument when using --print';
+export const NO_PRINT_INPUT =
+  'Input must be provided either through stdin or as a prompt argument when using --print';
 
 /**
  * The prompt of a headless run, as Claude Code builds it: the argument, then what was piped on
@@ -23,10 +24,14 @@ export async function headlessPrompt(
   options: { print: boolean; warn: (text: string) => void; waitMs?: number },
 ): Promise<string | undefined> {
   const hasArgument = argument !== undefined && argument.trim() !== '';
-  const piped = stdin.isTTY === true || isNullDevice(stdin) ? '' : await readPiped(stdin, hasArgument ? (options.waitMs ?? STDIN_WAIT_MS) : undefined, options.warn);
+  const piped =
+    stdin.isTTY === true || isNullDevice(stdin)
+      ? ''
+      : await readPiped(stdin, hasArgument ? (options.waitMs ?? STDIN_WAIT_MS) : undefined, options.warn);
   const parts = [argument, piped].filter((part): part is string => part !== undefined && part.trim() !== '');
   if (parts.length > 0) return parts.join('\n');
-  if (options.print || argument !== undefined) throw new ConfigError(`-p: ${NO_PRINT_INPUT}`, { field: '-p' });
+  if (options.print || argument !== undefined)
+    throw new ConfigError(`-p: ${NO_PRINT_INPUT}`, { field: '-p' });
   return undefined;
 }
 
@@ -44,7 +49,11 @@ function isNullDevice(stdin: NodeJS.ReadableStream): boolean {
 }
 
 /** All of stdin as text; with `waitMs`, '' when no byte arrives within that time. Never rejects. */
-function readPiped(stdin: NodeJS.ReadableStream, waitMs: number | undefined, warn: (text: string) => void): Promise<string> {
+function readPiped(
+  stdin: NodeJS.ReadableStream,
+  waitMs: number | undefined,
+  warn: (text: string) => void,
+): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let timer: NodeJS.Timeout | undefined;
@@ -65,7 +74,9 @@ function readPiped(stdin: NodeJS.ReadableStream, waitMs: number | undefined, war
     stdin.once('error', finish);
     if (waitMs !== undefined) {
       timer = setTimeout(() => {
-        warn(`no stdin data received in ${waitMs / 1000} s; going on with the prompt argument alone (redirect stdin from /dev/null to skip this wait)`);
+        warn(
+          `no stdin data received in ${waitMs / 1000} s; going on with the prompt argument alone (redirect stdin from /dev/null to skip this wait)`,
+        );
         finish();
         // Stop reading, so the open pipe does not keep the process alive after the run.
         (stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();

@@ -26,13 +26,21 @@ export interface StreamInputHooks {
  *
  * Resolves with the exit code of the last turn (0 when there was none; 1 after a line that is not JSON).
  */
-export async function runStreamInput(options: RunOptions, io: StreamInputIo, hooks: StreamInputHooks, firstPrompt?: string): Promise<number> {
+export async function runStreamInput(
+  options: RunOptions,
+  io: StreamInputIo,
+  hooks: StreamInputHooks,
+  firstPrompt?: string,
+): Promise<number> {
   const session = await startSession(options);
   let turns = 0;
   let exitCode = 0;
   let current: AbortController | undefined;
   let queue: Promise<void> = Promise.resolve();
-  const respond = (requestId: unknown, response: Record<string, unknown>) => io.stdout.write(`${JSON.stringify({ type: 'control_response', response: { request_id: requestId, ...response } })}\n`);
+  const respond = (requestId: unknown, response: Record<string, unknown>) =>
+    io.stdout.write(
+      `${JSON.stringify({ type: 'control_response', response: { request_id: requestId, ...response } })}\n`,
+    );
   const turn = (prompt: string) => {
     queue = queue.then(async () => {
       hooks.beforeTurn(turns++);
@@ -54,22 +62,35 @@ export async function runStreamInput(options: RunOptions, io: StreamInputIo, hoo
       try {
         message = JSON.parse(text) as Record<string, unknown>;
       } catch (error) {
-        io.stderr.write(`hookloop: stream-json input line ${lineNumber}: not JSON (${(error as Error).message}); the session ends\n`);
+        io.stderr.write(
+          `hookloop: stream-json input line ${lineNumber}: not JSON (${(error as Error).message}); the session ends\n`,
+        );
         exitCode = 1;
         break;
       }
       if (message['type'] === 'user') {
         const prompt = promptOf(message['message']);
-        if (prompt === undefined) hooks.warn(`stream-json input line ${lineNumber}: a user message needs message.content (a string or text blocks); ignored`);
+        if (prompt === undefined)
+          hooks.warn(
+            `stream-json input line ${lineNumber}: a user message needs message.content (a string or text blocks); ignored`,
+          );
         else turn(prompt);
       } else if (message['type'] === 'control_request') {
         const request = (message['request'] ?? {}) as Record<string, unknown>;
-        if (request['subtype'] === 'initialize') respond(message['request_id'], { subtype: 'success', response: {} });
+        if (request['subtype'] === 'initialize')
+          respond(message['request_id'], { subtype: 'success', response: {} });
         else if (request['subtype'] === 'interrupt') {
           current?.abort();
           respond(message['request_id'], { subtype: 'success' });
-        } else respond(message['request_id'], { subtype: 'error', error: `hookloop does not support control request ${JSON.stringify(request['subtype'])}` });
-      } else hooks.warn(`stream-json input line ${lineNumber}: ignored a line of type ${JSON.stringify(message['type'])} (hookloop reads "user" and "control_request" lines)`);
+        } else
+          respond(message['request_id'], {
+            subtype: 'error',
+            error: `hookloop does not support control request ${JSON.stringify(request['subtype'])}`,
+          });
+      } else
+        hooks.warn(
+          `stream-json input line ${lineNumber}: ignored a line of type ${JSON.stringify(message['type'])} (hookloop reads "user" and "control_request" lines)`,
+        );
     }
     const failed = exitCode;
     await queue;

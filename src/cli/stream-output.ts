@@ -9,7 +9,10 @@ import { partialMessageTranslator } from './partial-messages.js';
  * it just streamed (then it is not printed again); a provider that does not stream (the scripted
  * model) prints nothing here and the CLI prints the result at the end, as before.
  */
-export function textStreamPrinter(write: (text: string) => void): { observer: RunObserver; alreadyPrinted: (result: string) => boolean } {
+export function textStreamPrinter(write: (text: string) => void): {
+  observer: RunObserver;
+  alreadyPrinted: (result: string) => boolean;
+} {
   let turnText = '';
   let lastTurnText: string | undefined;
   const observer: RunObserver = (event) => {
@@ -38,8 +41,13 @@ export function textStreamPrinter(write: (text: string) => void): { observer: Ru
  * (who decided and why: the PermissionDecision payload's fields), hook messages and warnings.
  * The CLI writes the `init` line before and the `result` line after. Every line carries `session_id`.
  */
-export function streamJsonWriter(write: (line: string) => void, sessionId: string, options: { readonly partialMessages?: boolean } = {}): RunObserver {
-  const emit = (value: Record<string, unknown>) => write(`${JSON.stringify({ ...value, session_id: sessionId })}\n`);
+export function streamJsonWriter(
+  write: (line: string) => void,
+  sessionId: string,
+  options: { readonly partialMessages?: boolean } = {},
+): RunObserver {
+  const emit = (value: Record<string, unknown>) =>
+    write(`${JSON.stringify({ ...value, session_id: sessionId })}\n`);
   const partial = options.partialMessages === true ? partialMessageTranslator() : undefined;
   return (event: RunEvent) => {
     if (event.type === 'model_stream') {
@@ -70,15 +78,36 @@ function streamJsonLine(event: RunEvent): Record<string, unknown> | undefined {
       };
     }
     case 'permission':
-      return { type: 'system', subtype: 'permission', tool_name: event.toolName, tool_use_id: event.toolUseId, behavior: event.behavior, source: event.source };
+      return {
+        type: 'system',
+        subtype: 'permission',
+        tool_name: event.toolName,
+        tool_use_id: event.toolUseId,
+        behavior: event.behavior,
+        source: event.source,
+      };
     case 'permission_decision':
-      return { type: 'system', subtype: 'permission_decision', tool_name: event.toolName, tool_use_id: event.toolUseId, ...decisionPayload(event.record), duration_ms: Math.round(event.durationMs) };
+      return {
+        type: 'system',
+        subtype: 'permission_decision',
+        tool_name: event.toolName,
+        tool_use_id: event.toolUseId,
+        ...decisionPayload(event.record),
+        duration_ms: Math.round(event.durationMs),
+      };
     case 'system_message':
       return { type: 'system', subtype: 'hook_message', text: event.text };
     case 'warning':
       return { type: 'system', subtype: 'warning', text: event.text };
     case 'mcp_notice':
-      return { type: 'system', subtype: event.kind === 'log' ? 'mcp_log' : 'mcp_progress', server: event.server, text: event.text, ...(event.level !== undefined ? { level: event.level } : {}), ...(event.toolUseId !== undefined ? { tool_use_id: event.toolUseId } : {}) };
+      return {
+        type: 'system',
+        subtype: event.kind === 'log' ? 'mcp_log' : 'mcp_progress',
+        server: event.server,
+        text: event.text,
+        ...(event.level !== undefined ? { level: event.level } : {}),
+        ...(event.toolUseId !== undefined ? { tool_use_id: event.toolUseId } : {}),
+      };
     case 'hook_started':
     case 'model_stream':
     case 'model_request':
@@ -96,11 +125,32 @@ function messageLine(message: Message): Record<string, unknown> {
         type: 'assistant',
         message: {
           role: 'assistant',
-          content: [...(message.text ? [{ type: 'text', text: message.text }] : []), ...message.toolCalls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.input }))],
+          content: [
+            ...(message.text ? [{ type: 'text', text: message.text }] : []),
+            ...message.toolCalls.map((call) => ({
+              type: 'tool_use',
+              id: call.id,
+              name: call.name,
+              input: call.input,
+            })),
+          ],
         },
       };
     case 'tool':
-      return { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, is_error: message.isError }] } };
+      return {
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: message.toolCallId,
+              content: message.content,
+              is_error: message.isError,
+            },
+          ],
+        },
+      };
     case 'user':
       return { type: 'user', message: { role: 'user', content: [{ type: 'text', text: message.content }] } };
     case 'system':

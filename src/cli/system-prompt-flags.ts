@@ -11,9 +11,21 @@ import type { SystemPromptFlags } from './parse-args.js';
  * (not trimmed), as Claude Code reads them; relative paths are relative to `cwd`.
  * @throws ConfigError `--system-prompt-file FILE: cannot read it: …` for a file that cannot be read.
  */
-export function assembleSystemPrompt(flags: SystemPromptFlags, facts: () => SystemPromptFacts, cwd: string): string {
-  const replacement = flags.replace ?? (flags.replaceFile !== undefined ? readFlagFile('--system-prompt-file', flags.replaceFile, cwd) : undefined);
-  const appended = flags.append ?? (flags.appendFile !== undefined ? readFlagFile('--append-system-prompt-file', flags.appendFile, cwd) : undefined);
+export function assembleSystemPrompt(
+  flags: SystemPromptFlags,
+  facts: () => SystemPromptFacts,
+  cwd: string,
+): string {
+  const replacement =
+    flags.replace ??
+    (flags.replaceFile !== undefined
+      ? readFlagFile('--system-prompt-file', flags.replaceFile, cwd)
+      : undefined);
+  const appended =
+    flags.append ??
+    (flags.appendFile !== undefined
+      ? readFlagFile('--append-system-prompt-file', flags.appendFile, cwd)
+      : undefined);
   const base = replacement ?? renderSystemPrompt(facts());
   return appended === undefined ? base : `${base}\n\n${appended}`;
 }

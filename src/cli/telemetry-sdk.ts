@@ -14,8 +14,11 @@ type Env = Readonly<Record<string, string | undefined>>;
 export function tracesRequested(env: Env): boolean {
   if (env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true') return false;
   const exporters = env['OTEL_TRACES_EXPORTER'];
-  if (exporters !== undefined && exporters.trim() !== '') return exporters.split(',').some((name) => name.trim() === 'otlp');
-  return Boolean(env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim() || env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']?.trim());
+  if (exporters !== undefined && exporters.trim() !== '')
+    return exporters.split(',').some((name) => name.trim() === 'otlp');
+  return Boolean(
+    env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim() || env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']?.trim(),
+  );
 }
 
 /**
@@ -26,7 +29,11 @@ export function tracesRequested(env: Env): boolean {
  * `hookloop` and `service.version` to `version` (`OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES` override it). A failure to start
  * is one warning, and the run goes on untraced.
  */
-export async function startTelemetry(env: Env, version: string, warn: (text: string) => void): Promise<TelemetryHandle | undefined> {
+export async function startTelemetry(
+  env: Env,
+  version: string,
+  warn: (text: string) => void,
+): Promise<TelemetryHandle | undefined> {
   if (!tracesRequested(env)) return undefined;
   try {
     const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, resources] = await Promise.all([
@@ -38,12 +45,17 @@ export async function startTelemetry(env: Env, version: string, warn: (text: str
       .defaultResource()
       .merge(resources.resourceFromAttributes({ 'service.name': 'hookloop', 'service.version': version }))
       .merge(resources.detectResources({ detectors: [resources.envDetector] }));
-    const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+    const provider = new NodeTracerProvider({
+      resource,
+      spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    });
     provider.register();
     return {
       shutdown: () =>
         provider.shutdown().catch((error: unknown) => {
-          warn(`OpenTelemetry: could not send the last spans: ${error instanceof Error ? error.message : String(error)}`);
+          warn(
+            `OpenTelemetry: could not send the last spans: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }),
     };
   } catch (error) {

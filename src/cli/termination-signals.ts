@@ -44,7 +44,9 @@ export function signalExitCode(signal: TerminationSignal): number {
 /** Installs the handlers on `process` (see the module comment). Call `dispose` when the run is over. */
 export function watchTerminationSignals(options: TerminationOptions): TerminationWatch {
   let first: TerminationSignal | undefined;
-  const signals: TerminationSignal[] = options.interactive ? ['SIGTERM', 'SIGHUP'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const signals: TerminationSignal[] = options.interactive
+    ? ['SIGTERM', 'SIGHUP']
+    : ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const handlers = new Map<TerminationSignal, () => void>();
   for (const signal of signals) {
     const handler = () => {
@@ -54,9 +56,12 @@ export function watchTerminationSignals(options: TerminationOptions): Terminatio
       }
       first = signal;
       // After a hangup the terminal is gone: a failed write to it must not crash the orderly end.
-      if (signal === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreOutputError);
+      if (signal === 'SIGHUP')
+        for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreOutputError);
       const again = signal === 'SIGINT' ? 'press Ctrl-C again' : `send ${signal} again`;
-      options.notify(`hookloop: ${signal === 'SIGINT' ? 'interrupted' : `received ${signal}`}; finishing the current step (${again} to quit now)`);
+      options.notify(
+        `hookloop: ${signal === 'SIGINT' ? 'interrupted' : `received ${signal}`}; finishing the current step (${again} to quit now)`,
+      );
       options.abort();
     };
     handlers.set(signal, handler);

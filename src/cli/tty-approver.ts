@@ -14,13 +14,20 @@ import type { ApprovalAnswer, ApprovalRequest, Approver } from '../permissions/t
  * `callShown`: the session prints each call as it starts (interactiveActivity), so the question
  * shows only the policy's message under it instead of the call again.
  */
-export function ttyApprover(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; onInterrupt?: () => void; callShown?: boolean }): Approver {
+export function ttyApprover(streams: {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  onInterrupt?: () => void;
+  callShown?: boolean;
+}): Approver {
   let previous: Promise<unknown> = Promise.resolve();
   const onInterrupt = streams.onInterrupt ?? (() => process.emit('SIGINT', 'SIGINT'));
   return {
     awaitsHuman: true,
     approve(request) {
-      const answer = previous.then(() => askOnce(streams, request, onInterrupt)).catch((): ApprovalAnswer => 'deny');
+      const answer = previous
+        .then(() => askOnce(streams, request, onInterrupt))
+        .catch((): ApprovalAnswer => 'deny');
       previous = answer;
       return answer;
     },
@@ -30,19 +37,31 @@ export function ttyApprover(streams: { input: NodeJS.ReadableStream; output: Nod
 const CLOSED = Symbol('closed');
 const INTERRUPTED = Symbol('interrupted');
 
-async function askOnce(streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; callShown?: boolean }, request: ApprovalRequest, onInterrupt: () => void): Promise<ApprovalAnswer> {
+async function askOnce(
+  streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; callShown?: boolean },
+  request: ApprovalRequest,
+  onInterrupt: () => void,
+): Promise<ApprovalAnswer> {
   if (request.signal.aborted) return 'deny';
   const lines = createInterface({ input: streams.input, output: streams.output });
   const ended = new Promise<typeof CLOSED | typeof INTERRUPTED>((resolve) => {
     lines.once('close', () => resolve(CLOSED));
     lines.once('SIGINT', () => resolve(INTERRUPTED));
   });
-  const always = request.alwaysRule === undefined ? '[a]lways' : `[a]lways (adds ${request.alwaysRule} for this session)`;
+  const always =
+    request.alwaysRule === undefined ? '[a]lways' : `[a]lways (adds ${request.alwaysRule} for this session)`;
   try {
     // Where the session already printed the call (`● Bash(touch x)`) just above, it is not repeated.
-    streams.output.write(streams.callShown === true ? `  ⎿ ${request.message}\n` : `\n${request.toolName}: ${renderInput(request.input)}\n${request.message}\n`);
+    streams.output.write(
+      streams.callShown === true
+        ? `  ⎿ ${request.message}\n`
+        : `\n${request.toolName}: ${renderInput(request.input)}\n${request.message}\n`,
+    );
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const reply = await Promise.race([lines.question(`Allow? [y]es / [n]o / ${always} `, { signal: request.signal }), ended]);
+      const reply = await Promise.race([
+        lines.question(`Allow? [y]es / [n]o / ${always} `, { signal: request.signal }),
+        ended,
+      ]);
       if (reply === INTERRUPTED) {
         // The cursor is still after the question: what follows (the refusal, "(interrupted)") starts on its own line.
         streams.output.write('\n');

@@ -57,7 +57,11 @@ export class BackgroundHooks {
    * a foreground handler's (lifecycle log, `systemMessage`); its context and rewake block are kept
    * for `take()`.
    */
-  start(meta: BackgroundStart, run: (signal: AbortSignal) => Promise<HandlerOutcome>, onOutcome?: (outcome: HandlerOutcome) => void): void {
+  start(
+    meta: BackgroundStart,
+    run: (signal: AbortSignal) => Promise<HandlerOutcome>,
+    onOutcome?: (outcome: HandlerOutcome) => void,
+  ): void {
     if (this.stopped) return;
     const controller = new AbortController();
     const abort = () => controller.abort();
@@ -146,7 +150,10 @@ export class BackgroundHooks {
     });
     try {
       while (this.rewakePending && !signal.aborted) {
-        await Promise.race([Promise.all([...this.running].filter((job) => job.rewake).map((job) => job.settled)), aborted]);
+        await Promise.race([
+          Promise.all([...this.running].filter((job) => job.rewake).map((job) => job.settled)),
+          aborted,
+        ]);
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
@@ -163,9 +170,18 @@ export class BackgroundHooks {
 
   private keep(meta: BackgroundStart, outcome: HandlerOutcome): void {
     const specific = outcome.output['hookSpecificOutput'] as { additionalContext?: unknown } | undefined;
-    const context = typeof specific?.additionalContext === 'string' && specific.additionalContext !== '' ? specific.additionalContext : undefined;
+    const context =
+      typeof specific?.additionalContext === 'string' && specific.additionalContext !== ''
+        ? specific.additionalContext
+        : undefined;
     const output = outcome.output as { decision?: string; reason?: string };
-    const block = !meta.rewake ? undefined : outcome.status === 'blocked' ? (outcome.blockMessage ?? '') : output.decision === 'block' ? (output.reason ?? '') : undefined;
+    const block = !meta.rewake
+      ? undefined
+      : outcome.status === 'blocked'
+        ? (outcome.blockMessage ?? '')
+        : output.decision === 'block'
+          ? (output.reason ?? '')
+          : undefined;
     if (context === undefined && block === undefined) return;
     this.deliveries.push({
       event: meta.event,

@@ -10,17 +10,35 @@ export type { ContextEvent } from './event-table.js';
 
 /** PreToolUse: refuse the call; `reason` becomes the error tool result `PreToolUse:<Tool> hook error: <reason>`. */
 export function deny(reason: string): HookOutput<'PreToolUse'> {
-  return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: reason,
+    },
+  };
 }
 
 /** PreToolUse: recommend running the call without a prompt. Never beats a deny or ask rule, plan mode or the workspace boundary. */
 export function allow(reason?: string): HookOutput<'PreToolUse'> {
-  return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: reason } };
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'allow',
+      permissionDecisionReason: reason,
+    },
+  };
 }
 
 /** PreToolUse: ask a human; headless runs refuse the call with `reason` as the tool result. */
 export function ask(reason: string): HookOutput<'PreToolUse'> {
-  return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: reason } };
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'ask',
+      permissionDecisionReason: reason,
+    },
+  };
 }
 
 /**

@@ -25,7 +25,11 @@ export class Limiter {
 }
 
 /** `items` mapped by `task` with at most `limit` running at once; results in the order of `items`. */
-export function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+export function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+): Promise<R[]> {
   if (!(limit < items.length)) return Promise.all(items.map(task));
   const limiter = new Limiter(limit);
   return Promise.all(items.map((item) => limiter.run(() => task(item))));

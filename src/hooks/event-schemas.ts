@@ -12,15 +12,30 @@ export { permissionDecisionSchema } from './events/tool-events.js';
 export { CONFIG_CHANGE_SOURCES } from './events/session-events.js';
 
 /** Input and output schema per event, read from the event table. */
-export const hookEventSchemas = Object.freeze(Object.fromEntries(HOOK_EVENT_NAMES.map((event) => [event, { input: EVENT_TABLE[event].input, output: EVENT_TABLE[event].output }]))) as {
-  readonly [E in keyof EventTable]: { readonly input: EventTable[E]['input']; readonly output: EventTable[E]['output'] };
+export const hookEventSchemas = Object.freeze(
+  Object.fromEntries(
+    HOOK_EVENT_NAMES.map((event) => [
+      event,
+      { input: EVENT_TABLE[event].input, output: EVENT_TABLE[event].output },
+    ]),
+  ),
+) as {
+  readonly [E in keyof EventTable]: {
+    readonly input: EventTable[E]['input'];
+    readonly output: EventTable[E]['output'];
+  };
 };
 
 /**
  * The event map: each event name with its stdin payload type and its allowed output type.
  * `on<E>()`, the dispatcher and the merge table are all typed from it.
  */
-export type HookEvents = { [E in keyof EventTable]: { input: z.infer<EventTable[E]['input']>; output: z.infer<EventTable[E]['output']> } };
+export type HookEvents = {
+  [E in keyof EventTable]: {
+    input: z.infer<EventTable[E]['input']>;
+    output: z.infer<EventTable[E]['output']>;
+  };
+};
 
 /** The stdin payload of event `E` (what a command hook reads, what a callback receives). */
 export type HookInput<E extends keyof HookEvents> = HookEvents[E]['input'];
@@ -29,7 +44,16 @@ export type HookInput<E extends keyof HookEvents> = HookEvents[E]['input'];
 export type HookOutput<E extends keyof HookEvents> = HookEvents[E]['output'];
 
 /** The fields the payload builder fills in itself (see payload.ts). */
-export type CommonPayloadField = 'session_id' | 'transcript_path' | 'cwd' | 'hook_event_name' | 'prompt_id' | 'permission_mode' | 'effort' | 'agent_id' | 'agent_type';
+export type CommonPayloadField =
+  | 'session_id'
+  | 'transcript_path'
+  | 'cwd'
+  | 'hook_event_name'
+  | 'prompt_id'
+  | 'permission_mode'
+  | 'effort'
+  | 'agent_id'
+  | 'agent_type';
 
 /** A payload without the fields the engine fills in itself (session_id, transcript_path, cwd, hook_event_name, …). */
 export type HookPayload<E extends keyof HookEvents> = Omit<HookInput<E>, CommonPayloadField>;

@@ -8,9 +8,22 @@ import { InstructionsLoaded } from './events/instructions-events.js';
 import { UserPromptExpansion } from './events/expansion-events.js';
 import { PermissionDecision } from './events/permission-decision-event.js';
 import { PostModelResponse, PreModelRequest, PreToolSelection } from './events/model-events.js';
-import { ConfigChange, Notification, SessionEnd, SessionStart, UserPromptSubmit } from './events/session-events.js';
+import {
+  ConfigChange,
+  Notification,
+  SessionEnd,
+  SessionStart,
+  UserPromptSubmit,
+} from './events/session-events.js';
 import { Stop, StopFailure, SubagentStart, SubagentStop } from './events/stop-events.js';
-import { PermissionDenied, PermissionRequest, PostToolBatch, PostToolUse, PostToolUseFailure, PreToolUse } from './events/tool-events.js';
+import {
+  PermissionDenied,
+  PermissionRequest,
+  PostToolBatch,
+  PostToolUse,
+  PostToolUseFailure,
+  PreToolUse,
+} from './events/tool-events.js';
 
 /**
  * The event table: every event hookloop fires, each with its one entry (see `EventSpec` for what an
@@ -55,7 +68,9 @@ export type EventTable = typeof EVENT_TABLE;
 export type HookEventName = keyof EventTable;
 
 /** Every event hookloop fires, in table order. */
-export const HOOK_EVENT_NAMES: readonly HookEventName[] = Object.freeze(Object.keys(EVENT_TABLE) as HookEventName[]);
+export const HOOK_EVENT_NAMES: readonly HookEventName[] = Object.freeze(
+  Object.keys(EVENT_TABLE) as HookEventName[],
+);
 
 /** An entry seen without its event's types, for code that handles every event alike. */
 export type AnyEventSpec = EventSpec<z.ZodObject, z.ZodType, CommonMerge>;
@@ -67,7 +82,18 @@ export function eventSpec(event: HookEventName): AnyEventSpec {
 }
 
 /** The events whose entry has `flag` set, in table order. */
-function eventsWith(flag: 'acceptsIf' | 'gate' | 'failClosed' | 'cancelSiblings' | 'decidesStop' | 'outlivesAbort' | 'plainTextIsContext' | 'envFile' | 'extension'): ReadonlySet<string> {
+function eventsWith(
+  flag:
+    | 'acceptsIf'
+    | 'gate'
+    | 'failClosed'
+    | 'cancelSiblings'
+    | 'decidesStop'
+    | 'outlivesAbort'
+    | 'plainTextIsContext'
+    | 'envFile'
+    | 'extension',
+): ReadonlySet<string> {
   return new Set(HOOK_EVENT_NAMES.filter((event) => eventSpec(event)[flag]));
 }
 
@@ -99,20 +125,34 @@ export type HookResult<E extends HookEventName> = MergedResult<E> & {
 };
 
 /** Events whose `hookSpecificOutput` carries `additionalContext` (read from the output schemas). */
-export type ContextEvent = { [E in HookEventName]: TakesContext<z.infer<EventTable[E]['output']>> extends true ? E : never }[HookEventName];
-type TakesContext<Output> = Output extends { hookSpecificOutput?: unknown } ? ('hookSpecificOutput' extends keyof Output ? 'additionalContext' extends keyof NonNullable<Output['hookSpecificOutput']> ? true : false : false) : false;
+export type ContextEvent = {
+  [E in HookEventName]: TakesContext<z.infer<EventTable[E]['output']>> extends true ? E : never;
+}[HookEventName];
+type TakesContext<Output> = Output extends { hookSpecificOutput?: unknown }
+  ? 'hookSpecificOutput' extends keyof Output
+    ? 'additionalContext' extends keyof NonNullable<Output['hookSpecificOutput']>
+      ? true
+      : false
+    : false
+  : false;
 
 /**
  * Combines `outcomes` (in merge order) with `event`'s merge rule. The outcomes must come from
  * handlers of `event` (the transports validated each output against its schema). Never throws.
  */
-export function mergeOutcomes<E extends HookEventName>(event: E, outcomes: readonly HandlerOutcome[]): MergedResult<E> {
+export function mergeOutcomes<E extends HookEventName>(
+  event: E,
+  outcomes: readonly HandlerOutcome[],
+): MergedResult<E> {
   const merge = eventSpec(event).merge.merge as (answers: readonly HandlerOutcome[]) => MergedResult<E>;
   return merge(outcomes);
 }
 
 /** The value `event`'s matchers test: the payload's `matchField` when it is a string; undefined = every handler matches. */
-export function matchValueOf(event: HookEventName, input: Readonly<Record<string, unknown>>): string | undefined {
+export function matchValueOf(
+  event: HookEventName,
+  input: Readonly<Record<string, unknown>>,
+): string | undefined {
   const field = eventSpec(event).matchField;
   const value = field === undefined ? undefined : input[field];
   return typeof value === 'string' ? value : undefined;

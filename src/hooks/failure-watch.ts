@@ -19,7 +19,10 @@ export class FailureWatch {
       this.refused.add(id);
       return outcome;
     }
-    const failedOpen = (outcome.status === 'failed' || outcome.status === 'timeout') && !outcome.failClosed && outcome.error !== 'aborted';
+    const failedOpen =
+      (outcome.status === 'failed' || outcome.status === 'timeout') &&
+      !outcome.failClosed &&
+      outcome.error !== 'aborted';
     if (!failedOpen || !this.refused.has(id)) return outcome;
     return {
       ...outcome,

@@ -23,5 +23,9 @@ export interface RegisteredHandler {
   /** `asyncRewake: true`: a background handler whose blocking answer (exit 2) wakes the model when it has already stopped. */
   readonly rewake?: boolean;
   /** Runs the handler once. `services` gives model-backed handlers the session's model (see HookServices). Never rejects. */
-  run(input: Readonly<Record<string, unknown>>, signal: AbortSignal, services?: HookServices): Promise<HandlerOutcome>;
+  run(
+    input: Readonly<Record<string, unknown>>,
+    signal: AbortSignal,
+    services?: HookServices,
+  ): Promise<HandlerOutcome>;
 }

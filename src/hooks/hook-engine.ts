@@ -156,7 +156,8 @@ export class HookEngine {
   /** Replaces the per-event concurrency limits (see the constructor). @throws RangeError for a limit below 1. */
   setConcurrency(limits: ConcurrencyLimits): void {
     for (const [event, limit] of Object.entries(limits)) {
-      if (!(typeof limit === 'number' && limit >= 1)) throw new RangeError(`concurrency limit of ${event} must be at least 1, got ${String(limit)}`);
+      if (!(typeof limit === 'number' && limit >= 1))
+        throw new RangeError(`concurrency limit of ${event} must be at least 1, got ${String(limit)}`);
     }
     this.concurrency = { ...limits };
   }
@@ -168,12 +169,21 @@ export class HookEngine {
    */
   on<E extends HookEventName>(event: E, handler: HookCallback<E>): Unregister;
   on<E extends HookEventName>(event: E, options: CallbackOptions, handler: HookCallback<E>): Unregister;
-  on<E extends HookEventName>(event: E, optionsOrHandler: CallbackOptions | HookCallback<E>, maybeHandler?: HookCallback<E>): Unregister {
+  on<E extends HookEventName>(
+    event: E,
+    optionsOrHandler: CallbackOptions | HookCallback<E>,
+    maybeHandler?: HookCallback<E>,
+  ): Unregister {
     const options = typeof optionsOrHandler === 'function' ? {} : optionsOrHandler;
     const callback = typeof optionsOrHandler === 'function' ? optionsOrHandler : maybeHandler;
-    if (typeof callback !== 'function') throw new TypeError(`hooks.on('${event}'): handler must be a function`);
+    if (typeof callback !== 'function')
+      throw new TypeError(`hooks.on('${event}'): handler must be a function`);
     compileMatcher(options.matcher);
-    const origin = { transport: 'callback' as const, text: options.name ?? (callback.name || 'callback'), source: 'callback' };
+    const origin = {
+      transport: 'callback' as const,
+      text: options.name ?? (callback.name || 'callback'),
+      source: 'callback',
+    };
     const timeoutMs = (options.timeout ?? DEFAULT_CALLBACK_TIMEOUT_S) * 1000;
     return this.add({
       id: this.nextId++,
@@ -183,7 +193,8 @@ export class HookEngine {
       origin,
       identity: undefined,
       background: false,
-      run: (input, signal) => runCallback(event, callback, origin, input as HookInput<E>, { signal, timeoutMs }),
+      run: (input, signal) =>
+        runCallback(event, callback, origin, input as HookInput<E>, { signal, timeoutMs }),
     });
   }
 
@@ -228,7 +239,10 @@ export class HookEngine {
     return () => {
       const index = this.handlers.indexOf(handler);
       if (index >= 0) this.handlers.splice(index, 1);
-      this.byEvent.set(handler.event, (this.byEvent.get(handler.event) ?? []).filter((other) => other !== handler));
+      this.byEvent.set(
+        handler.event,
+        (this.byEvent.get(handler.event) ?? []).filter((other) => other !== handler),
+      );
     };
   }
 
@@ -256,10 +270,18 @@ export class HookEngine {
    * handler is an outcome.
    * @example const { decision, reason } = await hooks.fire('PreToolUse', payload);
    */
-  async fire<E extends HookEventName>(event: E, input: HookInput<E>, options: FireOptions = {}): Promise<HookResult<E>> {
+  async fire<E extends HookEventName>(
+    event: E,
+    input: HookInput<E>,
+    options: FireOptions = {},
+  ): Promise<HookResult<E>> {
     if (this.fireListeners.size > 0) this.tellListeners(event, input as Readonly<Record<string, unknown>>);
     const result = await this.dispatch(event, input, options);
-    return { ...mergeOutcomes(event, result.outcomes), outcomes: result.outcomes, shortCircuited: result.shortCircuited };
+    return {
+      ...mergeOutcomes(event, result.outcomes),
+      outcomes: result.outcomes,
+      shortCircuited: result.shortCircuited,
+    };
   }
 
   /**
@@ -268,8 +290,15 @@ export class HookEngine {
    * exactly this plan; nothing runs here. `projectDir` and `nested` as in `FireOptions`
    * (`services.nested`). Never throws (a condition matcher that throws counts as no match).
    */
-  async plan<E extends HookEventName>(event: E, input: HookInput<E>, options: { readonly projectDir?: string; readonly nested?: boolean } = {}): Promise<HookPlan> {
-    return planHandlers(event, this.byEvent.get(event) ?? [], input as Readonly<Record<string, unknown>>, { conditionMatches: this.ifMatches, ...options });
+  async plan<E extends HookEventName>(
+    event: E,
+    input: HookInput<E>,
+    options: { readonly projectDir?: string; readonly nested?: boolean } = {},
+  ): Promise<HookPlan> {
+    return planHandlers(event, this.byEvent.get(event) ?? [], input as Readonly<Record<string, unknown>>, {
+      conditionMatches: this.ifMatches,
+      ...options,
+    });
   }
 
   private tellListeners(event: HookEventName, payload: Readonly<Record<string, unknown>>): void {
@@ -284,13 +313,22 @@ export class HookEngine {
   }
 
   /** Runs the plan's handlers and returns their answers in merge order. Never throws. */
-  private async dispatch<E extends HookEventName>(event: E, input: HookInput<E>, options: FireOptions): Promise<Answers> {
+  private async dispatch<E extends HookEventName>(
+    event: E,
+    input: HookInput<E>,
+    options: FireOptions,
+  ): Promise<Answers> {
     const candidates = this.byEvent.get(event);
     if (candidates === undefined || candidates.length === 0) return NO_HANDLERS;
     const signal = options.signal ?? new AbortController().signal;
     const services = options.services;
     // The same selection `plan` reports.
-    const plan = await planHandlers(event, candidates, input as Readonly<Record<string, unknown>>, { conditionMatches: this.ifMatches, projectDir: options.projectDir, nested: services?.nested, explain: false });
+    const plan = await planHandlers(event, candidates, input as Readonly<Record<string, unknown>>, {
+      conditionMatches: this.ifMatches,
+      projectDir: options.projectDir,
+      nested: services?.nested,
+      explain: false,
+    });
     if (plan.callbacks.length === 0 && plan.external.length === 0) return NO_HANDLERS;
 
     const outcomes: HandlerOutcome[] = [];
@@ -306,7 +344,13 @@ export class HookEngine {
     const external = plan.external;
     if (external.length === 0) return { outcomes, shortCircuited: false };
     const limit = this.concurrency[event] ?? Infinity;
-    this.startBackground(event, external.filter((h) => h.background), current, signal, options);
+    this.startBackground(
+      event,
+      external.filter((h) => h.background),
+      current,
+      signal,
+      options,
+    );
     const foreground = external.filter((h) => !h.background);
     // A blocked prompt ends the session at once in the reference: siblings still running are killed
     // (ups-block-json). Elsewhere every sibling is waited for, even after an exit 2 (multi-hooks-block-siblings).
@@ -317,7 +361,14 @@ export class HookEngine {
     if (signal.aborted) siblings.abort();
     try {
       const settled = await mapLimited(foreground, limit, async (handler) => {
-        const outcome = await this.invoke(event, handler, current, siblings.signal, services, options.onStart);
+        const outcome = await this.invoke(
+          event,
+          handler,
+          current,
+          siblings.signal,
+          services,
+          options.onStart,
+        );
         options.onOutcome?.(outcome, handler);
         if (cancels && refuses(event, outcome)) siblings.abort();
         return outcome;
@@ -330,13 +381,27 @@ export class HookEngine {
   }
 
   /** Starts `async` handlers without waiting: into the run's tracker when there is one, else detached. */
-  private startBackground(event: HookEventName, handlers: readonly RegisteredHandler[], input: Record<string, unknown>, signal: AbortSignal, options: FireOptions): void {
+  private startBackground(
+    event: HookEventName,
+    handlers: readonly RegisteredHandler[],
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+    options: FireOptions,
+  ): void {
     const toolName = typeof input['tool_name'] === 'string' ? input['tool_name'] : undefined;
     for (const handler of handlers) {
-      const run = (runSignal: AbortSignal) => this.invoke(event, handler, input, runSignal, options.services, options.onStart);
-      const onOutcome = options.onOutcome && ((outcome: HandlerOutcome) => options.onOutcome?.(outcome, handler));
+      const run = (runSignal: AbortSignal) =>
+        this.invoke(event, handler, input, runSignal, options.services, options.onStart);
+      const onOutcome =
+        options.onOutcome && ((outcome: HandlerOutcome) => options.onOutcome?.(outcome, handler));
       if (options.background) {
-        const start = { event, origin: handler.origin, rewake: handler.rewake === true, limit: this.concurrency[event] ?? Infinity, ...(toolName !== undefined ? { toolName } : {}) };
+        const start = {
+          event,
+          origin: handler.origin,
+          rewake: handler.rewake === true,
+          limit: this.concurrency[event] ?? Infinity,
+          ...(toolName !== undefined ? { toolName } : {}),
+        };
         options.background.start(start, run, onOutcome);
       } else void run(signal).then((outcome) => onOutcome?.(outcome));
     }
@@ -346,9 +411,20 @@ export class HookEngine {
    * One handler's run, with the additionalContext cap applied and failing guards noted (see
    * FailureWatch). `onStart` hears of it first; the traceparent it returns goes to the handler.
    */
-  private async invoke(event: HookEventName, handler: RegisteredHandler, input: Record<string, unknown>, signal: AbortSignal, services: HookServices | undefined, onStart: FireOptions['onStart']): Promise<HandlerOutcome> {
+  private async invoke(
+    event: HookEventName,
+    handler: RegisteredHandler,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+    services: HookServices | undefined,
+    onStart: FireOptions['onStart'],
+  ): Promise<HandlerOutcome> {
     const traceparent = onStart?.(handler)?.traceparent;
-    const outcome = await handler.run(input, signal, traceparent === undefined ? services : { ...services, traceparent });
+    const outcome = await handler.run(
+      input,
+      signal,
+      traceparent === undefined ? services : { ...services, traceparent },
+    );
     return this.watch.observe(event, handler.id, capContext(outcome, input));
   }
 }
@@ -364,7 +440,11 @@ function endsChain(event: HookEventName, outcome: HandlerOutcome): boolean {
 }
 
 /** What the next in-process hook sees: the event's `rewrite` of this answer, frozen, or the same input. */
-function applyRewrite(event: HookEventName, input: Record<string, unknown>, outcome: HandlerOutcome): Record<string, unknown> {
+function applyRewrite(
+  event: HookEventName,
+  input: Record<string, unknown>,
+  outcome: HandlerOutcome,
+): Record<string, unknown> {
   const rewritten = eventSpec(event).rewrite?.(input, outcome.output);
   return rewritten === undefined ? input : Object.freeze({ ...rewritten });
 }

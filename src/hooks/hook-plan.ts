@@ -12,7 +12,13 @@ import { matcherMatches } from './matcher.js';
  * Decides whether an `if` condition (a permission rule) matches a tool call. `cwd` is the event's
  * `cwd`, `projectDir` the fire's (see `FireOptions.projectDir`).
  */
-export type ConditionMatcher = (rule: string, toolName: string, toolInput: unknown, cwd: string, projectDir: string) => Promise<boolean> | boolean;
+export type ConditionMatcher = (
+  rule: string,
+  toolName: string,
+  toolInput: unknown,
+  cwd: string,
+  projectDir: string,
+) => Promise<boolean> | boolean;
 
 /**
  * Why a handler does not run for this input, in the order they are checked:
@@ -65,14 +71,20 @@ export interface PlanContext {
  * `if`, then, among external handlers that pass, identical ones (same identity) run once and agent
  * hooks stay out of an agent hook's own subagent. Rejects only if the condition matcher does.
  */
-export async function planHandlers(event: HookEventName, candidates: readonly RegisteredHandler[], input: Readonly<Record<string, unknown>>, context: PlanContext): Promise<HookPlan> {
+export async function planHandlers(
+  event: HookEventName,
+  candidates: readonly RegisteredHandler[],
+  input: Readonly<Record<string, unknown>>,
+  context: PlanContext,
+): Promise<HookPlan> {
   const matchValue = matchValueOf(event, input);
   const handlers: PlannedHandler[] = [];
   const callbacks: RegisteredHandler[] = [];
   const external: RegisteredHandler[] = [];
   const seen = new Map<string, RegisteredHandler>();
   for (const handler of candidates) {
-    const skip = (await skipReason(event, handler, input, matchValue, context)) ?? externalSkip(handler, seen, context);
+    const skip =
+      (await skipReason(event, handler, input, matchValue, context)) ?? externalSkip(handler, seen, context);
     if (context.explain !== false) handlers.push(skip === undefined ? { handler } : { handler, skip });
     if (skip !== undefined) continue;
     if (handler.origin.transport === 'callback') callbacks.push(handler);
@@ -81,20 +93,38 @@ export async function planHandlers(event: HookEventName, candidates: readonly Re
   return { event, matchValue, handlers, callbacks, external };
 }
 
-async function skipReason(event: HookEventName, handler: RegisteredHandler, input: Readonly<Record<string, unknown>>, matchValue: string | undefined, context: PlanContext): Promise<SkipReason | undefined> {
-  if (matchValue !== undefined && !matcherMatches(handler.matcher, matchValue)) return { kind: 'matcher', matcher: handler.matcher ?? '', value: matchValue };
+async function skipReason(
+  event: HookEventName,
+  handler: RegisteredHandler,
+  input: Readonly<Record<string, unknown>>,
+  matchValue: string | undefined,
+  context: PlanContext,
+): Promise<SkipReason | undefined> {
+  if (matchValue !== undefined && !matcherMatches(handler.matcher, matchValue))
+    return { kind: 'matcher', matcher: handler.matcher ?? '', value: matchValue };
   const condition = handler.condition;
   if (condition === undefined) return undefined;
   const toolName = input['tool_name'];
   // Claude Code evaluates `if` on tool events only; on other events a handler with `if` never runs.
-  if (!eventSpec(event).acceptsIf || typeof toolName !== 'string') return { kind: 'if-off-tool-event', condition };
+  if (!eventSpec(event).acceptsIf || typeof toolName !== 'string')
+    return { kind: 'if-off-tool-event', condition };
   const cwd = typeof input['cwd'] === 'string' ? input['cwd'] : process.cwd();
-  const matches = await context.conditionMatches(condition, toolName, input['tool_input'], cwd, context.projectDir ?? cwd);
+  const matches = await context.conditionMatches(
+    condition,
+    toolName,
+    input['tool_input'],
+    cwd,
+    context.projectDir ?? cwd,
+  );
   return matches ? undefined : { kind: 'if', condition };
 }
 
 /** Dedupe and the nested-agent rule, for an external handler that matched; records the ones that run. */
-function externalSkip(handler: RegisteredHandler, seen: Map<string, RegisteredHandler>, context: PlanContext): SkipReason | undefined {
+function externalSkip(
+  handler: RegisteredHandler,
+  seen: Map<string, RegisteredHandler>,
+  context: PlanContext,
+): SkipReason | undefined {
   if (handler.origin.transport === 'callback') return undefined;
   if (context.nested === true && handler.origin.transport === 'agent') return { kind: 'nested-agent' };
   if (handler.identity === undefined) return undefined;

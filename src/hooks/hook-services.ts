@@ -50,4 +50,9 @@ export type SubagentRunner = (request: SubagentRequest) => Promise<SubagentAnswe
  * One `mcp_tool` hook call: the tool's text (its text blocks joined) and whether the server flagged
  * it `isError`. Rejects when the server is unknown or not connected, or the call failed.
  */
-export type McpToolCaller = (request: { readonly server: string; readonly tool: string; readonly input: Record<string, unknown>; readonly signal: AbortSignal }) => Promise<{ readonly text: string; readonly isError: boolean }>;
+export type McpToolCaller = (request: {
+  readonly server: string;
+  readonly tool: string;
+  readonly input: Record<string, unknown>;
+  readonly signal: AbortSignal;
+}) => Promise<{ readonly text: string; readonly isError: boolean }>;

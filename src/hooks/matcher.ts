@@ -42,7 +42,8 @@ const MATCH_ALL: CompiledMatcher = { source: undefined, kind: 'all', test: () =>
  * (`<file>: <field>: invalid matcher "(": Invalid regular expression: /(/: Unterminated group`).
  */
 export function compileMatcher(matcher: string | undefined, location: MatcherLocation = {}): CompiledMatcher {
-  if (matcher === undefined || matcher === '' || matcher === '*') return matcher === undefined ? MATCH_ALL : { ...MATCH_ALL, source: matcher };
+  if (matcher === undefined || matcher === '' || matcher === '*')
+    return matcher === undefined ? MATCH_ALL : { ...MATCH_ALL, source: matcher };
   const cached = cache.get(matcher);
   if (cached) return cached;
   const compiled = EXACT_NAMES.test(matcher) ? compileNames(matcher) : compileRegex(matcher, location);

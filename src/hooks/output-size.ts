@@ -27,15 +27,28 @@ export const PREVIEW_CHARS = 2000;
  * written the text is cut to the cap with a note saying why. Any other outcome is returned as is.
  * Never throws.
  */
-export function capContext(outcome: HandlerOutcome, input: Readonly<Record<string, unknown>>): HandlerOutcome {
+export function capContext(
+  outcome: HandlerOutcome,
+  input: Readonly<Record<string, unknown>>,
+): HandlerOutcome {
   let capped = outcome;
   const specific = outcome.output['hookSpecificOutput'] as Record<string, unknown> | undefined;
   const context = specific?.['additionalContext'];
   if (typeof context === 'string' && context.length > MAX_CONTEXT_CHARS) {
-    capped = { ...capped, output: { ...capped.output, hookSpecificOutput: { ...specific, additionalContext: persistContext(context, input) } } };
+    capped = {
+      ...capped,
+      output: {
+        ...capped.output,
+        hookSpecificOutput: { ...specific, additionalContext: persistContext(context, input) },
+      },
+    };
   }
   const plain = capped.plainText;
-  if (plain !== undefined && plain.length > MAX_CONTEXT_CHARS && PLAIN_CONTEXT_EVENTS.has(String(input['hook_event_name']))) {
+  if (
+    plain !== undefined &&
+    plain.length > MAX_CONTEXT_CHARS &&
+    PLAIN_CONTEXT_EVENTS.has(String(input['hook_event_name']))
+  ) {
     capped = { ...capped, plainText: persistContext(plain, input, 'stdout') };
   }
   return capped;
@@ -47,9 +60,14 @@ export function persistedOutputMessage(text: string, file: string): string {
   return `<persisted-output>\nOutput too large (${formatSize(Buffer.byteLength(text))}). Full output saved to: ${file}\n\nPreview (first ${formatSize(PREVIEW_CHARS)}):\n${preview}${more ? '\n...\n' : '\n'}</persisted-output>`;
 }
 
-function persistContext(text: string, input: Readonly<Record<string, unknown>>, field: 'additionalContext' | 'stdout' = 'additionalContext'): string {
+function persistContext(
+  text: string,
+  input: Readonly<Record<string, unknown>>,
+  field: 'additionalContext' | 'stdout' = 'additionalContext',
+): string {
   const transcript = typeof input['transcript_path'] === 'string' ? input['transcript_path'] : undefined;
-  const event = typeof input['hook_event_name'] === 'string' ? safePathPart(input['hook_event_name']) : 'Hook';
+  const event =
+    typeof input['hook_event_name'] === 'string' ? safePathPart(input['hook_event_name']) : 'Hook';
   // The model chose the tool-use id: it becomes a file name only through safePathPart. Events
   // without a call get a random id in its place, as Claude Code names their files.
   const toolUseId = `${typeof input['tool_use_id'] === 'string' ? safePathPart(input['tool_use_id']) : randomUUID()}-`;
@@ -72,7 +90,10 @@ function previewOf(text: string): { preview: string; more: boolean } {
   if (text.length <= PREVIEW_CHARS) return { preview: text, more: false };
   const window = text.slice(0, PREVIEW_CHARS);
   const lastNewline = window.lastIndexOf('\n');
-  return { preview: text.slice(0, lastNewline > PREVIEW_CHARS / 2 ? lastNewline : PREVIEW_CHARS), more: true };
+  return {
+    preview: text.slice(0, lastNewline > PREVIEW_CHARS / 2 ? lastNewline : PREVIEW_CHARS),
+    more: true,
+  };
 }
 
 /** `14.7KB`, `2KB`, `512 bytes`, `1.2MB`: Claude Code's size wording. */

@@ -37,8 +37,18 @@ export interface PayloadSession {
 /** Which common fields each event's schema carries, read once from the table. */
 const COMMON_FIELDS = new Map(
   HOOK_EVENT_NAMES.map((event) => {
-    const shape = eventSpec(event).input.shape as Record<string, { safeParse(value: unknown): { success: boolean } } | undefined>;
-    return [event, { mode: shape['permission_mode'] !== undefined, effort: shape['effort'] !== undefined, agentType: shape['agent_type']?.safeParse(undefined).success === false }];
+    const shape = eventSpec(event).input.shape as Record<
+      string,
+      { safeParse(value: unknown): { success: boolean } } | undefined
+    >;
+    return [
+      event,
+      {
+        mode: shape['permission_mode'] !== undefined,
+        effort: shape['effort'] !== undefined,
+        agentType: shape['agent_type']?.safeParse(undefined).success === false,
+      },
+    ];
   }),
 );
 
@@ -47,7 +57,11 @@ const COMMON_FIELDS = new Map(
  * transcript_path, cwd, prompt_id, permission_mode, agent_id, agent_type, effort, hook_event_name),
  * then the event's own `fields`. Never throws.
  */
-export function buildPayload<E extends HookEventName>(event: E, session: PayloadSession, fields: HookPayload<E>): HookInput<E> {
+export function buildPayload<E extends HookEventName>(
+  event: E,
+  session: PayloadSession,
+  fields: HookPayload<E>,
+): HookInput<E> {
   const carries = COMMON_FIELDS.get(event);
   return {
     session_id: session.sessionId,
@@ -62,6 +76,11 @@ export function buildPayload<E extends HookEventName>(event: E, session: Payload
   } as unknown as HookInput<E>;
 }
 
-function agentFields(agent: SubagentIdentity, typeRequired: boolean): { agent_id: string; agent_type?: string } {
-  return agent.typeOnEveryEvent || typeRequired ? { agent_id: agent.id, agent_type: agent.type } : { agent_id: agent.id };
+function agentFields(
+  agent: SubagentIdentity,
+  typeRequired: boolean,
+): { agent_id: string; agent_type?: string } {
+  return agent.typeOnEveryEvent || typeRequired
+    ? { agent_id: agent.id, agent_type: agent.type }
+    : { agent_id: agent.id };
 }

@@ -32,7 +32,8 @@ export type ExternalOutputRead<E extends HookEventName> =
 export function readExternalOutput<E extends HookEventName>(event: E, value: unknown): ExternalOutputRead<E> {
   const strict = checkHookOutput(event, value);
   if (strict.ok) return strict;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: strict.error.message };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, error: strict.error.message };
   const schema = hookEventSchemas[event].output as unknown as z.ZodType<HookOutput<E>>;
   const copy = structuredClone(value) as Record<string, unknown>;
   const unknownFields: string[] = [];
@@ -48,7 +49,8 @@ export function readExternalOutput<E extends HookEventName>(event: E, value: unk
   // discriminator is known, hence a few passes (bounded by the depth of the schemas).
   for (let pass = 0; pass < 6; pass++) {
     const parsed = schema.safeParse(copy);
-    if (parsed.success) return { ok: true, output: parsed.data, ...warningFor(unknownFields, badFields, badDetails) };
+    if (parsed.success)
+      return { ok: true, output: parsed.data, ...warningFor(unknownFields, badFields, badDetails) };
     let removedUnknown = false;
     const wrong: z.core.$ZodIssue[] = [];
     for (const issue of parsed.error.issues) {
@@ -61,7 +63,12 @@ export function readExternalOutput<E extends HookEventName>(event: E, value: unk
       } else wrong.push(issue);
     }
     if (removedUnknown) continue;
-    if (wrong.some((issue) => issue.path.length === 0 || issue.path.map(String).join('.').endsWith('hookEventName'))) return { ok: false, error: strict.error.message };
+    if (
+      wrong.some(
+        (issue) => issue.path.length === 0 || issue.path.map(String).join('.').endsWith('hookEventName'),
+      )
+    )
+      return { ok: false, error: strict.error.message };
     if (badFields.length === 0 && !refuses(copy)) return { ok: false, error: strict.error.message };
     // A refusal with a malformed companion field: drop the field, keep the refusal.
     badDetails = [...badDetails, ...wrong.map((issue) => `${joinPath(issue.path)}: ${issue.message}`)];
@@ -82,14 +89,18 @@ export function withoutByteOrderMark(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-const loosely = (value: unknown, word: string): boolean => typeof value === 'string' && value.trim().toLowerCase() === word && value !== word;
+const loosely = (value: unknown, word: string): boolean =>
+  typeof value === 'string' && value.trim().toLowerCase() === word && value !== word;
 
 /**
  * Rewrites, in `output`, refusals spelled other than exactly (`permissionDecision: "Deny"`,
  * `decision: "BLOCK"`, a PermissionRequest `behavior: " deny"`) to their exact spelling, and then,
  * when the answer refuses, a missing or different `hookEventName` to `event`. Returns what it changed.
  */
-function canonicalRefusal(event: string, output: Record<string, unknown>): { path: string; detail: string }[] {
+function canonicalRefusal(
+  event: string,
+  output: Record<string, unknown>,
+): { path: string; detail: string }[] {
   const changed: { path: string; detail: string }[] = [];
   if (loosely(output['decision'], 'block')) {
     changed.push({ path: 'decision', detail: `${JSON.stringify(output['decision'])} read as "block"` });
@@ -99,16 +110,29 @@ function canonicalRefusal(event: string, output: Record<string, unknown>): { pat
   if (specific === null || typeof specific !== 'object' || Array.isArray(specific)) return changed;
   const fields = specific as Record<string, unknown>;
   if (loosely(fields['permissionDecision'], 'deny')) {
-    changed.push({ path: 'hookSpecificOutput.permissionDecision', detail: `${JSON.stringify(fields['permissionDecision'])} read as "deny"` });
+    changed.push({
+      path: 'hookSpecificOutput.permissionDecision',
+      detail: `${JSON.stringify(fields['permissionDecision'])} read as "deny"`,
+    });
     fields['permissionDecision'] = 'deny';
   }
   const decision = fields['decision'];
-  if (decision !== null && typeof decision === 'object' && loosely((decision as Record<string, unknown>)['behavior'], 'deny')) {
-    changed.push({ path: 'hookSpecificOutput.decision.behavior', detail: `${JSON.stringify((decision as Record<string, unknown>)['behavior'])} read as "deny"` });
+  if (
+    decision !== null &&
+    typeof decision === 'object' &&
+    loosely((decision as Record<string, unknown>)['behavior'], 'deny')
+  ) {
+    changed.push({
+      path: 'hookSpecificOutput.decision.behavior',
+      detail: `${JSON.stringify((decision as Record<string, unknown>)['behavior'])} read as "deny"`,
+    });
     (decision as Record<string, unknown>)['behavior'] = 'deny';
   }
   if (fields['hookEventName'] !== event && refuses(output)) {
-    changed.push({ path: 'hookSpecificOutput.hookEventName', detail: `${JSON.stringify(fields['hookEventName'] ?? null)} is not "${event}"` });
+    changed.push({
+      path: 'hookSpecificOutput.hookEventName',
+      detail: `${JSON.stringify(fields['hookEventName'] ?? null)} is not "${event}"`,
+    });
     fields['hookEventName'] = event;
   }
   return changed;
@@ -116,19 +140,30 @@ function canonicalRefusal(event: string, output: Record<string, unknown>): { pat
 
 /** True when the answer denies or blocks (the fields whose loss would let a refused action run). */
 function refuses(output: Record<string, unknown>): boolean {
-  const specific = output['hookSpecificOutput'] as { permissionDecision?: unknown; decision?: { behavior?: unknown } } | undefined;
+  const specific = output['hookSpecificOutput'] as
+    { permissionDecision?: unknown; decision?: { behavior?: unknown } } | undefined;
   return (
     output['decision'] === 'block' ||
     output['continue'] === false ||
     specific?.permissionDecision === 'deny' ||
-    (typeof specific?.decision === 'object' && specific.decision !== null && specific.decision.behavior === 'deny')
+    (typeof specific?.decision === 'object' &&
+      specific.decision !== null &&
+      specific.decision.behavior === 'deny')
   );
 }
 
-function warningFor(unknownFields: readonly string[], badFields: readonly string[], badDetails: readonly string[]): { warning?: string } {
+function warningFor(
+  unknownFields: readonly string[],
+  badFields: readonly string[],
+  badDetails: readonly string[],
+): { warning?: string } {
   const parts: string[] = [];
-  if (unknownFields.length > 0) parts.push(`ignored unknown field${unknownFields.length > 1 ? 's' : ''} ${unknownFields.join(', ')}`);
-  if (badFields.length > 0) parts.push(`ignored malformed field${badFields.length > 1 ? 's' : ''} (${badDetails.join('; ')}) and kept the refusal`);
+  if (unknownFields.length > 0)
+    parts.push(`ignored unknown field${unknownFields.length > 1 ? 's' : ''} ${unknownFields.join(', ')}`);
+  if (badFields.length > 0)
+    parts.push(
+      `ignored malformed field${badFields.length > 1 ? 's' : ''} (${badDetails.join('; ')}) and kept the refusal`,
+    );
   return parts.length > 0 ? { warning: parts.join('; ') } : {};
 }
 
@@ -142,5 +177,6 @@ function removeAt(root: Record<string, unknown>, path: readonly PropertyKey[]): 
     if (current === null || typeof current !== 'object') return;
     current = (current as Record<PropertyKey, unknown>)[key];
   }
-  if (current !== null && typeof current === 'object') delete (current as Record<PropertyKey, unknown>)[path[path.length - 1] as PropertyKey];
+  if (current !== null && typeof current === 'object')
+    delete (current as Record<PropertyKey, unknown>)[path[path.length - 1] as PropertyKey];
 }

@@ -21,7 +21,12 @@ export function sessionEnvDir(configDir: string, sessionId: string): string {
  * `<dir>/sessionstart-hook-0.sh`. Creates the folder so that `>> "$CLAUDE_ENV_FILE"` works;
  * the file itself is left for the hook to create.
  */
-export function prepareSessionEnvFile(configDir: string, sessionId: string, event: string, index: number): string {
+export function prepareSessionEnvFile(
+  configDir: string,
+  sessionId: string,
+  event: string,
+  index: number,
+): string {
   const dir = sessionEnvDir(configDir, sessionId);
   fs.mkdirSync(dir, { recursive: true });
   return path.join(dir, `${event.toLowerCase()}-hook-${index}.sh`);
@@ -33,7 +38,12 @@ export function prepareSessionEnvFile(configDir: string, sessionId: string, even
  * back. No files → `{}`. When sourcing fails, the failure is reported through `warn` and `{}` is
  * returned. Never throws.
  */
-export async function readSessionEnv(configDir: string, sessionId: string, base: NodeJS.ProcessEnv, warn: (text: string) => void): Promise<Record<string, string>> {
+export async function readSessionEnv(
+  configDir: string,
+  sessionId: string,
+  base: NodeJS.ProcessEnv,
+  warn: (text: string) => void,
+): Promise<Record<string, string>> {
   const dir = sessionEnvDir(configDir, sessionId);
   let files: string[];
   try {
@@ -51,19 +61,27 @@ export async function readSessionEnv(configDir: string, sessionId: string, base:
   const script = `for f in "$@"; do . "$f" || echo "hookloop: $f failed" >&2; done >/dev/null; exec "$HOOKLOOP_NODE" -e 'process.stdout.write(JSON.stringify(process.env))'`;
   const env = { ...base, HOOKLOOP_NODE: process.execPath };
   const after = await new Promise<Record<string, string> | undefined>((resolve) => {
-    execFile('/bin/sh', ['-c', script, 'sh', ...files], { env, timeout: 10_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (stderr.trim()) warn(`CLAUDE_ENV_FILE: ${stderr.trim()}`);
-      try {
-        resolve(JSON.parse(stdout) as Record<string, string>);
-      } catch {
-        warn(`CLAUDE_ENV_FILE: could not read the environment the env files set${error ? ` (${error.message})` : ''}`);
-        resolve(undefined);
-      }
-    });
+    execFile(
+      '/bin/sh',
+      ['-c', script, 'sh', ...files],
+      { env, timeout: 10_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (stderr.trim()) warn(`CLAUDE_ENV_FILE: ${stderr.trim()}`);
+        try {
+          resolve(JSON.parse(stdout) as Record<string, string>);
+        } catch {
+          warn(
+            `CLAUDE_ENV_FILE: could not read the environment the env files set${error ? ` (${error.message})` : ''}`,
+          );
+          resolve(undefined);
+        }
+      },
+    );
   });
   const changed: Record<string, string> = {};
   for (const [key, value] of Object.entries(after ?? {})) {
-    if (key !== 'HOOKLOOP_NODE' && key !== '_' && key !== 'SHLVL' && key !== 'PWD' && base[key] !== value) changed[key] = value;
+    if (key !== 'HOOKLOOP_NODE' && key !== '_' && key !== 'SHLVL' && key !== 'PWD' && base[key] !== value)
+      changed[key] = value;
   }
   return changed;
 }

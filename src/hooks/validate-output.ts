@@ -18,7 +18,14 @@ export type OutputCheck<E extends HookEventName> =
 export function checkHookOutput<E extends HookEventName>(event: E, value: unknown): OutputCheck<E> {
   if (value === undefined || value === null) return { ok: true, output: {} as HookOutput<E> };
   if (typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, error: new HookContractError(event, [], `expected a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`) };
+    return {
+      ok: false,
+      error: new HookContractError(
+        event,
+        [],
+        `expected a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`,
+      ),
+    };
   }
   const schema = hookEventSchemas[event].output as unknown as z.ZodType<HookOutput<E>>;
   const parsed = schema.safeParse(value);

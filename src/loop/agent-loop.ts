@@ -1,24 +1,71 @@
 import { BLOCKED_BY_HOOK } from '../hooks/merge/rule.js';
 import { eventSpec } from '../hooks/event-table.js';
-import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
+import {
+  systemMessage,
+  toolResultMessage,
+  userMessage,
+  type AssistantMessage,
+  type ToolCall,
+  type ToolResultMessage,
+} from '../messages/messages.js';
 import { tallyUsage } from '../model/usage.js';
 import { APPROVAL_INPUT_CHANGED, CallsWaiting, type PendingCall } from '../session/pending-calls.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { toolUseError } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
 import { oversizedMcpOutput } from './mcp-output.js';
-import { batchInput, batchResponse, callContext, followUpText, mcpServerOf, renderResult, runHandler, validateContent, type HandlerRun } from './call-execution.js';
+import {
+  batchInput,
+  batchResponse,
+  callContext,
+  followUpText,
+  mcpServerOf,
+  renderResult,
+  runHandler,
+  validateContent,
+  type HandlerRun,
+} from './call-execution.js';
 import { compactBeforeTurn, contextTokensOf, PROMPT_TOO_LONG } from './compaction.js';
-import { approvedByDecision, askApprover, askPermissionHooks, checkInput, hookRecommendation, policyVerdict } from './permission-decision/decide.js';
+import {
+  approvedByDecision,
+  askApprover,
+  askPermissionHooks,
+  checkInput,
+  hookRecommendation,
+  policyVerdict,
+} from './permission-decision/decide.js';
 import { distinctCallIds } from './distinct-call-ids.js';
-import { contextLabel, duplicateToolUseIdResult, HOOK_STOPPED_CONTINUATION, INTERRUPTED_RESULT, postToolUseBlock, preToolUseError, preToolUseRefusal, stopBlockingError, stopContext, stopFeedback, SUBAGENT_ANSWERED } from './hook-text.js';
+import {
+  contextLabel,
+  duplicateToolUseIdResult,
+  HOOK_STOPPED_CONTINUATION,
+  INTERRUPTED_RESULT,
+  postToolUseBlock,
+  preToolUseError,
+  preToolUseRefusal,
+  stopBlockingError,
+  stopContext,
+  stopFeedback,
+  SUBAGENT_ANSWERED,
+} from './hook-text.js';
 import type { BatchEnd, CallOutcome, LoopEnd, LoopOptions } from './loop-types.js';
 import { failTurn } from './model-failure.js';
 import { endOverBudget, overBudget } from './budget.js';
 import { journaledModel } from './journaled-model.js';
 import { requestModel as requestThroughHooks } from './model-call-hooks.js';
-import { approvalCovers, waitingAfterPreToolUse, waitingEnd, waitingInsideOutcome, waitingOutcome } from './pending-call.js';
-import { preToolUseDenial, reportDecision, rewriteRejected, rewritingHook } from './permission-decision/report.js';
+import {
+  approvalCovers,
+  waitingAfterPreToolUse,
+  waitingEnd,
+  waitingInsideOutcome,
+  waitingOutcome,
+} from './pending-call.js';
+import {
+  preToolUseDenial,
+  reportDecision,
+  rewriteRejected,
+  rewritingHook,
+} from './permission-decision/report.js';
 import { permissionDenied } from './permission-decision/events.js';
 import { replacedOutput } from './replaced-output.js';
 import { appendMessage, fireHook, phaseBoundary, toolContext, type RunContext } from './run-context.js';
@@ -47,27 +94,59 @@ export async function runLoop(run: RunContext, options: LoopOptions): Promise<Lo
   let lastStopReason: string | null = null;
   let lastText = '';
   for (;;) {
-    if (run.signal.aborted) return { result: lastText, isError: true, terminalReason: 'aborted', stopReason: lastStopReason };
+    if (run.signal.aborted)
+      return { result: lastText, isError: true, terminalReason: 'aborted', stopReason: lastStopReason };
     const turn = options.countTurn();
-    if (turn > options.maxTurns) return { result: `Reached the maximum number of turns (${options.maxTurns})`, isError: true, terminalReason: 'max_turns', stopReason: lastStopReason };
+    if (turn > options.maxTurns)
+      return {
+        result: `Reached the maximum number of turns (${options.maxTurns})`,
+        isError: true,
+        terminalReason: 'max_turns',
+        stopReason: lastStopReason,
+      };
     // Claude Code ends such a run with a synthetic message whose stop_reason is stop_sequence (compaction-precompact-block-at-limit).
-    if (main?.compaction && (await compactBeforeTurn(run, main.compaction, options.totals)) === 'blocking_limit') return { result: PROMPT_TOO_LONG, isError: true, terminalReason: 'blocking_limit', stopReason: 'stop_sequence' };
+    if (
+      main?.compaction &&
+      (await compactBeforeTurn(run, main.compaction, options.totals)) === 'blocking_limit'
+    )
+      return {
+        result: PROMPT_TOO_LONG,
+        isError: true,
+        terminalReason: 'blocking_limit',
+        stopReason: 'stop_sequence',
+      };
     if (main) deliverBackground(run);
 
     const answer = await requestModel(run, options, turn);
     if (answer.kind === 'failed') return failTurn(run, answer.error, lastText, main !== undefined);
     // A PreModelRequest hook's continue:false: no request was made.
-    if (answer.kind === 'stopped') return { result: lastText, isError: false, terminalReason: 'hook_stopped', stopReason: lastStopReason };
+    if (answer.kind === 'stopped')
+      return { result: lastText, isError: false, terminalReason: 'hook_stopped', stopReason: lastStopReason };
     const { assistant } = answer;
     appendMessage(run, assistant);
     lastText = assistant.text;
     lastStopReason = answer.stopReason;
-    if (options.maxBudgetUsd !== undefined && overBudget(options.totals, options.maxBudgetUsd)) return endOverBudget(run, assistant, options.maxBudgetUsd, lastStopReason);
+    if (options.maxBudgetUsd !== undefined && overBudget(options.totals, options.maxBudgetUsd))
+      return endOverBudget(run, assistant, options.maxBudgetUsd, lastStopReason);
 
     if (assistant.toolCalls.length > 0) {
       const batch = await runToolBatch(answer.toolRun, assistant, answer.repeated, required?.given);
-      if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred, pending: batch.pending };
-      if (batch.kind !== 'continue') return { result: '', isError: batch.kind !== 'hook_stopped', terminalReason: batch.kind, stopReason: lastStopReason };
+      if (batch.kind === 'tool_deferred')
+        return {
+          result: '',
+          isError: false,
+          terminalReason: 'tool_deferred',
+          stopReason: 'tool_deferred',
+          deferredToolUse: batch.deferred,
+          pending: batch.pending,
+        };
+      if (batch.kind !== 'continue')
+        return {
+          result: '',
+          isError: batch.kind !== 'hook_stopped',
+          terminalReason: batch.kind,
+          stopReason: lastStopReason,
+        };
       if (pending !== undefined) await pending(true);
       pending = undefined;
       // Only a subagent that has given its required answer stops after a batch; the others go on.
@@ -80,23 +159,41 @@ export async function runLoop(run: RunContext, options: LoopOptions): Promise<Lo
 
     const stop = await decideStop(run, options, assistant.text, continuations);
     // A stop hook's continue:false ends the run as Claude Code reports it: an empty result when it came with a block.
-    if (stop === 'prevented' || stop === 'prevented_with_block') return { result: stop === 'prevented' ? assistant.text : '', isError: false, terminalReason: 'stop_hook_prevented', stopReason: lastStopReason };
+    if (stop === 'prevented' || stop === 'prevented_with_block')
+      return {
+        result: stop === 'prevented' ? assistant.text : '',
+        isError: false,
+        terminalReason: 'stop_hook_prevented',
+        stopReason: lastStopReason,
+      };
     if (stop === 'continue') {
       continuations++;
       continue;
     }
     // Claude Code reports an empty `result` when its cap overrides a stop block (stop-block-forever).
-    if (stop === 'capped') return { result: '', isError: false, terminalReason: 'completed', stopReason: lastStopReason };
+    if (stop === 'capped')
+      return { result: '', isError: false, terminalReason: 'completed', stopReason: lastStopReason };
     if (required !== undefined && !required.given()) {
       appendMessage(run, userMessage(required.reminder));
       continue;
     }
-    return { result: assistant.text, isError: false, terminalReason: 'completed', stopReason: lastStopReason };
+    return {
+      result: assistant.text,
+      isError: false,
+      terminalReason: 'completed',
+      stopReason: lastStopReason,
+    };
   }
 }
 
 type ModelAnswer =
-  | { kind: 'answered'; assistant: AssistantMessage; repeated: ReadonlyMap<string, string>; stopReason: string | null; toolRun: RunContext }
+  | {
+      kind: 'answered';
+      assistant: AssistantMessage;
+      repeated: ReadonlyMap<string, string>;
+      stopReason: string | null;
+      toolRun: RunContext;
+    }
   | { kind: 'stopped' }
   | { kind: 'failed'; error: unknown };
 
@@ -110,7 +207,19 @@ type ModelAnswer =
 async function requestModel(run: RunContext, options: LoopOptions, turn: number): Promise<ModelAnswer> {
   try {
     run.emit({ type: 'model_request', turn, model: options.model.name });
-    const answer = await requestThroughHooks(run, { caller: options.role.kind === 'main' ? 'main' : 'subagent', turn, system: options.system, messages: run.messages, tools: run.tools.specs(), signal: run.signal, onStream: (event) => run.emit({ type: 'model_stream', turn, event }) }, journaledModel(run, options.model, `model:${run.state.agent?.id ?? 'main'}:turn-${turn}`));
+    const answer = await requestThroughHooks(
+      run,
+      {
+        caller: options.role.kind === 'main' ? 'main' : 'subagent',
+        turn,
+        system: options.system,
+        messages: run.messages,
+        tools: run.tools.specs(),
+        signal: run.signal,
+        onStream: (event) => run.emit({ type: 'model_stream', turn, event }),
+      },
+      journaledModel(run, options.model, `model:${run.state.agent?.id ?? 'main'}:turn-${turn}`),
+    );
     if (answer.kind === 'stopped') return answer;
     const { response } = answer;
     const { message, repeated } = distinctCallIds(response.message);
@@ -120,8 +229,22 @@ async function requestModel(run: RunContext, options: LoopOptions, turn: number)
       run.state.model = model;
       run.state.contextTokens = contextTokensOf(response.usage);
     }
-    run.emit({ type: 'model_response', turn, text: message.text, toolCalls: message.toolCalls.length, usage: response.usage, model: response.model ?? options.model.name, stopReason: response.stopReason });
-    return { kind: 'answered', assistant: message, repeated, stopReason: response.stopReason, toolRun: answer.toolRun ?? run };
+    run.emit({
+      type: 'model_response',
+      turn,
+      text: message.text,
+      toolCalls: message.toolCalls.length,
+      usage: response.usage,
+      model: response.model ?? options.model.name,
+      stopReason: response.stopReason,
+    });
+    return {
+      kind: 'answered',
+      assistant: message,
+      repeated,
+      stopReason: response.stopReason,
+      toolRun: answer.toolRun ?? run,
+    };
   } catch (error) {
     return { kind: 'failed', error };
   }
@@ -143,7 +266,12 @@ async function requestModel(run: RunContext, options: LoopOptions, turn: number)
  * the current call, without PostToolBatch. A call in `repeated` (renamed by distinctCallIds) never
  * runs and fires no hooks: it is paired with an error saying its id was a duplicate.
  */
-async function runToolBatch(run: RunContext, assistant: AssistantMessage, repeated: ReadonlyMap<string, string>, answered: () => boolean = () => false): Promise<BatchEnd> {
+async function runToolBatch(
+  run: RunContext,
+  assistant: AssistantMessage,
+  repeated: ReadonlyMap<string, string>,
+  answered: () => boolean = () => false,
+): Promise<BatchEnd> {
   const outcomes: CallOutcome[] = [];
   const pending: PendingCall[] = [];
   let end: BatchEnd = { kind: 'continue' };
@@ -177,7 +305,9 @@ async function runToolBatch(run: RunContext, assistant: AssistantMessage, repeat
   if (notes.length > 0) appendMessage(run, userMessage(notes.join('\n\n')));
   const contexts = outcomes.flatMap((outcome) => outcome.contexts);
   if (end.kind === 'continue' && !answered()) {
-    const batch = await fireHook(run, 'PostToolBatch', { tool_calls: outcomes.map((outcome) => outcome.batchEntry) });
+    const batch = await fireHook(run, 'PostToolBatch', {
+      tool_calls: outcomes.map((outcome) => outcome.batchEntry),
+    });
     contexts.push(...batch.contexts.map((text) => contextLabel('PostToolBatch', undefined, text)));
     if (batch.blocks.length > 0 || batch.stop) end = { kind: 'hook_stopped' };
   }
@@ -192,20 +322,33 @@ function callGroups(run: RunContext, calls: readonly ToolCall[]): ToolCall[][] {
   for (const call of calls) {
     const previous = groups.at(-1);
     const together = run.tools.get(call.name)?.concurrent === true;
-    if (together && previous !== undefined && run.tools.get(previous[0]!.name)?.concurrent === true) previous.push(call);
+    if (together && previous !== undefined && run.tools.get(previous[0]!.name)?.concurrent === true)
+      previous.push(call);
     else groups.push([call]);
   }
   return groups;
 }
 
 /** The result of a call that does not run at all (the run ended, the subagent answered, a repeated id), or undefined. */
-function skippedResult(run: RunContext, call: ToolCall, end: BatchEnd, answered: boolean, repeated: ReadonlyMap<string, string>): ToolResultMessage | undefined {
+function skippedResult(
+  run: RunContext,
+  call: ToolCall,
+  end: BatchEnd,
+  answered: boolean,
+  repeated: ReadonlyMap<string, string>,
+): ToolResultMessage | undefined {
   if ((end.kind !== 'continue' && end.kind !== 'tool_deferred') || answered || run.signal.aborted) {
-    const content = answered ? SUBAGENT_ANSWERED : run.signal.aborted && end.kind === 'continue' ? INTERRUPTED_RESULT : HOOK_STOPPED_CONTINUATION;
+    const content = answered
+      ? SUBAGENT_ANSWERED
+      : run.signal.aborted && end.kind === 'continue'
+        ? INTERRUPTED_RESULT
+        : HOOK_STOPPED_CONTINUATION;
     return toolResultMessage(call.id, call.name, content, true);
   }
   const repeatedId = repeated.get(call.id);
-  return repeatedId !== undefined ? toolResultMessage(call.id, call.name, duplicateToolUseIdResult(repeatedId), true) : undefined;
+  return repeatedId !== undefined
+    ? toolResultMessage(call.id, call.name, duplicateToolUseIdResult(repeatedId), true)
+    : undefined;
 }
 
 /**
@@ -220,22 +363,41 @@ function skippedResult(run: RunContext, call: ToolCall, end: BatchEnd, answered:
  * no longer holds the call, the policy still refuses what it refuses, and the approval covers only
  * `approval.input`. Never throws: every path ends in one paired result, or a `pending` call.
  */
-export async function runToolCall(run: RunContext, call: ToolCall, deferring: boolean, approval?: { readonly input: unknown }): Promise<CallOutcome> {
+export async function runToolCall(
+  run: RunContext,
+  call: ToolCall,
+  deferring: boolean,
+  approval?: { readonly input: unknown },
+): Promise<CallOutcome> {
   const prepared = await run.tools.prepare(call, toolContext(run));
   if (prepared.kind === 'settled') return pair(run, call, prepared.result, []);
   const { tool } = prepared;
   run.emit({ type: 'tool_started', toolName: tool.name, toolUseId: call.id, input: prepared.input });
 
-  const pre = await fireHook(run, 'PreToolUse', { tool_name: tool.name, tool_input: prepared.input as Record<string, unknown>, tool_use_id: call.id, ...mcpServerOf(tool) });
+  const pre = await fireHook(run, 'PreToolUse', {
+    tool_name: tool.name,
+    tool_input: prepared.input as Record<string, unknown>,
+    tool_use_id: call.id,
+    ...mcpServerOf(tool),
+  });
   const contexts = pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
   if (pre.decision === 'deny') {
     await reportDecision(run, call, tool.name, prepared.input, preToolUseDenial(run, pre));
-    return refuse(run, call, prepared.input, preToolUseRefusal(tool.name, pre.reason ?? BLOCKED_BY_HOOK, pre.deniedByExit === true), contexts, stop);
+    return refuse(
+      run,
+      call,
+      prepared.input,
+      preToolUseRefusal(tool.name, pre.reason ?? BLOCKED_BY_HOOK, pre.deniedByExit === true),
+      contexts,
+      stop,
+    );
   }
   if ((pre.decision === 'defer' && approval === undefined) || deferring) {
     const waiting = waitingAfterPreToolUse(run, call, tool, prepared.input, pre);
-    return waiting.ok ? waitingOutcome(run, call, waiting.pending, contexts) : refuse(run, call, prepared.input, preToolUseError(tool.name, waiting.error), contexts, stop);
+    return waiting.ok
+      ? waitingOutcome(run, call, waiting.pending, contexts)
+      : refuse(run, call, prepared.input, preToolUseError(tool.name, waiting.error), contexts, stop);
   }
 
   // applyPolicy: a hook's allow is only a recommendation the policy weighs; a deny rule or boundary wins.
@@ -247,7 +409,14 @@ export async function runToolCall(run: RunContext, call: ToolCall, deferring: bo
   }
   if (pre.updatedInput) {
     const rewriter = rewritingHook(pre.outcomes, pre.updatedInput);
-    run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PreToolUse', input: checked.input, ...(rewriter ? { hook: rewriter } : {}) });
+    run.emit({
+      type: 'input_rewritten',
+      toolName: tool.name,
+      toolUseId: call.id,
+      by: 'PreToolUse',
+      input: checked.input,
+      ...(rewriter ? { hook: rewriter } : {}),
+    });
   }
   // An approval covers the frozen input that was pending, nothing else (a rewrite on resume voids it).
   if (approval !== undefined && !approvalCovers(approval.input, checked.input)) {
@@ -256,14 +425,49 @@ export async function runToolCall(run: RunContext, call: ToolCall, deferring: bo
   }
   const deciding = performance.now();
   let permission = policyVerdict(run, call, tool, checked, hook);
-  if (permission.kind === 'ask') permission = approval !== undefined ? approvedByDecision(run, call, tool, permission) : await askPermissionHooks(run, call, tool, permission, hook);
+  if (permission.kind === 'ask')
+    permission =
+      approval !== undefined
+        ? approvedByDecision(run, call, tool, permission)
+        : await askPermissionHooks(run, call, tool, permission, hook);
   if (permission.kind === 'ask') permission = await askApprover(run, call, tool, permission);
-  if (permission.kind === 'pending') return waitingOutcome(run, call, { id: call.id, name: tool.name, input: permission.input, reason: permission.reason, message: permission.message }, contexts);
+  if (permission.kind === 'pending')
+    return waitingOutcome(
+      run,
+      call,
+      {
+        id: call.id,
+        name: tool.name,
+        input: permission.input,
+        reason: permission.reason,
+        message: permission.message,
+      },
+      contexts,
+    );
   // Whichever step settled the call recorded who decided; it is reported once, here.
-  await reportDecision(run, call, tool.name, permission.kind === 'allowed' ? permission.input : checked.input, permission.record, performance.now() - deciding);
+  await reportDecision(
+    run,
+    call,
+    tool.name,
+    permission.kind === 'allowed' ? permission.input : checked.input,
+    permission.record,
+    performance.now() - deciding,
+  );
   if (permission.kind === 'denied') {
-    const notes = permission.byClassifier ? await permissionDenied(run, call, tool.name, checked.input, permission.message) : [];
-    return { ...refuse(run, call, checked.input, permission.message, contexts, permission.interrupt ? 'aborted_tools' : stop), ...(notes.length > 0 ? { notes } : {}) };
+    const notes = permission.byClassifier
+      ? await permissionDenied(run, call, tool.name, checked.input, permission.message)
+      : [];
+    return {
+      ...refuse(
+        run,
+        call,
+        checked.input,
+        permission.message,
+        contexts,
+        permission.interrupt ? 'aborted_tools' : stop,
+      ),
+      ...(notes.length > 0 ? { notes } : {}),
+    };
   }
   const { input } = permission;
   // A rewrite the model never wrote (PreToolUse or PermissionRequest `updatedInput`): paths show absolute.
@@ -273,18 +477,49 @@ export async function runToolCall(run: RunContext, call: ToolCall, deferring: bo
   run.emit({ type: 'tool_executing', toolName: tool.name, toolUseId: call.id });
   const context = callContext(run, call, tool, input, permission.realPaths);
   const invalid = await validateContent(tool, input, context);
-  if (invalid !== undefined) return pair(run, call, toolResultMessage(call.id, tool.name, toolUseError(invalid), true), contexts, stop);
-  return finishCall(run, call, tool, input, await runHandler(run, call, tool, input, context, rewritten), contexts, stop);
+  if (invalid !== undefined)
+    return pair(
+      run,
+      call,
+      toolResultMessage(call.id, tool.name, toolUseError(invalid), true),
+      contexts,
+      stop,
+    );
+  return finishCall(
+    run,
+    call,
+    tool,
+    input,
+    await runHandler(run, call, tool, input, context, rewritten),
+    contexts,
+    stop,
+  );
 }
 
 /**
  * The end of a call whose handler ran (or whose waiting subagent finished on resume,
  * deferred-approval.ts): PostToolUse → pair. A handler still waiting (CallsWaiting) leaves the call pending.
  */
-export async function finishCall(run: RunContext, call: ToolCall, tool: AnyTool, input: Readonly<Record<string, unknown>>, ran: HandlerRun | CallsWaiting, contexts: readonly string[], stop?: CallOutcome['stop']): Promise<CallOutcome> {
+export async function finishCall(
+  run: RunContext,
+  call: ToolCall,
+  tool: AnyTool,
+  input: Readonly<Record<string, unknown>>,
+  ran: HandlerRun | CallsWaiting,
+  contexts: readonly string[],
+  stop?: CallOutcome['stop'],
+): Promise<CallOutcome> {
   if (ran instanceof CallsWaiting) return waitingInsideOutcome(run, call, ran, contexts);
   const post = await postToolUse(run, call, tool, input, ran);
-  const paired = pair(run, call, post.result, [...contexts, ...post.contexts], post.stop ?? stop, true, post.output);
+  const paired = pair(
+    run,
+    call,
+    post.result,
+    [...contexts, ...post.contexts],
+    post.stop ?? stop,
+    true,
+    post.output,
+  );
   const followUp = ran.ok ? followUpText(tool, post.output, input) : undefined;
   return followUp !== undefined ? { ...paired, notes: [followUp] } : paired;
 }
@@ -293,26 +528,62 @@ export async function finishCall(run: RunContext, call: ToolCall, tool: AnyTool,
  * PostToolUse (success: a rewrite of the output, blocks as system text) or PostToolUseFailure
  * (the handler failed: the error text is the result). Returns the model's view of the call.
  */
-async function postToolUse(run: RunContext, call: ToolCall, tool: AnyTool, input: Readonly<Record<string, unknown>>, ran: HandlerRun): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: CallOutcome['stop']; output?: unknown }> {
+async function postToolUse(
+  run: RunContext,
+  call: ToolCall,
+  tool: AnyTool,
+  input: Readonly<Record<string, unknown>>,
+  ran: HandlerRun,
+): Promise<{ result: ToolResultMessage; contexts: string[]; stop?: CallOutcome['stop']; output?: unknown }> {
   const fields = { tool_name: tool.name, tool_input: input as Record<string, unknown> };
   if (!ran.ok) {
-    const failure = await fireHook(run, 'PostToolUseFailure', { ...fields, tool_use_id: call.id, error: ran.message, is_interrupt: run.signal.aborted, duration_ms: ran.durationMs, ...mcpServerOf(tool) });
+    const failure = await fireHook(run, 'PostToolUseFailure', {
+      ...fields,
+      tool_use_id: call.id,
+      error: ran.message,
+      is_interrupt: run.signal.aborted,
+      duration_ms: ran.durationMs,
+      ...mcpServerOf(tool),
+    });
     // As after PostToolUse, a block cannot undo the call: its feedback follows the context as system text.
     const contexts = [
       ...failure.contexts.map((text) => contextLabel('PostToolUseFailure', tool.name, text)),
-      ...failure.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason, 'PostToolUseFailure')),
+      ...failure.blocks.map((block) =>
+        postToolUseBlock(tool.name, block.labelled ?? block.reason, 'PostToolUseFailure'),
+      ),
     ];
     // Claude Code does not honour continue:false from PostToolUseFailure (measured): the run goes on.
     const stop = ran.endsRun;
-    return { result: toolResultMessage(call.id, tool.name, ran.message, true), contexts, ...(stop ? { stop } : {}) };
+    return {
+      result: toolResultMessage(call.id, tool.name, ran.message, true),
+      contexts,
+      ...(stop ? { stop } : {}),
+    };
   }
-  const post = await fireHook(run, 'PostToolUse', { ...fields, tool_response: ran.output, tool_use_id: call.id, duration_ms: ran.durationMs, ...mcpServerOf(tool) });
+  const post = await fireHook(run, 'PostToolUse', {
+    ...fields,
+    tool_response: ran.output,
+    tool_use_id: call.id,
+    duration_ms: ran.durationMs,
+    ...mcpServerOf(tool),
+  });
   const output = replacedOutput(run, call, tool, post, ran.output);
-  const contexts = [...post.contexts.map((text) => contextLabel('PostToolUse', tool.name, text)), ...post.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason))];
+  const contexts = [
+    ...post.contexts.map((text) => contextLabel('PostToolUse', tool.name, text)),
+    ...post.blocks.map((block) => postToolUseBlock(tool.name, block.labelled ?? block.reason)),
+  ];
   // An MCP output over Claude Code's limit reaches the model and PostToolBatch as a saved file's preview.
   const persisted = tool.mcpServer ? oversizedMcpOutput(run, call.id, output) : undefined;
-  const result = persisted !== undefined ? toolResultMessage(call.id, tool.name, persisted, false) : renderResult(call, tool, output, input);
-  return { result, contexts, ...(post.stop ? { stop: 'hook_stopped' as const } : {}), ...(persisted === undefined ? { output } : {}) };
+  const result =
+    persisted !== undefined
+      ? toolResultMessage(call.id, tool.name, persisted, false)
+      : renderResult(call, tool, output, input);
+  return {
+    result,
+    contexts,
+    ...(post.stop ? { stop: 'hook_stopped' as const } : {}),
+    ...(persisted === undefined ? { output } : {}),
+  };
 }
 
 /**
@@ -320,19 +591,50 @@ async function postToolUse(run: RunContext, call: ToolCall, tool: AnyTool, input
  * with `message`. The denial names the input that was refused, normalized as PreToolUse saw it
  * (absolute paths), as the reference reports it (mode-accept-edits, mode-plan).
  */
-function refuse(run: RunContext, call: ToolCall, input: Readonly<Record<string, unknown>>, message: string, contexts: readonly string[], stop: CallOutcome['stop']): CallOutcome {
-  run.permissionDenials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: structuredClone(input) });
+function refuse(
+  run: RunContext,
+  call: ToolCall,
+  input: Readonly<Record<string, unknown>>,
+  message: string,
+  contexts: readonly string[],
+  stop: CallOutcome['stop'],
+): CallOutcome {
+  run.permissionDenials.push({
+    tool_name: call.name,
+    tool_use_id: call.id,
+    tool_input: structuredClone(input),
+  });
   return pair(run, call, toolResultMessage(call.id, call.name, message, true), contexts, stop);
 }
 
 /** pair: the call's one result, reported to observers, with what PostToolBatch will say of it. */
-function pair(run: RunContext, call: ToolCall, result: ToolResultMessage, contexts: readonly string[], stop?: CallOutcome['stop'], ran = false, output?: unknown): CallOutcome {
-  run.emit({ type: 'tool_result', toolName: call.name, toolUseId: call.id, result, ran, ...(output !== undefined ? { output } : {}) });
+function pair(
+  run: RunContext,
+  call: ToolCall,
+  result: ToolResultMessage,
+  contexts: readonly string[],
+  stop?: CallOutcome['stop'],
+  ran = false,
+  output?: unknown,
+): CallOutcome {
+  run.emit({
+    type: 'tool_result',
+    toolName: call.name,
+    toolUseId: call.id,
+    result,
+    ran,
+    ...(output !== undefined ? { output } : {}),
+  });
   return {
     result,
     contexts,
     ...(stop ? { stop } : {}),
-    batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: batchResponse(run, call, result, ran, output) },
+    batchEntry: {
+      tool_name: call.name,
+      tool_input: batchInput(run, call),
+      tool_use_id: call.id,
+      tool_response: batchResponse(run, call, result, ran, output),
+    },
   };
 }
 
@@ -342,7 +644,12 @@ function pair(run: RunContext, call: ToolCall, result: ToolResultMessage, contex
  * overridden (`capped`). A hook's `continue: false` stops at once. In the main session a stop with
  * no block waits for `asyncRewake` hooks, whose block also means another turn.
  */
-async function decideStop(run: RunContext, options: LoopOptions, lastText: string, continuations: number): Promise<'stop' | 'continue' | 'capped' | 'prevented' | 'prevented_with_block'> {
+async function decideStop(
+  run: RunContext,
+  options: LoopOptions,
+  lastText: string,
+  continuations: number,
+): Promise<'stop' | 'continue' | 'capped' | 'prevented' | 'prevented_with_block'> {
   const { role } = options;
   const event = role.kind === 'main' ? 'Stop' : 'SubagentStop';
   const active = { stop_hook_active: continuations > 0 };
@@ -353,24 +660,35 @@ async function decideStop(run: RunContext, options: LoopOptions, lastText: strin
     await phaseBoundary(run, 'before-stop');
     merged = await fireHook(run, 'Stop', { ...active, ...tail });
   } else {
-    merged = await fireHook(run, 'SubagentStop', { ...active, agent_transcript_path: role.transcriptPath, ...tail });
+    merged = await fireHook(run, 'SubagentStop', {
+      ...active,
+      agent_transcript_path: role.transcriptPath,
+      ...tail,
+    });
   }
   // `decidesStop`: a block or context from this event means "not yet", another turn (bounded below).
   const wantsMore = eventSpec(event).decidesStop && (merged.blocks.length > 0 || merged.contexts.length > 0);
   const mayContinue = continuations < options.maxStopContinuations;
   if (merged.stop) return merged.blocks.length > 0 ? 'prevented_with_block' : 'prevented';
-  if (!wantsMore) return role.kind === 'main' && mayContinue && (await wokenByBackground(run)) ? 'continue' : 'stop';
+  if (!wantsMore)
+    return role.kind === 'main' && mayContinue && (await wokenByBackground(run)) ? 'continue' : 'stop';
   if (!mayContinue) {
-    run.emit({ type: 'warning', text: `${event} hooks asked for more than ${continuations} continuations; the limit ends the run` });
+    run.emit({
+      type: 'warning',
+      text: `${event} hooks asked for more than ${continuations} continuations; the limit ends the run`,
+    });
     return 'capped';
   }
   if (merged.blocks.length > 0) {
     appendMessage(run, userMessage(merged.blocks.map((block) => stopFeedback(block.reason)).join('\n\n')));
-    const labelled = merged.blocks.filter((block) => block.labelled !== undefined).map((block) => stopBlockingError(block.labelled!, event));
+    const labelled = merged.blocks
+      .filter((block) => block.labelled !== undefined)
+      .map((block) => stopBlockingError(block.labelled!, event));
     // With a block, Claude Code puts the stop context after the blocking errors in one system message; alone, it is user text.
     const system = [...labelled, ...merged.contexts.map((text) => contextLabel(event, undefined, text))];
     if (system.length > 0) appendMessage(run, systemMessage(system.join('\n\n')));
-  } else appendMessage(run, userMessage(merged.contexts.map((text) => stopContext(text, event)).join('\n\n')));
+  } else
+    appendMessage(run, userMessage(merged.contexts.map((text) => stopContext(text, event)).join('\n\n')));
   // Sent back to work: an answer it gave no longer stands; it must answer again.
   if (role.kind === 'subagent') role.answer?.withdraw();
   return 'continue';

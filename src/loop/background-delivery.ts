@@ -18,7 +18,14 @@ export function deliverBackground(run: RunContext): void {
   const texts: string[] = [];
   for (const delivery of run.background.take()) {
     if (delivery.context !== undefined) texts.push(delivery.context);
-    if (delivery.block !== undefined) texts.push(backgroundBlock(delivery.event, delivery.toolName, `${fromLabel(delivery.origin)}: ${delivery.block}`));
+    if (delivery.block !== undefined)
+      texts.push(
+        backgroundBlock(
+          delivery.event,
+          delivery.toolName,
+          `${fromLabel(delivery.origin)}: ${delivery.block}`,
+        ),
+      );
   }
   // Background subagents' results, each in its own notification.
   texts.push(...run.background.takeNotices());

@@ -11,7 +11,11 @@ import { appendMessage, type RunContext } from './run-context.js';
  * stopped (the CLI warns about that when the budget is set).
  */
 export function overBudget(totals: UsageTally, maxUsd: number): boolean {
-  const known = Object.fromEntries(Object.entries(totals.byModel).filter(([model]) => totalCostUsd({ [model]: totals.byModel[model]! }) !== null));
+  const known = Object.fromEntries(
+    Object.entries(totals.byModel).filter(
+      ([model]) => totalCostUsd({ [model]: totals.byModel[model]! }) !== null,
+    ),
+  );
   return (totalCostUsd(known) ?? 0) > maxUsd;
 }
 
@@ -20,11 +24,21 @@ export function overBudget(totals: UsageTally, maxUsd: number): boolean {
  * `Reached maximum budget ($N)`): the answer's calls do not run, each is paired with an error
  * result saying why, so the conversation stays well formed for a resume.
  */
-export function endOverBudget(run: RunContext, assistant: AssistantMessage, maxUsd: number, stopReason: string | null): LoopEnd {
+export function endOverBudget(
+  run: RunContext,
+  assistant: AssistantMessage,
+  maxUsd: number,
+  stopReason: string | null,
+): LoopEnd {
   for (const call of assistant.toolCalls) {
     const result = toolResultMessage(call.id, call.name, budgetStoppedCall(maxUsd), true);
     appendMessage(run, result);
     run.emit({ type: 'tool_result', toolName: call.name, toolUseId: call.id, result, ran: false });
   }
-  return { result: budgetReachedResult(maxUsd), isError: true, terminalReason: 'budget_exhausted', stopReason };
+  return {
+    result: budgetReachedResult(maxUsd),
+    isError: true,
+    terminalReason: 'budget_exhausted',
+    stopReason,
+  };
 }

@@ -15,23 +15,46 @@ import { phaseBoundary, toolContext, type RunContext } from './run-context.js';
 type Input = Readonly<Record<string, unknown>>;
 
 /** A handler's run: its output, or the model-visible error text it failed with; `durationMs` as PostToolUse reports it. */
-export type HandlerRun = { readonly ok: true; readonly output: unknown; readonly durationMs: number } | { readonly ok: false; readonly message: string; readonly durationMs: number; readonly endsRun?: 'hook_stopped' | 'aborted_tools' };
+export type HandlerRun =
+  | { readonly ok: true; readonly output: unknown; readonly durationMs: number }
+  | {
+      readonly ok: false;
+      readonly message: string;
+      readonly durationMs: number;
+      readonly endsRun?: 'hook_stopped' | 'aborted_tools';
+    };
 
 /**
  * The handler's context for this call: the run's, plus the real paths the permission was decided
  * for (file tools write there or nowhere), the policy's search filter (Grep and Glob show only
  * files this call may read), the call's id, and the W3C traceparent of the call's span when the run is traced.
  */
-export function callContext(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, realPaths: readonly string[]): ToolContext {
+export function callContext(
+  run: RunContext,
+  call: ToolCall,
+  tool: AnyTool,
+  input: Input,
+  realPaths: readonly string[],
+): ToolContext {
   // The call's `run` span when the run is traced: Bash hands it on as TRACEPARENT.
   const traceparent = run.traceparent?.(call.id);
-  const base = { ...toolContext(run), toolUseId: call.id, approvedPaths: realPaths, allowRules: run.policy.rules.allow, ...(traceparent !== undefined ? { traceparent } : {}) };
+  const base = {
+    ...toolContext(run),
+    toolUseId: call.id,
+    approvedPaths: realPaths,
+    allowRules: run.policy.rules.allow,
+    ...(traceparent !== undefined ? { traceparent } : {}),
+  };
   if (tool.kind !== 'read') return base;
   return { ...base, mayRead: run.policy.searchFilter({ tool, input, cwd: base.cwd }) };
 }
 
 /** The tool's content checks (see `Tool.validateContent`); a throw is reported like a returned problem. */
-export async function validateContent(tool: AnyTool, input: Input, context: ToolContext): Promise<string | undefined> {
+export async function validateContent(
+  tool: AnyTool,
+  input: Input,
+  context: ToolContext,
+): Promise<string | undefined> {
   if (!tool.validateContent) return undefined;
   try {
     return await tool.validateContent(input, context);
@@ -46,7 +69,15 @@ export async function validateContent(tool: AnyTool, input: Input, context: Tool
  * input (one the model never wrote) shows its paths absolute in the output. A handler that throws
  * CallsWaiting (its subagent's calls wait) is returned as is: the call has not finished.
  */
-export async function runHandler(run: RunContext, call: ToolCall, tool: AnyTool, input: Input, context: ToolContext, rewritten: boolean, invoke: () => Promise<unknown> = () => tool.handler(input, context)): Promise<HandlerRun | CallsWaiting> {
+export async function runHandler(
+  run: RunContext,
+  call: ToolCall,
+  tool: AnyTool,
+  input: Input,
+  context: ToolContext,
+  rewritten: boolean,
+  invoke: () => Promise<unknown> = () => tool.handler(input, context),
+): Promise<HandlerRun | CallsWaiting> {
   const started = performance.now();
   const cwd = run.state.cwd;
   const elapsed = () => Math.round(performance.now() - started);
@@ -54,17 +85,28 @@ export async function runHandler(run: RunContext, call: ToolCall, tool: AnyTool,
   // The handler is one journaled step keyed by the call's id: a replayed run gets its recorded
   // outcome (as data: an output, an error text, or the calls its subagent left waiting) and the
   // side effect does not happen again.
-  const ran = await journaled(run, `tool:${run.state.agent?.id ?? 'main'}:${call.id}`, async (): Promise<HandlerRun | WaitingRecord> => {
-    try {
-      let output: unknown = await invoke();
-      if (rewritten) output = withAbsolutePaths(output, cwd);
-      return { ok: true, output, durationMs: elapsed() };
-    } catch (error) {
-      if (error instanceof CallsWaiting) return { waiting: error.calls, ...(error.deferred ? { deferred: error.deferred } : {}) };
-      if (!(error instanceof ToolFailure)) return { ok: false, message: `Error: ${describeError(error)}`, durationMs: elapsed() };
-      return { ok: false, message: error.message, durationMs: elapsed(), ...(error.endsRun ? { endsRun: error.endsRun } : {}) };
-    }
-  });
+  const ran = await journaled(
+    run,
+    `tool:${run.state.agent?.id ?? 'main'}:${call.id}`,
+    async (): Promise<HandlerRun | WaitingRecord> => {
+      try {
+        let output: unknown = await invoke();
+        if (rewritten) output = withAbsolutePaths(output, cwd);
+        return { ok: true, output, durationMs: elapsed() };
+      } catch (error) {
+        if (error instanceof CallsWaiting)
+          return { waiting: error.calls, ...(error.deferred ? { deferred: error.deferred } : {}) };
+        if (!(error instanceof ToolFailure))
+          return { ok: false, message: `Error: ${describeError(error)}`, durationMs: elapsed() };
+        return {
+          ok: false,
+          message: error.message,
+          durationMs: elapsed(),
+          ...(error.endsRun ? { endsRun: error.endsRun } : {}),
+        };
+      }
+    },
+  );
   await phaseBoundary(run, 'after-tool', { toolName: tool.name, toolUseId: call.id });
   return 'waiting' in ran ? new CallsWaiting(ran.waiting, ran.deferred) : ran;
 }
@@ -76,7 +118,12 @@ interface WaitingRecord {
 }
 
 /** The model's view of a successful call's output (`render`, and `renderBlocks` when the tool has them); a render that throws is an error text. */
-export function renderResult(call: ToolCall, tool: AnyTool, output: unknown, input: Input): ToolResultMessage {
+export function renderResult(
+  call: ToolCall,
+  tool: AnyTool,
+  output: unknown,
+  input: Input,
+): ToolResultMessage {
   let content: string;
   let blocks: readonly ToolResultBlock[] | undefined;
   try {
@@ -108,10 +155,23 @@ export function mcpServerOf(tool: AnyTool): { mcp_server?: { name: string; sourc
  * updatedMCPToolOutput) and another tool's content blocks (Agent's), as the reference reports them;
  * else the model-visible text.
  */
-export function batchResponse(run: RunContext, call: ToolCall, result: ToolResultMessage, ran: boolean, output: unknown): unknown {
+export function batchResponse(
+  run: RunContext,
+  call: ToolCall,
+  result: ToolResultMessage,
+  ran: boolean,
+  output: unknown,
+): unknown {
   const tool = run.tools.get(call.name);
   // An empty MCP output is the no-output line the model got.
-  if (ran && !result.isError && tool?.mcpServer && output !== undefined && !(Array.isArray(output) && output.length === 0)) return output;
+  if (
+    ran &&
+    !result.isError &&
+    tool?.mcpServer &&
+    output !== undefined &&
+    !(Array.isArray(output) && output.length === 0)
+  )
+    return output;
   if (ran && !result.isError && !tool?.mcpServer && result.blocks !== undefined) return result.blocks;
   return result.content;
 }
@@ -123,7 +183,8 @@ export function batchResponse(run: RunContext, call: ToolCall, result: ToolResul
  */
 export function batchInput(run: RunContext, call: ToolCall): unknown {
   const tool = run.tools.get(call.name);
-  if (!tool || call.input === null || typeof call.input !== 'object' || Array.isArray(call.input)) return call.input;
+  if (!tool || call.input === null || typeof call.input !== 'object' || Array.isArray(call.input))
+    return call.input;
   const checked = run.tools.check(tool, call.input, run.state);
   return checked.ok ? { ...checked.input, ...(call.input as Input) } : call.input;
 }

@@ -54,12 +54,20 @@ export const PROMPT_TOO_LONG = 'Prompt is too long';
 /** The two thresholds in tokens: compact proactively from `auto` on; from `blocking` on a compaction is required. */
 export function compactionThresholds(options: CompactionOptions = {}): { auto: number; blocking: number } {
   const window = options.contextWindow ?? DEFAULT_WINDOW;
-  return { auto: options.autoCompactTokens ?? window - AUTO_MARGIN, blocking: options.blockingTokens ?? window - BLOCKING_MARGIN };
+  return {
+    auto: options.autoCompactTokens ?? window - AUTO_MARGIN,
+    blocking: options.blockingTokens ?? window - BLOCKING_MARGIN,
+  };
 }
 
 /** The context size a model answer reports: input, cache and output tokens. */
 export function contextTokensOf(usage: Usage): number {
-  return usage.inputTokens + (usage.cacheReadInputTokens ?? 0) + (usage.cacheCreationInputTokens ?? 0) + usage.outputTokens;
+  return (
+    usage.inputTokens +
+    (usage.cacheReadInputTokens ?? 0) +
+    (usage.cacheCreationInputTokens ?? 0) +
+    usage.outputTokens
+  );
 }
 
 /**
@@ -68,15 +76,22 @@ export function contextTokensOf(usage: Usage): number {
  * was blocked by a PreCompact hook or failed (the run must end); `continue` otherwise, compacted or not.
  * Never throws.
  */
-export async function compactBeforeTurn(run: RunContext, setup: CompactionSetup, totals: UsageTally): Promise<'continue' | 'blocking_limit'> {
+export async function compactBeforeTurn(
+  run: RunContext,
+  setup: CompactionSetup,
+  totals: UsageTally,
+): Promise<'continue' | 'blocking_limit'> {
   if (setup.compaction === false || run.messages.length === 0) return 'continue';
   const { auto, blocking } = compactionThresholds(setup.compaction);
   const tokens = run.state.contextTokens;
   if (tokens < auto) return 'continue';
   const outcome = await compactConversation(run, setup, { trigger: 'auto' }, totals);
-  if (outcome.kind === 'failed') run.emit({ type: 'warning', text: `automatic compaction failed: ${outcome.error}` });
+  if (outcome.kind === 'failed')
+    run.emit({ type: 'warning', text: `automatic compaction failed: ${outcome.error}` });
   // An interrupted compaction is left to the next step, which ends the run as aborted.
-  return outcome.kind !== 'compacted' && tokens >= blocking && !run.signal.aborted ? 'blocking_limit' : 'continue';
+  return outcome.kind !== 'compacted' && tokens >= blocking && !run.signal.aborted
+    ? 'blocking_limit'
+    : 'continue';
 }
 
 /**
@@ -98,30 +113,60 @@ export async function compactConversation(
   const started = Date.now();
   const { trigger } = request;
   if (run.messages.length === 0) return { kind: 'failed', error: 'there is no conversation to compact yet' };
-  const pre = await fireHook(run, 'PreCompact', { trigger, custom_instructions: request.instructions ?? null });
-  if (pre.blocks.length > 0) return { kind: 'blocked', reason: pre.blocks.map((block) => block.reason).join('\n') };
+  const pre = await fireHook(run, 'PreCompact', {
+    trigger,
+    custom_instructions: request.instructions ?? null,
+  });
+  if (pre.blocks.length > 0)
+    return { kind: 'blocked', reason: pre.blocks.map((block) => block.reason).join('\n') };
 
   let answer: string;
   try {
     // Through the model-call hooks, as `caller: "compaction"`.
-    const messages = [...run.messages, userMessage(summaryRequest([...(request.instructions ? [request.instructions] : []), ...pre.plainTexts]))];
-    const response = await modelResponse(run, { caller: 'compaction', system: setup.system ?? '', messages, tools: run.tools.specs(), signal: run.signal }, setup.model);
+    const messages = [
+      ...run.messages,
+      userMessage(
+        summaryRequest([...(request.instructions ? [request.instructions] : []), ...pre.plainTexts]),
+      ),
+    ];
+    const response = await modelResponse(
+      run,
+      {
+        caller: 'compaction',
+        system: setup.system ?? '',
+        messages,
+        tools: run.tools.specs(),
+        signal: run.signal,
+      },
+      setup.model,
+    );
     if (totals) tallyUsage(totals, response.model ?? setup.model.name, response.usage);
     answer = response.message.text;
   } catch (error) {
     return { kind: 'failed', error: describeError(error) };
   }
-  if (extractSummary(answer) === '') return { kind: 'failed', error: 'the model answered the summary request without a summary' };
+  if (extractSummary(answer) === '')
+    return { kind: 'failed', error: 'the model answered the summary request without a summary' };
   await summarizerStop(run, answer);
 
   const { context } = await sessionStart(run, 'compact', run.state.model ?? setup.model.name);
   await fireHook(run, 'PostCompact', { trigger, compact_summary: answer });
 
-  const history: Message[] = [userMessage(continuationMessage(extractSummary(answer), trigger)), ...(context.length > 0 ? [systemMessage(context.join('\n\n'))] : [])];
+  const history: Message[] = [
+    userMessage(continuationMessage(extractSummary(answer), trigger)),
+    ...(context.length > 0 ? [systemMessage(context.join('\n\n'))] : []),
+  ];
   const preTokens = run.state.contextTokens;
   run.messages.splice(0, run.messages.length, ...history);
   run.state.contextTokens = 0;
-  run.emit({ type: 'compaction', trigger, preTokens, summary: answer, messages: history, durationMs: Date.now() - started });
+  run.emit({
+    type: 'compaction',
+    trigger,
+    preTokens,
+    summary: answer,
+    messages: history,
+    durationMs: Date.now() - started,
+  });
   return { kind: 'compacted', summary: answer, preTokens };
 }
 
@@ -132,6 +177,14 @@ export async function compactConversation(
  */
 async function summarizerStop(run: RunContext, answer: string): Promise<void> {
   const agentId = `a${randomBytes(8).toString('hex')}`;
-  const fields = { agent_id: agentId, agent_type: '', stop_hook_active: false, agent_transcript_path: agentTranscriptPath(run.state.transcriptPath, agentId), last_assistant_message: answer, background_tasks: [], session_crons: [] };
+  const fields = {
+    agent_id: agentId,
+    agent_type: '',
+    stop_hook_active: false,
+    agent_transcript_path: agentTranscriptPath(run.state.transcriptPath, agentId),
+    last_assistant_message: answer,
+    background_tasks: [],
+    session_crons: [],
+  };
   await fireHook(run, 'SubagentStop', fields);
 }

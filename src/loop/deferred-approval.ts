@@ -1,5 +1,18 @@
-import { systemMessage, toolResultMessage, userMessage, type AssistantMessage, type ToolResultMessage } from '../messages/messages.js';
-import { checkDecisions, DENIED_WHILE_PENDING, UNDECIDED_PENDING, waitingCallId, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
+import {
+  systemMessage,
+  toolResultMessage,
+  userMessage,
+  type AssistantMessage,
+  type ToolResultMessage,
+} from '../messages/messages.js';
+import {
+  checkDecisions,
+  DENIED_WHILE_PENDING,
+  UNDECIDED_PENDING,
+  waitingCallId,
+  type PendingCall,
+  type PendingDecisions,
+} from '../session/pending-calls.js';
 import { runToolCall } from './agent-loop.js';
 import { continueWaitingCall } from './continue-waiting.js';
 import { contextLabel, INTERRUPTED_RESULT } from './hook-text.js';
@@ -28,10 +41,16 @@ import { appendMessage, fireHook, type RunContext } from './run-context.js';
  * @throws ConfigError (before anything runs) for a decision on a call that is not pending, or an
  *   approval of another input (see checkDecisions).
  */
-export async function decidePending(run: RunContext, pending: readonly PendingCall[], decisions: PendingDecisions): Promise<BatchEnd> {
+export async function decidePending(
+  run: RunContext,
+  pending: readonly PendingCall[],
+  decisions: PendingDecisions,
+): Promise<BatchEnd> {
   checkDecisions(pending, decisions);
   const { assistant, place } = pendingPlace(run, pending);
-  const waiting = new Map(pending.filter((call) => call.parentToolUseId === undefined).map((call) => [call.id, call]));
+  const waiting = new Map(
+    pending.filter((call) => call.parentToolUseId === undefined).map((call) => [call.id, call]),
+  );
   const outcomes: CallOutcome[] = [];
   const still: PendingCall[] = [];
   let end: BatchEnd = { kind: 'continue' };
@@ -56,7 +75,11 @@ export async function decidePending(run: RunContext, pending: readonly PendingCa
     }
     const decision = decisions[call.id];
     if (decision?.behavior === 'deny') {
-      run.permissionDenials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: structuredClone(entry.input) });
+      run.permissionDenials.push({
+        tool_name: call.name,
+        tool_use_id: call.id,
+        tool_input: structuredClone(entry.input),
+      });
       const result = toolResultMessage(call.id, call.name, decision.message ?? DENIED_WHILE_PENDING, true);
       run.emit({ type: 'tool_result', toolName: call.name, toolUseId: call.id, result, ran: false });
       place(result);
@@ -67,7 +90,14 @@ export async function decidePending(run: RunContext, pending: readonly PendingCa
       continue;
     }
     // As in a live batch: after a waiting call or an interrupt the rest only get PreToolUse (and wait); a continue:false lets them run.
-    settle(await runToolCall(run, call, still.length > 0 || stop === 'aborted_tools', decision?.behavior === 'allow' ? { input: entry.input } : undefined));
+    settle(
+      await runToolCall(
+        run,
+        call,
+        still.length > 0 || stop === 'aborted_tools',
+        decision?.behavior === 'allow' ? { input: entry.input } : undefined,
+      ),
+    );
   }
   const notes = outcomes.flatMap((outcome) => outcome.notes ?? []);
   if (notes.length > 0) appendMessage(run, userMessage(notes.join('\n\n')));
@@ -75,7 +105,9 @@ export async function decidePending(run: RunContext, pending: readonly PendingCa
   if (end.kind === 'continue' && stop !== undefined) end = { kind: stop };
   if (end.kind === 'continue' && run.signal.aborted) end = { kind: 'aborted' };
   if (end.kind === 'continue') {
-    const batch = await fireHook(run, 'PostToolBatch', { tool_calls: outcomes.map((outcome) => outcome.batchEntry) });
+    const batch = await fireHook(run, 'PostToolBatch', {
+      tool_calls: outcomes.map((outcome) => outcome.batchEntry),
+    });
     contexts.push(...batch.contexts.map((text) => contextLabel('PostToolBatch', undefined, text)));
     if (batch.blocks.length > 0 || batch.stop) end = { kind: 'hook_stopped' };
   }
@@ -94,7 +126,8 @@ export function abandonPending(run: RunContext, pending: readonly PendingCall[])
   if (pending.length === 0) return;
   const { assistant, place } = pendingPlace(run, pending);
   const ids = new Set(pending.map(waitingCallId));
-  for (const call of assistant.toolCalls) if (ids.has(call.id)) place(toolResultMessage(call.id, call.name, UNDECIDED_PENDING, true));
+  for (const call of assistant.toolCalls)
+    if (ids.has(call.id)) place(toolResultMessage(call.id, call.name, UNDECIDED_PENDING, true));
 }
 
 /**
@@ -102,8 +135,21 @@ export function abandonPending(run: RunContext, pending: readonly PendingCall[])
  * pending (as runLoop reports them).
  */
 export function endOfDecidedBatch(batch: Exclude<BatchEnd, { kind: 'continue' }>): LoopEnd {
-  if (batch.kind === 'tool_deferred') return { result: '', isError: false, terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse: batch.deferred, pending: batch.pending };
-  return { result: '', isError: batch.kind !== 'hook_stopped', terminalReason: batch.kind, stopReason: 'tool_use' };
+  if (batch.kind === 'tool_deferred')
+    return {
+      result: '',
+      isError: false,
+      terminalReason: 'tool_deferred',
+      stopReason: 'tool_deferred',
+      deferredToolUse: batch.deferred,
+      pending: batch.pending,
+    };
+  return {
+    result: '',
+    isError: batch.kind !== 'hook_stopped',
+    terminalReason: batch.kind,
+    stopReason: 'tool_use',
+  };
 }
 
 /**
@@ -111,16 +157,26 @@ export function endOfDecidedBatch(batch: Exclude<BatchEnd, { kind: 'continue' }>
  * message's results in call order (the results of the calls that did not wait are there already),
  * and tells the transcript.
  */
-function pendingPlace(run: RunContext, pending: readonly PendingCall[]): { assistant: AssistantMessage; place: (result: ToolResultMessage) => void } {
+function pendingPlace(
+  run: RunContext,
+  pending: readonly PendingCall[],
+): { assistant: AssistantMessage; place: (result: ToolResultMessage) => void } {
   const ids = new Set(pending.map(waitingCallId));
-  const index = run.messages.findLastIndex((message) => message.role === 'assistant' && message.toolCalls.some((call) => ids.has(call.id)));
+  const index = run.messages.findLastIndex(
+    (message) => message.role === 'assistant' && message.toolCalls.some((call) => ids.has(call.id)),
+  );
   if (index < 0) throw new Error('the pending calls are not in the conversation');
   const assistant = run.messages[index] as AssistantMessage;
   const order = new Map(assistant.toolCalls.map((call, position) => [call.id, position]));
   const place = (result: ToolResultMessage) => {
     const position = order.get(result.toolCallId) ?? Infinity;
     let at = index + 1;
-    for (let next = run.messages[at]; next?.role === 'tool' && (order.get(next.toolCallId) ?? -1) < position; next = run.messages[at]) at++;
+    for (
+      let next = run.messages[at];
+      next?.role === 'tool' && (order.get(next.toolCallId) ?? -1) < position;
+      next = run.messages[at]
+    )
+      at++;
     run.messages.splice(at, 0, result);
     run.emit({ type: 'message', message: result });
   };

@@ -59,18 +59,27 @@ interface FailureRecord {
  * Error with the same name, message and own JSON fields (a provider's `status`, `retryable`), so
  * that a failed model request is not retried by the engine but ends the turn as it does locally.
  */
-export async function journaled<T>(run: { readonly durability?: Durability }, name: string, fn: () => Promise<T>): Promise<T> {
+export async function journaled<T>(
+  run: { readonly durability?: Durability },
+  name: string,
+  fn: () => Promise<T>,
+): Promise<T> {
   const durability = durabilityOf(run);
   // A step inside a step (an Agent call's subagent inside its tool step, an agent hook's subagent
   // inside its hook step) is part of the outer one: engines journal one level only.
   if (durability === inProcessDurability || insideStep.getStore() === true) return fn();
-  const entry = await durability.step(occurrence(durability, name), () => insideStep.run(true, async (): Promise<{ ok: true; value: T } | { ok: false; failure: FailureRecord }> => {
-    try {
-      return { ok: true, value: await fn() };
-    } catch (error) {
-      return { ok: false, failure: failureRecord(error) };
-    }
-  }));
+  const entry = await durability.step(occurrence(durability, name), () =>
+    insideStep.run(
+      true,
+      async (): Promise<{ ok: true; value: T } | { ok: false; failure: FailureRecord }> => {
+        try {
+          return { ok: true, value: await fn() };
+        } catch (error) {
+          return { ok: false, failure: failureRecord(error) };
+        }
+      },
+    ),
+  );
   if (entry.ok) return entry.value;
   throw Object.assign(new Error(entry.failure.message), entry.failure.fields, { name: entry.failure.name });
 }
@@ -92,6 +101,7 @@ function occurrence(durability: Durability, name: string): string {
 function failureRecord(error: unknown): FailureRecord {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };
   const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(error)) if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value;
+  for (const [key, value] of Object.entries(error))
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value;
   return { name: error.name, message: error.message, fields };
 }

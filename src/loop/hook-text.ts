@@ -12,7 +12,11 @@ export function contextLabel(event: string, toolName: string | undefined, text: 
 }
 
 /** `SessionStart:startup hook success: <stdout>` / `UserPromptSubmit hook success: <stdout>`: plain stdout that counts as context. */
-export function successLabel(event: 'SessionStart' | 'UserPromptSubmit', source: string | undefined, text: string): string {
+export function successLabel(
+  event: 'SessionStart' | 'UserPromptSubmit',
+  source: string | undefined,
+  text: string,
+): string {
   return `${event === 'SessionStart' ? `SessionStart:${source ?? 'startup'}` : event} hook success: ${text}`;
 }
 
@@ -31,7 +35,11 @@ export function preToolUseRefusal(toolName: string, reason: string, byExit: bool
 }
 
 /** `PostToolUse:<Tool> hook blocking error from command: "<cmd>": <reason>` (system text; the result stays); PostToolUseFailure alike. */
-export function postToolUseBlock(toolName: string, labelled: string, event: 'PostToolUse' | 'PostToolUseFailure' = 'PostToolUse'): string {
+export function postToolUseBlock(
+  toolName: string,
+  labelled: string,
+  event: 'PostToolUse' | 'PostToolUseFailure' = 'PostToolUse',
+): string {
   return `${event}:${toolName} hook blocking error ${labelled}`;
 }
 
@@ -86,8 +94,8 @@ export function promptBlockedResult(reason: string, prompt: string | undefined):
 }
 
 /** The stable error result of a call skipped because a hook ended the run (every tool call gets exactly one result). */
-export const HOOK_STOPPED_CONTINUATION = 'hook_stopped_continuation: a hook ended the run before this tool call ran';
-
+export const HOOK_STOPPED_CONTINUATION =
+  'hook_stopped_continuation: a hook ended the run before this tool call ran';
 
 /** The result of a call an agent hook's subagent made after giving its verdict in the same turn (never shown to a model). */
 export const SUBAGENT_ANSWERED = 'The call did not run: the subagent already gave its verdict.';

@@ -15,7 +15,7 @@ export async function instructionsLoaded(run: RunContext, files: readonly Memory
         memory_type: file.memoryType,
         load_reason: file.loadReason,
         ...(file.parentPath !== undefined ? { parent_file_path: file.parentPath } : {}),
-      // The engine reports a failing observer itself; nothing here depends on the answers.
+        // The engine reports a failing observer itself; nothing here depends on the answers.
       }).catch(() => undefined),
     ),
   );

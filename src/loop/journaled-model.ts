@@ -8,7 +8,11 @@ import { durabilityOf, inProcessDurability, journaled, type Durability } from '.
  * recorded answer, frozen again, and the provider is not asked (nor paid) twice. Streaming events
  * are reported only while the request really runs. In-process it is `model` itself.
  */
-export function journaledModel(run: { readonly durability?: Durability }, model: ModelClient, step: string): ModelClient {
+export function journaledModel(
+  run: { readonly durability?: Durability },
+  model: ModelClient,
+  step: string,
+): ModelClient {
   if (durabilityOf(run) === inProcessDurability) return model;
   return {
     name: model.name,

@@ -10,7 +10,18 @@ import type { CompactionSetup } from './compaction.js';
  */
 
 /** How a run ended, in Claude Code's `terminal_reason` vocabulary where it has one (`stop_hook_prevented`: a Stop hook's `continue: false`). */
-export type TerminalReason = 'completed' | 'hook_stopped' | 'tool_deferred' | 'max_turns' | 'aborted' | 'aborted_tools' | 'api_error' | 'prompt_blocked' | 'blocking_limit' | 'stop_hook_prevented' | 'budget_exhausted';
+export type TerminalReason =
+  | 'completed'
+  | 'hook_stopped'
+  | 'tool_deferred'
+  | 'max_turns'
+  | 'aborted'
+  | 'aborted_tools'
+  | 'api_error'
+  | 'prompt_blocked'
+  | 'blocking_limit'
+  | 'stop_hook_prevented'
+  | 'budget_exhausted';
 
 /** How the loop ended: what a RunResult says before the session adds its totals (turns, usage, denials, messages). */
 export interface LoopEnd {
@@ -62,8 +73,17 @@ export interface RequiredAnswer {
  *   before it may stop (an agent hook's StructuredOutput).
  */
 export type RunRole =
-  | { readonly kind: 'main'; readonly compaction?: CompactionSetup; readonly queuedPrompt?: (midTurn: boolean) => Promise<void> }
-  | { readonly kind: 'subagent'; readonly agentType: string; readonly transcriptPath: string; readonly answer?: RequiredAnswer };
+  | {
+      readonly kind: 'main';
+      readonly compaction?: CompactionSetup;
+      readonly queuedPrompt?: (midTurn: boolean) => Promise<void>;
+    }
+  | {
+      readonly kind: 'subagent';
+      readonly agentType: string;
+      readonly transcriptPath: string;
+      readonly answer?: RequiredAnswer;
+    };
 
 /**
  * What makes one run of the loop the main session's, a subagent's or an agent hook's. The run's
@@ -105,11 +125,20 @@ export interface CallOutcome {
   /** User texts to send after the batch's results (a PermissionDenied hook's `retry`). */
   readonly notes?: readonly string[];
   /** What PostToolBatch reports for this call: the model's original input, the model-visible response. */
-  readonly batchEntry: { tool_name: string; tool_input: unknown; tool_use_id: string; tool_response: unknown };
+  readonly batchEntry: {
+    tool_name: string;
+    tool_input: unknown;
+    tool_use_id: string;
+    tool_response: unknown;
+  };
 }
 
 /** How a batch ended: `continue` to the next model turn, or a terminal reason. */
 export type BatchEnd =
   | { readonly kind: 'continue' }
   | { readonly kind: 'hook_stopped' | 'aborted_tools' | 'aborted' }
-  | { readonly kind: 'tool_deferred'; readonly deferred: { readonly id: string; readonly name: string; readonly input: unknown }; readonly pending: readonly PendingCall[] };
+  | {
+      readonly kind: 'tool_deferred';
+      readonly deferred: { readonly id: string; readonly name: string; readonly input: unknown };
+      readonly pending: readonly PendingCall[];
+    };

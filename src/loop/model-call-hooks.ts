@@ -1,12 +1,23 @@
 import type { ModelCaller } from '../hooks/events/model-events.js';
 import type { SyntheticResponse } from '../hooks/merge/model-calls.js';
 import { systemMessage, type Message } from '../messages/messages.js';
-import type { ModelClient, ModelRequest, ModelResponse, ToolChoice, ToolSpec } from '../model/model-client.js';
+import type {
+  ModelClient,
+  ModelRequest,
+  ModelResponse,
+  ToolChoice,
+  ToolSpec,
+} from '../model/model-client.js';
 import type { ModelStreamListener } from '../model/stream-events.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { contextLabel } from './hook-text.js';
 import { afterResponse, syntheticAnswer } from './model-response-hooks.js';
-import { editedMessages, messagesToWire, toolsToWire, type WireMessage } from '../model/model-request-wire.js';
+import {
+  editedMessages,
+  messagesToWire,
+  toolsToWire,
+  type WireMessage,
+} from '../model/model-request-wire.js';
 import { fireHook, type RunContext } from './run-context.js';
 
 /**
@@ -52,13 +63,26 @@ type MutableRequest = { -readonly [K in keyof ModelRequest]: ModelRequest[K] };
  * fire them again.
  * @throws what `model.complete` throws (ProviderError, AbortError).
  */
-export async function requestModel(run: RunContext, call: ModelCall, model: ModelClient = run.model): Promise<ModelCallAnswer> {
+export async function requestModel(
+  run: RunContext,
+  call: ModelCall,
+  model: ModelClient = run.model,
+): Promise<ModelCallAnswer> {
   if (call.caller === 'main' && call.turn !== undefined) mainTurns.set(run.state, call.turn);
   const turn = call.turn ?? mainTurns.get(run.state) ?? 0;
   const hooks = run.hooks;
-  const base: MutableRequest = { system: call.system, messages: call.messages, tools: call.tools, ...(call.signal ? { signal: call.signal } : {}) };
+  const base: MutableRequest = {
+    system: call.system,
+    messages: call.messages,
+    tools: call.tools,
+    ...(call.signal ? { signal: call.signal } : {}),
+  };
   if (!hooks.has('PreModelRequest') && !hooks.has('PreToolSelection') && !hooks.has('PostModelResponse')) {
-    return { kind: 'answered', response: await model.complete({ ...base, ...(call.onStream ? { onStream: call.onStream } : {}) }), synthetic: false };
+    return {
+      kind: 'answered',
+      response: await model.complete({ ...base, ...(call.onStream ? { onStream: call.onStream } : {}) }),
+      synthetic: false,
+    };
   }
   const view: RunContext = { ...run, services: { ...run.services, model: run.model } };
   const modelName = modelIdOf(model, run);
@@ -66,7 +90,14 @@ export async function requestModel(run: RunContext, call: ModelCall, model: Mode
 
   let synthetic: SyntheticResponse | undefined;
   if (hooks.has('PreModelRequest')) {
-    const pre = await fireHook(view, 'PreModelRequest', { caller: call.caller, turn, model: modelName, system: call.system, messages: messagesToWire(call.messages) as never, tools: toolsToWire(call.tools) as never });
+    const pre = await fireHook(view, 'PreModelRequest', {
+      caller: call.caller,
+      turn,
+      model: modelName,
+      system: call.system,
+      messages: messagesToWire(call.messages) as never,
+      tools: toolsToWire(call.tools) as never,
+    });
     if (pre.stop) return { kind: 'stopped' };
     if (pre.updatedSystem !== undefined) request.system = pre.updatedSystem;
     if (pre.updatedMessages !== undefined) {
@@ -74,16 +105,31 @@ export async function requestModel(run: RunContext, call: ModelCall, model: Mode
       if (edited.ok) request.messages = edited.messages;
       else run.emit({ type: 'warning', text: `PreModelRequest: updatedMessages ignored: ${edited.error}` });
     }
-    if (pre.contexts.length > 0) request.messages = [...request.messages, systemMessage(pre.contexts.map((text) => contextLabel('PreModelRequest', undefined, text)).join('\n\n'))];
+    if (pre.contexts.length > 0)
+      request.messages = [
+        ...request.messages,
+        systemMessage(
+          pre.contexts.map((text) => contextLabel('PreModelRequest', undefined, text)).join('\n\n'),
+        ),
+      ];
     if (pre.updatedModel !== undefined) request.model = pre.updatedModel;
     if (pre.updatedMaxTokens !== undefined) request.maxTokens = pre.updatedMaxTokens;
     synthetic = pre.syntheticResponse;
   }
-  let changed = request.system !== call.system || request.messages !== call.messages || request.model !== undefined || request.maxTokens !== undefined;
+  let changed =
+    request.system !== call.system ||
+    request.messages !== call.messages ||
+    request.model !== undefined ||
+    request.maxTokens !== undefined;
 
   let toolRun: RunContext | undefined;
   if (synthetic === undefined && request.tools.length > 0 && hooks.has('PreToolSelection')) {
-    const selection = await fireHook(view, 'PreToolSelection', { caller: call.caller, turn, model: request.model ?? modelName, tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description })) });
+    const selection = await fireHook(view, 'PreToolSelection', {
+      caller: call.caller,
+      turn,
+      model: request.model ?? modelName,
+      tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description })),
+    });
     if (selection.allowedTools !== undefined) {
       const allowed = new Set(selection.allowedTools);
       request.tools = request.tools.filter((tool) => allowed.has(tool.name));
@@ -92,7 +138,10 @@ export async function requestModel(run: RunContext, call: ModelCall, model: Mode
     }
     const choice = selection.toolChoice;
     if (choice?.type === 'tool' && !request.tools.some((tool) => tool.name === choice.name)) {
-      run.emit({ type: 'warning', text: `PreToolSelection: toolChoice ignored: ${choice.name} is not among the tools offered` });
+      run.emit({
+        type: 'warning',
+        text: `PreToolSelection: toolChoice ignored: ${choice.name} is not among the tools offered`,
+      });
     } else if (choice !== undefined) {
       request.toolChoice = choice as ToolChoice;
       changed = true;
@@ -104,13 +153,20 @@ export async function requestModel(run: RunContext, call: ModelCall, model: Mode
     response = syntheticAnswer(synthetic, request.model ?? modelName);
     run.emit({ type: 'model_request_sent', caller: call.caller, turn, synthetic: true, request });
   } else {
-    if (changed) run.emit({ type: 'model_request_sent', caller: call.caller, turn, synthetic: false, request });
+    if (changed)
+      run.emit({ type: 'model_request_sent', caller: call.caller, turn, synthetic: false, request });
     // With PostModelResponse handlers the answer may still be redacted: nothing of it streams out before they ran.
     // (Their list, not `has`: an engine may report every event as wanted, e.g. to record payloads.)
-    if (call.onStream && !hooks.list().some((handler) => handler.event === 'PostModelResponse')) request.onStream = call.onStream;
+    if (call.onStream && !hooks.list().some((handler) => handler.event === 'PostModelResponse'))
+      request.onStream = call.onStream;
     response = await model.complete(request);
   }
-  if (hooks.has('PostModelResponse')) response = await afterResponse(view, { caller: call.caller, turn, synthetic: synthetic !== undefined, model: request.model ?? modelName }, response);
+  if (hooks.has('PostModelResponse'))
+    response = await afterResponse(
+      view,
+      { caller: call.caller, turn, synthetic: synthetic !== undefined, model: request.model ?? modelName },
+      response,
+    );
   return { kind: 'answered', response, synthetic: synthetic !== undefined, ...(toolRun ? { toolRun } : {}) };
 }
 
@@ -119,9 +175,14 @@ export async function requestModel(run: RunContext, call: ModelCall, model: Mode
  * `continue: false` from a PreModelRequest hook fails the request.
  * @throws what `model.complete` throws, or an Error for the stop.
  */
-export async function modelResponse(run: RunContext, call: ModelCall, model?: ModelClient): Promise<ModelResponse> {
+export async function modelResponse(
+  run: RunContext,
+  call: ModelCall,
+  model?: ModelClient,
+): Promise<ModelResponse> {
   const answer = await requestModel(run, call, model);
-  if (answer.kind === 'stopped') throw new Error('a PreModelRequest hook stopped the request (continue: false)');
+  if (answer.kind === 'stopped')
+    throw new Error('a PreModelRequest hook stopped the request (continue: false)');
   return answer.response;
 }
 
@@ -130,7 +191,21 @@ export async function modelResponse(run: RunContext, call: ModelCall, model?: Mo
  * `caller: "hook"`. `run` is read at call time (the run is built after its services).
  */
 export function hookModelClient(run: () => RunContext, model: ModelClient): ModelClient {
-  return { name: model.name, complete: (request) => modelResponse(run(), { caller: 'hook', system: request.system, messages: request.messages, tools: request.tools, ...(request.signal ? { signal: request.signal } : {}) }, model) };
+  return {
+    name: model.name,
+    complete: (request) =>
+      modelResponse(
+        run(),
+        {
+          caller: 'hook',
+          system: request.system,
+          messages: request.messages,
+          tools: request.tools,
+          ...(request.signal ? { signal: request.signal } : {}),
+        },
+        model,
+      ),
+  };
 }
 
 /** The id the client asks for (providers expose `model`), else the last one that answered, else the client's name. */
@@ -142,6 +217,9 @@ function modelIdOf(model: ModelClient, run: RunContext): string {
 /** The run as its tool batch sees it when a PreToolSelection hook narrowed the tools: a call to another tool is "No such tool available". */
 function restrictedRun(run: RunContext, offered: ReadonlySet<string>): RunContext {
   const tools = new ToolRegistry(run.tools.list().filter((tool) => offered.has(tool.name)));
-  tools.missingToolHint = (name) => (run.tools.get(name) ? 'a PreToolSelection hook did not offer it for this request' : run.tools.missingToolHint?.(name));
+  tools.missingToolHint = (name) =>
+    run.tools.get(name)
+      ? 'a PreToolSelection hook did not offer it for this request'
+      : run.tools.missingToolHint?.(name);
   return { ...run, tools };
 }

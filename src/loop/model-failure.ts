@@ -7,7 +7,12 @@ import { fireHook, type RunContext } from './run-context.js';
  * StopFailure first (observers only: its answers decide nothing). An aborted run ends `aborted`
  * with the last text; any other failure `api_error` with the error's one line. Never throws.
  */
-export async function failTurn(run: RunContext, error: unknown, lastText: string, reportStopFailure: boolean): Promise<LoopEnd> {
+export async function failTurn(
+  run: RunContext,
+  error: unknown,
+  lastText: string,
+  reportStopFailure: boolean,
+): Promise<LoopEnd> {
   const aborted = run.signal.aborted;
   const message = describeError(error);
   const status = error instanceof ProviderError ? (error.status ?? null) : null;
@@ -18,7 +23,13 @@ export async function failTurn(run: RunContext, error: unknown, lastText: string
     ? { result: lastText, isError: true, terminalReason: 'aborted', stopReason: null }
     : // Claude Code ends such a run with a synthetic assistant message whose stop_reason is
       // stop_sequence, and reports it (conformance stop-failure-api-error).
-      { result: message, isError: true, terminalReason: 'api_error', stopReason: 'stop_sequence', apiErrorStatus: status };
+      {
+        result: message,
+        isError: true,
+        terminalReason: 'api_error',
+        stopReason: 'stop_sequence',
+        apiErrorStatus: status,
+      };
 }
 
 /** StopFailure's `error` matcher value. The reference reported `unknown` for an HTTP 400. */

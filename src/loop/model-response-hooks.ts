@@ -24,30 +24,43 @@ export interface AnsweredCall {
  * none). A hook cannot add a call this way: ids it names that the answer does not have do nothing.
  * Never throws beyond what fireHook throws (nothing: hook failures are outcomes).
  */
-export async function afterResponse(view: RunContext, call: AnsweredCall, response: ModelResponse): Promise<ModelResponse> {
+export async function afterResponse(
+  view: RunContext,
+  call: AnsweredCall,
+  response: ModelResponse,
+): Promise<ModelResponse> {
   const { message, usage } = response;
-  const after = await fireHook(
-    view,
-    'PostModelResponse',
-    {
-      caller: call.caller,
-      turn: call.turn,
-      model: response.model ?? call.model,
-      synthetic: call.synthetic,
-      response: { text: message.text, tool_calls: message.toolCalls.map((toolCall) => ({ id: toolCall.id, name: toolCall.name, input: toolCall.input })), stop_reason: response.stopReason ?? 'end_turn' },
-      usage: {
-        input_tokens: usage.inputTokens,
-        output_tokens: usage.outputTokens,
-        ...(usage.cacheReadInputTokens !== undefined ? { cache_read_input_tokens: usage.cacheReadInputTokens } : {}),
-        ...(usage.cacheCreationInputTokens !== undefined ? { cache_creation_input_tokens: usage.cacheCreationInputTokens } : {}),
-      },
+  const after = await fireHook(view, 'PostModelResponse', {
+    caller: call.caller,
+    turn: call.turn,
+    model: response.model ?? call.model,
+    synthetic: call.synthetic,
+    response: {
+      text: message.text,
+      tool_calls: message.toolCalls.map((toolCall) => ({
+        id: toolCall.id,
+        name: toolCall.name,
+        input: toolCall.input,
+      })),
+      stop_reason: response.stopReason ?? 'end_turn',
     },
-  );
+    usage: {
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      ...(usage.cacheReadInputTokens !== undefined
+        ? { cache_read_input_tokens: usage.cacheReadInputTokens }
+        : {}),
+      ...(usage.cacheCreationInputTokens !== undefined
+        ? { cache_creation_input_tokens: usage.cacheCreationInputTokens }
+        : {}),
+    },
+  });
   const dropped = new Set(after.dropToolCalls);
   const calls = message.toolCalls.filter((toolCall) => !dropped.has(toolCall.id));
   const text = after.updatedText ?? message.text;
   if (calls.length === message.toolCalls.length && text === message.text) return response;
-  const stopReason = calls.length === 0 && response.stopReason === 'tool_use' ? 'end_turn' : response.stopReason;
+  const stopReason =
+    calls.length === 0 && response.stopReason === 'tool_use' ? 'end_turn' : response.stopReason;
   return { ...response, message: assistantMessage(text, calls), stopReason };
 }
 

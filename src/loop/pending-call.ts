@@ -20,11 +20,29 @@ import type { RunContext } from './run-context.js';
  * or the hooks' `updatedInput` validated with the tool's schema and normalized as the permission
  * check would see it. `error` when the rewrite is not a valid input (the call is refused instead).
  */
-export function waitingAfterPreToolUse(run: RunContext, call: ToolCall, tool: AnyTool, input: Readonly<Record<string, unknown>>, pre: PreToolUseMerge): { ok: true; pending: PendingCall } | { ok: false; error: string } {
-  const normalized = pre.updatedInput === undefined ? ({ ok: true, input } as const) : run.tools.check(tool, pre.updatedInput, run.state);
+export function waitingAfterPreToolUse(
+  run: RunContext,
+  call: ToolCall,
+  tool: AnyTool,
+  input: Readonly<Record<string, unknown>>,
+  pre: PreToolUseMerge,
+): { ok: true; pending: PendingCall } | { ok: false; error: string } {
+  const normalized =
+    pre.updatedInput === undefined
+      ? ({ ok: true, input } as const)
+      : run.tools.check(tool, pre.updatedInput, run.state);
   if (!normalized.ok) return { ok: false, error: `updatedInput rejected: ${normalized.error}` };
   const deferred = pre.decision === 'defer';
-  return { ok: true, pending: { id: call.id, name: tool.name, input: normalized.input, reason: deferred ? 'defer' : 'batch', ...(deferred && pre.reason !== undefined ? { message: pre.reason } : {}) } };
+  return {
+    ok: true,
+    pending: {
+      id: call.id,
+      name: tool.name,
+      input: normalized.input,
+      reason: deferred ? 'defer' : 'batch',
+      ...(deferred && pre.reason !== undefined ? { message: pre.reason } : {}),
+    },
+  };
 }
 
 /**
@@ -32,12 +50,24 @@ export function waitingAfterPreToolUse(run: RunContext, call: ToolCall, tool: An
  * transcript); `deferred` when a PreToolUse hook deferred it (the run reports it as Claude Code
  * does). PostToolBatch never sees it: a batch with a waiting call ends the run.
  */
-export function waitingOutcome(run: RunContext, call: ToolCall, pending: PendingCall, contexts: readonly string[]): CallOutcome {
+export function waitingOutcome(
+  run: RunContext,
+  call: ToolCall,
+  pending: PendingCall,
+  contexts: readonly string[],
+): CallOutcome {
   return {
     contexts,
     pending: [pending],
-    ...(pending.reason === 'defer' ? { deferred: { id: call.id, name: pending.name, input: call.input } } : {}),
-    batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: '' },
+    ...(pending.reason === 'defer'
+      ? { deferred: { id: call.id, name: pending.name, input: call.input } }
+      : {}),
+    batchEntry: {
+      tool_name: call.name,
+      tool_input: batchInput(run, call),
+      tool_use_id: call.id,
+      tool_response: '',
+    },
   };
 }
 
@@ -46,12 +76,22 @@ export function waitingOutcome(run: RunContext, call: ToolCall, pending: Pending
  * pending, agents/waiting-subagent.ts): no result and no PostToolUse yet (the call has not
  * finished); its subagent's calls are pending, each naming this call as `parentToolUseId`.
  */
-export function waitingInsideOutcome(run: RunContext, call: ToolCall, waiting: CallsWaiting, contexts: readonly string[]): CallOutcome {
+export function waitingInsideOutcome(
+  run: RunContext,
+  call: ToolCall,
+  waiting: CallsWaiting,
+  contexts: readonly string[],
+): CallOutcome {
   return {
     contexts,
     pending: waiting.calls.map((inner) => ({ ...inner, parentToolUseId: call.id })),
     ...(waiting.deferred !== undefined ? { deferred: waiting.deferred } : {}),
-    batchEntry: { tool_name: call.name, tool_input: batchInput(run, call), tool_use_id: call.id, tool_response: '' },
+    batchEntry: {
+      tool_name: call.name,
+      tool_input: batchInput(run, call),
+      tool_use_id: call.id,
+      tool_response: '',
+    },
   };
 }
 
@@ -60,7 +100,11 @@ export function waitingInsideOutcome(run: RunContext, call: ToolCall, waiting: C
  * last call a hook deferred, as the reference does (pre-json-defer-batch), or the first waiting
  * call when no hook deferred one. A waiting call wins over a later stop: the calls stay decidable.
  */
-export function waitingEnd(end: BatchEnd, outcome: CallOutcome & { pending: readonly PendingCall[] }, pending: readonly PendingCall[]): BatchEnd {
+export function waitingEnd(
+  end: BatchEnd,
+  outcome: CallOutcome & { pending: readonly PendingCall[] },
+  pending: readonly PendingCall[],
+): BatchEnd {
   const { id, name, input } = outcome.pending[0]!;
   const reported = outcome.deferred ?? (end.kind === 'tool_deferred' ? end.deferred : { id, name, input });
   return { kind: 'tool_deferred', deferred: reported, pending };

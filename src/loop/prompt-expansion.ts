@@ -18,7 +18,11 @@ export type Expansion =
  * the session. A prompt naming no known command is left alone (`none`): the caller sends it as typed.
  * Returns the hooks' labelled context, for the prompt's system text.
  */
-export async function expandPrompt(run: RunContext, prompt: string, commands: readonly SkillDefinition[]): Promise<Expansion> {
+export async function expandPrompt(
+  run: RunContext,
+  prompt: string,
+  commands: readonly SkillDefinition[],
+): Promise<Expansion> {
   const call = parseSlashCall(prompt);
   const command = call === undefined ? undefined : commands.find((candidate) => candidate.name === call.name);
   if (call === undefined || command === undefined) return { kind: 'none' };
@@ -29,10 +33,15 @@ export async function expandPrompt(run: RunContext, prompt: string, commands: re
     command_source: command.source,
     prompt,
   });
-  if (answered.blocks.length > 0) return { kind: 'blocked', reason: answered.blocks.map((block) => block.reason).join('\n') };
+  if (answered.blocks.length > 0)
+    return { kind: 'blocked', reason: answered.blocks.map((block) => block.reason).join('\n') };
   const { markup, body } = expandSlashCall(command, call);
   appendMessage(run, userMessage(markup));
   appendMessage(run, userMessage(body));
-  for (const text of activateSkillHooks(run.hooks, command, run.state.projectDir, run.configDir)) run.emit({ type: 'warning', text });
-  return { kind: 'expanded', context: answered.contexts.map((text) => contextLabel('UserPromptExpansion', undefined, text)) };
+  for (const text of activateSkillHooks(run.hooks, command, run.state.projectDir, run.configDir))
+    run.emit({ type: 'warning', text });
+  return {
+    kind: 'expanded',
+    context: answered.contexts.map((text) => contextLabel('UserPromptExpansion', undefined, text)),
+  };
 }

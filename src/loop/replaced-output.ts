@@ -9,20 +9,37 @@ import type { RunContext } from './run-context.js';
  */
 
 /** The replacement a PostToolUse reduction chose for `tool`: `updatedMCPToolOutput` for MCP tools (`mcp__…`), else `updatedToolOutput`. */
-export function replacementFor(tool: AnyTool, post: { readonly updatedToolOutput?: { readonly value: unknown }; readonly updatedMCPToolOutput?: { readonly value: unknown } }): { readonly value: unknown } | undefined {
-  return tool.name.startsWith('mcp__') ? (post.updatedMCPToolOutput ?? post.updatedToolOutput) : post.updatedToolOutput;
+export function replacementFor(
+  tool: AnyTool,
+  post: {
+    readonly updatedToolOutput?: { readonly value: unknown };
+    readonly updatedMCPToolOutput?: { readonly value: unknown };
+  },
+): { readonly value: unknown } | undefined {
+  return tool.name.startsWith('mcp__')
+    ? (post.updatedMCPToolOutput ?? post.updatedToolOutput)
+    : post.updatedToolOutput;
 }
 
 /**
  * The output everyone downstream sees after PostToolUse: the hooks' valid replacement (reported as
  * an `input_rewritten` event), else the handler's own output (an invalid replacement is a warning).
  */
-export function replacedOutput(run: RunContext, call: ToolCall, tool: AnyTool, post: Parameters<typeof replacementFor>[1], output: unknown): unknown {
+export function replacedOutput(
+  run: RunContext,
+  call: ToolCall,
+  tool: AnyTool,
+  post: Parameters<typeof replacementFor>[1],
+  output: unknown,
+): unknown {
   const replacement = replacementFor(tool, post);
   if (!replacement) return output;
   const replaced = checkReplacedOutput(tool, replacement.value, output);
   if (!replaced.ok) {
-    run.emit({ type: 'warning', text: `PostToolUse:${tool.name} updatedToolOutput ignored: ${replaced.error}` });
+    run.emit({
+      type: 'warning',
+      text: `PostToolUse:${tool.name} updatedToolOutput ignored: ${replaced.error}`,
+    });
     return output;
   }
   run.emit({ type: 'input_rewritten', toolName: tool.name, toolUseId: call.id, by: 'PostToolUse' });
@@ -37,20 +54,36 @@ export function replacedOutput(run: RunContext, call: ToolCall, tool: AnyTool, p
  * shapes accept such answers; text fields are never taken from the original, so a redaction that
  * leaves out `stderr` cannot bring the secret back. Returns a copy the hook can no longer change.
  */
-export function checkReplacedOutput(tool: AnyTool, value: unknown, original: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+export function checkReplacedOutput(
+  tool: AnyTool,
+  value: unknown,
+  original: unknown,
+): { ok: true; value: unknown } | { ok: false; error: string } {
   // A string (most tool outputs) is immutable: cloning it would copy every byte for nothing.
-  if (!tool.outputSchema) return { ok: true, value: typeof value === 'object' && value !== null ? structuredClone(value) : value };
+  if (!tool.outputSchema)
+    return { ok: true, value: typeof value === 'object' && value !== null ? structuredClone(value) : value };
   const parsed = tool.outputSchema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
   if (isPlainObject(value) && isPlainObject(original)) {
     const filled: Record<string, unknown> = { ...value };
     for (const [key, field] of Object.entries(original)) {
-      if (!(key in filled) && field !== undefined && typeof field !== 'string' && (field === null || typeof field !== 'object')) filled[key] = field;
+      if (
+        !(key in filled) &&
+        field !== undefined &&
+        typeof field !== 'string' &&
+        (field === null || typeof field !== 'object')
+      )
+        filled[key] = field;
     }
     const retried = tool.outputSchema.safeParse(filled);
     if (retried.success) return { ok: true, value: retried.data };
   }
-  return { ok: false, error: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ') };
+  return {
+    ok: false,
+    error: parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; '),
+  };
 }
 
 /**
@@ -62,10 +95,16 @@ export function checkReplacedOutput(tool: AnyTool, value: unknown, original: unk
 export function withAbsolutePaths(output: unknown, cwd: string): unknown {
   if (!isPlainObject(output)) return output;
   let changed: Record<string, unknown> | undefined;
-  const absolute = (value: unknown) => (typeof value === 'string' && value !== '' && !path.isAbsolute(value) ? path.resolve(cwd, value) : value);
-  if (typeof output['filePath'] === 'string' && absolute(output['filePath']) !== output['filePath']) changed = { ...output, filePath: absolute(output['filePath']) };
+  const absolute = (value: unknown) =>
+    typeof value === 'string' && value !== '' && !path.isAbsolute(value) ? path.resolve(cwd, value) : value;
+  if (typeof output['filePath'] === 'string' && absolute(output['filePath']) !== output['filePath'])
+    changed = { ...output, filePath: absolute(output['filePath']) };
   const file = output['file'];
-  if (isPlainObject(file) && typeof file['filePath'] === 'string' && absolute(file['filePath']) !== file['filePath']) {
+  if (
+    isPlainObject(file) &&
+    typeof file['filePath'] === 'string' &&
+    absolute(file['filePath']) !== file['filePath']
+  ) {
     changed = { ...(changed ?? output), file: { ...file, filePath: absolute(file['filePath']) } };
   }
   return changed ?? output;

@@ -1,4 +1,10 @@
-import { ENDING_EVENTS, matchValueOf, mergeOutcomes, type HookEventName, type HookResult } from '../hooks/event-table.js';
+import {
+  ENDING_EVENTS,
+  matchValueOf,
+  mergeOutcomes,
+  type HookEventName,
+  type HookResult,
+} from '../hooks/event-table.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
 import type { BackgroundHooks } from '../hooks/async-hooks.js';
 import type { BoundaryInfo, HookEngine, PhaseBoundary } from '../hooks/hook-engine.js';
@@ -81,7 +87,10 @@ export function makeEmitter(observers: readonly RunObserver[]): (event: RunEvent
         observer(event);
       } catch (error) {
         broken.add(observer);
-        emit({ type: 'warning', text: `an observer threw and was switched off: ${(error as Error).message}` });
+        emit({
+          type: 'warning',
+          text: `an observer threw and was switched off: ${(error as Error).message}`,
+        });
       }
     }
   };
@@ -105,7 +114,11 @@ const NO_ANSWERS = new Map<HookEventName, unknown>();
  * `hook_outcome` repeats, the tool call and the subagent), and gets the traceparent of its span.
  * Matchers test the payload field the event table names (`matchField`). Never throws.
  */
-export async function fireHook<E extends HookEventName>(run: RunContext, event: E, fields: HookPayload<E>): Promise<HookResult<E>> {
+export async function fireHook<E extends HookEventName>(
+  run: RunContext,
+  event: E,
+  fields: HookPayload<E>,
+): Promise<HookResult<E>> {
   if (!run.hooks.has(event)) return noAnswers(event);
   const input = run.state.payload(event, fields);
   const matched = matchValueOf(event, input as Readonly<Record<string, unknown>>);
@@ -115,32 +128,57 @@ export async function fireHook<E extends HookEventName>(run: RunContext, event: 
   const invocations = new Map<RegisteredHandler, string>();
   // One journaled step per firing: a replayed run gets the merged result without running the hooks (or reporting them) again.
   const step = `hook:${event}${ids.agentId !== undefined ? `:${ids.agentId}` : ''}${ids.toolUseId !== undefined ? `:${ids.toolUseId}` : ''}`;
-  return journaled(run, step, () => run.hooks.fire(event, input, {
-    // SessionEnd and StopFailure report the end of a run, an abort included: the run's aborted
-    // signal must not cancel them. Their own timeouts bound them (SessionEnd: 1.5 s by default).
-    signal: ENDING_EVENTS.has(event) ? NEVER_ABORTED : run.signal,
-    services: run.services,
-    background: run.background,
-    projectDir: run.state.projectDir,
-    onStart: (handler) => {
-      // In-process callbacks take microseconds: their outcome alone (with its duration) is reported.
-      if (handler.origin.transport === 'callback') return undefined;
-      const invocation = `hook-${++invocationCount}`;
-      invocations.set(handler, invocation);
-      run.emit({ type: 'hook_handler_started', invocation, event, matchValue: matched, matcher: handler.matcher, origin: handler.origin, background: handler.background, ...ids });
-      const traceparent = run.traceparent?.(invocation);
-      return traceparent === undefined ? undefined : { traceparent };
-    },
-    onOutcome: (outcome, handler) => {
-      const invocation = handler === undefined ? undefined : invocations.get(handler);
-      run.emit({ type: 'hook_outcome', event, matchValue: matched, outcome, ...(invocation !== undefined ? { invocation } : {}), ...ids });
-      if (outcome.warning !== undefined) run.emit({ type: 'warning', text: hookWarningText(event, outcome) });
-      const output = outcome.output as { systemMessage?: unknown; continue?: unknown; stopReason?: unknown };
-      if (typeof output.systemMessage === 'string') run.emit({ type: 'system_message', text: output.systemMessage });
-      // `stopReason` is for the user, like systemMessage; the model and the JSON result never see it.
-      if (output.continue === false && typeof output.stopReason === 'string') run.emit({ type: 'system_message', text: `${event} hook stopped the run: ${output.stopReason}` });
-    },
-  }));
+  return journaled(run, step, () =>
+    run.hooks.fire(event, input, {
+      // SessionEnd and StopFailure report the end of a run, an abort included: the run's aborted
+      // signal must not cancel them. Their own timeouts bound them (SessionEnd: 1.5 s by default).
+      signal: ENDING_EVENTS.has(event) ? NEVER_ABORTED : run.signal,
+      services: run.services,
+      background: run.background,
+      projectDir: run.state.projectDir,
+      onStart: (handler) => {
+        // In-process callbacks take microseconds: their outcome alone (with its duration) is reported.
+        if (handler.origin.transport === 'callback') return undefined;
+        const invocation = `hook-${++invocationCount}`;
+        invocations.set(handler, invocation);
+        run.emit({
+          type: 'hook_handler_started',
+          invocation,
+          event,
+          matchValue: matched,
+          matcher: handler.matcher,
+          origin: handler.origin,
+          background: handler.background,
+          ...ids,
+        });
+        const traceparent = run.traceparent?.(invocation);
+        return traceparent === undefined ? undefined : { traceparent };
+      },
+      onOutcome: (outcome, handler) => {
+        const invocation = handler === undefined ? undefined : invocations.get(handler);
+        run.emit({
+          type: 'hook_outcome',
+          event,
+          matchValue: matched,
+          outcome,
+          ...(invocation !== undefined ? { invocation } : {}),
+          ...ids,
+        });
+        if (outcome.warning !== undefined)
+          run.emit({ type: 'warning', text: hookWarningText(event, outcome) });
+        const output = outcome.output as {
+          systemMessage?: unknown;
+          continue?: unknown;
+          stopReason?: unknown;
+        };
+        if (typeof output.systemMessage === 'string')
+          run.emit({ type: 'system_message', text: output.systemMessage });
+        // `stopReason` is for the user, like systemMessage; the model and the JSON result never see it.
+        if (output.continue === false && typeof output.stopReason === 'string')
+          run.emit({ type: 'system_message', text: `${event} hook stopped the run: ${output.stopReason}` });
+      },
+    }),
+  );
 }
 
 /**
@@ -148,7 +186,11 @@ export async function fireHook<E extends HookEventName>(run: RunContext, event: 
  * an event they fire (hot reload's ConfigChange) goes through `fireHook` like any event of the run.
  * Resolves when every listener is done; never rejects.
  */
-export function phaseBoundary(run: RunContext, phase: PhaseBoundary, info: Omit<BoundaryInfo, 'fire'> = {}): Promise<void> {
+export function phaseBoundary(
+  run: RunContext,
+  phase: PhaseBoundary,
+  info: Omit<BoundaryInfo, 'fire'> = {},
+): Promise<void> {
   return run.hooks.boundary(phase, { ...info, fire: (event, fields) => fireHook(run, event, fields) });
 }
 
@@ -156,13 +198,20 @@ export function phaseBoundary(run: RunContext, phase: PhaseBoundary, info: Omit<
 function invocationIds(input: Readonly<Record<string, unknown>>): { toolUseId?: string; agentId?: string } {
   const toolUseId = input['tool_use_id'];
   const agentId = input['agent_id'];
-  return { ...(typeof toolUseId === 'string' ? { toolUseId } : {}), ...(typeof agentId === 'string' ? { agentId } : {}) };
+  return {
+    ...(typeof toolUseId === 'string' ? { toolUseId } : {}),
+    ...(typeof agentId === 'string' ? { agentId } : {}),
+  };
 }
 
 function noAnswers<E extends HookEventName>(event: E): HookResult<E> {
   let result = NO_ANSWERS.get(event) as HookResult<E> | undefined;
   if (result === undefined) {
-    result = deepFreeze({ ...mergeOutcomes(event, []), outcomes: [], shortCircuited: false }) as HookResult<E>;
+    result = deepFreeze({
+      ...mergeOutcomes(event, []),
+      outcomes: [],
+      shortCircuited: false,
+    }) as HookResult<E>;
     NO_ANSWERS.set(event, result);
   }
   return result;

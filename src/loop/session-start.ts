@@ -16,14 +16,26 @@ export interface SessionStartOutcome {
  * processes, and labels its context as Claude Code does. `model` goes with `compact` only.
  * Never throws.
  */
-export async function sessionStart(run: RunContext, source: 'startup' | 'resume' | 'compact', model?: string): Promise<SessionStartOutcome> {
+export async function sessionStart(
+  run: RunContext,
+  source: 'startup' | 'resume' | 'compact',
+  model?: string,
+): Promise<SessionStartOutcome> {
   const start = await fireHook(run, 'SessionStart', { source, ...(model !== undefined ? { model } : {}) });
   // A compaction without SessionStart hooks has nothing new to read; a session's start always reads (a resumed session's files).
   if (source !== 'compact' || start.outcomes.length > 0) {
-    Object.assign(run.env, await readSessionEnv(run.configDir, run.state.sessionId, { ...process.env, ...run.env }, (text) => run.emit({ type: 'warning', text })));
+    Object.assign(
+      run.env,
+      await readSessionEnv(run.configDir, run.state.sessionId, { ...process.env, ...run.env }, (text) =>
+        run.emit({ type: 'warning', text }),
+      ),
+    );
   }
   return {
-    context: [...start.plainTexts.map((text) => successLabel('SessionStart', source, text)), ...start.contexts.map((text) => contextLabel('SessionStart', undefined, text))],
+    context: [
+      ...start.plainTexts.map((text) => successLabel('SessionStart', source, text)),
+      ...start.contexts.map((text) => contextLabel('SessionStart', undefined, text)),
+    ],
     ...(start.initialUserMessage !== undefined ? { initialUserMessage: start.initialUserMessage } : {}),
     ...(start.sessionTitle !== undefined ? { sessionTitle: start.sessionTitle } : {}),
   };

@@ -37,7 +37,13 @@ export class SessionState {
   agent: SubagentIdentity | undefined;
 
   /** `mode`: the policy whose mode payloads report, or a fixed mode (`hooks test`). */
-  constructor(init: { sessionId: string; transcriptPath: string; projectDir: string; cwd: string; mode: PermissionMode | ModeOwner }) {
+  constructor(init: {
+    sessionId: string;
+    transcriptPath: string;
+    projectDir: string;
+    cwd: string;
+    mode: PermissionMode | ModeOwner;
+  }) {
     this.sessionId = init.sessionId;
     this.transcriptPath = init.transcriptPath;
     this.projectDir = init.projectDir;
@@ -55,6 +61,18 @@ export class SessionState {
    * order, then the event's own fields).
    */
   payload<E extends HookEventName>(event: E, fields: HookPayload<E>): HookInput<E> {
-    return buildPayload(event, { sessionId: this.sessionId, transcriptPath: this.transcriptPath, cwd: this.cwd, promptId: this.promptId, mode: this.mode, effort: this.effort, agent: this.agent }, fields);
+    return buildPayload(
+      event,
+      {
+        sessionId: this.sessionId,
+        transcriptPath: this.transcriptPath,
+        cwd: this.cwd,
+        promptId: this.promptId,
+        mode: this.mode,
+        effort: this.effort,
+        agent: this.agent,
+      },
+      fields,
+    );
   }
 }

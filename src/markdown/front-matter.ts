@@ -7,7 +7,10 @@ import { ConfigError } from '../errors.js';
  * text as body. @throws ConfigError `<file>: front matter: <problem>` when the YAML does not parse
  * or is not a mapping.
  */
-export function readFrontMatter(text: string, file: string): { fields: Record<string, unknown>; body: string } {
+export function readFrontMatter(
+  text: string,
+  file: string,
+): { fields: Record<string, unknown>; body: string } {
   const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
   const match = /^---\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/.exec(normalized);
   if (!match) return { fields: {}, body: normalized.trim() };
@@ -16,11 +19,19 @@ export function readFrontMatter(text: string, file: string): { fields: Record<st
     // JSON_SCHEMA: plain data only (no dates, no custom tags), as a definition file needs.
     fields = yaml.load(match[1]!, { schema: yaml.JSON_SCHEMA, filename: file });
   } catch (error) {
-    const reason = (error as { reason?: string; mark?: { line?: number } }).reason ?? (error as Error).message;
+    const reason =
+      (error as { reason?: string; mark?: { line?: number } }).reason ?? (error as Error).message;
     const line = (error as { mark?: { line?: number } }).mark?.line;
-    throw new ConfigError(`${file}: front matter: ${reason}${line !== undefined ? ` (line ${line + 2})` : ''}`, { file, field: 'front matter', cause: error });
+    throw new ConfigError(
+      `${file}: front matter: ${reason}${line !== undefined ? ` (line ${line + 2})` : ''}`,
+      { file, field: 'front matter', cause: error },
+    );
   }
   if (fields === null || fields === undefined) fields = {};
-  if (typeof fields !== 'object' || Array.isArray(fields)) throw new ConfigError(`${file}: front matter: expected "key: value" lines, got ${Array.isArray(fields) ? 'a list' : JSON.stringify(fields)}`, { file, field: 'front matter' });
+  if (typeof fields !== 'object' || Array.isArray(fields))
+    throw new ConfigError(
+      `${file}: front matter: expected "key: value" lines, got ${Array.isArray(fields) ? 'a list' : JSON.stringify(fields)}`,
+      { file, field: 'front matter' },
+    );
   return { fields: fields as Record<string, unknown>, body: normalized.slice(match[0].length).trim() };
 }

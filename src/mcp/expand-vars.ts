@@ -9,24 +9,32 @@ type Env = Readonly<Record<string, string | undefined>>;
  * the server and reports the missing variables).
  */
 export function expandString(text: string, env: Env, missing: Set<string>): string {
-  return text.replace(/\$\{([^}:]+)(?::-([^}]*))?\}/g, (whole, name: string, fallback: string | undefined) => {
-    const value = env[name];
-    if (value !== undefined) return value;
-    if (fallback !== undefined) return fallback;
-    missing.add(name);
-    return whole;
-  });
+  return text.replace(
+    /\$\{([^}:]+)(?::-([^}]*))?\}/g,
+    (whole, name: string, fallback: string | undefined) => {
+      const value = env[name];
+      if (value !== undefined) return value;
+      if (fallback !== undefined) return fallback;
+      missing.add(name);
+      return whole;
+    },
+  );
 }
 
 /**
  * Expands variables in the fields Claude Code expands: `command`, `args`, `env` values, `cwd`,
  * `url` and `headers` values. Returns the expanded copy and the names of unset variables without a default.
  */
-export function expandServerConfig(config: McpServerConfig, env: Env): { config: McpServerConfig; missing: string[] } {
+export function expandServerConfig(
+  config: McpServerConfig,
+  env: Env,
+): { config: McpServerConfig; missing: string[] } {
   const missing = new Set<string>();
   const expand = (text: string) => expandString(text, env, missing);
   const expandRecord = (record: Readonly<Record<string, string>> | undefined) =>
-    record === undefined ? undefined : Object.fromEntries(Object.entries(record).map(([key, value]) => [key, expand(value)]));
+    record === undefined
+      ? undefined
+      : Object.fromEntries(Object.entries(record).map(([key, value]) => [key, expand(value)]));
   let expanded: McpServerConfig;
   if (isStdioConfig(config)) {
     const envRecord = expandRecord(config.env);

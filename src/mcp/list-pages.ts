@@ -13,14 +13,17 @@ const MAX_PAGES = 1000;
  * does a thousandth page.
  * @throws what `fetchPage` throws (the first failing page fails the list).
  */
-export async function listAllPages<T>(fetchPage: (cursor: string | undefined) => Promise<ListPage<T>>): Promise<T[]> {
+export async function listAllPages<T>(
+  fetchPage: (cursor: string | undefined) => Promise<ListPage<T>>,
+): Promise<T[]> {
   const items: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await fetchPage(cursor);
     items.push(...result.items);
-    cursor = typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
+    cursor =
+      typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
     if (cursor === undefined || seen.has(cursor)) break;
     seen.add(cursor);
   }

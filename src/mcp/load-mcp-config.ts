@@ -4,7 +4,12 @@ import { ConfigError } from '../errors.js';
 import { parseJson } from '../hooks/settings/load-settings.js';
 import { expandServerConfig } from './expand-vars.js';
 import { approvalOf, projectEntryOf, readProjectApproval, type ApprovalState } from './project-approval.js';
-import { parseServersDocument, type McpServerConfig, type McpServerEntry, type McpServerSource } from './server-config.js';
+import {
+  parseServersDocument,
+  type McpServerConfig,
+  type McpServerEntry,
+  type McpServerSource,
+} from './server-config.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -60,9 +65,18 @@ export function loadMcpConfig(sources: McpConfigSources): LoadedMcpConfig {
   const warnings: string[] = [];
   const skipped: SkippedServer[] = [];
   const byName = new Map<string, McpServerEntry>();
-  const add = (name: string, config: McpServerConfig, source: McpServerSource, file: string, extraEnv: Env = {}) => {
+  const add = (
+    name: string,
+    config: McpServerConfig,
+    source: McpServerSource,
+    file: string,
+    extraEnv: Env = {},
+  ) => {
     const { config: expanded, missing } = expandServerConfig(config, { ...env, ...extraEnv });
-    if (missing.length > 0) warnings.push(`${file}: mcpServers.${name}: environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not set (kept as written)`);
+    if (missing.length > 0)
+      warnings.push(
+        `${file}: mcpServers.${name}: environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not set (kept as written)`,
+      );
     byName.set(name, { name, config: expanded, source, file });
   };
 
@@ -78,21 +92,41 @@ export function loadMcpConfig(sources: McpConfigSources): LoadedMcpConfig {
     const claudeJsonFile = claudeJsonPath(sources.homeDir, env);
     const claudeJson = readJsonFile(claudeJsonFile);
     if (claudeJson !== undefined) {
-      for (const { name, config } of parseServersDocument(claudeJson, claudeJsonFile)) add(name, config, 'user', claudeJsonFile);
+      for (const { name, config } of parseServersDocument(claudeJson, claudeJsonFile))
+        add(name, config, 'user', claudeJsonFile);
     }
     const projectFile = path.join(sources.projectDir, '.mcp.json');
     const projectDocument = readJsonFile(projectFile);
     if (projectDocument !== undefined) {
-      const approval = readProjectApproval({ projectDir: sources.projectDir, homeDir: sources.homeDir, claudeJson, ...(sources.flagSettings !== undefined ? { flagSettings: sources.flagSettings } : {}) });
+      const approval = readProjectApproval({
+        projectDir: sources.projectDir,
+        homeDir: sources.homeDir,
+        claudeJson,
+        ...(sources.flagSettings !== undefined ? { flagSettings: sources.flagSettings } : {}),
+      });
       for (const { name, config } of parseServersDocument(projectDocument, projectFile)) {
         const state = approvalOf(approval, name);
         if (state === 'rejected') {
-          skipped.push({ name, source: 'project', file: projectFile, state, reason: 'listed in disabledMcpjsonServers' });
+          skipped.push({
+            name,
+            source: 'project',
+            file: projectFile,
+            state,
+            reason: 'listed in disabledMcpjsonServers',
+          });
           continue;
         }
         if (state === 'pending' && sources.interactive === true) {
-          const reason = 'not approved: add it to enabledMcpjsonServers (or set enableAllProjectMcpServers) in .claude/settings.local.json';
-          skipped.push({ name, source: 'project', file: projectFile, state, reason, config: expandServerConfig(config, env).config });
+          const reason =
+            'not approved: add it to enabledMcpjsonServers (or set enableAllProjectMcpServers) in .claude/settings.local.json';
+          skipped.push({
+            name,
+            source: 'project',
+            file: projectFile,
+            state,
+            reason,
+            config: expandServerConfig(config, env).config,
+          });
           continue;
         }
         add(name, config, 'project', projectFile);
@@ -100,7 +134,11 @@ export function loadMcpConfig(sources: McpConfigSources): LoadedMcpConfig {
     }
     const local = projectEntryOf(claudeJson, sources.projectDir);
     if (local !== undefined) {
-      for (const { name, config } of parseServersDocument(local, `${claudeJsonFile}: projects[${JSON.stringify(sources.projectDir)}]`)) add(name, config, 'local', claudeJsonFile);
+      for (const { name, config } of parseServersDocument(
+        local,
+        `${claudeJsonFile}: projects[${JSON.stringify(sources.projectDir)}]`,
+      ))
+        add(name, config, 'local', claudeJsonFile);
     }
   }
   (sources.mcpConfigs ?? []).forEach((value, index) => {
@@ -121,13 +159,17 @@ export function claudeJsonPath(homeDir: string, env: Env): string {
  * @throws ConfigError for a missing file or invalid JSON.
  */
 function readMcpConfigFlag(value: string, index: number, cwd: string): { document: unknown; file: string } {
-  if (value.trimStart().startsWith('{')) return { document: parseJson(value, `--mcp-config[${index}]`), file: `--mcp-config[${index}]` };
+  if (value.trimStart().startsWith('{'))
+    return { document: parseJson(value, `--mcp-config[${index}]`), file: `--mcp-config[${index}]` };
   const file = path.resolve(cwd, value);
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`--mcp-config: cannot read ${value}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { file: value, field: '--mcp-config', cause: error });
+    throw new ConfigError(
+      `--mcp-config: cannot read ${value}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      { file: value, field: '--mcp-config', cause: error },
+    );
   }
   return { document: parseJson(text, value), file: value };
 }

@@ -16,21 +16,38 @@ export interface McpAuthOptions {
  * says so (a client secret, or a private-key JWT with `oauth.privateKey`), else the authorization
  * code flow with PKCE through a {@link StoredOAuthProvider}. Undefined for a stdio server.
  */
-export async function serverAuth(entry: McpServerEntry, options: McpAuthOptions): Promise<McpServerAuth | undefined> {
+export async function serverAuth(
+  entry: McpServerEntry,
+  options: McpAuthOptions,
+): Promise<McpServerAuth | undefined> {
   const config = entry.config;
   if (isStdioConfig(config)) return undefined;
   const oauth = config.oauth ?? {};
   const url = new URL(config.url);
   if (oauth.grantType === 'client_credentials') {
-    const { ClientCredentialsProvider, PrivateKeyJwtProvider } = await import('@modelcontextprotocol/sdk/client/auth-extensions.js');
+    const { ClientCredentialsProvider, PrivateKeyJwtProvider } =
+      await import('@modelcontextprotocol/sdk/client/auth-extensions.js');
     const clientId = oauth.clientId ?? '';
     const provider: OAuthClientProvider =
       oauth.privateKey !== undefined
-        ? new PrivateKeyJwtProvider({ clientId, privateKey: oauth.privateKey, algorithm: oauth.signingAlgorithm ?? 'ES256', clientName: 'hookloop' })
-        : new ClientCredentialsProvider({ clientId, clientSecret: oauth.clientSecret ?? '', clientName: 'hookloop', ...(oauth.scope !== undefined ? { scope: oauth.scope } : {}) });
+        ? new PrivateKeyJwtProvider({
+            clientId,
+            privateKey: oauth.privateKey,
+            algorithm: oauth.signingAlgorithm ?? 'ES256',
+            clientName: 'hookloop',
+          })
+        : new ClientCredentialsProvider({
+            clientId,
+            clientSecret: oauth.clientSecret ?? '',
+            clientName: 'hookloop',
+            ...(oauth.scope !== undefined ? { scope: oauth.scope } : {}),
+          });
     return oauthFetch(provider, url);
   }
-  return oauthFetch(new StoredOAuthProvider(entry.name, config.url, oauth, options.store, options.authorizer), url);
+  return oauthFetch(
+    new StoredOAuthProvider(entry.name, config.url, oauth, options.store, options.authorizer),
+    url,
+  );
 }
 
 /**
@@ -38,14 +55,25 @@ export async function serverAuth(entry: McpServerEntry, options: McpAuthOptions)
  * a warning says so), but a scope step-up for a server already logged in to may send the person
  * to the browser when `BROWSER` names one, on the redirect URI registered at login.
  */
-export function sessionAuth(store: OAuthStore, env: Readonly<Record<string, string | undefined>>, write: (text: string) => void): (entry: McpServerEntry) => Promise<McpServerAuth | undefined> {
+export function sessionAuth(
+  store: OAuthStore,
+  env: Readonly<Record<string, string | undefined>>,
+  write: (text: string) => void,
+): (entry: McpServerEntry) => Promise<McpServerAuth | undefined> {
   return async (entry) => {
     if (isStdioConfig(entry.config)) return undefined;
     const stored = store.read(entry.name, entry.config.url);
-    const registered = (stored.clientInformation as { redirect_uris?: string[] } | undefined)?.redirect_uris?.[0];
-    const port = registered !== undefined ? Number(new URL(registered).port) : (entry.config.oauth?.callbackPort ?? 0);
+    const registered = (stored.clientInformation as { redirect_uris?: string[] } | undefined)
+      ?.redirect_uris?.[0];
+    const port =
+      registered !== undefined ? Number(new URL(registered).port) : (entry.config.oauth?.callbackPort ?? 0);
     const mayStepUp = stored.tokens !== undefined && Boolean(env['BROWSER']) && port > 0;
-    return serverAuth(entry, { store, ...(mayStepUp ? { authorizer: loopbackAuthorizer(`http://127.0.0.1:${port}/callback`, env, write) } : {}) });
+    return serverAuth(entry, {
+      store,
+      ...(mayStepUp
+        ? { authorizer: loopbackAuthorizer(`http://127.0.0.1:${port}/callback`, env, write) }
+        : {}),
+    });
   };
 }
 
@@ -56,7 +84,12 @@ const AUTHORIZATION_TIMEOUT_MS = 5 * 60_000;
  * An authorizer that listens on the port of `redirectUrl` only while an authorization is under way,
  * sends the person to the page (see `openInBrowser`) and waits for the redirect.
  */
-export function loopbackAuthorizer(redirectUrl: string, env: Readonly<Record<string, string | undefined>>, write: (text: string) => void, timeoutMs = AUTHORIZATION_TIMEOUT_MS): Authorizer {
+export function loopbackAuthorizer(
+  redirectUrl: string,
+  env: Readonly<Record<string, string | undefined>>,
+  write: (text: string) => void,
+  timeoutMs = AUTHORIZATION_TIMEOUT_MS,
+): Authorizer {
   return {
     redirectUrl,
     authorize: async (url, state) => {

@@ -1,7 +1,15 @@
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool as McpToolInfo,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '../errors.js';
 import { linkedAbort } from './linked-abort.js';
 import type { McpServerAuth } from './oauth-fetch.js';
@@ -167,7 +175,14 @@ export class McpClient {
       sdk = undefined;
       return this.fail(describeError(error));
     }
-    const { Client, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, StdioProcessTransport } = mcp;
+    const {
+      Client,
+      ElicitRequestSchema,
+      ListRootsRequestSchema,
+      LoggingMessageNotificationSchema,
+      ToolListChangedNotificationSchema,
+      StdioProcessTransport,
+    } = mcp;
     const client = new Client(
       { name: 'hookloop', version: '0.1.0' },
       {
@@ -184,11 +199,23 @@ export class McpClient {
     });
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       const { level, logger, data } = notification.params;
-      this.options.onLog?.({ serverName: this.name, level, ...(logger !== undefined ? { logger } : {}), data });
+      this.options.onLog?.({
+        serverName: this.name,
+        level,
+        ...(logger !== undefined ? { logger } : {}),
+        data,
+      });
     });
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: `file://${path.resolve(this.options.projectDir)}` }] }));
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: [{ uri: `file://${path.resolve(this.options.projectDir)}` }],
+    }));
     client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
-      const params = request.params as { message: string; mode?: 'form' | 'url'; requestedSchema?: Record<string, unknown>; url?: string };
+      const params = request.params as {
+        message: string;
+        mode?: 'form' | 'url';
+        requestedSchema?: Record<string, unknown>;
+        url?: string;
+      };
       const elicitation: ElicitationRequest = {
         serverName: this.name,
         message: params.message,
@@ -196,10 +223,18 @@ export class McpClient {
         ...(params.requestedSchema ? { requestedSchema: params.requestedSchema } : {}),
         ...(params.url !== undefined ? { url: params.url } : {}),
       };
-      const answer = this.options.onElicitation ? await this.options.onElicitation(elicitation, extra.signal) : { action: 'cancel' as const };
+      const answer = this.options.onElicitation
+        ? await this.options.onElicitation(elicitation, extra.signal)
+        : { action: 'cancel' as const };
       // An accepted form gets the schema's defaults for the fields left out (SEP-1034).
-      const content = answer.action === 'accept' && elicitation.mode === 'form' ? withDefaults(elicitation.requestedSchema, answer.content ?? {}) : answer.content;
-      return { action: answer.action, ...(content ? { content: content as Record<string, string | number | boolean | string[]> } : {}) };
+      const content =
+        answer.action === 'accept' && elicitation.mode === 'form'
+          ? withDefaults(elicitation.requestedSchema, answer.content ?? {})
+          : answer.content;
+      return {
+        action: answer.action,
+        ...(content ? { content: content as Record<string, string | number | boolean | string[]> } : {}),
+      };
     });
     let transport: Transport;
     try {
@@ -213,7 +248,10 @@ export class McpClient {
       const wasConnected = this.state === 'connected';
       if (this.state !== 'failed') this.state = 'closed';
       if (!this.closing && wasConnected) {
-        const stderr = transport instanceof StdioProcessTransport && transport.stderr ? `: ${lastLine(transport.stderr)}` : '';
+        const stderr =
+          transport instanceof StdioProcessTransport && transport.stderr
+            ? `: ${lastLine(transport.stderr)}`
+            : '';
         this.error = `the server connection closed${stderr}`;
         this.options.onClosed?.(this.error);
       }
@@ -224,13 +262,22 @@ export class McpClient {
       await client.connect(transport, { timeout: startup });
       this.instructions = client.getInstructions() || undefined;
       this.tools = await this.listTools(client, startup);
-      if (client.getServerCapabilities()?.logging) await client.setLoggingLevel(this.options.logLevel ?? 'info', { timeout: startup }).catch(() => undefined);
+      if (client.getServerCapabilities()?.logging)
+        await client
+          .setLoggingLevel(this.options.logLevel ?? 'info', { timeout: startup })
+          .catch(() => undefined);
       this.state = 'connected';
     } catch (error) {
-      const stderr = transport instanceof StdioProcessTransport && transport.stderr ? ` (stderr: ${lastLine(transport.stderr)})` : '';
+      const stderr =
+        transport instanceof StdioProcessTransport && transport.stderr
+          ? ` (stderr: ${lastLine(transport.stderr)})`
+          : '';
       await transport.close().catch(() => undefined);
       const login = this.auth?.needsLogin;
-      if (login !== undefined || error instanceof mcp.UnauthorizedError) return this.fail(`needs authentication: ${login ?? describeError(error)}; run \`hookloop mcp login ${this.name}\``);
+      if (login !== undefined || error instanceof mcp.UnauthorizedError)
+        return this.fail(
+          `needs authentication: ${login ?? describeError(error)}; run \`hookloop mcp login ${this.name}\``,
+        );
       this.fail(`${describeError(error)}${stderr}`);
     }
   }
@@ -240,10 +287,21 @@ export class McpClient {
    * @throws Error when the server is not connected (and could not be restarted) or the call failed
    * at the protocol level; a tool's own failure is a result with `isError: true`, not a throw.
    */
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal, onProgress?: (progress: McpProgress) => void): Promise<CallToolResult> {
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    onProgress?: (progress: McpProgress) => void,
+  ): Promise<CallToolResult> {
     // Like Claude Code, a server that died is started again on the next call, every time it dies;
     // one that then fails to come back is not tried again.
-    if (this.state !== 'connected' && !this.closing && isStdioConfig(this.entry.config) && this.restarts < 1 && (this.state === 'closed' || this.state === 'failed')) {
+    if (
+      this.state !== 'connected' &&
+      !this.closing &&
+      isStdioConfig(this.entry.config) &&
+      this.restarts < 1 &&
+      (this.state === 'closed' || this.state === 'failed')
+    ) {
       this.restarts++;
       await this.connect();
       // The restarted server may offer other tools than before.
@@ -252,23 +310,37 @@ export class McpClient {
         this.options.onToolsChanged?.(this.tools);
       }
     }
-    if (this.state !== 'connected' || !this.client) throw new Error(`MCP server "${this.name}" is not connected${this.error ? `: ${this.error}` : ''}`);
+    if (this.state !== 'connected' || !this.client)
+      throw new Error(`MCP server "${this.name}" is not connected${this.error ? `: ${this.error}` : ''}`);
     const env = this.options.env ?? process.env;
-    const timeout = Number(env['MCP_TOOL_TIMEOUT']) > 0 ? Number(env['MCP_TOOL_TIMEOUT']) : DEFAULT_TOOL_TIMEOUT_MS;
+    const timeout =
+      Number(env['MCP_TOOL_TIMEOUT']) > 0 ? Number(env['MCP_TOOL_TIMEOUT']) : DEFAULT_TOOL_TIMEOUT_MS;
     let result: unknown;
     // The SDK adds an abort listener to the signal it is given and never removes it: the run-wide
     // signal would collect one per call. Each call gets its own signal, unlinked when it settles.
     const abort = linkedAbort(signal);
     // A progressToken is sent only with an onprogress handler; every call asks for progress.
     const onprogress = (update: { progress: number; total?: number; message?: string }) =>
-      onProgress?.({ serverName: this.name, tool, progress: update.progress, ...(update.total !== undefined ? { total: update.total } : {}), ...(update.message !== undefined ? { message: update.message } : {}) });
+      onProgress?.({
+        serverName: this.name,
+        tool,
+        progress: update.progress,
+        ...(update.total !== undefined ? { total: update.total } : {}),
+        ...(update.message !== undefined ? { message: update.message } : {}),
+      });
     try {
-      result = await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal: abort.signal, onprogress });
+      result = await this.client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout,
+        signal: abort.signal,
+        onprogress,
+      });
     } catch (error) {
       // Claude Code's words for the two protocol failures a call meets most (the SDK is loaded: the client connected).
       const { McpError, ErrorCode } = await (sdk ??= importMcpSdk());
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) throw new McpCallError(`MCP server "${this.name}" tool "${tool}" timed out after ${timeout / 1000}s`);
-      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) throw new McpCallError('Connection closed');
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+        throw new McpCallError(`MCP server "${this.name}" tool "${tool}" timed out after ${timeout / 1000}s`);
+      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
+        throw new McpCallError('Connection closed');
       throw error;
     } finally {
       abort.release();
@@ -282,7 +354,10 @@ export class McpClient {
     const client = this.connected();
     if (!client.getServerCapabilities()?.resources) return [];
     return listAllPages(async (cursor) => {
-      const page = await client.listResources(cursor ? { cursor } : undefined, signal ? { signal } : undefined);
+      const page = await client.listResources(
+        cursor ? { cursor } : undefined,
+        signal ? { signal } : undefined,
+      );
       return { items: page.resources, nextCursor: page.nextCursor };
     });
   }
@@ -292,7 +367,10 @@ export class McpClient {
     const client = this.connected();
     if (!client.getServerCapabilities()?.resources) return [];
     return listAllPages(async (cursor) => {
-      const page = await client.listResourceTemplates(cursor ? { cursor } : undefined, signal ? { signal } : undefined);
+      const page = await client.listResourceTemplates(
+        cursor ? { cursor } : undefined,
+        signal ? { signal } : undefined,
+      );
       return { items: page.resourceTemplates, nextCursor: page.nextCursor };
     });
   }
@@ -313,21 +391,31 @@ export class McpClient {
   }
 
   /** Gets one prompt with its arguments (strings). @throws on a protocol failure. */
-  async getPrompt(name: string, args: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<GetPromptResult> {
+  async getPrompt(
+    name: string,
+    args: Readonly<Record<string, string>>,
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
     return this.connected().getPrompt({ name, arguments: { ...args } }, signal ? { signal } : undefined);
   }
 
   private connected(): Client {
-    if (this.state !== 'connected' || !this.client) throw new Error(`MCP server "${this.name}" is not connected${this.error ? `: ${this.error}` : ''}`);
+    if (this.state !== 'connected' || !this.client)
+      throw new Error(`MCP server "${this.name}" is not connected${this.error ? `: ${this.error}` : ''}`);
     return this.client;
   }
 
   private async listTools(client: Client, timeout?: number): Promise<McpToolInfo[]> {
     const tools = await listAllPages(async (cursor) => {
-      const page = await client.listTools(cursor ? { cursor } : undefined, timeout !== undefined ? { timeout } : undefined);
+      const page = await client.listTools(
+        cursor ? { cursor } : undefined,
+        timeout !== undefined ? { timeout } : undefined,
+      );
       return { items: page.tools, nextCursor: page.nextCursor };
     });
-    return tools.filter((tool) => (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport !== 'required');
+    return tools.filter(
+      (tool) => (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport !== 'required',
+    );
   }
 
   /** Fetches the tool list again after `notifications/tools/list_changed`; a failure keeps the old list. */
@@ -346,7 +434,6 @@ export class McpClient {
     })();
   }
 
-
   /** Ends the connection and the server. Safe to call more than once. */
   async close(): Promise<void> {
     this.closing = true;
@@ -355,7 +442,8 @@ export class McpClient {
     this.state = 'closed';
     // An HTTP session is ended with its DELETE, so the server can let go of it at once.
     const http = transport as { terminateSession?: () => Promise<void> } | undefined;
-    if (client && typeof http?.terminateSession === 'function') await http.terminateSession().catch(() => undefined);
+    if (client && typeof http?.terminateSession === 'function')
+      await http.terminateSession().catch(() => undefined);
     await client?.close().catch(() => undefined);
     await transport?.close().catch(() => undefined);
   }
@@ -365,7 +453,11 @@ export class McpClient {
     this.error = reason;
   }
 
-  private createTransport({ StdioProcessTransport, SSEClientTransport, StreamableHTTPClientTransport }: McpSdk): Transport {
+  private createTransport({
+    StdioProcessTransport,
+    SSEClientTransport,
+    StreamableHTTPClientTransport,
+  }: McpSdk): Transport {
     const config = this.entry.config;
     if (isStdioConfig(config)) {
       const base = { ...(this.options.env ?? process.env) };
@@ -374,12 +466,18 @@ export class McpClient {
       // Claude Code starts stdio servers with the project directory in CLAUDE_PROJECT_DIR, as it does hooks.
       env['CLAUDE_PROJECT_DIR'] = path.resolve(this.options.projectDir);
       Object.assign(env, config.env ?? {});
-      const cwd = config.cwd !== undefined ? path.resolve(this.options.projectDir, config.cwd) : this.options.projectDir;
+      const cwd =
+        config.cwd !== undefined
+          ? path.resolve(this.options.projectDir, config.cwd)
+          : this.options.projectDir;
       return new StdioProcessTransport({ command: config.command, args: config.args ?? [], env, cwd });
     }
     const url = new URL(config.url);
     const requestInit = config.headers ? { headers: { ...config.headers } } : undefined;
-    const options = { ...(requestInit ? { requestInit } : {}), ...(this.auth ? { fetch: this.auth.fetch } : {}) };
+    const options = {
+      ...(requestInit ? { requestInit } : {}),
+      ...(this.auth ? { fetch: this.auth.fetch } : {}),
+    };
     // The SDK sends `requestInit.headers` with the event stream's GET as well as with each POST.
     if (config.type === 'sse') return new SSEClientTransport(url, options);
     return new StreamableHTTPClientTransport(url, options);
@@ -392,7 +490,10 @@ function lastLine(text: string): string {
 }
 
 /** `content` with each top-level property of `schema` that it lacks and that has a `default` filled in. */
-function withDefaults(schema: Record<string, unknown> | undefined, content: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function withDefaults(
+  schema: Record<string, unknown> | undefined,
+  content: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const filled: Record<string, unknown> = { ...content };
   const properties = schema?.['properties'];
   if (properties === null || typeof properties !== 'object') return filled;

@@ -8,7 +8,11 @@ export interface McpPromptCommand {
   readonly server: string;
   readonly prompt: string;
   readonly description: string;
-  readonly arguments: readonly { readonly name: string; readonly required: boolean; readonly description?: string }[];
+  readonly arguments: readonly {
+    readonly name: string;
+    readonly required: boolean;
+    readonly description?: string;
+  }[];
 }
 
 /** What a prompt command expands to, as Claude Code 2.1.328 sends it: the command markup, then each prompt message's text as its own block. */
@@ -24,7 +28,10 @@ export interface McpPromptExpansion {
  * offers none (the others still do). For the slash-command expansion: `/name args` in a prompt is
  * one of these when `name` matches.
  */
-export async function mcpPromptCommands(clients: readonly McpClient[], signal?: AbortSignal): Promise<McpPromptCommand[]> {
+export async function mcpPromptCommands(
+  clients: readonly McpClient[],
+  signal?: AbortSignal,
+): Promise<McpPromptCommand[]> {
   const lists = await Promise.all(
     clients
       .filter((client) => client.state === 'connected')
@@ -35,7 +42,11 @@ export async function mcpPromptCommands(clients: readonly McpClient[], signal?: 
           server: client.name,
           prompt: prompt.name,
           description: prompt.description ?? prompt.title ?? prompt.name,
-          arguments: (prompt.arguments ?? []).map((argument) => ({ name: argument.name, required: argument.required === true, ...(argument.description !== undefined ? { description: argument.description } : {}) })),
+          arguments: (prompt.arguments ?? []).map((argument) => ({
+            name: argument.name,
+            required: argument.required === true,
+            ...(argument.description !== undefined ? { description: argument.description } : {}),
+          })),
         }));
       }),
   );
@@ -50,7 +61,12 @@ export async function mcpPromptCommands(clients: readonly McpClient[], signal?: 
  * @throws Error when the server is gone or answers an error (a required argument missing, say): the
  * caller reports it to the person instead of sending the prompt.
  */
-export async function expandMcpPrompt(clients: readonly McpClient[], command: McpPromptCommand, argsText: string, signal?: AbortSignal): Promise<McpPromptExpansion> {
+export async function expandMcpPrompt(
+  clients: readonly McpClient[],
+  command: McpPromptCommand,
+  argsText: string,
+  signal?: AbortSignal,
+): Promise<McpPromptExpansion> {
   const client = clients.find((candidate) => candidate.name === command.server);
   if (!client) throw new Error(`MCP server "${command.server}" is not in this session`);
   const words = argsText.trim() === '' ? [] : argsText.trim().split(/\s+/);
@@ -60,9 +76,15 @@ export async function expandMcpPrompt(clients: readonly McpClient[], command: Mc
   });
   const result = await client.getPrompt(command.prompt, args, signal);
   const blocks = result.messages.map((message) => {
-    const content = message.content as { type: string; text?: string; mimeType?: string; resource?: { uri: string; text?: string; mimeType?: string } };
+    const content = message.content as {
+      type: string;
+      text?: string;
+      mimeType?: string;
+      resource?: { uri: string; text?: string; mimeType?: string };
+    };
     if (content.type === 'text') return content.text ?? '';
-    if (content.type === 'resource') return content.resource?.text ?? `[resource: ${content.resource?.uri ?? ''}]`;
+    if (content.type === 'resource')
+      return content.resource?.text ?? `[resource: ${content.resource?.uri ?? ''}]`;
     return `[${content.type}${content.mimeType ? `: ${content.mimeType}` : ''}]`;
   });
   const commandText = `<command-message>${command.name}</command-message>\n<command-name>/${command.name}</command-name>\n<command-args>${argsText}</command-args>\n`;

@@ -36,7 +36,13 @@ export interface McpServerSetOptions extends Omit<McpClientOptions, 'onToolsChan
    */
   readonly hides?: (toolName: string) => boolean;
   /** Servers' log messages and tool calls' progress, one line each (the lifecycle log, stream-json). */
-  readonly notice?: (notice: { readonly server: string; readonly kind: 'log' | 'progress'; readonly text: string; readonly level?: string; readonly toolUseId?: string }) => void;
+  readonly notice?: (notice: {
+    readonly server: string;
+    readonly kind: 'log' | 'progress';
+    readonly text: string;
+    readonly level?: string;
+    readonly toolUseId?: string;
+  }) => void;
 }
 
 /**
@@ -67,8 +73,17 @@ export class McpServerSet {
       const client: McpClient = new McpClient(entry, {
         ...options,
         onToolsChanged: () => this.registerTools(client),
-        onClosed: (reason) => options.warn(`MCP server "${entry.name}" stopped: ${reason}; its tools answer an error until it is back`),
-        onLog: (message) => options.notice?.({ server: entry.name, kind: 'log', level: message.level, text: `${message.logger ? `${message.logger}: ` : ''}${typeof message.data === 'string' ? message.data : JSON.stringify(message.data)}` }),
+        onClosed: (reason) =>
+          options.warn(
+            `MCP server "${entry.name}" stopped: ${reason}; its tools answer an error until it is back`,
+          ),
+        onLog: (message) =>
+          options.notice?.({
+            server: entry.name,
+            kind: 'log',
+            level: message.level,
+            text: `${message.logger ? `${message.logger}: ` : ''}${typeof message.data === 'string' ? message.data : JSON.stringify(message.data)}`,
+          }),
       });
       return client;
     });
@@ -81,19 +96,26 @@ export class McpServerSet {
     await Promise.all(this.clients.map((client) => client.connect()));
     // The resource tools come with any MCP server, as Claude Code offers them (a deny rule on one hides it).
     if (this.clients.length > 0) {
-      const tools = resourceTools(() => this.clients).filter((tool) => this.options.hides?.(tool.name) !== true);
+      const tools = resourceTools(() => this.clients).filter(
+        (tool) => this.options.hides?.(tool.name) !== true,
+      );
       for (const tool of tools) {
         try {
           this.sessionTools.push(this.registry.register(tool));
         } catch {
-          this.options.warn(`${tool.name} is already a tool of this session; the MCP resource tool of that name is left out`);
+          this.options.warn(
+            `${tool.name} is already a tool of this session; the MCP resource tool of that name is left out`,
+          );
         }
       }
     }
     // Registered in config order, not in the order servers answered, so every run offers the same list.
     for (const client of this.clients) {
       if (client.state === 'connected') this.registerTools(client);
-      else this.options.warn(`MCP server "${client.name}" (${client.entry.file}) failed to start: ${client.error ?? 'unknown error'}`);
+      else
+        this.options.warn(
+          `MCP server "${client.name}" (${client.entry.file}) failed to start: ${client.error ?? 'unknown error'}`,
+        );
     }
   }
 
@@ -118,14 +140,21 @@ export class McpServerSet {
       const notice = this.options.notice;
       const onProgress = notice
         ? (progress: McpProgress, toolUseId: string | undefined) =>
-            notice({ server: client.name, kind: 'progress', text: `${info.name}: ${progress.progress}${progress.total !== undefined ? `/${progress.total}` : ''}${progress.message ? ` ${progress.message}` : ''}`, ...(toolUseId !== undefined ? { toolUseId } : {}) })
+            notice({
+              server: client.name,
+              kind: 'progress',
+              text: `${info.name}: ${progress.progress}${progress.total !== undefined ? `/${progress.total}` : ''}${progress.message ? ` ${progress.message}` : ''}`,
+              ...(toolUseId !== undefined ? { toolUseId } : {}),
+            })
         : undefined;
       const tool = mcpTool(client, info, { blobDir: this.options.blobDir, onProgress });
       if (this.options.hides?.(tool.name) === true) continue;
       try {
         removers.push(this.registry.register(tool));
       } catch {
-        this.options.warn(`MCP server "${client.name}": tool "${info.name}" is offered as ${tool.name}, a name another tool already has; skipped`);
+        this.options.warn(
+          `MCP server "${client.name}": tool "${info.name}" is offered as ${tool.name}, a name another tool already has; skipped`,
+        );
       }
     }
     this.removers.set(client, removers);

@@ -6,7 +6,14 @@ import { describeError } from '../errors.js';
 import { ToolFailure, type Tool } from '../tools/define-tool.js';
 import { McpCallError, type McpClient, type McpProgress } from './mcp-client.js';
 import { mcpToolName } from './mcp-names.js';
-import { errorText, mcpToolOutput, outputResultBlocks, outputText, type McpContentBlock, type McpToolOutput } from './mcp-result.js';
+import {
+  errorText,
+  mcpToolOutput,
+  outputResultBlocks,
+  outputText,
+  type McpContentBlock,
+  type McpToolOutput,
+} from './mcp-result.js';
 
 type McpToolInfo = McpClient['tools'][number];
 
@@ -18,7 +25,9 @@ export type { McpContentBlock } from './mcp-result.js';
 let validators: AjvJsonSchemaValidator | undefined;
 function schemaValidators(): AjvJsonSchemaValidator {
   if (validators === undefined) {
-    const ajv = createRequire(import.meta.url)('@modelcontextprotocol/sdk/validation/ajv') as typeof import('@modelcontextprotocol/sdk/validation/ajv');
+    const ajv = createRequire(import.meta.url)(
+      '@modelcontextprotocol/sdk/validation/ajv',
+    ) as typeof import('@modelcontextprotocol/sdk/validation/ajv');
     validators = new ajv.AjvJsonSchemaValidator();
   }
   return validators;
@@ -42,7 +51,8 @@ export function jsonSchemaInput(schema: Record<string, unknown>): z.ZodType<Reco
   return z.record(z.string(), z.unknown()).superRefine((value, context) => {
     if (!validate) return context.addIssue({ code: 'custom', message: compileError ?? 'no schema' });
     const result = validate(value);
-    if (!result.valid) context.addIssue({ code: 'custom', message: result.errorMessage ?? 'does not match the schema' });
+    if (!result.valid)
+      context.addIssue({ code: 'custom', message: result.errorMessage ?? 'does not match the schema' });
   });
 }
 
@@ -67,7 +77,11 @@ export interface McpToolOptions {
  * MCP tools are never read-only for the permission policy: like Claude Code, a call asks unless a
  * rule or mode allows it, whatever the server's `readOnlyHint` says (a server's claim is not proof).
  */
-export function mcpTool(client: McpClient, info: McpToolInfo, options: McpToolOptions = {}): Tool<Record<string, unknown>, McpToolOutput> {
+export function mcpTool(
+  client: McpClient,
+  info: McpToolInfo,
+  options: McpToolOptions = {},
+): Tool<Record<string, unknown>, McpToolOutput> {
   const modelSchema = { ...(info.inputSchema as Record<string, unknown>) };
   const name = mcpToolName(client.name, info.name);
   const context = { server: client.name, blobDir: options.blobDir };
@@ -86,16 +100,25 @@ export function mcpTool(client: McpClient, info: McpToolInfo, options: McpToolOp
       let result: CallToolResult;
       try {
         const onProgress = options.onProgress;
-        result = await client.callTool(info.name, input, toolContext.signal, onProgress ? (progress) => onProgress(progress, toolContext.toolUseId) : undefined);
+        result = await client.callTool(
+          info.name,
+          input,
+          toolContext.signal,
+          onProgress ? (progress) => onProgress(progress, toolContext.toolUseId) : undefined,
+        );
       } catch (error) {
         throw new ToolFailure(callFailure(client.name, error));
       }
       const content = Array.isArray(result.content) ? result.content : [];
-      if (result.isError === true) throw new ToolFailure(errorText(content) || 'Error: the MCP tool failed without a message');
+      if (result.isError === true)
+        throw new ToolFailure(errorText(content) || 'Error: the MCP tool failed without a message');
       return mcpToolOutput(result, context);
     },
     // An empty result reaches hooks as [] and the model as Claude Code's no-output line.
-    render: (output) => (Array.isArray(output) && output.length === 0 ? `(${name} completed with no output)` : outputText(output)),
+    render: (output) =>
+      Array.isArray(output) && output.length === 0
+        ? `(${name} completed with no output)`
+        : outputText(output),
     renderBlocks: (output) => outputResultBlocks(output, context),
   };
 }
@@ -108,7 +131,12 @@ function callFailure(server: string, error: unknown): string {
   if (error instanceof McpCallError) return error.message;
   // A JSON-RPC error (-32602 invalid params, …) is the server's own message, without the SDK's
   // `MCP error <code>: ` prefix, as Claude Code reports it.
-  if (error instanceof Error && typeof (error as { code?: unknown }).code === 'number' && error.name === 'McpError') return error.message.replace(/^MCP error -?\d+: /, '');
+  if (
+    error instanceof Error &&
+    typeof (error as { code?: unknown }).code === 'number' &&
+    error.name === 'McpError'
+  )
+    return error.message.replace(/^MCP error -?\d+: /, '');
   return `Error: ${describeError(error)}`;
 }
 
@@ -121,7 +149,8 @@ export function contentText(content: readonly McpContentBlock[]): string {
     .map((block) => {
       if (block.type === 'text') return block.text;
       if (block.type === 'image' || block.type === 'audio') return `[${block.type}: ${block.mimeType}]`;
-      if (block.type === 'resource') return 'text' in block.resource ? block.resource.text : `[resource: ${block.resource.uri}]`;
+      if (block.type === 'resource')
+        return 'text' in block.resource ? block.resource.text : `[resource: ${block.resource.uri}]`;
       if (block.type === 'resource_link') return `[resource: ${block.uri}]`;
       return JSON.stringify(block);
     })

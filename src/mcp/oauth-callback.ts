@@ -26,15 +26,26 @@ export async function startOAuthCallback(port: number): Promise<OAuthCallback> {
     const code = url.searchParams.get('code');
     const error = url.searchParams.get('error');
     // A redirect for another login (or a page guessing the port) is refused and changes nothing.
-    if (!waiting || url.searchParams.get('state') !== waiting.state) return void response.writeHead(400, { 'content-type': 'text/plain' }).end('Unexpected authorization response.\n');
+    if (!waiting || url.searchParams.get('state') !== waiting.state)
+      return void response
+        .writeHead(400, { 'content-type': 'text/plain' })
+        .end('Unexpected authorization response.\n');
     const current = waiting;
     waiting = undefined;
     if (error !== null || code === null) {
-      response.writeHead(400, { 'content-type': 'text/plain' }).end('Authorization failed. You can close this window.\n');
-      current.reject(new Error(`the authorization server answered ${error ?? 'without a code'}${url.searchParams.get('error_description') ? `: ${url.searchParams.get('error_description')}` : ''}`));
+      response
+        .writeHead(400, { 'content-type': 'text/plain' })
+        .end('Authorization failed. You can close this window.\n');
+      current.reject(
+        new Error(
+          `the authorization server answered ${error ?? 'without a code'}${url.searchParams.get('error_description') ? `: ${url.searchParams.get('error_description')}` : ''}`,
+        ),
+      );
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/plain' }).end('Authorized. You can close this window and return to hookloop.\n');
+    response
+      .writeHead(200, { 'content-type': 'text/plain' })
+      .end('Authorized. You can close this window and return to hookloop.\n');
     current.resolve(code);
   });
   await new Promise<void>((resolve, reject) => {
@@ -66,13 +77,23 @@ export async function startOAuthCallback(port: number): Promise<OAuthCallback> {
  * `$BROWSER <url>` when BROWSER is set, else the system's opener (`open` on macOS, `xdg-open`
  * elsewhere). A browser that cannot start is no error: the printed URL is still there.
  */
-export function openInBrowser(url: string, env: Readonly<Record<string, string | undefined>>, write: (line: string) => void): void {
+export function openInBrowser(
+  url: string,
+  env: Readonly<Record<string, string | undefined>>,
+  write: (line: string) => void,
+): void {
   write(`Open this URL to authorize hookloop:\n${url}\n`);
   const browser = env['BROWSER'];
   // The URL goes as an argument of its own, never through the shell's parser.
-  const [command, args] = browser ? ['/bin/sh', ['-c', `${browser} "$1"`, 'browser', url]] : [process.platform === 'darwin' ? 'open' : 'xdg-open', [url]];
+  const [command, args] = browser
+    ? ['/bin/sh', ['-c', `${browser} "$1"`, 'browser', url]]
+    : [process.platform === 'darwin' ? 'open' : 'xdg-open', [url]];
   try {
-    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true, env: { ...env } as NodeJS.ProcessEnv });
+    const child = spawn(command, args as string[], {
+      stdio: 'ignore',
+      detached: true,
+      env: { ...env } as NodeJS.ProcessEnv,
+    });
     child.on('error', () => undefined);
     child.unref();
   } catch {

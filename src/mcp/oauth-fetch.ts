@@ -31,7 +31,11 @@ const MAX_REAUTHORIZATIONS = 3;
  * - anything else passes through untouched.
  * @throws UnauthorizedError-like Error (from the SDK) when an authorization fails outright.
  */
-export async function oauthFetch(provider: OAuthClientProvider & InteractiveParts, serverUrl: URL, base: FetchLike = fetch): Promise<McpServerAuth> {
+export async function oauthFetch(
+  provider: OAuthClientProvider & InteractiveParts,
+  serverUrl: URL,
+  base: FetchLike = fetch,
+): Promise<McpServerAuth> {
   const { auth, extractWWWAuthenticateParams } = await import('@modelcontextprotocol/sdk/client/auth.js');
   const send = async (input: string | URL, init: RequestInit | undefined): Promise<Response> => {
     const headers = new Headers(init?.headers);
@@ -52,7 +56,12 @@ export async function oauthFetch(provider: OAuthClientProvider & InteractivePart
       lastDemand = demand;
       // A step-up must not be answered with a refresh of the old, too narrow token.
       if (stepUp) await provider.invalidateCredentials?.('tokens');
-      const options = { serverUrl, ...(params.resourceMetadataUrl ? { resourceMetadataUrl: params.resourceMetadataUrl } : {}), ...(params.scope ? { scope: params.scope } : {}), fetchFn: base };
+      const options = {
+        serverUrl,
+        ...(params.resourceMetadataUrl ? { resourceMetadataUrl: params.resourceMetadataUrl } : {}),
+        ...(params.scope ? { scope: params.scope } : {}),
+        fetchFn: base,
+      };
       let result = await auth(provider, options);
       if (result === 'REDIRECT') {
         const code = await provider.takeAuthorizationCode?.();

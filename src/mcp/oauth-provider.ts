@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthStore } from './oauth-store.js';
 import type { McpOAuthConfig } from './server-config.js';
 
@@ -42,7 +46,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   get redirectUrl(): string {
     if (this.authorizer) return this.authorizer.redirectUrl;
-    const registered = (this.store.read(this.serverName, this.url).clientInformation as { redirect_uris?: string[] } | undefined)?.redirect_uris?.[0];
+    const registered = (
+      this.store.read(this.serverName, this.url).clientInformation as { redirect_uris?: string[] } | undefined
+    )?.redirect_uris?.[0];
     return registered ?? `http://127.0.0.1:${this.config.callbackPort ?? 0}/callback`;
   }
 
@@ -76,7 +82,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
-    if (this.config.clientId !== undefined) return { client_id: this.config.clientId, ...(this.config.clientSecret !== undefined ? { client_secret: this.config.clientSecret } : {}) };
+    if (this.config.clientId !== undefined)
+      return {
+        client_id: this.config.clientId,
+        ...(this.config.clientSecret !== undefined ? { client_secret: this.config.clientSecret } : {}),
+      };
     return this.store.read(this.serverName, this.url).clientInformation ?? this.unsaved;
   }
 
@@ -124,7 +134,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    if (this.verifier === undefined) throw new Error('no PKCE code verifier: the authorization was not started here');
+    if (this.verifier === undefined)
+      throw new Error('no PKCE code verifier: the authorization was not started here');
     return this.verifier;
   }
 
@@ -139,7 +150,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
     if (scope === 'verifier') this.verifier = undefined;
     if (scope === 'discovery' || scope === 'all') this.discovery = undefined;
-    if (scope === 'tokens' || scope === 'all') this.store.write(this.serverName, this.url, { tokens: undefined, savedAt: undefined });
-    if (scope === 'client' || scope === 'all') this.store.write(this.serverName, this.url, { clientInformation: undefined });
+    if (scope === 'tokens' || scope === 'all')
+      this.store.write(this.serverName, this.url, { tokens: undefined, savedAt: undefined });
+    if (scope === 'client' || scope === 'all')
+      this.store.write(this.serverName, this.url, { clientInformation: undefined });
   }
 }

@@ -45,18 +45,29 @@ export interface ApprovalSources {
 export function readProjectApproval(sources: ApprovalSources): ProjectApproval {
   const documents: { label: string; data: unknown; mayApprove?: false }[] = [];
   const checkedIn = path.join(sources.projectDir, '.claude', 'settings.json');
-  const files = [path.join(sources.homeDir, '.claude', 'settings.json'), checkedIn, path.join(sources.projectDir, '.claude', 'settings.local.json')];
+  const files = [
+    path.join(sources.homeDir, '.claude', 'settings.json'),
+    checkedIn,
+    path.join(sources.projectDir, '.claude', 'settings.local.json'),
+  ];
   for (const file of files) {
     const data = readJsonQuietly(file);
-    if (data !== undefined) documents.push({ label: file, data, ...(file === checkedIn ? { mayApprove: false as const } : {}) });
+    if (data !== undefined)
+      documents.push({ label: file, data, ...(file === checkedIn ? { mayApprove: false as const } : {}) });
   }
   if (sources.flagSettings !== undefined) {
     const inline = sources.flagSettings.trimStart().startsWith('{');
-    const data = inline ? safeParse(sources.flagSettings) : readJsonQuietly(path.resolve(sources.flagSettings));
+    const data = inline
+      ? safeParse(sources.flagSettings)
+      : readJsonQuietly(path.resolve(sources.flagSettings));
     if (data !== undefined) documents.push({ label: inline ? '--settings' : sources.flagSettings, data });
   }
   const projectEntry = projectEntryOf(sources.claudeJson, sources.projectDir);
-  if (projectEntry !== undefined) documents.push({ label: `~/.claude.json: projects[${JSON.stringify(sources.projectDir)}]`, data: projectEntry });
+  if (projectEntry !== undefined)
+    documents.push({
+      label: `~/.claude.json: projects[${JSON.stringify(sources.projectDir)}]`,
+      data: projectEntry,
+    });
 
   let enableAll = false;
   const enabled = new Set<string>();
@@ -65,12 +76,23 @@ export function readProjectApproval(sources: ApprovalSources): ProjectApproval {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) continue;
     const record = data as Record<string, unknown>;
     const all = record['enableAllProjectMcpServers'];
-    if (all !== undefined && typeof all !== 'boolean') throw new ConfigError(`${label}: enableAllProjectMcpServers: expected true or false, got ${describeValue(all)}`, { file: label, field: 'enableAllProjectMcpServers' });
+    if (all !== undefined && typeof all !== 'boolean')
+      throw new ConfigError(
+        `${label}: enableAllProjectMcpServers: expected true or false, got ${describeValue(all)}`,
+        { file: label, field: 'enableAllProjectMcpServers' },
+      );
     if (all === true && mayApprove !== false) enableAll = true;
-    for (const [key, target] of [['enabledMcpjsonServers', enabled], ['disabledMcpjsonServers', disabled]] as const) {
+    for (const [key, target] of [
+      ['enabledMcpjsonServers', enabled],
+      ['disabledMcpjsonServers', disabled],
+    ] as const) {
       const list = record[key];
       if (list === undefined || (mayApprove === false && key === 'enabledMcpjsonServers')) continue;
-      if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) throw new ConfigError(`${label}: ${key}: expected an array of server names, got ${describeValue(list)}`, { file: label, field: key });
+      if (!Array.isArray(list) || list.some((item) => typeof item !== 'string'))
+        throw new ConfigError(
+          `${label}: ${key}: expected an array of server names, got ${describeValue(list)}`,
+          { file: label, field: key },
+        );
       for (const name of list as string[]) target.add(name);
     }
   }
@@ -83,7 +105,9 @@ export function projectEntryOf(claudeJson: unknown, projectDir: string): Record<
   const projects = (claudeJson as Record<string, unknown>)['projects'];
   if (projects === null || typeof projects !== 'object') return undefined;
   const entry = (projects as Record<string, unknown>)[projectDir];
-  return entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? (entry as Record<string, unknown>) : undefined;
+  return entry !== null && typeof entry === 'object' && !Array.isArray(entry)
+    ? (entry as Record<string, unknown>)
+    : undefined;
 }
 
 function readJsonQuietly(file: string): unknown {

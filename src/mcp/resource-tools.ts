@@ -22,24 +22,40 @@ export const READ_RESOURCE_TOOL = 'ReadMcpResourceTool';
 export function resourceTools(clients: () => readonly McpClient[]): AnyTool[] {
   const connected = (name: string): McpClient => {
     const client = clients().find((candidate) => candidate.name === name);
-    if (!client) throw new ToolFailure(`Server "${name}" not found. Available servers: ${clients().map((candidate) => candidate.name).join(', ') || 'none'}`);
+    if (!client)
+      throw new ToolFailure(
+        `Server "${name}" not found. Available servers: ${
+          clients()
+            .map((candidate) => candidate.name)
+            .join(', ') || 'none'
+        }`,
+      );
     if (client.state !== 'connected') throw new ToolFailure(`Server "${name}" is not connected`);
     return client;
   };
   const list = defineTool({
     name: LIST_RESOURCES_TOOL,
-    description: 'Lists the resources MCP servers offer (their URIs, names and types). Give `server` to list one server only.',
-    inputSchema: z.object({ server: z.string().optional().describe('the configured name of one MCP server') }),
+    description:
+      'Lists the resources MCP servers offer (their URIs, names and types). Give `server` to list one server only.',
+    inputSchema: z.object({
+      server: z.string().optional().describe('the configured name of one MCP server'),
+    }),
     readOnly: true,
     handler: async ({ server }, context) => {
-      const chosen = server !== undefined ? [connected(server)] : clients().filter((client) => client.state === 'connected');
+      const chosen =
+        server !== undefined
+          ? [connected(server)]
+          : clients().filter((client) => client.state === 'connected');
       const listed: Record<string, unknown>[] = [];
       for (const client of chosen) {
         try {
-          for (const resource of await client.listResources(context.signal)) listed.push({ ...resource, server: client.name });
-          for (const template of await client.listResourceTemplates(context.signal)) listed.push({ ...template, server: client.name });
+          for (const resource of await client.listResources(context.signal))
+            listed.push({ ...resource, server: client.name });
+          for (const template of await client.listResourceTemplates(context.signal))
+            listed.push({ ...template, server: client.name });
         } catch (error) {
-          if (server !== undefined) throw new ToolFailure(`Error listing the resources of "${client.name}": ${describeError(error)}`);
+          if (server !== undefined)
+            throw new ToolFailure(`Error listing the resources of "${client.name}": ${describeError(error)}`);
         }
       }
       return JSON.stringify(listed);
@@ -48,7 +64,10 @@ export function resourceTools(clients: () => readonly McpClient[]): AnyTool[] {
   const read = defineTool({
     name: READ_RESOURCE_TOOL,
     description: 'Reads one resource of an MCP server by its URI.',
-    inputSchema: z.object({ server: z.string().describe('the configured name of the MCP server'), uri: z.string().describe('the resource URI') }),
+    inputSchema: z.object({
+      server: z.string().describe('the configured name of the MCP server'),
+      uri: z.string().describe('the resource URI'),
+    }),
     readOnly: true,
     handler: async ({ server, uri }, context) => {
       const client = connected(server);

@@ -79,19 +79,31 @@ export function isStdioConfig(config: McpServerConfig): config is StdioServerCon
  */
 export function parseServerConfig(value: unknown, file: string, fieldPath: string): McpServerConfig {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ConfigError(`${file}: ${fieldPath}: expected an object with "command" (stdio) or "type" and "url" (http, sse), got ${describeValue(value)}`, { file, field: fieldPath });
+    throw new ConfigError(
+      `${file}: ${fieldPath}: expected an object with "command" (stdio) or "type" and "url" (http, sse), got ${describeValue(value)}`,
+      { file, field: fieldPath },
+    );
   }
   const type = (value as { type?: unknown }).type;
   if (type !== undefined && type !== 'stdio' && type !== 'http' && type !== 'sse') {
-    throw new ConfigError(`${file}: ${fieldPath}.type: expected "stdio", "http" or "sse", got ${describeValue(type)}`, { file, field: `${fieldPath}.type` });
+    throw new ConfigError(
+      `${file}: ${fieldPath}.type: expected "stdio", "http" or "sse", got ${describeValue(type)}`,
+      { file, field: `${fieldPath}.type` },
+    );
   }
   const schema = type === 'http' || type === 'sse' ? remoteSchema : stdioSchema;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = [fieldPath, formatPath(issue.path)].filter(Boolean).join('.');
-  const expected = issue.code === 'too_small' ? 'a non-empty string' : issue.message.replace(/^Invalid input: expected (\w+).*$/, 'a $1');
-  throw new ConfigError(`${file}: ${field}: expected ${expected}, got ${describeValue(valueAt(value, issue.path))}`, { file, field });
+  const expected =
+    issue.code === 'too_small'
+      ? 'a non-empty string'
+      : issue.message.replace(/^Invalid input: expected (\w+).*$/, 'a $1');
+  throw new ConfigError(
+    `${file}: ${field}: expected ${expected}, got ${describeValue(valueAt(value, issue.path))}`,
+    { file, field },
+  );
 }
 
 /**
@@ -99,18 +111,29 @@ export function parseServerConfig(value: unknown, file: string, fieldPath: strin
  * A document without `mcpServers` has no servers.
  * @throws ConfigError naming the file and field for a wrong shape.
  */
-export function parseServersDocument(document: unknown, file: string, field = 'mcpServers'): { name: string; config: McpServerConfig }[] {
+export function parseServersDocument(
+  document: unknown,
+  file: string,
+  field = 'mcpServers',
+): { name: string; config: McpServerConfig }[] {
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
-    throw new ConfigError(`${file}: expected a JSON object with "mcpServers", got ${describeValue(document)}`, { file });
+    throw new ConfigError(
+      `${file}: expected a JSON object with "mcpServers", got ${describeValue(document)}`,
+      { file },
+    );
   }
   const servers = (document as Record<string, unknown>)[field];
   if (servers === undefined) return [];
   if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) {
-    throw new ConfigError(`${file}: ${field}: expected an object of servers by name, got ${describeValue(servers)}`, { file, field });
+    throw new ConfigError(
+      `${file}: ${field}: expected an object of servers by name, got ${describeValue(servers)}`,
+      { file, field },
+    );
   }
   return Object.entries(servers).map(([name, value]) => {
     const fieldPath = `${field}.${formatPath([name])}`.replace('.[', '[');
-    if (name.trim() === '') throw new ConfigError(`${file}: ${field}: a server name must not be empty`, { file, field });
+    if (name.trim() === '')
+      throw new ConfigError(`${file}: ${field}: a server name must not be empty`, { file, field });
     return { name, config: parseServerConfig(value, file, fieldPath) };
   });
 }

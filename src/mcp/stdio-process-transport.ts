@@ -45,7 +45,13 @@ export class StdioProcessTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.launch.command, [...this.launch.args], { cwd: this.launch.cwd, env: { ...this.launch.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+      const child = spawn(this.launch.command, [...this.launch.args], {
+        cwd: this.launch.cwd,
+        env: { ...this.launch.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        windowsHide: true,
+      });
       this.child = child;
       child.on('error', (error) => {
         reject(error);

@@ -34,7 +34,12 @@ export function validateMcpConfigFile(file: string): McpConfigProblem[] {
   const check = (servers: unknown, where: string) => {
     if (servers === undefined) return;
     if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) {
-      problems.push({ severity: 'error', file, path: where, message: 'expected an object of servers by name' });
+      problems.push({
+        severity: 'error',
+        file,
+        path: where,
+        message: 'expected an object of servers by name',
+      });
       return;
     }
     for (const [name, config] of Object.entries(servers)) {
@@ -42,16 +47,30 @@ export function validateMcpConfigFile(file: string): McpConfigProblem[] {
         parseServerConfig(config, file, `${where}.${name}`);
       } catch (error) {
         const field = error instanceof ConfigError ? (error.field ?? '') : '';
-        problems.push({ severity: 'error', file, path: field, message: describeError(error).replace(`${file}: ${field}: `, '') });
+        problems.push({
+          severity: 'error',
+          file,
+          path: field,
+          message: describeError(error).replace(`${file}: ${field}: `, ''),
+        });
       }
     }
   };
-  if (document === null || typeof document !== 'object' || Array.isArray(document)) return [{ severity: 'error', file, path: '', message: 'expected a JSON object with "mcpServers"' }];
+  if (document === null || typeof document !== 'object' || Array.isArray(document))
+    return [{ severity: 'error', file, path: '', message: 'expected a JSON object with "mcpServers"' }];
   const record = document as Record<string, unknown>;
   check(record['mcpServers'], 'mcpServers');
-  if (path.basename(file) === '.claude.json' && record['projects'] !== null && typeof record['projects'] === 'object') {
+  if (
+    path.basename(file) === '.claude.json' &&
+    record['projects'] !== null &&
+    typeof record['projects'] === 'object'
+  ) {
     for (const [dir, entry] of Object.entries(record['projects'] as Record<string, unknown>)) {
-      if (entry !== null && typeof entry === 'object') check((entry as Record<string, unknown>)['mcpServers'], `projects[${JSON.stringify(dir)}].mcpServers`);
+      if (entry !== null && typeof entry === 'object')
+        check(
+          (entry as Record<string, unknown>)['mcpServers'],
+          `projects[${JSON.stringify(dir)}].mcpServers`,
+        );
     }
   }
   return problems;

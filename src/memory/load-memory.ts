@@ -74,9 +74,21 @@ export function loadMemory(options: MemoryOptions): LoadedMemory {
     const text = readOnce(file, seen, warnings);
     if (text !== undefined) include(file, text, memoryType, depth, parentPath);
   };
-  const include = (file: string, text: string, memoryType: MemoryType, depth: number, parentPath?: string): void => {
+  const include = (
+    file: string,
+    text: string,
+    memoryType: MemoryType,
+    depth: number,
+    parentPath?: string,
+  ): void => {
     const content = stripFrontMatter(text, file);
-    files.push({ path: file, memoryType, loadReason: depth === 0 ? 'session_start' : 'include', ...(parentPath !== undefined ? { parentPath } : {}), content });
+    files.push({
+      path: file,
+      memoryType,
+      loadReason: depth === 0 ? 'session_start' : 'include',
+      ...(parentPath !== undefined ? { parentPath } : {}),
+      content,
+    });
     if (depth >= MAX_IMPORT_DEPTH) return;
     for (const target of memoryImports(content, file, homeDir)) {
       if ((memoryType === 'Project' || memoryType === 'Local') && !isInside(target, cwd)) continue;
@@ -88,7 +100,8 @@ export function loadMemory(options: MemoryOptions): LoadedMemory {
       const text = readOnce(file, seen, warnings);
       if (text === undefined) continue;
       const globs = ruleGlobs(text, file);
-      if (globs.length > 0) scopedRules.push({ path: file, memoryType, globs, baseDir, content: stripFrontMatter(text, file) });
+      if (globs.length > 0)
+        scopedRules.push({ path: file, memoryType, globs, baseDir, content: stripFrontMatter(text, file) });
       else include(file, text, memoryType, 0);
     }
   };
@@ -177,7 +190,10 @@ function ruleGlobs(text: string, file: string): string[] {
   }
   const value = fields['paths'];
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-  return list.filter((item): item is string => typeof item === 'string').map((item) => item.trim()).filter((item) => item !== '');
+  return list
+    .filter((item): item is string => typeof item === 'string')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 function isInside(file: string, dir: string): boolean {

@@ -14,7 +14,9 @@ export function memoryImports(text: string, file: string, homeDir: string = os.h
     for (const match of line.matchAll(/(?:^|\s)@((?:[^\s\\]|\\ )+)/g)) {
       const target = cleanTarget(match[1]!);
       if (target === undefined) continue;
-      const resolved = target.startsWith('~/') ? path.join(homeDir, target.slice(2)) : path.resolve(path.dirname(file), target);
+      const resolved = target.startsWith('~/')
+        ? path.join(homeDir, target.slice(2))
+        : path.resolve(path.dirname(file), target);
       if (!found.includes(resolved)) found.push(resolved);
     }
   }

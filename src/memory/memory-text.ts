@@ -18,7 +18,9 @@ const DESCRIPTIONS: Readonly<Record<MemoryType, string>> = {
  * file's text. Undefined when there are no files (or all are empty).
  */
 export function memoryReminder(files: readonly MemoryFile[]): string | undefined {
-  const sections = files.filter((file) => file.content !== '').map((file) => `Contents of ${file.path} (${DESCRIPTIONS[file.memoryType]}):\n\n${file.content}`);
+  const sections = files
+    .filter((file) => file.content !== '')
+    .map((file) => `Contents of ${file.path} (${DESCRIPTIONS[file.memoryType]}):\n\n${file.content}`);
   if (sections.length === 0) return undefined;
   return `<system-reminder>\n${[MEMORY_HEADER, ...sections].join('\n\n')}\n</system-reminder>`;
 }

@@ -47,7 +47,10 @@ export interface ToolResultMessage {
 /** One block of a tool result as the Anthropic Messages API takes it: text, or a base64 image. */
 export type ToolResultBlock =
   | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'image'; readonly source: { readonly type: 'base64'; readonly media_type: string; readonly data: string } };
+  | {
+      readonly type: 'image';
+      readonly source: { readonly type: 'base64'; readonly media_type: string; readonly data: string };
+    };
 
 /** Any message in a conversation. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;
@@ -78,10 +81,27 @@ export function userMessage(content: string): UserMessage {
 
 /** An assistant message; tool call inputs are copied and frozen. */
 export function assistantMessage(text: string, toolCalls: readonly ToolCall[] = []): AssistantMessage {
-  return deepFreeze({ role: 'assistant', text, toolCalls: toolCalls.map((call) => structuredClone({ ...call })) });
+  return deepFreeze({
+    role: 'assistant',
+    text,
+    toolCalls: toolCalls.map((call) => structuredClone({ ...call })),
+  });
 }
 
 /** The paired result of one tool call; `blocks` (copied) when the result has content blocks (see ToolResultMessage). */
-export function toolResultMessage(toolCallId: string, toolName: string, content: string, isError: boolean, blocks?: readonly ToolResultBlock[]): ToolResultMessage {
-  return deepFreeze({ role: 'tool', toolCallId, toolName, content, isError, ...(blocks ? { blocks: structuredClone(blocks) } : {}) });
+export function toolResultMessage(
+  toolCallId: string,
+  toolName: string,
+  content: string,
+  isError: boolean,
+  blocks?: readonly ToolResultBlock[],
+): ToolResultMessage {
+  return deepFreeze({
+    role: 'tool',
+    toolCallId,
+    toolName,
+    content,
+    isError,
+    ...(blocks ? { blocks: structuredClone(blocks) } : {}),
+  });
 }

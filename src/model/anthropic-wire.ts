@@ -17,7 +17,12 @@ export function toAnthropicMessages(messages: readonly Message[]): AnthropicWire
   let results: Record<string, unknown>[] | undefined;
   for (const message of messages) {
     if (message.role === 'tool') {
-      const block = { type: 'tool_result', tool_use_id: message.toolCallId, content: message.blocks ?? message.content, ...(message.isError ? { is_error: true } : {}) };
+      const block = {
+        type: 'tool_result',
+        tool_use_id: message.toolCallId,
+        content: message.blocks ?? message.content,
+        ...(message.isError ? { is_error: true } : {}),
+      };
       if (results) results.push(block);
       else {
         results = [block];
@@ -28,9 +33,11 @@ export function toAnthropicMessages(messages: readonly Message[]): AnthropicWire
     results = undefined;
     if (message.role === 'assistant') {
       const blocks: Record<string, unknown>[] = message.text ? [{ type: 'text', text: message.text }] : [];
-      for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
+      for (const call of message.toolCalls)
+        blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
       wire.push({ role: 'assistant', content: blocks });
-    } else if (message.role === 'user') wire.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
+    } else if (message.role === 'user')
+      wire.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
     else wire.push({ role: 'system', content: message.content });
   }
   return wire;

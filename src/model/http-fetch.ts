@@ -21,8 +21,16 @@ export function httpFetch(input: string | URL | Request, init: RequestInit = {})
   const href = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
   const body = requestBody(init.body);
   const url = href === undefined ? undefined : parseUrl(href);
-  if (url === undefined || body === UNSUPPORTED || (url.protocol !== 'http:' && url.protocol !== 'https:')) return globalThis.fetch(input, init);
-  return send(url, (init.method ?? 'GET').toUpperCase(), requestHeaders(init.headers, body), body, init.signal ?? undefined, 0);
+  if (url === undefined || body === UNSUPPORTED || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    return globalThis.fetch(input, init);
+  return send(
+    url,
+    (init.method ?? 'GET').toUpperCase(),
+    requestHeaders(init.headers, body),
+    body,
+    init.signal ?? undefined,
+    0,
+  );
 }
 
 function parseUrl(href: string): URL | undefined {
@@ -53,7 +61,12 @@ function requestHeaders(headers: RequestInit['headers'], body: Buffer | undefine
     const key = name.toLowerCase();
     record[key] = record[key] === undefined ? value : `${record[key]}, ${value}`;
   };
-  if (headers instanceof Object && typeof (headers as Headers).forEach === 'function' && !Array.isArray(headers)) (headers as Headers).forEach(add);
+  if (
+    headers instanceof Object &&
+    typeof (headers as Headers).forEach === 'function' &&
+    !Array.isArray(headers)
+  )
+    (headers as Headers).forEach(add);
   else if (Array.isArray(headers)) for (const [name, value] of headers) add(String(value), String(name));
   else if (headers) for (const [name, value] of Object.entries(headers)) add(String(value), name);
   record['accept'] ??= '*/*';
@@ -62,10 +75,18 @@ function requestHeaders(headers: RequestInit['headers'], body: Buffer | undefine
   return record;
 }
 
-async function send(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal | undefined, redirects: number): Promise<Response> {
+async function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  signal: AbortSignal | undefined,
+  redirects: number,
+): Promise<Response> {
   if (signal?.aborted) throw signal.reason;
   // TLS is loaded only for an https URL: a local server (a mock, Ollama) needs none of it.
-  const transport: typeof http | typeof https = url.protocol === 'https:' ? process.getBuiltinModule('node:https') : http;
+  const transport: typeof http | typeof https =
+    url.protocol === 'https:' ? process.getBuiltinModule('node:https') : http;
   const incoming = await new Promise<http.IncomingMessage>((resolve, reject) => {
     const request = transport.request(url, { method, headers });
     const onAbort = (): void => {
@@ -88,18 +109,31 @@ async function send(url: URL, method: string, headers: Record<string, string>, b
   if (REDIRECTS.has(status) && location !== undefined && redirects < MAX_REDIRECTS) {
     incoming.resume();
     // As fetch: 303, and 301/302 after a POST, become a GET without a body; 307/308 repeat the request.
-    const toGet = status === 303 ? method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST';
+    const toGet =
+      status === 303 ? method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST';
     const next = new URL(location, url);
     const nextHeaders = { ...headers };
-    if (toGet) for (const name of ['content-length', 'content-type', 'content-encoding', 'content-language', 'content-location']) delete nextHeaders[name];
-    if (next.origin !== url.origin) for (const name of ['authorization', 'x-api-key', 'cookie']) delete nextHeaders[name];
+    if (toGet)
+      for (const name of [
+        'content-length',
+        'content-type',
+        'content-encoding',
+        'content-language',
+        'content-location',
+      ])
+        delete nextHeaders[name];
+    if (next.origin !== url.origin)
+      for (const name of ['authorization', 'x-api-key', 'cookie']) delete nextHeaders[name];
     return send(next, toGet ? 'GET' : method, nextHeaders, toGet ? undefined : body, signal, redirects + 1);
   }
-  const response = new Response(NULL_BODY.has(status) || method === 'HEAD' ? null : responseBody(incoming, signal), {
-    status,
-    statusText: incoming.statusMessage ?? '',
-    headers: responseHeaders(incoming.rawHeaders),
-  });
+  const response = new Response(
+    NULL_BODY.has(status) || method === 'HEAD' ? null : responseBody(incoming, signal),
+    {
+      status,
+      statusText: incoming.statusMessage ?? '',
+      headers: responseHeaders(incoming.rawHeaders),
+    },
+  );
   Object.defineProperty(response, 'url', { value: url.href });
   if (redirects > 0) Object.defineProperty(response, 'redirected', { value: true });
   return response;
@@ -112,7 +146,10 @@ function responseHeaders(raw: readonly string[]): Headers {
 }
 
 /** The decoded body as a web stream; an abort (or a cancel by the reader) ends the socket. */
-function responseBody(incoming: http.IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+function responseBody(
+  incoming: http.IncomingMessage,
+  signal: AbortSignal | undefined,
+): ReadableStream<Uint8Array> {
   const decoder = contentDecoder(incoming.headers['content-encoding']);
   const source: Readable = decoder ? pipeline(incoming, decoder, () => undefined) : incoming;
   if (signal) {
@@ -132,6 +169,10 @@ function contentDecoder(encoding: string | undefined): Transform | undefined {
   const zlib = process.getBuiltinModule('node:zlib');
   // Lenient like fetch: a body cut short at the end still yields what was decoded.
   const lenient = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
-  if (coding === 'br') return zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
+  if (coding === 'br')
+    return zlib.createBrotliDecompress({
+      flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+    });
   return coding === 'deflate' ? zlib.createInflate(lenient) : zlib.createGunzip(lenient);
 }

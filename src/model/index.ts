@@ -3,7 +3,15 @@
  * system-message settings). The provider classes are `hookloop/providers`; the scripted model is
  * `hookloop/testing`.
  */
-export type { ModelClient, ModelRequest, ModelResponse, StopReason, ToolChoice, ToolSpec, Usage } from './model-client.js';
+export type {
+  ModelClient,
+  ModelRequest,
+  ModelResponse,
+  StopReason,
+  ToolChoice,
+  ToolSpec,
+  Usage,
+} from './model-client.js';
 export type { ModelStreamEvent, ModelStreamListener } from './stream-events.js';
 export { ProviderRequestError, type ProviderFailureKind } from './provider-errors.js';
 export type { RetryOptions } from './retry.js';

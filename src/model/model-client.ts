@@ -41,7 +41,11 @@ export interface ModelRequest {
 }
 
 /** See `ModelRequest.toolChoice`. */
-export type ToolChoice = { readonly type: 'auto' } | { readonly type: 'any' } | { readonly type: 'none' } | { readonly type: 'tool'; readonly name: string };
+export type ToolChoice =
+  | { readonly type: 'auto' }
+  | { readonly type: 'any' }
+  | { readonly type: 'none' }
+  | { readonly type: 'tool'; readonly name: string };
 
 /** The answer to one model request. */
 export interface ModelResponse {

@@ -1,5 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import { assistantMessage, deepFreeze, systemMessage, userMessage, type Message, type ToolResultMessage } from '../messages/messages.js';
+import {
+  assistantMessage,
+  deepFreeze,
+  systemMessage,
+  userMessage,
+  type Message,
+  type ToolResultMessage,
+} from '../messages/messages.js';
 import type { ToolSpec } from './model-client.js';
 
 /**
@@ -10,8 +17,18 @@ import type { ToolSpec } from './model-client.js';
 export type WireMessage =
   | { readonly role: 'system'; readonly content: string }
   | { readonly role: 'user'; readonly content: string }
-  | { readonly role: 'assistant'; readonly text: string; readonly tool_calls: readonly { readonly id: string; readonly name: string; readonly input: unknown }[] }
-  | { readonly role: 'tool'; readonly tool_use_id: string; readonly tool_name: string; readonly content: string; readonly is_error: boolean };
+  | {
+      readonly role: 'assistant';
+      readonly text: string;
+      readonly tool_calls: readonly { readonly id: string; readonly name: string; readonly input: unknown }[];
+    }
+  | {
+      readonly role: 'tool';
+      readonly tool_use_id: string;
+      readonly tool_name: string;
+      readonly content: string;
+      readonly is_error: boolean;
+    };
 
 /** A message as hooks see it. */
 export function toWire(message: Message): WireMessage {
@@ -21,16 +38,29 @@ export function toWire(message: Message): WireMessage {
     case 'user':
       return { role: 'user', content: message.content };
     case 'assistant':
-      return { role: 'assistant', text: message.text, tool_calls: message.toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input })) };
+      return {
+        role: 'assistant',
+        text: message.text,
+        tool_calls: message.toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input })),
+      };
     case 'tool':
-      return { role: 'tool', tool_use_id: message.toolCallId, tool_name: message.toolName, content: message.content, is_error: message.isError };
+      return {
+        role: 'tool',
+        tool_use_id: message.toolCallId,
+        tool_name: message.toolName,
+        content: message.content,
+        is_error: message.isError,
+      };
   }
 }
 
 /** Wire forms already built: messages are deep-frozen, so one message always has the same form. */
 const wireOf = new WeakMap<Message, WireMessage>();
 /** The wire form of a conversation as last sent, per live message list (the loop's list only grows between requests). */
-const wireLists = new WeakMap<readonly Message[], { length: number; last: Message | undefined; wire: WireMessage[] }>();
+const wireLists = new WeakMap<
+  readonly Message[],
+  { length: number; last: Message | undefined; wire: WireMessage[] }
+>();
 const wireTools = new WeakMap<readonly ToolSpec[], readonly unknown[]>();
 
 /**
@@ -41,7 +71,8 @@ const wireTools = new WeakMap<readonly ToolSpec[], readonly unknown[]>();
  */
 export function messagesToWire(messages: readonly Message[]): readonly WireMessage[] {
   const cached = wireLists.get(messages);
-  const reusable = cached !== undefined && cached.length <= messages.length && messages[cached.length - 1] === cached.last;
+  const reusable =
+    cached !== undefined && cached.length <= messages.length && messages[cached.length - 1] === cached.last;
   const wire = reusable ? cached.wire : [];
   for (let index = wire.length; index < messages.length; index++) {
     const message = messages[index]!;
@@ -57,10 +88,18 @@ export function messagesToWire(messages: readonly Message[]): readonly WireMessa
 }
 
 /** The tools of a request as PreModelRequest hooks see them (frozen; computed once per tool list). */
-export function toolsToWire(tools: readonly ToolSpec[]): readonly { name: string; description: string; input_schema: Record<string, unknown> }[] {
+export function toolsToWire(
+  tools: readonly ToolSpec[],
+): readonly { name: string; description: string; input_schema: Record<string, unknown> }[] {
   let wire = wireTools.get(tools);
   if (wire === undefined) {
-    wire = deepFreeze(tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })));
+    wire = deepFreeze(
+      tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.inputSchema,
+      })),
+    );
     wireTools.set(tools, wire);
   }
   return wire as readonly { name: string; description: string; input_schema: Record<string, unknown> }[];
@@ -76,11 +115,15 @@ export function toolsToWire(tools: readonly ToolSpec[]): readonly { name: string
  * result (or a result without its call) in the list. Tool calls and results are checked against the
  * conversation's own, by id, and the conversation's objects are sent (so image blocks survive).
  */
-export function editedMessages(original: readonly Message[], edited: readonly WireMessage[]): { ok: true; messages: Message[] } | { ok: false; error: string } {
+export function editedMessages(
+  original: readonly Message[],
+  edited: readonly WireMessage[],
+): { ok: true; messages: Message[] } | { ok: false; error: string } {
   const calls = new Map<string, { name: string; input: unknown }>();
   const results = new Map<string, ToolResultMessage>();
   for (const message of original) {
-    if (message.role === 'assistant') for (const call of message.toolCalls) calls.set(call.id, { name: call.name, input: call.input });
+    if (message.role === 'assistant')
+      for (const call of message.toolCalls) calls.set(call.id, { name: call.name, input: call.input });
     if (message.role === 'tool') results.set(message.toolCallId, message);
   }
   const out: Message[] = [];
@@ -92,26 +135,54 @@ export function editedMessages(original: readonly Message[], edited: readonly Wi
     if (message.role === 'system') out.push(systemMessage(message.content));
     else if (message.role === 'user') out.push(userMessage(message.content));
     else if (message.role === 'assistant') {
-      if (open.size > 0) return { ok: false, error: `${at}: the tool call ${[...open][0]} before it has no result` };
+      if (open.size > 0)
+        return { ok: false, error: `${at}: the tool call ${[...open][0]} before it has no result` };
       for (const call of message.tool_calls) {
         const known = calls.get(call.id);
-        if (known === undefined) return { ok: false, error: `${at}: tool call ${call.id} is not one the model made; a hook cannot add tool calls` };
-        if (known.name !== call.name || !isDeepStrictEqual(known.input, call.input)) return { ok: false, error: `${at}: tool call ${call.id} differs from the call the model made; a hook cannot change a call that ran` };
+        if (known === undefined)
+          return {
+            ok: false,
+            error: `${at}: tool call ${call.id} is not one the model made; a hook cannot add tool calls`,
+          };
+        if (known.name !== call.name || !isDeepStrictEqual(known.input, call.input))
+          return {
+            ok: false,
+            error: `${at}: tool call ${call.id} differs from the call the model made; a hook cannot change a call that ran`,
+          };
         if (usedCalls.has(call.id)) return { ok: false, error: `${at}: tool call ${call.id} appears twice` };
         usedCalls.add(call.id);
         open.add(call.id);
       }
-      out.push(assistantMessage(message.text, message.tool_calls.map((call) => ({ id: call.id, name: call.name, input: calls.get(call.id)!.input }))));
+      out.push(
+        assistantMessage(
+          message.text,
+          message.tool_calls.map((call) => ({
+            id: call.id,
+            name: call.name,
+            input: calls.get(call.id)!.input,
+          })),
+        ),
+      );
     } else {
       const known = results.get(message.tool_use_id);
-      if (known === undefined) return { ok: false, error: `${at}: tool result ${message.tool_use_id} is not one the loop recorded; a hook cannot add tool results` };
-      if (known.content !== message.content || known.isError !== message.is_error) return { ok: false, error: `${at}: tool result ${message.tool_use_id} differs from the recorded one; a hook cannot change tool results` };
-      if (!open.has(message.tool_use_id) || usedResults.has(message.tool_use_id)) return { ok: false, error: `${at}: tool result ${message.tool_use_id} does not follow its call` };
+      if (known === undefined)
+        return {
+          ok: false,
+          error: `${at}: tool result ${message.tool_use_id} is not one the loop recorded; a hook cannot add tool results`,
+        };
+      if (known.content !== message.content || known.isError !== message.is_error)
+        return {
+          ok: false,
+          error: `${at}: tool result ${message.tool_use_id} differs from the recorded one; a hook cannot change tool results`,
+        };
+      if (!open.has(message.tool_use_id) || usedResults.has(message.tool_use_id))
+        return { ok: false, error: `${at}: tool result ${message.tool_use_id} does not follow its call` };
       open.delete(message.tool_use_id);
       usedResults.add(message.tool_use_id);
       out.push(known);
     }
   }
-  if (open.size > 0) return { ok: false, error: `updatedMessages: the tool call ${[...open][0]} has no result` };
+  if (open.size > 0)
+    return { ok: false, error: `updatedMessages: the tool call ${[...open][0]} has no result` };
   return { ok: true, messages: out };
 }

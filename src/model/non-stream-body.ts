@@ -20,7 +20,11 @@ export function copyUnlessEventStream(response: Response): Response | undefined 
  * @throws ProviderRequestError (`stream`, not retried) naming the content-type and the start of the body:
  *   `API Error: the server sent a non-stream body to a streaming request (content-type application/json): {"id":…`.
  */
-export async function rejectNonStreamBody(provider: string, copy: Response | undefined, events: number): Promise<void> {
+export async function rejectNonStreamBody(
+  provider: string,
+  copy: Response | undefined,
+  events: number,
+): Promise<void> {
   if (copy === undefined) return;
   if (events > 0) {
     await copy.body?.cancel().catch(() => undefined);
@@ -28,7 +32,16 @@ export async function rejectNonStreamBody(provider: string, copy: Response | und
   }
   const text = await copy.text().catch(() => '');
   const flat = text.replace(/\s+/g, ' ').trim();
-  const shown = flat === '' ? '(empty body)' : flat.length > SHOWN_CHARACTERS ? `${flat.slice(0, SHOWN_CHARACTERS - 1)}…` : flat;
+  const shown =
+    flat === ''
+      ? '(empty body)'
+      : flat.length > SHOWN_CHARACTERS
+        ? `${flat.slice(0, SHOWN_CHARACTERS - 1)}…`
+        : flat;
   const type = copy.headers.get('content-type') || 'none';
-  throw new ProviderRequestError(provider, `API Error: the server sent a non-stream body to a streaming request (content-type ${type}): ${shown}`, { kind: 'stream', retryable: false });
+  throw new ProviderRequestError(
+    provider,
+    `API Error: the server sent a non-stream body to a streaming request (content-type ${type}): ${shown}`,
+    { kind: 'stream', retryable: false },
+  );
 }

@@ -46,7 +46,10 @@ export function costUsd(model: string, usage: Usage): number | undefined {
   const price = priceOf(model);
   if (!price) return undefined;
   const dollars =
-    usage.inputTokens * price.input + usage.outputTokens * price.output + (usage.cacheReadInputTokens ?? 0) * price.cacheRead + (usage.cacheCreationInputTokens ?? 0) * price.cacheWrite;
+    usage.inputTokens * price.input +
+    usage.outputTokens * price.output +
+    (usage.cacheReadInputTokens ?? 0) * price.cacheRead +
+    (usage.cacheCreationInputTokens ?? 0) * price.cacheWrite;
   return dollars / 1_000_000;
 }
 

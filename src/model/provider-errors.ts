@@ -27,9 +27,21 @@ export class ProviderRequestError extends ProviderError {
   constructor(
     provider: string,
     message: string,
-    options: { kind: ProviderFailureKind; status?: number; retryable: boolean; errorType?: string; serverMessage?: string; retryAfterMs?: number; cause?: unknown },
+    options: {
+      kind: ProviderFailureKind;
+      status?: number;
+      retryable: boolean;
+      errorType?: string;
+      serverMessage?: string;
+      retryAfterMs?: number;
+      cause?: unknown;
+    },
   ) {
-    super(provider, message, { ...(options.status !== undefined ? { status: options.status } : {}), retryable: options.retryable, cause: options.cause });
+    super(provider, message, {
+      ...(options.status !== undefined ? { status: options.status } : {}),
+      retryable: options.retryable,
+      cause: options.cause,
+    });
     this.kind = options.kind;
     this.errorType = options.errorType;
     this.serverMessage = options.serverMessage;
@@ -38,7 +50,10 @@ export class ProviderRequestError extends ProviderError {
 
   /** One line for a user: `anthropic: HTTP 401 authentication_error: invalid x-api-key (not retried)`. */
   describe(): string {
-    const what = this.kind === 'http' ? `HTTP ${this.status ?? '(stream error event)'}${this.errorType ? ` ${this.errorType}` : ''}: ${this.serverMessage ?? '(no message)'}` : this.message.replace(/^API Error: /, '');
+    const what =
+      this.kind === 'http'
+        ? `HTTP ${this.status ?? '(stream error event)'}${this.errorType ? ` ${this.errorType}` : ''}: ${this.serverMessage ?? '(no message)'}`
+        : this.message.replace(/^API Error: /, '');
     return `${this.provider}: ${what}${this.retryable ? '' : ' (not retried)'}`;
   }
 }
@@ -49,11 +64,18 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** Error types a streaming provider may send in an SSE `error` event that are transient. */
-const TRANSIENT_ERROR_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'server_error', 'timeout_error']);
+const TRANSIENT_ERROR_TYPES = new Set([
+  'overloaded_error',
+  'api_error',
+  'rate_limit_error',
+  'server_error',
+  'timeout_error',
+]);
 
 /** The retry verdict for any error a provider's attempt threw: ProviderErrors say so themselves; anything else is not retried. */
 export function retryVerdict(error: unknown): RetryVerdict {
-  if (error instanceof ProviderRequestError) return { retry: error.retryable, retryAfterMs: error.retryAfterMs };
+  if (error instanceof ProviderRequestError)
+    return { retry: error.retryable, retryAfterMs: error.retryAfterMs };
   return { retry: error instanceof ProviderError && error.retryable };
 }
 
@@ -90,21 +112,32 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
   const shape = (typeof error === 'object' && error !== null ? error : {}) as SdkErrorShape;
   const provider = context.provider;
   if (context.timedOutAfterMs !== undefined) {
-    return final(new ProviderRequestError(provider, `API Error: Request timed out (no response for ${Math.round(context.timedOutAfterMs / 1000)} s)`, { kind: 'timeout', retryable: true, cause: error }), context);
+    return final(
+      new ProviderRequestError(
+        provider,
+        `API Error: Request timed out (no response for ${Math.round(context.timedOutAfterMs / 1000)} s)`,
+        { kind: 'timeout', retryable: true, cause: error },
+      ),
+      context,
+    );
   }
   if (context.aborted) return new AbortError('the model request was aborted');
   if (typeof shape.status === 'number') {
     const body = bodyOf(shape.error);
     const serverMessage = body.message ?? stripStatus(String(shape.message ?? ''), shape.status);
-    return new ProviderRequestError(provider, `API Error: ${shape.status} ${serverMessage || '(no message)'}`, {
-      kind: 'http',
-      status: shape.status,
-      retryable: isRetryableStatus(shape.status),
-      ...(body.type ? { errorType: body.type } : {}),
-      ...(serverMessage ? { serverMessage } : {}),
-      ...optionalRetryAfter(parseRetryAfter(shape.headers)),
-      cause: error,
-    });
+    return new ProviderRequestError(
+      provider,
+      `API Error: ${shape.status} ${serverMessage || '(no message)'}`,
+      {
+        kind: 'http',
+        status: shape.status,
+        retryable: isRetryableStatus(shape.status),
+        ...(body.type ? { errorType: body.type } : {}),
+        ...(serverMessage ? { serverMessage } : {}),
+        ...optionalRetryAfter(parseRetryAfter(shape.headers)),
+        cause: error,
+      },
+    );
   }
   if (shape.name === 'APIError' || (shape.error !== undefined && bodyOf(shape.error).type !== undefined)) {
     // An error event inside a 200 stream (`event: error`, or a chunk carrying `error`).
@@ -122,27 +155,51 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
     );
   }
   if (error instanceof SyntaxError) {
-    return new ProviderRequestError(provider, `API Error: malformed stream event from the server (${error.message})`, { kind: 'stream', retryable: false, cause: error });
+    return new ProviderRequestError(
+      provider,
+      `API Error: malformed stream event from the server (${error.message})`,
+      { kind: 'stream', retryable: false, cause: error },
+    );
   }
   const code = socketCode(error);
-  if (shape.name === 'APIConnectionError' || shape.name === 'APIConnectionTimeoutError' || code !== undefined || error instanceof TypeError) {
+  if (
+    shape.name === 'APIConnectionError' ||
+    shape.name === 'APIConnectionTimeoutError' ||
+    code !== undefined ||
+    error instanceof TypeError
+  ) {
     const detail = code ? `${SOCKET_WORDS[code] ?? 'network failure'} (${code})` : describeCause(error);
-    return final(new ProviderRequestError(provider, `API Error: Connection error: ${detail}`, { kind: 'connection', retryable: true, cause: error }), context);
+    return final(
+      new ProviderRequestError(provider, `API Error: Connection error: ${detail}`, {
+        kind: 'connection',
+        retryable: true,
+        cause: error,
+      }),
+      context,
+    );
   }
-  return new ProviderRequestError(provider, `API Error: ${error instanceof Error ? error.message : String(error)}`, { kind: 'stream', retryable: false, cause: error });
+  return new ProviderRequestError(
+    provider,
+    `API Error: ${error instanceof Error ? error.message : String(error)}`,
+    { kind: 'stream', retryable: false, cause: error },
+  );
 }
 
 /** A failure after content reached the caller is final: a retry would stream the same text twice. */
 function final(error: ProviderRequestError, context: FailureContext): ProviderRequestError {
   if (!context.streamed || !error.retryable) return error;
-  return new ProviderRequestError(error.provider, `${error.message}; the response was cut off after output had started`, {
-    kind: error.kind,
-    ...(error.status !== undefined ? { status: error.status } : {}),
-    retryable: false,
-    ...(error.errorType ? { errorType: error.errorType } : {}),
-    ...(error.serverMessage ? { serverMessage: error.serverMessage } : {}),
-    cause: error.cause,
-  });
+  return new ProviderRequestError(
+    error.provider,
+    `${error.message}; the response was cut off after output had started`,
+    {
+      kind: error.kind,
+      ...(error.status !== undefined ? { status: error.status } : {}),
+      retryable: false,
+      ...(error.errorType ? { errorType: error.errorType } : {}),
+      ...(error.serverMessage ? { serverMessage: error.serverMessage } : {}),
+      cause: error.cause,
+    },
+  );
 }
 
 function optionalRetryAfter(value: number | undefined): { retryAfterMs?: number } {
@@ -154,14 +211,33 @@ function bodyOf(value: unknown): { type?: string; message?: string } {
   if (typeof value === 'string') return { message: value.slice(0, 500) };
   if (typeof value !== 'object' || value === null) return {};
   const record = value as Record<string, unknown>;
-  const inner = typeof record['error'] === 'object' && record['error'] !== null ? (record['error'] as Record<string, unknown>) : record;
-  const type = typeof inner['type'] === 'string' ? inner['type'] : typeof inner['code'] === 'string' ? inner['code'] : undefined;
-  const message = typeof inner['message'] === 'string' ? inner['message'] : typeof record['message'] === 'string' ? record['message'] : undefined;
-  return { ...(type && type !== 'error' ? { type } : {}), ...(message ? { message: message.slice(0, 500) } : {}) };
+  const inner =
+    typeof record['error'] === 'object' && record['error'] !== null
+      ? (record['error'] as Record<string, unknown>)
+      : record;
+  const type =
+    typeof inner['type'] === 'string'
+      ? inner['type']
+      : typeof inner['code'] === 'string'
+        ? inner['code']
+        : undefined;
+  const message =
+    typeof inner['message'] === 'string'
+      ? inner['message']
+      : typeof record['message'] === 'string'
+        ? record['message']
+        : undefined;
+  return {
+    ...(type && type !== 'error' ? { type } : {}),
+    ...(message ? { message: message.slice(0, 500) } : {}),
+  };
 }
 
 function stripStatus(message: string, status: number): string {
-  return message.replace(new RegExp(`^${status} `), '').replace(/ status code \(no body\)$/, '').slice(0, 500);
+  return message
+    .replace(new RegExp(`^${status} `), '')
+    .replace(/ status code \(no body\)$/, '')
+    .slice(0, 500);
 }
 
 /** What the usual socket error codes mean, for the one-line message. */

@@ -18,7 +18,11 @@ export interface RetryOptions {
   /** A number in [0, 1) for jitter (default Math.random). */
   readonly random?: () => number;
   /** Told before each retry: which retry (1-based), the delay in ms and the error that caused it. Must not throw. */
-  readonly onRetry?: (retry: { readonly attempt: number; readonly delayMs: number; readonly error: unknown }) => void;
+  readonly onRetry?: (retry: {
+    readonly attempt: number;
+    readonly delayMs: number;
+    readonly error: unknown;
+  }) => void;
 }
 
 /** Whether a failure may be retried, and after how long the server asked to wait (ms), if it did. */
@@ -34,9 +38,16 @@ const DEFAULTS = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 30_000, maxRetry
  * one, else `baseDelayMs · 2^(attempt-1)` capped at `maxDelayMs`, of which a random part of up to
  * half is taken off ("equal jitter"), so that many clients that failed together do not retry together.
  */
-export function retryDelayMs(attempt: number, retryAfterMs: number | undefined, options: RetryOptions = {}): number {
+export function retryDelayMs(
+  attempt: number,
+  retryAfterMs: number | undefined,
+  options: RetryOptions = {},
+): number {
   if (retryAfterMs !== undefined && retryAfterMs >= 0) return retryAfterMs;
-  const exponential = Math.min((options.baseDelayMs ?? DEFAULTS.baseDelayMs) * 2 ** (attempt - 1), options.maxDelayMs ?? DEFAULTS.maxDelayMs);
+  const exponential = Math.min(
+    (options.baseDelayMs ?? DEFAULTS.baseDelayMs) * 2 ** (attempt - 1),
+    options.maxDelayMs ?? DEFAULTS.maxDelayMs,
+  );
   const random = (options.random ?? Math.random)();
   return Math.round(exponential / 2 + (exponential / 2) * (1 - random));
 }
@@ -61,7 +72,8 @@ export async function withRetries<T>(
     } catch (error) {
       const { retry, retryAfterMs } = verdict(error);
       if (!retry || attempt >= maxRetries || options.signal?.aborted) throw error;
-      if (retryAfterMs !== undefined && retryAfterMs > (options.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs)) throw error;
+      if (retryAfterMs !== undefined && retryAfterMs > (options.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs))
+        throw error;
       const delayMs = retryDelayMs(attempt + 1, retryAfterMs, options);
       options.onRetry?.({ attempt: attempt + 1, delayMs, error });
       await sleep(delayMs, options.signal);
@@ -73,7 +85,10 @@ export async function withRetries<T>(
  * Reads a `retry-after-ms` (milliseconds) or `retry-after` (seconds, or an HTTP date) header, in ms.
  * Returns undefined when neither is present or readable. `now` is for tests.
  */
-export function parseRetryAfter(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+  headers: { get(name: string): string | null } | undefined,
+  now = Date.now(),
+): number | undefined {
   const milliseconds = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
   if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;
   const value = headers?.get('retry-after');

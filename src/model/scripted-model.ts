@@ -19,7 +19,12 @@ export type ScriptTurn =
   | {
       readonly content?: readonly ScriptBlock[];
       readonly match?: string;
-      readonly usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
+      readonly usage?: {
+        input_tokens?: number;
+        output_tokens?: number;
+        cache_read_input_tokens?: number;
+        cache_creation_input_tokens?: number;
+      };
       readonly stop_reason?: string;
       readonly error?: { status?: number; type?: string; message?: string };
       readonly sticky?: boolean;
@@ -89,33 +94,54 @@ export class ScriptedModel implements ModelClient {
     // The conversation is the caller's live list (ModelRequest): a record of it must be a copy.
     if (this.record) {
       const { model, maxTokens, toolChoice } = request;
-      this.requests.push({ system: request.system, messages: [...request.messages], tools: request.tools, ...(model !== undefined ? { model } : {}), ...(maxTokens !== undefined ? { maxTokens } : {}), ...(toolChoice !== undefined ? { toolChoice } : {}) });
+      this.requests.push({
+        system: request.system,
+        messages: [...request.messages],
+        tools: request.tools,
+        ...(model !== undefined ? { model } : {}),
+        ...(maxTokens !== undefined ? { maxTokens } : {}),
+        ...(toolChoice !== undefined ? { toolChoice } : {}),
+      });
     }
     if (request.signal?.aborted) throw new ProviderError('scripted', 'request aborted', { retryable: false });
     if (this.aux !== undefined && request.tools.length === 0) {
       const haystack = request.system + '\n' + JSON.stringify(request.messages);
-      const rule = this.aux.find((candidate) => candidate.match === undefined || haystack.includes(candidate.match));
+      const rule = this.aux.find(
+        (candidate) => candidate.match === undefined || haystack.includes(candidate.match),
+      );
       return respond(rule?.content ?? [{ type: 'text', text: rule?.text ?? 'ok' }], {}, undefined);
     }
     const index = this.pick(request);
     if (index < 0) {
-      if (this.mode === 'lenient') return respond([{ type: 'text', text: SCRIPT_EXHAUSTED_TEXT }], {}, undefined);
-      throw new ProviderError('scripted', `scripted model: no scripted turn left for request ${this.received} (strict mode)`);
+      if (this.mode === 'lenient')
+        return respond([{ type: 'text', text: SCRIPT_EXHAUSTED_TEXT }], {}, undefined);
+      throw new ProviderError(
+        'scripted',
+        `scripted model: no scripted turn left for request ${this.received} (strict mode)`,
+      );
     }
     const turn = this.turns[index]!;
-    const entry = Array.isArray(turn) ? { content: turn as readonly ScriptBlock[] } : (turn as Exclude<ScriptTurn, readonly ScriptBlock[]>);
+    const entry = Array.isArray(turn)
+      ? { content: turn as readonly ScriptBlock[] }
+      : (turn as Exclude<ScriptTurn, readonly ScriptBlock[]>);
     if (!entry.sticky) this.used[index] = true;
     if (entry.delay_ms) await new Promise((resolve) => setTimeout(resolve, entry.delay_ms));
     if (entry.error) {
       const status = entry.error.status ?? 500;
-      throw new ProviderError('scripted', `API Error: ${status} ${entry.error.message ?? entry.error.type ?? 'scripted error'}`, { status, retryable: status === 429 || status >= 500 });
+      throw new ProviderError(
+        'scripted',
+        `API Error: ${status} ${entry.error.message ?? entry.error.type ?? 'scripted error'}`,
+        { status, retryable: status === 429 || status >= 500 },
+      );
     }
     return respond(entry.content ?? [], entry.usage ?? {}, entry.stop_reason);
   }
 
   /** Number of turns never used. */
   get remaining(): number {
-    return this.turns.filter((turn, index) => !this.used[index] && !(!Array.isArray(turn) && (turn as { sticky?: boolean }).sticky)).length;
+    return this.turns.filter(
+      (turn, index) => !this.used[index] && !(!Array.isArray(turn) && (turn as { sticky?: boolean }).sticky),
+    ).length;
   }
 
   /** @throws Error naming the unconsumed turns (strict scripts only; lenient ones never throw). */
@@ -139,7 +165,11 @@ export class ScriptedModel implements ModelClient {
   }
 }
 
-function respond(blocks: readonly ScriptBlock[], usage: NonNullable<Exclude<ScriptTurn, readonly ScriptBlock[]>['usage']>, stopReason: string | undefined): ModelResponse {
+function respond(
+  blocks: readonly ScriptBlock[],
+  usage: NonNullable<Exclude<ScriptTurn, readonly ScriptBlock[]>['usage']>,
+  stopReason: string | undefined,
+): ModelResponse {
   const texts: string[] = [];
   const calls: ToolCall[] = [];
   for (const block of blocks) {
@@ -152,8 +182,12 @@ function respond(blocks: readonly ScriptBlock[], usage: NonNullable<Exclude<Scri
   const counted: Usage = {
     inputTokens: usage.input_tokens ?? 0,
     outputTokens: usage.output_tokens ?? 0,
-    ...(usage.cache_read_input_tokens !== undefined ? { cacheReadInputTokens: usage.cache_read_input_tokens } : {}),
-    ...(usage.cache_creation_input_tokens !== undefined ? { cacheCreationInputTokens: usage.cache_creation_input_tokens } : {}),
+    ...(usage.cache_read_input_tokens !== undefined
+      ? { cacheReadInputTokens: usage.cache_read_input_tokens }
+      : {}),
+    ...(usage.cache_creation_input_tokens !== undefined
+      ? { cacheCreationInputTokens: usage.cache_creation_input_tokens }
+      : {}),
   };
   return {
     message: assistantMessage(texts.join('\n\n'), calls),

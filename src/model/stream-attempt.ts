@@ -33,7 +33,11 @@ export const DEFAULT_TIMEOUT_MS = 600_000;
  * `request.onStream` makes a later failure final, so no text is ever streamed twice.
  * @throws ProviderRequestError once retries are used up or for a non-retryable failure; AbortError when the run is aborted.
  */
-export async function streamWithRetries<T>(request: ModelRequest, options: StreamingOptions, attempt: (context: AttemptContext) => Promise<T>): Promise<T> {
+export async function streamWithRetries<T>(
+  request: ModelRequest,
+  options: StreamingOptions,
+  attempt: (context: AttemptContext) => Promise<T>,
+): Promise<T> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return withRetries(
     async () => {
@@ -54,7 +58,12 @@ export async function streamWithRetries<T>(request: ModelRequest, options: Strea
       touch();
       const emit = (event: ModelStreamEvent) => {
         touch();
-        if (event.type === 'text_delta' || event.type === 'tool_call_start' || event.type === 'tool_call_delta') streamed = true;
+        if (
+          event.type === 'text_delta' ||
+          event.type === 'tool_call_start' ||
+          event.type === 'tool_call_delta'
+        )
+          streamed = true;
         try {
           request.onStream?.(event);
         } catch {
@@ -64,7 +73,12 @@ export async function streamWithRetries<T>(request: ModelRequest, options: Strea
       try {
         return await attempt({ signal: controller.signal, emit, touch });
       } catch (error) {
-        throw toProviderError(error, { provider: options.provider, aborted: request.signal?.aborted ?? false, timedOutAfterMs: timedOut ? timeoutMs : undefined, streamed });
+        throw toProviderError(error, {
+          provider: options.provider,
+          aborted: request.signal?.aborted ?? false,
+          timedOutAfterMs: timedOut ? timeoutMs : undefined,
+          streamed,
+        });
       } finally {
         clearTimeout(timer);
         request.signal?.removeEventListener('abort', onAbort);

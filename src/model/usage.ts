@@ -18,8 +18,12 @@ export function addUsage(a: Usage, b: Usage): Usage {
   return {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
-    ...(a.cacheReadInputTokens !== undefined || b.cacheReadInputTokens !== undefined ? { cacheReadInputTokens: cacheRead } : {}),
-    ...(a.cacheCreationInputTokens !== undefined || b.cacheCreationInputTokens !== undefined ? { cacheCreationInputTokens: cacheCreation } : {}),
+    ...(a.cacheReadInputTokens !== undefined || b.cacheReadInputTokens !== undefined
+      ? { cacheReadInputTokens: cacheRead }
+      : {}),
+    ...(a.cacheCreationInputTokens !== undefined || b.cacheCreationInputTokens !== undefined
+      ? { cacheCreationInputTokens: cacheCreation }
+      : {}),
   };
 }
 

@@ -43,5 +43,8 @@ export function configuresAgent(below: readonly string[], replacesDirectories: b
  * whole `skills/` folder, since a skill's SKILL.md cannot be named before the skill exists.
  */
 export function agentConfigurationPaths(claudeFolder: string): string[] {
-  return [...CONFIGURING_ENTRIES].filter((name) => name !== 'claude.md' && name !== 'claude.local.md').concat(['CLAUDE.md', 'CLAUDE.local.md', 'skills']).map((name) => `${claudeFolder}/${name}`);
+  return [...CONFIGURING_ENTRIES]
+    .filter((name) => name !== 'claude.md' && name !== 'claude.local.md')
+    .concat(['CLAUDE.md', 'CLAUDE.local.md', 'skills'])
+    .map((name) => `${claudeFolder}/${name}`);
 }

@@ -48,11 +48,26 @@ interface Matcher {
  * (a rule for `Read`, with or without a specifier) and the workspace. Paths are compared as
  * written and by real path. Never throws.
  */
-export function inspectReads(reads: readonly BashRead[], context: { workspace: Workspace; cwd: string; projectDir: string; homeDir: string; deny: readonly PermissionRule[]; ask: readonly PermissionRule[] }): ReadFindings {
+export function inspectReads(
+  reads: readonly BashRead[],
+  context: {
+    workspace: Workspace;
+    cwd: string;
+    projectDir: string;
+    homeDir: string;
+    deny: readonly PermissionRule[];
+    ask: readonly PermissionRule[];
+  },
+): ReadFindings {
   const compile = (rules: readonly PermissionRule[]): Matcher[] =>
     rules
       .filter((rule) => toolNameMatches(rule.toolName, 'Read', 'read'))
-      .map((rule) => ({ rule, ...(rule.specifier === undefined ? { matches: () => true, mayMatchBelow: () => true } : compilePathSpecifier(rule.specifier, context)) }));
+      .map((rule) => ({
+        rule,
+        ...(rule.specifier === undefined
+          ? { matches: () => true, mayMatchBelow: () => true }
+          : compilePathSpecifier(rule.specifier, context)),
+      }));
   const deny = compile(context.deny);
   const ask = compile(context.ask);
   const findings: { -readonly [K in keyof ReadFindings]: ReadFindings[K] } = {};
@@ -72,10 +87,16 @@ export function inspectReads(reads: readonly BashRead[], context: { workspace: W
     }
     const asked = ruleFor(ask);
     if (asked) findings.asked ??= { read, rule: asked.rule };
-    if (read.guessed !== true && !HARMLESS.has(lexical) && (!context.workspace.contains(real) || isSpecial(real))) findings.outside ??= { read, path: real };
+    if (
+      read.guessed !== true &&
+      !HARMLESS.has(lexical) &&
+      (!context.workspace.contains(real) || isSpecial(real))
+    )
+      findings.outside ??= { read, path: real };
     if (!read.tree || read.guessed === true) continue;
     // Only the rules that could match below this path, and only when a rule or a followed link could matter.
-    const reaching = (matchers: Matcher[]) => matchers.filter((matcher) => candidates.some(matcher.mayMatchBelow));
+    const reaching = (matchers: Matcher[]) =>
+      matchers.filter((matcher) => candidates.some(matcher.mayMatchBelow));
     const rules = { deny: reaching(deny), ask: reaching(ask), workspace: context.workspace };
     if (rules.deny.length > 0 || rules.ask.length > 0 || read.follows) walk(real, read, rules, findings);
   }
@@ -87,7 +108,12 @@ function isSpecial(real: string): boolean {
 }
 
 /** Goes through the tree below `root` as the reader would (links followed or not, dot-names skipped or not). */
-function walk(root: string, read: BashRead, rules: { deny: Matcher[]; ask: Matcher[]; workspace: Workspace }, findings: { -readonly [K in keyof ReadFindings]: ReadFindings[K] }): void {
+function walk(
+  root: string,
+  read: BashRead,
+  rules: { deny: Matcher[]; ask: Matcher[]; workspace: Workspace },
+  findings: { -readonly [K in keyof ReadFindings]: ReadFindings[K] },
+): void {
   const pending = [root];
   const seen = new Set([root]);
   let count = 0;
@@ -158,29 +184,61 @@ const VERBS: Readonly<Record<string, string>> = {
  * directories (not in bypassPermissions), or a walk that reaches a denied file or cannot be
  * checked. Each asks, and only a person decides, as for the Read tool outside the workspace.
  */
-export function readBoundaryVerdict(findings: ReadFindings, workspace: Workspace, mode: PermissionMode): PermissionVerdict | undefined {
+export function readBoundaryVerdict(
+  findings: ReadFindings,
+  workspace: Workspace,
+  mode: PermissionMode,
+): PermissionVerdict | undefined {
   const verdict = boundaryAsk(findings, workspace, mode);
   // dontAsk refuses what would need a person, as it does for every call it cannot allow.
-  if (verdict?.behavior === 'ask' && mode === 'dontAsk') return { behavior: 'deny', message: verdict.message, source: verdict.source, ...(verdict.cause ? { cause: verdict.cause } : {}) };
+  if (verdict?.behavior === 'ask' && mode === 'dontAsk')
+    return {
+      behavior: 'deny',
+      message: verdict.message,
+      source: verdict.source,
+      ...(verdict.cause ? { cause: verdict.cause } : {}),
+    };
   return verdict;
 }
 
 /** A read hookloop cannot check against the Read rules: a boundary no hook may lift. */
 const READ_RULES = { kind: 'boundary', boundary: 'read_rules' } as const;
 
-function boundaryAsk(findings: ReadFindings, workspace: Workspace, mode: PermissionMode): PermissionVerdict | undefined {
+function boundaryAsk(
+  findings: ReadFindings,
+  workspace: Workspace,
+  mode: PermissionMode,
+): PermissionVerdict | undefined {
   const roots = workspace.roots.map((root) => `'${root}'`).join(', ');
   if (findings.deniedBelow) {
     const { read, file, rule } = findings.deniedBelow;
-    return { behavior: 'ask', message: `${read.program} in '${path.resolve(read.path ?? '.')}' needs approval: it would read '${file}', which the rule ${rule.text} denies. Search or list narrower paths that leave it out.`, source: `rule ${rule.text}`, hookMayDecide: false, cause: { kind: 'rule', list: 'deny', rule: rule.text } };
+    return {
+      behavior: 'ask',
+      message: `${read.program} in '${path.resolve(read.path ?? '.')}' needs approval: it would read '${file}', which the rule ${rule.text} denies. Search or list narrower paths that leave it out.`,
+      source: `rule ${rule.text}`,
+      hookMayDecide: false,
+      cause: { kind: 'rule', list: 'deny', rule: rule.text },
+    };
   }
   if (findings.unknown) {
     const { read } = findings.unknown;
-    return { behavior: 'ask', message: `${read.program} needs approval: it reads a file whose name is only known when the command runs, which could be one that a Read rule in force covers.`, source: 'read rules', hookMayDecide: false, cause: READ_RULES };
+    return {
+      behavior: 'ask',
+      message: `${read.program} needs approval: it reads a file whose name is only known when the command runs, which could be one that a Read rule in force covers.`,
+      source: 'read rules',
+      hookMayDecide: false,
+      cause: READ_RULES,
+    };
   }
   if (findings.unchecked) {
     const { read } = findings.unchecked;
-    return { behavior: 'ask', message: `${read.program} in '${path.resolve(read.path ?? '.')}' needs approval: it reads more than ${WALK_LIMIT} entries below that path, too many for hookloop to check against the Read rules in force.`, source: 'read rules', hookMayDecide: false, cause: READ_RULES };
+    return {
+      behavior: 'ask',
+      message: `${read.program} in '${path.resolve(read.path ?? '.')}' needs approval: it reads more than ${WALK_LIMIT} entries below that path, too many for hookloop to check against the Read rules in force.`,
+      source: 'read rules',
+      hookMayDecide: false,
+      cause: READ_RULES,
+    };
   }
   if (findings.outside && mode !== 'bypassPermissions') {
     const { read, path: where } = findings.outside;

@@ -44,11 +44,26 @@ interface Matcher {
  * Looks at every write of a Bash command (see `WriteFindings`) against the Write/Edit deny and ask
  * rules and the workspace. Paths are compared as written and by real path. Never throws.
  */
-export function inspectWrites(writes: readonly BashWrite[], context: { workspace: Workspace; cwd: string; projectDir: string; homeDir: string; deny: readonly PermissionRule[]; ask: readonly PermissionRule[] }): WriteFindings {
+export function inspectWrites(
+  writes: readonly BashWrite[],
+  context: {
+    workspace: Workspace;
+    cwd: string;
+    projectDir: string;
+    homeDir: string;
+    deny: readonly PermissionRule[];
+    ask: readonly PermissionRule[];
+  },
+): WriteFindings {
   const compile = (rules: readonly PermissionRule[]): Matcher[] =>
     rules
       .filter((rule) => EDIT_TOOLS.has(rule.toolName))
-      .map((rule) => ({ rule, ...(rule.specifier === undefined ? { matches: () => true, mayMatchBelow: () => true, floating: true } : compilePathSpecifier(rule.specifier, context)) }));
+      .map((rule) => ({
+        rule,
+        ...(rule.specifier === undefined
+          ? { matches: () => true, mayMatchBelow: () => true, floating: true }
+          : compilePathSpecifier(rule.specifier, context)),
+      }));
   const deny = compile(context.deny);
   const ask = compile(context.ask);
   const guarded = [...deny, ...ask];
@@ -56,7 +71,11 @@ export function inspectWrites(writes: readonly BashWrite[], context: { workspace
   for (const write of writes) {
     if (write.kind === 'program' && write.path === undefined) {
       if (guarded.length === 0) continue;
-      if (write.computed === true) findings.unprovable ??= { what: 'a program named only when the command runs', rule: (guarded[0] as Matcher).rule };
+      if (write.computed === true)
+        findings.unprovable ??= {
+          what: 'a program named only when the command runs',
+          rule: (guarded[0] as Matcher).rule,
+        };
       for (const mention of write.mentions ?? []) {
         const rule = guarded.find((matcher) => candidatesOf(mention).some(matcher.matches));
         if (rule) findings.unprovable ??= { what: mention, rule: rule.rule };
@@ -64,7 +83,8 @@ export function inspectWrites(writes: readonly BashWrite[], context: { workspace
       continue;
     }
     if (write.path === undefined || write.place === 'unknown' || !path.isAbsolute(write.path)) {
-      if (guarded.length > 0) findings.unprovable ??= { what: write.message, rule: (guarded[0] as Matcher).rule };
+      if (guarded.length > 0)
+        findings.unprovable ??= { what: write.message, rule: (guarded[0] as Matcher).rule };
       continue;
     }
     const candidates = candidatesOf(write.path);
@@ -80,15 +100,23 @@ export function inspectWrites(writes: readonly BashWrite[], context: { workspace
       // that does not exist yet, what the sources bring, which only a rule anchored there can name
       // (a floating `**/*.lock` would make every `mv a b` ask); below an existing file, nothing.
       const kind = kindOf(write.path);
-      const reaches = (matcher: Matcher) => kind !== 'file' && (kind === 'directory' || !matcher.floating) && candidates.some(matcher.mayMatchBelow);
+      const reaches = (matcher: Matcher) =>
+        kind !== 'file' &&
+        (kind === 'directory' || !matcher.floating) &&
+        candidates.some(matcher.mayMatchBelow);
       const below = deny.find(reaches);
       if (below) findings.unprovable ??= { what: `what is below ${write.path}`, rule: below.rule };
       const askedBelow = ask.find(reaches);
       if (askedBelow) findings.asked ??= { path: write.path, rule: askedBelow.rule };
     }
     // A second name of a file: the rule may cover the other one (compared by path, not by inode).
-    if (guarded.length > 0 && hasOtherNames(write.path)) findings.unprovable ??= { what: `${write.path}, which has more than one name (a hard link)`, rule: (guarded[0] as Matcher).rule };
-    if (!HARMLESS.has(write.path) && !context.workspace.contains(write.path)) findings.outside ??= { path: write.path };
+    if (guarded.length > 0 && hasOtherNames(write.path))
+      findings.unprovable ??= {
+        what: `${write.path}, which has more than one name (a hard link)`,
+        rule: (guarded[0] as Matcher).rule,
+      };
+    if (!HARMLESS.has(write.path) && !context.workspace.contains(write.path))
+      findings.outside ??= { path: write.path };
   }
   return findings;
 }
@@ -121,7 +149,11 @@ function hasOtherNames(file: string): boolean {
  * outside the working directories is not decided here: it keeps allow rules and hook allows
  * from approving the command, and the mode decides (see the policy).
  */
-export function writeBoundaryVerdict(findings: WriteFindings, mode: PermissionMode, rulesCarried: boolean): PermissionVerdict | undefined {
+export function writeBoundaryVerdict(
+  findings: WriteFindings,
+  mode: PermissionMode,
+  rulesCarried: boolean,
+): PermissionVerdict | undefined {
   if (!findings.unprovable || rulesCarried) return undefined;
   const { what, rule } = findings.unprovable;
   const message = `This command needs approval: the rule ${rule.text} may cover a file it writes (${what}), and hookloop cannot tell before it runs which files those are. Write to paths named literally.`;

@@ -19,23 +19,63 @@ import path from 'node:path';
 /** File names that run code wherever they are (compared case-folded). */
 export const CODE_RUNNING_FILE_NAMES: readonly string[] = [
   // shells
-  '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.bash_aliases', '.profile',
-  '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.zlogout', 'config.fish',
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.bash_aliases',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.zlogout',
+  'config.fish',
   // git and search tools
-  '.gitconfig', '.gitmodules', '.ripgreprc',
+  '.gitconfig',
+  '.gitmodules',
+  '.ripgreprc',
   // package managers: scripts' shell, a yarn binary, preloads, install hooks, indexes
-  '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnp.cjs', '.pnp.loader.mjs', '.pnpmfile.cjs', 'pnpm-workspace.yaml',
-  'bunfig.toml', '.bunfig.toml', 'pip.conf', 'pip.ini',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnp.cjs',
+  '.pnp.loader.mjs',
+  '.pnpmfile.cjs',
+  'pnpm-workspace.yaml',
+  'bunfig.toml',
+  '.bunfig.toml',
+  'pip.conf',
+  'pip.ini',
   // environment loaders and hook managers
-  '.envrc', '.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', 'lefthook.yaml', '.lefthook.yaml',
+  '.envrc',
+  '.pre-commit-config.yaml',
+  'lefthook.yml',
+  '.lefthook.yml',
+  'lefthook.yaml',
+  '.lefthook.yaml',
   // build tool wrappers and settings
-  '.bazelrc', '.bazelversion', '.bazeliskrc', 'gradle-wrapper.properties', 'maven-wrapper.properties',
+  '.bazelrc',
+  '.bazelversion',
+  '.bazeliskrc',
+  'gradle-wrapper.properties',
+  'maven-wrapper.properties',
   // editors and containers
-  '.devcontainer.json', 'pyrightconfig.json',
+  '.devcontainer.json',
+  'pyrightconfig.json',
 ];
 
 /** Directory names whose every file runs code or configures a program that does (compared case-folded). */
-export const CODE_RUNNING_DIRECTORY_NAMES: readonly string[] = ['.husky', '.vscode', '.idea', '.cargo', '.devcontainer', '.yarn', '.mvn', '.pip'];
+export const CODE_RUNNING_DIRECTORY_NAMES: readonly string[] = [
+  '.husky',
+  '.vscode',
+  '.idea',
+  '.cargo',
+  '.devcontainer',
+  '.yarn',
+  '.mvn',
+  '.pip',
+];
 
 const FILE_NAMES = new Set(CODE_RUNNING_FILE_NAMES);
 const DIRECTORY_NAMES = new Set(CODE_RUNNING_DIRECTORY_NAMES);
@@ -65,7 +105,11 @@ export function codeRunningEntry(folded: readonly string[]): number | undefined 
  * Never throws.
  */
 export function gitHooksDirectories(roots: readonly string[], homeDir: string): string[] {
-  const shared = [path.join(homeDir, '.gitconfig'), path.join(homeDir, '.config', 'git', 'config'), '/etc/gitconfig'];
+  const shared = [
+    path.join(homeDir, '.gitconfig'),
+    path.join(homeDir, '.config', 'git', 'config'),
+    '/etc/gitconfig',
+  ];
   const xdg = process.env['XDG_CONFIG_HOME'];
   if (xdg) shared.push(path.join(xdg, 'git', 'config'));
   const found = new Set<string>();
@@ -109,6 +153,9 @@ function hooksPathValues(file: string): string[] {
 function keyValue(line: string): string[] {
   const match = /^hookspath\s*=\s*(.*)$/i.exec(line);
   if (!match) return [];
-  const value = (match[1] as string).replace(/\s[#;].*$/, '').trim().replace(/^"(.*)"$/, '$1');
+  const value = (match[1] as string)
+    .replace(/\s[#;].*$/, '')
+    .trim()
+    .replace(/^"(.*)"$/, '$1');
   return value === '' ? [] : [value];
 }

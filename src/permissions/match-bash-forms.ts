@@ -23,18 +23,111 @@ interface GlobalOptions {
 
 const GLOBAL_OPTIONS: Readonly<Record<string, GlobalOptions>> = {
   git: {
-    valued: new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--attr-source', '--list-cmds']),
-    flags: new Set(['-p', '-P', '--paginate', '--no-pager', '--no-replace-objects', '--no-lazy-fetch', '--no-optional-locks', '--no-advice', '--bare', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--exec-path', '--html-path', '--man-path', '--info-path']),
+    valued: new Set([
+      '-C',
+      '-c',
+      '--git-dir',
+      '--work-tree',
+      '--namespace',
+      '--config-env',
+      '--super-prefix',
+      '--attr-source',
+      '--list-cmds',
+    ]),
+    flags: new Set([
+      '-p',
+      '-P',
+      '--paginate',
+      '--no-pager',
+      '--no-replace-objects',
+      '--no-lazy-fetch',
+      '--no-optional-locks',
+      '--no-advice',
+      '--bare',
+      '--literal-pathspecs',
+      '--glob-pathspecs',
+      '--noglob-pathspecs',
+      '--icase-pathspecs',
+      '--exec-path',
+      '--html-path',
+      '--man-path',
+      '--info-path',
+    ]),
   },
-  npm: { valued: new Set(['--prefix', '-C', '--workspace', '-w', '--registry', '--userconfig', '--globalconfig', '--cache', '--loglevel']), flags: new Set(['-g', '--global', '-s', '--silent', '-q', '--quiet', '-d', '--verbose', '-ws', '--workspaces', '--yes', '-y', '--force', '-f']) },
-  pnpm: { valued: new Set(['-C', '--dir', '--filter', '-F', '--workspace-dir']), flags: new Set(['-r', '--recursive', '-w', '--workspace-root', '-s', '--silent', '-g', '--global']) },
+  npm: {
+    valued: new Set([
+      '--prefix',
+      '-C',
+      '--workspace',
+      '-w',
+      '--registry',
+      '--userconfig',
+      '--globalconfig',
+      '--cache',
+      '--loglevel',
+    ]),
+    flags: new Set([
+      '-g',
+      '--global',
+      '-s',
+      '--silent',
+      '-q',
+      '--quiet',
+      '-d',
+      '--verbose',
+      '-ws',
+      '--workspaces',
+      '--yes',
+      '-y',
+      '--force',
+      '-f',
+    ]),
+  },
+  pnpm: {
+    valued: new Set(['-C', '--dir', '--filter', '-F', '--workspace-dir']),
+    flags: new Set(['-r', '--recursive', '-w', '--workspace-root', '-s', '--silent', '-g', '--global']),
+  },
   yarn: { valued: new Set(['--cwd']), flags: new Set(['-s', '--silent', '--verbose']) },
-  docker: { valued: new Set(['-H', '--host', '-c', '--context', '--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey']), flags: new Set(['-D', '--debug', '--tls', '--tlsverify']) },
+  docker: {
+    valued: new Set([
+      '-H',
+      '--host',
+      '-c',
+      '--context',
+      '--config',
+      '-l',
+      '--log-level',
+      '--tlscacert',
+      '--tlscert',
+      '--tlskey',
+    ]),
+    flags: new Set(['-D', '--debug', '--tls', '--tlsverify']),
+  },
   kubectl: {
-    valued: new Set(['-n', '--namespace', '--context', '--cluster', '--kubeconfig', '--user', '-s', '--server', '--token', '--as', '--as-group', '-v', '--v', '--request-timeout', '-l', '--selector']),
+    valued: new Set([
+      '-n',
+      '--namespace',
+      '--context',
+      '--cluster',
+      '--kubeconfig',
+      '--user',
+      '-s',
+      '--server',
+      '--token',
+      '--as',
+      '--as-group',
+      '-v',
+      '--v',
+      '--request-timeout',
+      '-l',
+      '--selector',
+    ]),
     flags: new Set(['-A', '--all-namespaces', '--insecure-skip-tls-verify']),
   },
-  cargo: { valued: new Set(['-C', '--config', '-Z', '--color']), flags: new Set(['-v', '-vv', '--verbose', '-q', '--quiet', '--frozen', '--locked', '--offline']) },
+  cargo: {
+    valued: new Set(['-C', '--config', '-Z', '--color']),
+    flags: new Set(['-v', '-vv', '--verbose', '-q', '--quiet', '--frozen', '--locked', '--offline']),
+  },
 };
 
 // Branches tried per run when options are read both ways; past it, the forms stop growing (the plain words still count).
@@ -50,7 +143,7 @@ export function globalOptionForms(argv: readonly ShellWord[]): ShellWord[][] {
     if (forms.length >= MAX_FORMS) return;
     const word = argv[index];
     if (word === undefined) return;
-    if (!word.value.startsWith('-') || word.value === '-' ) {
+    if (!word.value.startsWith('-') || word.value === '-') {
       if (index > 1) forms.push([program, ...argv.slice(index)]);
       return;
     }
@@ -59,7 +152,9 @@ export function globalOptionForms(argv: readonly ShellWord[]): ShellWord[][] {
       return;
     }
     const name = word.value.includes('=') ? word.value.slice(0, word.value.indexOf('=')) : word.value;
-    const attached = word.value.includes('=') || (/^-[A-Za-z]./.test(word.value) && table.valued.has(word.value.slice(0, 2)));
+    const attached =
+      word.value.includes('=') ||
+      (/^-[A-Za-z]./.test(word.value) && table.valued.has(word.value.slice(0, 2)));
     if (attached) return walk(index + 1);
     if (table.valued.has(name)) return walk(index + 2);
     if (table.flags.has(name)) return walk(index + 1);
@@ -76,15 +171,21 @@ export function globalOptionForms(argv: readonly ShellWord[]): ShellWord[][] {
  * every combination when several fit; `text` itself first. A value after `=` is kept.
  */
 export function expandedAbbreviations(text: string, specifier: string): string[] {
-  const longOptions = [...new Set(specifier.split(/[\s:=*]+/).filter((word) => /^--[A-Za-z0-9][\w-]*$/.test(word)))];
+  const longOptions = [
+    ...new Set(specifier.split(/[\s:=*]+/).filter((word) => /^--[A-Za-z0-9][\w-]*$/.test(word))),
+  ];
   if (longOptions.length === 0) return [text];
   let forms = [''];
   for (const [index, word] of text.split(' ').entries()) {
     const separator = index === 0 ? '' : ' ';
     const equals = word.indexOf('=');
     const [name, rest] = equals === -1 ? [word, ''] : [word.slice(0, equals), word.slice(equals)];
-    const readings = /^--[A-Za-z0-9][\w-]*$/.test(name) ? [name, ...longOptions.filter((option) => option.length > name.length && option.startsWith(name))] : [name];
-    forms = forms.flatMap((form) => readings.map((reading) => `${form}${separator}${reading}${rest}`)).slice(0, MAX_FORMS);
+    const readings = /^--[A-Za-z0-9][\w-]*$/.test(name)
+      ? [name, ...longOptions.filter((option) => option.length > name.length && option.startsWith(name))]
+      : [name];
+    forms = forms
+      .flatMap((form) => readings.map((reading) => `${form}${separator}${reading}${rest}`))
+      .slice(0, MAX_FORMS);
   }
   return [text, ...forms.filter((form) => form !== text)];
 }

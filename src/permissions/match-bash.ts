@@ -1,4 +1,11 @@
-import { parseBashCommand, programName, programsOf, type ProgramRun, type ShellWord, type SimpleCommand } from '../shell/index.js';
+import {
+  parseBashCommand,
+  programName,
+  programsOf,
+  type ProgramRun,
+  type ShellWord,
+  type SimpleCommand,
+} from '../shell/index.js';
 import { expandedAbbreviations, globalOptionForms } from './match-bash-forms.js';
 
 /** How a rule meets a command with several parts: see `MatchFlavour` in match-rule.ts. */
@@ -21,7 +28,11 @@ type Flavour = 'any' | 'all';
  *   matches a rule that spells the same path. An unparsable command or an unknown program matches
  *   no allow rule, not even an exact one.
  */
-export async function matchBashSpecifier(specifier: string, command: string, flavour: Flavour): Promise<boolean> {
+export async function matchBashSpecifier(
+  specifier: string,
+  command: string,
+  flavour: Flavour,
+): Promise<boolean> {
   const parsed = await parseBashCommand(command);
   if (!parsed.ok) return flavour === 'any';
   // An exact rule written for the whole line (`Bash(a && b > out.txt)`, an approver's "always") covers exactly that line…
@@ -30,7 +41,8 @@ export async function matchBashSpecifier(specifier: string, command: string, fla
     if (flavour === 'any' || parsed.commands.every((simple) => !isUnknown(simple))) return true;
   }
   if (parsed.commands.length === 0) return matchCommandPattern(specifier, command);
-  if (flavour === 'any') return parsed.commands.some((simple) => isUnknown(simple) || anyRunMatches(specifier, simple));
+  if (flavour === 'any')
+    return parsed.commands.some((simple) => isUnknown(simple) || anyRunMatches(specifier, simple));
   return parsed.commands.every((simple) => !isUnknown(simple) && everyRunCovered(specifier, simple));
 }
 
@@ -57,10 +69,15 @@ function anyRunMatches(specifier: string, simple: SimpleCommand): boolean {
       for (const form of wordForms(argv)) texts.add(form);
       // `/bin/rm x` and `./rm x` are `rm x` for deny and ask rules.
       const [program, ...args] = argv;
-      if (program) for (const form of wordForms([{ ...program, value: programName(program) }, ...args])) texts.add(form);
+      if (program)
+        for (const form of wordForms([{ ...program, value: programName(program) }, ...args])) texts.add(form);
     }
   }
-  return [...texts].some((text) => patterns.some((pattern) => expandedAbbreviations(collapseBlanks(text), pattern).some((form) => matchCommandPattern(pattern, form))));
+  return [...texts].some((text) =>
+    patterns.some((pattern) =>
+      expandedAbbreviations(collapseBlanks(text), pattern).some((form) => matchCommandPattern(pattern, form)),
+    ),
+  );
 }
 
 function everyRunCovered(specifier: string, simple: SimpleCommand): boolean {
@@ -72,7 +89,8 @@ function everyRunCovered(specifier: string, simple: SimpleCommand): boolean {
     if (index === 0) texts.push(simple.text.replace(/\\\n/g, ' '));
     return texts.some((text) => matchCommandPattern(specifier, text));
   };
-  if (runs.length === 0) return matchCommandPattern(specifier, simple.text) || matchCommandPattern(specifier, prefix.trim());
+  if (runs.length === 0)
+    return matchCommandPattern(specifier, simple.text) || matchCommandPattern(specifier, prefix.trim());
   const fixed = fixedWords(specifier);
   return runs.every((run, index) => {
     const next = runs[index + 1];
@@ -99,7 +117,8 @@ function wordForms(words: readonly ShellWord[]): string[] {
 /** How many leading words of a command a specifier fixes (`sudo npm:*` → 2, `git commit *` → 2, an exact one → all). */
 function fixedWords(specifier: string): number {
   const pattern = collapseBlanks(specifier);
-  if (pattern.endsWith(':*') && !hasUnescapedStar(pattern.slice(0, -2))) return pattern.slice(0, -2).split(' ').length;
+  if (pattern.endsWith(':*') && !hasUnescapedStar(pattern.slice(0, -2)))
+    return pattern.slice(0, -2).split(' ').length;
   if (!hasUnescapedStar(pattern)) return Number.POSITIVE_INFINITY;
   const head = splitOnUnescapedStars(pattern)[0] ?? '';
   const words = head.split(' ');

@@ -51,7 +51,14 @@ export interface MatchOptions {
  *
  * @throws ConfigError when `rule` is a malformed string (see `parseRule`).
  */
-export async function matchesRule(rule: PermissionRule | string, toolName: string, input: unknown, cwd: string, projectDir: string, options: MatchOptions = {}): Promise<boolean> {
+export async function matchesRule(
+  rule: PermissionRule | string,
+  toolName: string,
+  input: unknown,
+  cwd: string,
+  projectDir: string,
+  options: MatchOptions = {},
+): Promise<boolean> {
   const parsed = typeof rule === 'string' ? parseRule(rule) : rule;
   const kind = options.kind ?? builtinToolKind(toolName);
   if (!toolNameMatches(parsed.toolName, toolName, kind)) return false;
@@ -59,7 +66,13 @@ export async function matchesRule(rule: PermissionRule | string, toolName: strin
   const flavour = options.flavour ?? 'any';
   // Claude Code gives an MCP tool's rules no specifier: `mcp__s__t(*)` allows nothing. As deny or
   // ask it still covers the tool (fails closed).
-  if (specifier === undefined && flavour === 'all' && toolName.startsWith('mcp__') && parsed.text.includes('(')) return false;
+  if (
+    specifier === undefined &&
+    flavour === 'all' &&
+    toolName.startsWith('mcp__') &&
+    parsed.text.includes('(')
+  )
+    return false;
   if (specifier === undefined) {
     // A bare `Bash` allow rule covers what hookloop can read, not what it cannot: only a person or bypassPermissions runs that.
     if (kind !== 'bash' || flavour === 'any') return true;
@@ -74,21 +87,42 @@ export async function matchesRule(rule: PermissionRule | string, toolName: strin
   if (kind === 'read' || kind === 'edit') {
     const paths = options.filePaths ?? defaultFilePaths(toolName, fields, cwd);
     if (paths.length === 0) return false;
-    const test = (filePath: string): boolean => matchPathSpecifier(specifier, filePath, { cwd, projectDir, homeDir: options.homeDir ?? os.homedir(), flavour });
+    const test = (filePath: string): boolean =>
+      matchPathSpecifier(specifier, filePath, {
+        cwd,
+        projectDir,
+        homeDir: options.homeDir ?? os.homedir(),
+        flavour,
+      });
     return flavour === 'any' ? paths.some(test) : paths.every(test);
   }
-  if (toolName === 'WebFetch') return typeof fields['url'] === 'string' && matchDomain(specifier, fields['url']);
+  if (toolName === 'WebFetch')
+    return typeof fields['url'] === 'string' && matchDomain(specifier, fields['url']);
   if (toolName === 'Agent' || toolName === 'Task') return fields['subagent_type'] === specifier;
   return false;
 }
 
 /** `matchesRule` with the `any` flavour: for deny and ask rules and hook `if` conditions. */
-export function matchesAny(rule: PermissionRule | string, toolName: string, input: unknown, cwd: string, projectDir: string, options: Omit<MatchOptions, 'flavour'> = {}): Promise<boolean> {
+export function matchesAny(
+  rule: PermissionRule | string,
+  toolName: string,
+  input: unknown,
+  cwd: string,
+  projectDir: string,
+  options: Omit<MatchOptions, 'flavour'> = {},
+): Promise<boolean> {
   return matchesRule(rule, toolName, input, cwd, projectDir, { ...options, flavour: 'any' });
 }
 
 /** `matchesRule` with the `all` flavour: for allow rules. */
-export function matchesAll(rule: PermissionRule | string, toolName: string, input: unknown, cwd: string, projectDir: string, options: Omit<MatchOptions, 'flavour'> = {}): Promise<boolean> {
+export function matchesAll(
+  rule: PermissionRule | string,
+  toolName: string,
+  input: unknown,
+  cwd: string,
+  projectDir: string,
+  options: Omit<MatchOptions, 'flavour'> = {},
+): Promise<boolean> {
   return matchesRule(rule, toolName, input, cwd, projectDir, { ...options, flavour: 'all' });
 }
 
@@ -99,7 +133,14 @@ export function matchesAll(rule: PermissionRule | string, toolName: string, inpu
  * `Edit` permission rule covers every edit tool. Settings loaders should reject malformed
  * conditions up front with `parseRule`.
  */
-export async function matchesCondition(condition: string, toolName: string, input: unknown, cwd: string, projectDir: string, options: Omit<MatchOptions, 'flavour'> = {}): Promise<boolean> {
+export async function matchesCondition(
+  condition: string,
+  toolName: string,
+  input: unknown,
+  cwd: string,
+  projectDir: string,
+  options: Omit<MatchOptions, 'flavour'> = {},
+): Promise<boolean> {
   let rule: PermissionRule;
   try {
     rule = parseRule(condition);
@@ -136,24 +177,37 @@ function mcpRuleMatches(ruleTool: string, toolName: string): boolean {
   if (!toolName.startsWith(prefix)) return false;
   if (rest.length === 0) return true;
   const toolPart = rest.join('__');
-  const pattern = new RegExp(`^${toolPart.split('*').map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const pattern = new RegExp(
+    `^${toolPart
+      .split('*')
+      .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return pattern.test(toolName.slice(prefix.length));
 }
 
 /** Anchoring of a path pattern: the directories it is relative to, or a name matched anywhere. */
-function anchor(specifier: string, context: { cwd: string; projectDir: string; homeDir: string }): { bases: string[]; pattern: string } | { basename: string } {
+function anchor(
+  specifier: string,
+  context: { cwd: string; projectDir: string; homeDir: string },
+): { bases: string[]; pattern: string } | { basename: string } {
   const trimmed = /^\/+$/.test(specifier) ? specifier.slice(0, 2) : specifier.replace(/\/+$/, '');
   if (trimmed.startsWith('//')) return { bases: ['/'], pattern: trimmed.slice(2) || '**' };
   if (trimmed === '~') return { bases: [context.homeDir], pattern: '**' };
   if (trimmed.startsWith('~/')) return { bases: [context.homeDir], pattern: trimmed.slice(2) || '**' };
   if (trimmed.startsWith('/')) return { bases: [context.projectDir], pattern: trimmed.slice(1) || '**' };
   const relative = trimmed.replace(/^(\.\/)+/, '');
-  if (relative !== trimmed || relative.includes('/')) return { bases: [context.cwd, context.projectDir], pattern: relative || '**' };
+  if (relative !== trimmed || relative.includes('/'))
+    return { bases: [context.cwd, context.projectDir], pattern: relative || '**' };
   return { basename: relative };
 }
 
 /** Matches one absolute path against a path specifier (see `matchesRule`). */
-export function matchPathSpecifier(specifier: string, filePath: string, context: { cwd: string; projectDir: string; homeDir: string; flavour: MatchFlavour }): boolean {
+export function matchPathSpecifier(
+  specifier: string,
+  filePath: string,
+  context: { cwd: string; projectDir: string; homeDir: string; flavour: MatchFlavour },
+): boolean {
   const matches = pathSpecifierMatcher(specifier, context);
   const candidates = [...new Set([path.resolve(filePath), realpathLoose(filePath)])];
   return context.flavour === 'any' ? candidates.some(matches) : candidates.every(matches);
@@ -163,7 +217,10 @@ export function matchPathSpecifier(specifier: string, filePath: string, context:
  * A path specifier compiled once, for testing many absolute paths (each as given: the caller
  * resolves links). See `matchesRule` for the pattern forms.
  */
-export function pathSpecifierMatcher(specifier: string, context: { cwd: string; projectDir: string; homeDir: string }): (candidate: string) => boolean {
+export function pathSpecifierMatcher(
+  specifier: string,
+  context: { cwd: string; projectDir: string; homeDir: string },
+): (candidate: string) => boolean {
   return compilePathSpecifier(specifier, context).matches;
 }
 
@@ -174,11 +231,22 @@ export function pathSpecifierMatcher(specifier: string, context: { cwd: string; 
  * `floating`: the pattern has no fixed leading directory (`*.lock`, `**\/*.lock`), so it may match
  * below any directory.
  */
-export function compilePathSpecifier(specifier: string, context: { cwd: string; projectDir: string; homeDir: string }): { matches: (candidate: string) => boolean; mayMatchBelow: (directory: string) => boolean; floating: boolean } {
+export function compilePathSpecifier(
+  specifier: string,
+  context: { cwd: string; projectDir: string; homeDir: string },
+): {
+  matches: (candidate: string) => boolean;
+  mayMatchBelow: (directory: string) => boolean;
+  floating: boolean;
+} {
   const anchored = anchor(specifier, context);
   if ('basename' in anchored) {
     const isMatch = picomatch(anchored.basename, { dot: true });
-    return { matches: (candidate) => candidate.split('/').some((part) => part !== '' && isMatch(part)), mayMatchBelow: () => true, floating: true };
+    return {
+      matches: (candidate) => candidate.split('/').some((part) => part !== '' && isMatch(part)),
+      mayMatchBelow: () => true,
+      floating: true,
+    };
   }
   const isMatch = picomatch(anchored.pattern, { dot: true });
   const bases = [...new Set(anchored.bases.flatMap((base) => [path.resolve(base), realpathLoose(base)]))];
@@ -198,7 +266,8 @@ export function compilePathSpecifier(specifier: string, context: { cwd: string; 
   const matches = (candidate: string): boolean =>
     bases.some((base) => {
       const relative = path.relative(base, candidate);
-      if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return anchored.pattern === '**' && relative === '';
+      if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative))
+        return anchored.pattern === '**' && relative === '';
       // The path itself or a directory above it (gitignore: an ignored directory covers its contents).
       const parts = relative.split(path.sep);
       return parts.some((_, index) => isMatch(parts.slice(0, index + 1).join('/')));
@@ -234,4 +303,3 @@ function defaultFilePaths(toolName: string, fields: Record<string, unknown>, cwd
   }
   return toolName === 'Glob' || toolName === 'Grep' ? [cwd] : [];
 }
-

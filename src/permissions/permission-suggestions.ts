@@ -19,13 +19,32 @@ export function permissionSuggestions(call: SuggestedCall, bash: BashClassificat
     const first = bash.writes[0];
     if (!bash.parsed || first === undefined) return [];
     if (first.kind === 'program') {
-      return [{ type: 'addRules', rules: [{ toolName: call.tool.name, ruleContent: escapeSpecifier(call.command ?? '') }], behavior: 'allow', destination: 'session' }];
+      return [
+        {
+          type: 'addRules',
+          rules: [{ toolName: call.tool.name, ruleContent: escapeSpecifier(call.command ?? '') }],
+          behavior: 'allow',
+          destination: 'session',
+        },
+      ];
     }
     if (first.place !== 'inside' || first.path === undefined) return [];
-    const directories = [{ type: 'addDirectories', directories: [path.dirname(first.path)], destination: 'session' }];
-    return first.kind === 'filesystem' ? [...directories, { type: 'setMode', mode: 'acceptEdits', destination: 'session' }] : directories;
+    const directories = [
+      { type: 'addDirectories', directories: [path.dirname(first.path)], destination: 'session' },
+    ];
+    return first.kind === 'filesystem'
+      ? [...directories, { type: 'setMode', mode: 'acceptEdits', destination: 'session' }]
+      : directories;
   }
-  if (call.tool.mcpServer) return [{ type: 'addRules', rules: [{ toolName: call.tool.name }], behavior: 'allow', destination: 'localSettings' }];
+  if (call.tool.mcpServer)
+    return [
+      {
+        type: 'addRules',
+        rules: [{ toolName: call.tool.name }],
+        behavior: 'allow',
+        destination: 'localSettings',
+      },
+    ];
   return call.tool.kind === 'edit' ? [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] : [];
 }
 
@@ -38,7 +57,33 @@ function escapeSpecifier(command: string): string {
  * answer means "this subcommand, whatever its arguments", as Claude Code 2.1.328 proposes it
  * (measured: `git commit -m "x y"` → `Bash(git commit *)`, `npm run build -- --watch` → `Bash(npm run *)`).
  */
-const SUBCOMMAND_PROGRAMS: ReadonlySet<string> = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'cargo', 'go', 'docker', 'kubectl', 'pip', 'pip3', 'uv', 'poetry', 'gh', 'terraform', 'dotnet', 'mvn', 'gradle', 'rustup', 'deno', 'helm', 'brew', 'apt', 'apt-get']);
+const SUBCOMMAND_PROGRAMS: ReadonlySet<string> = new Set([
+  'git',
+  'npm',
+  'pnpm',
+  'yarn',
+  'bun',
+  'npx',
+  'cargo',
+  'go',
+  'docker',
+  'kubectl',
+  'pip',
+  'pip3',
+  'uv',
+  'poetry',
+  'gh',
+  'terraform',
+  'dotnet',
+  'mvn',
+  'gradle',
+  'rustup',
+  'deno',
+  'helm',
+  'brew',
+  'apt',
+  'apt-get',
+]);
 
 /**
  * The session rule an approver's "always" should add for a call: for one simple Bash command of a

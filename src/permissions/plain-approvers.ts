@@ -12,7 +12,10 @@ export const headlessApprover: Approver = {
  * answer is used as is; a throw, a rejection or an answer other than `allow`/`deny`/`always` counts as deny.
  * `awaitsHuman: true` when the function asks a person (the loop then fires a Notification first).
  */
-export function callbackApprover(decide: (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>, options: { readonly awaitsHuman?: boolean } = {}): Approver {
+export function callbackApprover(
+  decide: (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>,
+  options: { readonly awaitsHuman?: boolean } = {},
+): Approver {
   return {
     awaitsHuman: options.awaitsHuman === true,
     async approve(request) {

@@ -8,7 +8,10 @@ import { PERMISSION_MODES, type PermissionMode } from './types.js';
  */
 export function checkMode(mode: PermissionMode): PermissionMode {
   if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
-    throw new ConfigError(`unknown permission mode ${JSON.stringify(mode)}; expected one of ${PERMISSION_MODES.join(', ')}`, { field: 'permissions.defaultMode' });
+    throw new ConfigError(
+      `unknown permission mode ${JSON.stringify(mode)}; expected one of ${PERMISSION_MODES.join(', ')}`,
+      { field: 'permissions.defaultMode' },
+    );
   }
   return mode;
 }

@@ -11,7 +11,8 @@ export interface CallText {
 
 /** Claude Code's words for a call a deny rule refused. */
 export function denyMessage(call: CallText): string {
-  if (call.command !== undefined) return `Permission to use ${call.tool.name} with command ${call.command} has been denied.`;
+  if (call.command !== undefined)
+    return `Permission to use ${call.tool.name} with command ${call.command} has been denied.`;
   return `Permission to use ${call.tool.name} has been denied.`;
 }
 
@@ -19,15 +20,18 @@ export function denyMessage(call: CallText): string {
 export function askMessage(call: CallText): string {
   const file = call.paths[0];
   if (call.command !== undefined) return GENERIC_BASH_REASON.replace('Bash', call.tool.name);
-  if (file !== undefined && call.tool.kind === 'edit') return `Claude requested permissions to write to ${file}, but you haven't granted it yet.`;
-  if (file !== undefined && call.tool.kind === 'read') return `Claude requested permissions to read from ${file}, but you haven't granted it yet.`;
+  if (file !== undefined && call.tool.kind === 'edit')
+    return `Claude requested permissions to write to ${file}, but you haven't granted it yet.`;
+  if (file !== undefined && call.tool.kind === 'read')
+    return `Claude requested permissions to read from ${file}, but you haven't granted it yet.`;
   return `Claude requested permissions to use ${call.tool.name}, but you haven't granted it yet.`;
 }
 
 /** Why plan mode refuses a call. */
 export function planMessage(call: CallText): string {
   const file = call.paths[0];
-  if (call.command !== undefined) return `Cannot run \`${call.command}\` while in plan mode: only read-only commands run in plan mode.`;
+  if (call.command !== undefined)
+    return `Cannot run \`${call.command}\` while in plan mode: only read-only commands run in plan mode.`;
   if (file !== undefined && call.tool.kind === 'edit') return `Cannot write to ${file} while in plan mode.`;
   // Claude Code's words for an MCP tool differ from those for its other tools.
   return `Cannot ${call.tool.mcpServer ? 'call' : 'use'} ${call.tool.name} while in plan mode.`;
@@ -42,5 +46,10 @@ export const DENIAL_WORKAROUND_GUIDANCE =
 
 /** The refusal of a call that would need approval in `dontAsk` mode, in Claude Code's words. */
 export function dontAskDenial(toolName: string): PermissionVerdict & { behavior: 'deny' } {
-  return { behavior: 'deny', message: `Permission to use ${toolName} has been denied because hookloop is running in don't ask mode. ${DENIAL_WORKAROUND_GUIDANCE}`, source: 'mode dontAsk', cause: { kind: 'mode', mode: 'dontAsk' } };
+  return {
+    behavior: 'deny',
+    message: `Permission to use ${toolName} has been denied because hookloop is running in don't ask mode. ${DENIAL_WORKAROUND_GUIDANCE}`,
+    source: 'mode dontAsk',
+    cause: { kind: 'mode', mode: 'dontAsk' },
+  };
 }

@@ -17,7 +17,13 @@ import { matchesRule, toolNameMatches, type MatchFlavour } from './match-rule.js
 import { ProtectedPaths, protectedWriteVerdict, type ProtectedHit } from './protected-paths.js';
 import { parseRule, type PermissionRule } from './rule.js';
 import { RuleFiles } from './rule-files.js';
-import { type PermissionMode, type PermissionQuery, type PermissionRules, type PermissionVerdict, type PolicyCause } from './types.js';
+import {
+  type PermissionMode,
+  type PermissionQuery,
+  type PermissionRules,
+  type PermissionVerdict,
+  type PolicyCause,
+} from './types.js';
 
 /** What a `PermissionPolicy` is built from. */
 export interface PermissionPolicyOptions {
@@ -102,7 +108,12 @@ export class PermissionPolicy {
     this.workspace = options.workspace;
     this.projectDir = path.resolve(options.projectDir);
     this.homeDir = options.homeDir ?? os.homedir();
-    this.protectedPaths = new ProtectedPaths({ projectDir: this.projectDir, homeDir: this.homeDir, roots: this.workspace.roots, files: options.configurationFiles ?? [] });
+    this.protectedPaths = new ProtectedPaths({
+      projectDir: this.projectDir,
+      homeDir: this.homeDir,
+      roots: this.workspace.roots,
+      files: options.configurationFiles ?? [],
+    });
     this.sandboxAutoAllows = options.sandboxAutoAllows;
     this.runsSandboxed = options.runsSandboxed;
     this.lists = {
@@ -136,7 +147,11 @@ export class PermissionPolicy {
 
   /** The rules in force, settings rules first, then session rules in the order they were added. */
   get rules(): PermissionRules {
-    return { allow: this.lists.allow.map((rule) => rule.text), ask: this.lists.ask.map((rule) => rule.text), deny: this.lists.deny.map((rule) => rule.text) };
+    return {
+      allow: this.lists.allow.map((rule) => rule.text),
+      ask: this.lists.ask.map((rule) => rule.text),
+      deny: this.lists.deny.map((rule) => rule.text),
+    };
   }
 
   /**
@@ -181,7 +196,9 @@ export class PermissionPolicy {
    * `Agent` are one tool); an `Edit` rule hides Edit, not every tool that edits files. Never throws.
    */
   hidesTool(toolName: string): boolean {
-    return this.lists.deny.some((rule) => rule.specifier === undefined && toolNameMatches(rule.toolName, toolName, 'other'));
+    return this.lists.deny.some(
+      (rule) => rule.specifier === undefined && toolNameMatches(rule.toolName, toolName, 'other'),
+    );
   }
 
   /** Evaluates one call (see the class comment for the order). Never throws. */
@@ -190,26 +207,83 @@ export class PermissionPolicy {
     const mode = this.currentMode;
 
     const denied = await this.firstMatch('deny', call, 'any');
-    if (denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${denied.text}`, cause: this.ruleFiles.cause('deny', denied) };
+    if (denied)
+      return {
+        behavior: 'deny',
+        message: denyMessage(call),
+        source: `rule ${denied.text}`,
+        cause: this.ruleFiles.cause('deny', denied),
+      };
     // The files a Bash command reads are under the Read rules, as the Read tool is.
     const reads = await this.readFindings(call);
-    if (reads?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${reads.denied.rule.text}`, cause: this.ruleFiles.cause('deny', reads.denied.rule) };
+    if (reads?.denied)
+      return {
+        behavior: 'deny',
+        message: denyMessage(call),
+        source: `rule ${reads.denied.rule.text}`,
+        cause: this.ruleFiles.cause('deny', reads.denied.rule),
+      };
     const writes = await this.writeFindings(call); // the files a Bash command writes are under the Write/Edit rules
-    if (writes?.denied) return { behavior: 'deny', message: denyMessage(call), source: `rule ${writes.denied.rule.text}`, cause: this.ruleFiles.cause('deny', writes.denied.rule) };
+    if (writes?.denied)
+      return {
+        behavior: 'deny',
+        message: denyMessage(call),
+        source: `rule ${writes.denied.rule.text}`,
+        cause: this.ruleFiles.cause('deny', writes.denied.rule),
+      };
     // Plan mode's read-only rule comes before ask rules, so no approval can route around it.
     // Like the reference, it still lets PermissionRequest hooks see the call.
     if (mode === 'plan' && !(await this.readOnly(call))) {
       // The refusal reads as the ask rule's when one covers the call too, as the reference words it.
       const message = (await this.firstMatch('ask', call, 'any')) ? askMessage(call) : planMessage(call);
-      return { behavior: 'ask', message, source: 'mode plan', hookMayDecide: false, humanMayDecide: false, cause: { kind: 'mode', mode } };
+      return {
+        behavior: 'ask',
+        message,
+        source: 'mode plan',
+        hookMayDecide: false,
+        humanMayDecide: false,
+        cause: { kind: 'mode', mode },
+      };
     }
     const asked = await this.firstMatch('ask', call, 'any');
     // dontAsk never asks: an ask rule is a refusal there, without PermissionRequest (as in Claude Code).
-    if (asked && mode === 'dontAsk') return { ...dontAskDenial(call.tool.name), source: `rule ${asked.text} (mode dontAsk)`, cause: this.ruleFiles.cause('ask', asked) };
-    if (asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${asked.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', asked) };
-    if (reads?.asked) return { behavior: 'ask', message: askMessage(call), source: `rule ${reads.asked.rule.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', reads.asked.rule) };
+    if (asked && mode === 'dontAsk')
+      return {
+        ...dontAskDenial(call.tool.name),
+        source: `rule ${asked.text} (mode dontAsk)`,
+        cause: this.ruleFiles.cause('ask', asked),
+      };
+    if (asked)
+      return {
+        behavior: 'ask',
+        message: askMessage(call),
+        source: `rule ${asked.text}`,
+        hookMayDecide: true,
+        cause: this.ruleFiles.cause('ask', asked),
+      };
+    if (reads?.asked)
+      return {
+        behavior: 'ask',
+        message: askMessage(call),
+        source: `rule ${reads.asked.rule.text}`,
+        hookMayDecide: true,
+        cause: this.ruleFiles.cause('ask', reads.asked.rule),
+      };
     const writeAsked = writes?.asked?.rule;
-    if (writeAsked) return mode === 'dontAsk' ? { ...dontAskDenial(call.tool.name), source: `rule ${writeAsked.text} (mode dontAsk)`, cause: this.ruleFiles.cause('ask', writeAsked) } : { behavior: 'ask', message: askMessage(call), source: `rule ${writeAsked.text}`, hookMayDecide: true, cause: this.ruleFiles.cause('ask', writeAsked) };
+    if (writeAsked)
+      return mode === 'dontAsk'
+        ? {
+            ...dontAskDenial(call.tool.name),
+            source: `rule ${writeAsked.text} (mode dontAsk)`,
+            cause: this.ruleFiles.cause('ask', writeAsked),
+          }
+        : {
+            behavior: 'ask',
+            message: askMessage(call),
+            source: `rule ${writeAsked.text}`,
+            hookMayDecide: true,
+            cause: this.ruleFiles.cause('ask', writeAsked),
+          };
 
     const boundary = await this.boundary(call);
     if (boundary) return boundary;
@@ -217,34 +291,61 @@ export class PermissionPolicy {
     // A hook may not allow a Bash command hookloop cannot read or whose programs it cannot name (only a person or bypassPermissions may),
     // nor, like an allow rule, a write outside the workspace (`cp a /x`, `> /x`): the mode decides (the OS sandbox refuses them).
     const writesOut = writes?.outside !== undefined && this.runsSandboxed?.(query.input) !== true;
-    if (query.hookDecision === 'allow' && !writesOut && (call.command === undefined || (await bashCommandIsKnown(call.command)))) return { behavior: 'allow', source: 'hook', cause: HOOK };
+    if (
+      query.hookDecision === 'allow' &&
+      !writesOut &&
+      (call.command === undefined || (await bashCommandIsKnown(call.command)))
+    )
+      return { behavior: 'allow', source: 'hook', cause: HOOK };
     // Claude Code's words for a hook's ask without a reason (measured): what a headless run refuses with.
-    if (query.hookDecision === 'ask') return { behavior: 'ask', message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`, source: 'hook', hookMayDecide: false, cause: HOOK };
+    if (query.hookDecision === 'ask')
+      return {
+        behavior: 'ask',
+        message: query.hookReason || `Hook PreToolUse:${call.tool.name} asked for confirmation for this tool`,
+        source: 'hook',
+        hookMayDecide: false,
+        cause: HOOK,
+      };
 
     const allowed = await this.firstMatch('allow', call, 'all');
-    if (allowed && (!writesOut || (await this.userAllowsEveryCommand(call)))) return { behavior: 'allow', source: `rule ${allowed.text}`, cause: this.ruleFiles.cause('allow', allowed) };
+    if (allowed && (!writesOut || (await this.userAllowsEveryCommand(call))))
+      return {
+        behavior: 'allow',
+        source: `rule ${allowed.text}`,
+        cause: this.ruleFiles.cause('allow', allowed),
+      };
 
     return this.byMode(call);
   }
 
   private describe(query: PermissionQuery): Call {
     const tool = query.tool;
-    const fields = (typeof query.input === 'object' && query.input !== null ? query.input : {}) as Record<string, unknown>;
+    const fields = (typeof query.input === 'object' && query.input !== null ? query.input : {}) as Record<
+      string,
+      unknown
+    >;
     let paths: readonly string[] = [];
     if (tool.kind === 'read' || tool.kind === 'edit') {
       try {
-        paths = (tool.filePaths?.(query.input, { cwd: query.cwd }) ?? defaultPaths(fields, tool.name, query.cwd)).map((file) => path.resolve(query.cwd, file));
+        paths = (
+          tool.filePaths?.(query.input, { cwd: query.cwd }) ?? defaultPaths(fields, tool.name, query.cwd)
+        ).map((file) => path.resolve(query.cwd, file));
       } catch {
         paths = defaultPaths(fields, tool.name, query.cwd); // a tool's filePaths that throws falls back to the usual input fields
       }
       // A read tool that names no path reads where it stands (Grep and Glob without `path`).
       if (paths.length === 0 && tool.kind === 'read') paths = [path.resolve(query.cwd)];
     }
-    const command = tool.kind === 'bash' && typeof fields['command'] === 'string' ? fields['command'] : undefined;
+    const command =
+      tool.kind === 'bash' && typeof fields['command'] === 'string' ? fields['command'] : undefined;
     return { query, tool, paths, command };
   }
 
-  private async firstMatch(behavior: Behavior, call: Call, flavour: MatchFlavour): Promise<PermissionRule | undefined> {
+  private async firstMatch(
+    behavior: Behavior,
+    call: Call,
+    flavour: MatchFlavour,
+  ): Promise<PermissionRule | undefined> {
     for (const rule of this.lists[behavior]) {
       if (await this.matches(rule, call, flavour)) return rule;
     }
@@ -258,7 +359,11 @@ export class PermissionPolicy {
 
   private async classify(call: Call): Promise<BashClassification | undefined> {
     if (call.command === undefined) return undefined;
-    call.bash ??= await classifyBashCommand(call.command, { cwd: call.query.cwd, workspace: this.workspace, homeDir: this.homeDir });
+    call.bash ??= await classifyBashCommand(call.command, {
+      cwd: call.query.cwd,
+      workspace: this.workspace,
+      homeDir: this.homeDir,
+    });
     return call.bash;
   }
 
@@ -266,7 +371,14 @@ export class PermissionPolicy {
   private async readFindings(call: Call): Promise<ReadFindings | undefined> {
     const bash = await this.classify(call);
     if (!bash) return undefined;
-    call.reads ??= inspectReads(bash.reads, { workspace: this.workspace, cwd: call.query.cwd, projectDir: this.projectDir, homeDir: this.homeDir, deny: this.lists.deny, ask: this.lists.ask });
+    call.reads ??= inspectReads(bash.reads, {
+      workspace: this.workspace,
+      cwd: call.query.cwd,
+      projectDir: this.projectDir,
+      homeDir: this.homeDir,
+      deny: this.lists.deny,
+      ask: this.lists.ask,
+    });
     return call.reads;
   }
 
@@ -274,7 +386,14 @@ export class PermissionPolicy {
   private async writeFindings(call: Call): Promise<WriteFindings | undefined> {
     const bash = await this.classify(call);
     if (!bash) return undefined;
-    call.writes ??= inspectWrites(bash.writes, { workspace: this.workspace, cwd: call.query.cwd, projectDir: this.projectDir, homeDir: this.homeDir, deny: this.lists.deny, ask: this.lists.ask });
+    call.writes ??= inspectWrites(bash.writes, {
+      workspace: this.workspace,
+      cwd: call.query.cwd,
+      projectDir: this.projectDir,
+      homeDir: this.homeDir,
+      deny: this.lists.deny,
+      ask: this.lists.ask,
+    });
     return call.writes;
   }
 
@@ -285,7 +404,11 @@ export class PermissionPolicy {
     // In the OS sandbox with every Read rule carried into it (auto-allow stays on only then), the kernel
     // keeps denied files unreadable whatever path the command computes or walks.
     const enforced = this.sandboxAutoAllows?.(call.query.input) === true;
-    const lifted = { ...reads, ...(enforced ? { unknown: undefined, deniedBelow: undefined, unchecked: undefined } : {}), ...((await this.userAllowsEveryCommand(call)) ? { outside: undefined } : {}) };
+    const lifted = {
+      ...reads,
+      ...(enforced ? { unknown: undefined, deniedBelow: undefined, unchecked: undefined } : {}),
+      ...((await this.userAllowsEveryCommand(call)) ? { outside: undefined } : {}),
+    };
     const readBoundary = reads && readBoundaryVerdict(lifted, this.workspace, this.currentMode);
     if (readBoundary) return readBoundary;
     if ((tool.kind === 'read' || tool.kind === 'edit') && this.currentMode !== 'bypassPermissions') {
@@ -298,7 +421,9 @@ export class PermissionPolicy {
           source: 'workspace boundary',
           hookMayDecide: false,
           cause: { kind: 'boundary', boundary: 'workspace' },
-          suggestions: [{ type: 'addDirectories', directories: [path.dirname(outside)], destination: 'session' }],
+          suggestions: [
+            { type: 'addDirectories', directories: [path.dirname(outside)], destination: 'session' },
+          ],
         };
       }
     }
@@ -335,7 +460,9 @@ export class PermissionPolicy {
       // A program hookloop does not read may write any path its words name (`sort -o F`, `tar -C D`);
       // beyond those, an unknown program is the mode's business (and the sandbox's).
       if (write.kind === 'program' && write.path === undefined) {
-        const hit = (write.mentions ?? []).map((file) => this.protectedPaths.hit(file, { replacesDirectories: false, byInode: false })).find((found) => found !== undefined);
+        const hit = (write.mentions ?? [])
+          .map((file) => this.protectedPaths.hit(file, { replacesDirectories: false, byInode: false }))
+          .find((found) => found !== undefined);
         if (hit) return hit;
         continue;
       }
@@ -361,7 +488,10 @@ export class PermissionPolicy {
    */
   private async userAllowsEveryCommand(call: Call): Promise<boolean> {
     if (call.tool.kind !== 'bash' || call.command === undefined || this.currentMode === 'plan') return false;
-    const bare = this.lists.allow.some((rule) => rule.toolName === call.tool.name && rule.specifier === undefined && !this.sessionRules.has(rule));
+    const bare = this.lists.allow.some(
+      (rule) =>
+        rule.toolName === call.tool.name && rule.specifier === undefined && !this.sessionRules.has(rule),
+    );
     return bare && (await bashCommandIsKnown(call.command));
   }
 
@@ -385,8 +515,14 @@ export class PermissionPolicy {
     })();
     return async (file) => {
       const real = realpathLoose(file);
-      if (!anywhere && !this.workspace.contains(real) && !roots.some((root) => isSameOrInside(real, root))) return false;
-      const options = { flavour: 'any' as const, kind: 'read' as const, filePaths: [path.resolve(file)], homeDir: this.homeDir };
+      if (!anywhere && !this.workspace.contains(real) && !roots.some((root) => isSameOrInside(real, root)))
+        return false;
+      const options = {
+        flavour: 'any' as const,
+        kind: 'read' as const,
+        filePaths: [path.resolve(file)],
+        homeDir: this.homeDir,
+      };
       for (const rule of await fileRules) {
         try {
           if (await matchesRule(rule, call.tool.name, {}, query.cwd, this.projectDir, options)) return false;
@@ -407,14 +543,25 @@ export class PermissionPolicy {
   private async byMode(call: Call): Promise<PermissionVerdict> {
     const mode = this.currentMode;
     const { tool } = call;
-    if (mode === 'bypassPermissions') return { behavior: 'allow', source: 'mode bypassPermissions', cause: { kind: 'mode', mode } };
+    if (mode === 'bypassPermissions')
+      return { behavior: 'allow', source: 'mode bypassPermissions', cause: { kind: 'mode', mode } };
     const bash = await this.classify(call);
-    if (bash ? bash.readOnly : tool.kind === 'read' || tool.readOnly) return { behavior: 'allow', source: 'read-only', cause: { kind: 'read_only' } };
-    if (tool.kind === 'bash' && this.sandboxAutoAllows?.(call.query.input) === true) return { behavior: 'allow', source: 'sandbox', cause: { kind: 'sandbox' } };
-    if (mode === 'acceptEdits' && (bash ? bash.editsInsideWorkspace : tool.kind === 'edit')) return { behavior: 'allow', source: 'mode acceptEdits', cause: { kind: 'mode', mode } };
+    if (bash ? bash.readOnly : tool.kind === 'read' || tool.readOnly)
+      return { behavior: 'allow', source: 'read-only', cause: { kind: 'read_only' } };
+    if (tool.kind === 'bash' && this.sandboxAutoAllows?.(call.query.input) === true)
+      return { behavior: 'allow', source: 'sandbox', cause: { kind: 'sandbox' } };
+    if (mode === 'acceptEdits' && (bash ? bash.editsInsideWorkspace : tool.kind === 'edit'))
+      return { behavior: 'allow', source: 'mode acceptEdits', cause: { kind: 'mode', mode } };
     if (mode === 'dontAsk') return dontAskDenial(tool.name);
     const message = bash?.reason ?? askMessage(call);
     const suggestions = permissionSuggestions(call, bash);
-    return { behavior: 'ask', message, source: `mode ${mode}`, hookMayDecide: true, cause: { kind: 'mode', mode }, ...(suggestions.length > 0 ? { suggestions } : {}) };
+    return {
+      behavior: 'ask',
+      message,
+      source: `mode ${mode}`,
+      hookMayDecide: true,
+      cause: { kind: 'mode', mode },
+      ...(suggestions.length > 0 ? { suggestions } : {}),
+    };
   }
 }

@@ -48,7 +48,12 @@ export interface ProtectedHit {
 
 const GIT_FILES = new Set(['.gitattributes', '.gitmodules', '.gitconfig']);
 // Git's system configuration, and the global one when the environment names another file.
-const SYSTEM_GIT_CONFIG = ['/etc/gitconfig', ...[process.env['GIT_CONFIG_GLOBAL'], process.env['GIT_CONFIG_SYSTEM']].filter((file): file is string => file !== undefined && file !== '' && file !== '/dev/null')];
+const SYSTEM_GIT_CONFIG = [
+  '/etc/gitconfig',
+  ...[process.env['GIT_CONFIG_GLOBAL'], process.env['GIT_CONFIG_SYSTEM']].filter(
+    (file): file is string => file !== undefined && file !== '' && file !== '/dev/null',
+  ),
+];
 
 /** See {@link ProtectedPathsOptions}. Built once per run; entries are resolved on every check (a link may appear later). */
 export class ProtectedPaths {
@@ -73,7 +78,11 @@ export class ProtectedPaths {
       ...(options.files ?? []).map((file) => path.resolve(projectDir, file)),
     ];
     this.gitDirectories = roots.map((root) => path.join(root, '.git'));
-    this.gitConfiguration = [path.join(options.homeDir, '.config', 'git'), ...(process.env['XDG_CONFIG_HOME'] ? [path.join(process.env['XDG_CONFIG_HOME'], 'git')] : []), ...SYSTEM_GIT_CONFIG];
+    this.gitConfiguration = [
+      path.join(options.homeDir, '.config', 'git'),
+      ...(process.env['XDG_CONFIG_HOME'] ? [path.join(process.env['XDG_CONFIG_HOME'], 'git')] : []),
+      ...SYSTEM_GIT_CONFIG,
+    ];
   }
 
   /**
@@ -82,31 +91,46 @@ export class ProtectedPaths {
    * ancestor of an entry counts. `byInode: false`: skip the hard-link comparison (for paths a
    * command's words merely mention; default true).
    */
-  hit(file: string, options: { readonly replacesDirectories: boolean; readonly byInode?: boolean }): ProtectedHit | undefined {
+  hit(
+    file: string,
+    options: { readonly replacesDirectories: boolean; readonly byInode?: boolean },
+  ): ProtectedHit | undefined {
     const written = candidates(file);
     // A root's `.claude/` also where it really lies (it may be a link to another folder).
     for (const folder of this.agentFolders) {
       for (const entry of candidates(folder)) {
         for (const candidate of written) {
-          if (options.replacesDirectories && isSameOrInside(foldPath(entry), foldPath(candidate))) return { path: folder, kind: 'configuration' };
+          if (options.replacesDirectories && isSameOrInside(foldPath(entry), foldPath(candidate)))
+            return { path: folder, kind: 'configuration' };
           if (!isSameOrInside(foldPath(candidate), foldPath(entry))) continue;
-          const below = path.relative(foldPath(entry), foldPath(candidate)).split(path.sep).filter((part) => part !== '');
-          if (configuresAgent(below, options.replacesDirectories)) return { path: below.length === 0 ? folder : candidate, kind: 'configuration' };
+          const below = path
+            .relative(foldPath(entry), foldPath(candidate))
+            .split(path.sep)
+            .filter((part) => part !== '');
+          if (configuresAgent(below, options.replacesDirectories))
+            return { path: below.length === 0 ? folder : candidate, kind: 'configuration' };
         }
       }
     }
     for (const entry of this.configuration) {
       const entries = candidates(entry);
-      if (written.some((candidate) => entries.some((protectedPath) => touches(candidate, protectedPath, options.replacesDirectories)))) return { path: entry, kind: 'configuration' };
+      if (
+        written.some((candidate) =>
+          entries.some((protectedPath) => touches(candidate, protectedPath, options.replacesDirectories)),
+        )
+      )
+        return { path: entry, kind: 'configuration' };
     }
     for (const candidate of written) {
       const parts = candidate.split(path.sep);
       const folded = parts.map(foldName);
       // A `.claude` folder anywhere: the project settings of a session started there.
       const claudeAt = folded.indexOf('.claude');
-      if (claudeAt >= 0 && configuresAgent(folded.slice(claudeAt + 1), options.replacesDirectories)) return { path: parts.slice(0, claudeAt + 1).join(path.sep), kind: 'configuration' };
+      if (claudeAt >= 0 && configuresAgent(folded.slice(claudeAt + 1), options.replacesDirectories))
+        return { path: parts.slice(0, claudeAt + 1).join(path.sep), kind: 'configuration' };
       // So is a `.mcp.json` anywhere: the MCP servers (programs) of a session started beside it.
-      if (foldName(path.basename(candidate)) === '.mcp.json') return { path: candidate, kind: 'configuration' };
+      if (foldName(path.basename(candidate)) === '.mcp.json')
+        return { path: candidate, kind: 'configuration' };
       const gitAt = folded.indexOf('.git');
       if (gitAt >= 0) return { path: parts.slice(0, gitAt + 1).join(path.sep), kind: 'git' };
       if (GIT_FILES.has(foldName(path.basename(candidate)))) return { path: candidate, kind: 'git' };
@@ -116,14 +140,20 @@ export class ProtectedPaths {
     if (shared) return shared;
     for (const entry of this.gitConfiguration) {
       const entries = candidates(entry);
-      if (written.some((candidate) => entries.some((gitConfig) => touches(candidate, gitConfig, options.replacesDirectories)))) return { path: entry, kind: 'git' };
+      if (
+        written.some((candidate) =>
+          entries.some((gitConfig) => touches(candidate, gitConfig, options.replacesDirectories)),
+        )
+      )
+        return { path: entry, kind: 'git' };
     }
     const code = this.codeRunning(written, options.replacesDirectories);
     if (code) return code;
     if (options.replacesDirectories) {
       for (const entry of this.gitDirectories) {
         const entries = candidates(entry);
-        if (written.some((candidate) => entries.some((gitDir) => isSameOrInside(gitDir, candidate)))) return { path: entry, kind: 'git' };
+        if (written.some((candidate) => entries.some((gitDir) => isSameOrInside(gitDir, candidate))))
+          return { path: entry, kind: 'git' };
       }
     }
     return undefined;
@@ -142,7 +172,10 @@ export class ProtectedPaths {
     }
     for (const directory of gitHooksDirectories(this.roots, this.homeDir)) {
       const entries = candidates(directory);
-      if (written.some((candidate) => entries.some((entry) => touches(candidate, entry, replacesDirectories)))) return { path: directory, kind: 'code' };
+      if (
+        written.some((candidate) => entries.some((entry) => touches(candidate, entry, replacesDirectories)))
+      )
+        return { path: directory, kind: 'code' };
     }
     return undefined;
   }
@@ -162,11 +195,13 @@ export class ProtectedPaths {
     for (const entry of [...this.configuration, ...this.agentFolders, ...this.gitConfiguration]) {
       const below = filesBelow(entry);
       // Too many files to compare: fail closed, it may be one of them.
-      if (below.truncated) return { path: entry, kind: this.gitConfiguration.includes(entry) ? 'git' : 'configuration' };
+      if (below.truncated)
+        return { path: entry, kind: this.gitConfiguration.includes(entry) ? 'git' : 'configuration' };
       for (const candidate of below.files) {
         try {
           const other = fs.statSync(candidate);
-          if (other.ino === stats.ino && other.dev === stats.dev) return { path: candidate, kind: this.gitConfiguration.includes(entry) ? 'git' : 'configuration' };
+          if (other.ino === stats.ino && other.dev === stats.dev)
+            return { path: candidate, kind: this.gitConfiguration.includes(entry) ? 'git' : 'configuration' };
         } catch {
           // gone: nothing to share
         }
@@ -241,7 +276,9 @@ const CONFIGURATION = { kind: 'boundary', boundary: 'configuration' } as const;
  * `unknown` before the command runs): ask, with `hookMayDecide: false`, so only a person decides, in
  * every mode.
  */
-export function protectedWriteVerdict(written: ProtectedHit | { readonly unknown: string }): PermissionVerdict {
+export function protectedWriteVerdict(
+  written: ProtectedHit | { readonly unknown: string },
+): PermissionVerdict {
   if ('unknown' in written) {
     return {
       behavior: 'ask',

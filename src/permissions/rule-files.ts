@@ -13,7 +13,10 @@ export class RuleFiles {
   private readonly files = new Map<PermissionRule, string>();
 
   /** Records `sources[list][i]` as the file of `lists[list][i]`; missing entries are simply not recorded. */
-  constructor(lists: Readonly<Record<Behavior, readonly PermissionRule[]>>, sources: Partial<Record<Behavior, readonly (string | undefined)[]>> | undefined) {
+  constructor(
+    lists: Readonly<Record<Behavior, readonly PermissionRule[]>>,
+    sources: Partial<Record<Behavior, readonly (string | undefined)[]>> | undefined,
+  ) {
     for (const list of ['allow', 'ask', 'deny'] as const) {
       lists[list].forEach((rule, index) => {
         const file = sources?.[list]?.[index];

@@ -14,7 +14,8 @@ export interface PermissionRule {
 // MCP rules are taken as Claude Code takes them: any text after `mcp__` (a `*` in the tool part is
 // a wildcard; other characters can never match a normalised name, so such a rule is inert, not an error).
 const TOOL_NAME = /^(?:[A-Za-z0-9_-]+(?:__\*)?|mcp__[^\s()]+)$/;
-const EXAMPLES = 'Tool or Tool(specifier), e.g. Bash, Bash(npm test), Bash(git:*), Read(./secrets/**), mcp__server__tool';
+const EXAMPLES =
+  'Tool or Tool(specifier), e.g. Bash, Bash(npm test), Bash(git:*), Read(./secrets/**), mcp__server__tool';
 
 /**
  * Parses one rule string: `Tool` or `Tool(specifier)`. Inside the specifier, `\(` and `\)` stand for
@@ -30,19 +31,25 @@ export function parseRule(rule: string, field?: string): PermissionRule {
   const text = rule.trim();
   const fail = (problem: string): never => {
     const where = field ? `${field}: ` : '';
-    throw new ConfigError(`${where}invalid permission rule ${JSON.stringify(rule)}: ${problem}; expected ${EXAMPLES}`, field ? { field } : {});
+    throw new ConfigError(
+      `${where}invalid permission rule ${JSON.stringify(rule)}: ${problem}; expected ${EXAMPLES}`,
+      field ? { field } : {},
+    );
   };
   const open = findUnescaped(text, '(');
   if (open < 0) {
     if (findUnescaped(text, ')') >= 0) fail('")" without "("');
     if (text === '') fail('empty tool name');
-    if (!TOOL_NAME.test(text)) fail(`tool name ${JSON.stringify(text)} has characters other than letters, digits, "_" and "-"`);
+    if (!TOOL_NAME.test(text))
+      fail(`tool name ${JSON.stringify(text)} has characters other than letters, digits, "_" and "-"`);
     return { toolName: text, text };
   }
   const toolName = text.slice(0, open).trim();
   if (toolName === '') fail('empty tool name');
-  if (!TOOL_NAME.test(toolName)) fail(`tool name ${JSON.stringify(toolName)} has characters other than letters, digits, "_" and "-"`);
-  if (!text.endsWith(')') || text.endsWith('\\)')) fail('unbalanced parentheses: the specifier must end with ")"');
+  if (!TOOL_NAME.test(toolName))
+    fail(`tool name ${JSON.stringify(toolName)} has characters other than letters, digits, "_" and "-"`);
+  if (!text.endsWith(')') || text.endsWith('\\)'))
+    fail('unbalanced parentheses: the specifier must end with ")"');
   const inner = text.slice(open + 1, -1);
   if (!balanced(inner)) fail('unbalanced parentheses in the specifier');
   const specifier = inner.replace(/\\([()])/g, '$1').trim();

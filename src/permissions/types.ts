@@ -33,7 +33,12 @@ export interface PermissionQuery {
  */
 export type PermissionVerdict =
   | { readonly behavior: 'allow'; readonly source: string; readonly cause?: PolicyCause }
-  | { readonly behavior: 'deny'; readonly message: string; readonly source: string; readonly cause?: PolicyCause }
+  | {
+      readonly behavior: 'deny';
+      readonly message: string;
+      readonly source: string;
+      readonly cause?: PolicyCause;
+    }
   | {
       readonly behavior: 'ask';
       readonly message: string;
@@ -61,9 +66,17 @@ export type PermissionVerdict =
  *   Bash that runs in the OS sandbox with `autoAllowBashIfSandboxed`.
  */
 export type PolicyCause =
-  | { readonly kind: 'rule'; readonly list: 'allow' | 'ask' | 'deny'; readonly rule: string; readonly file?: string }
+  | {
+      readonly kind: 'rule';
+      readonly list: 'allow' | 'ask' | 'deny';
+      readonly rule: string;
+      readonly file?: string;
+    }
   | { readonly kind: 'mode'; readonly mode: PermissionMode }
-  | { readonly kind: 'boundary'; readonly boundary: 'workspace' | 'protected_removal' | 'configuration' | 'read_rules' }
+  | {
+      readonly kind: 'boundary';
+      readonly boundary: 'workspace' | 'protected_removal' | 'configuration' | 'read_rules';
+    }
   | { readonly kind: 'hook' | 'read_only' | 'sandbox' };
 
 /** The question put to a human (or a configured callback) when the policy says ask. */

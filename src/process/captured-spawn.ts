@@ -103,7 +103,9 @@ export function spawnLocal(request: SpawnRequest, listener: SpawnListener): void
     listener.exited(code, signal);
     const drained = Promise.all([stdout.ended, stderr.ended]).then(() => true);
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), request.drainMs)));
+    const late = new Promise<boolean>(
+      (resolve) => (timer = setTimeout(() => resolve(false), request.drainMs)),
+    );
     void Promise.race([drained, late]).then((closed) => {
       clearTimeout(timer);
       stdout.close();
@@ -151,7 +153,8 @@ class StreamCapture {
     }
     const rest = chunk.subarray(kept.length);
     this.droppedBytes += rest.length;
-    for (let index = rest.indexOf(10); index !== -1; index = rest.indexOf(10, index + 1)) this.droppedNewlines += 1;
+    for (let index = rest.indexOf(10); index !== -1; index = rest.indexOf(10, index + 1))
+      this.droppedNewlines += 1;
   }
 
   close(): void {
@@ -159,6 +162,10 @@ class StreamCapture {
   }
 
   result(): CapturedStream {
-    return { bytes: Buffer.concat(this.chunks), droppedBytes: this.droppedBytes, droppedNewlines: this.droppedNewlines };
+    return {
+      bytes: Buffer.concat(this.chunks),
+      droppedBytes: this.droppedBytes,
+      droppedNewlines: this.droppedNewlines,
+    };
   }
 }

@@ -17,8 +17,14 @@ export function shellEnvironment(env: Readonly<Record<string, string>>, cwd: str
   let pwd: string;
   try {
     const here = fs.statSync(cwd);
-    const named = inherited !== undefined && path.isAbsolute(inherited) ? fs.statSync(inherited, { throwIfNoEntry: false }) : undefined;
-    pwd = named !== undefined && named.ino === here.ino && named.dev === here.dev ? inherited! : fs.realpathSync(cwd);
+    const named =
+      inherited !== undefined && path.isAbsolute(inherited)
+        ? fs.statSync(inherited, { throwIfNoEntry: false })
+        : undefined;
+    pwd =
+      named !== undefined && named.ino === here.ino && named.dev === here.dev
+        ? inherited!
+        : fs.realpathSync(cwd);
   } catch {
     pwd = cwd;
   }
@@ -41,12 +47,19 @@ export function shellEnvironment(env: Readonly<Record<string, string>>, cwd: str
  * match) returns undefined, and the caller runs `/bin/sh -c` as usual, with the shell's own
  * messages and exit codes. Never throws.
  */
-export function directCommand(command: string, env: Readonly<Record<string, string | undefined>>): DirectCommand | undefined {
+export function directCommand(
+  command: string,
+  env: Readonly<Record<string, string | undefined>>,
+): DirectCommand | undefined {
   if (!PLAIN.test(command)) return undefined;
   const words = command.split(/[ \t]+/).filter((word) => word !== '');
   const [first, ...args] = words;
   if (first === undefined || first.includes('=') || SHELL_WORDS.has(first)) return undefined;
-  const file = first.includes('/') ? (path.isAbsolute(first) ? first : undefined) : lookUp(first, env['PATH']);
+  const file = first.includes('/')
+    ? path.isAbsolute(first)
+      ? first
+      : undefined
+    : lookUp(first, env['PATH']);
   if (file === undefined || !startsAsProgram(file)) return undefined;
   return { file, args, argv0: first };
 }

@@ -4,7 +4,8 @@
  * model must not be able to print them — neither with `echo $ANTHROPIC_API_KEY` in a Bash call
  * nor by reading the environment of a process it can see (`/proc/$PPID/environ`).
  */
-const PROVIDER_CREDENTIAL = /^(?:(?:ANTHROPIC|OPENAI)_(?:\w+_)?(?:API_KEY|AUTH_TOKEN|KEY|TOKEN|SECRET)|CLAUDE_CODE_OAUTH_TOKEN)$/;
+const PROVIDER_CREDENTIAL =
+  /^(?:(?:ANTHROPIC|OPENAI)_(?:\w+_)?(?:API_KEY|AUTH_TOKEN|KEY|TOKEN|SECRET)|CLAUDE_CODE_OAUTH_TOKEN)$/;
 
 /** True for a variable name that holds a provider credential (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, …), matched by name. */
 export function isProviderCredential(name: string): boolean {

@@ -19,7 +19,11 @@ function send(message: unknown): void {
 }
 
 function wire(stream: CapturedStream) {
-  return { bytes: stream.bytes.toString('base64'), droppedBytes: stream.droppedBytes, droppedNewlines: stream.droppedNewlines };
+  return {
+    bytes: stream.bytes.toString('base64'),
+    droppedBytes: stream.droppedBytes,
+    droppedNewlines: stream.droppedNewlines,
+  };
 }
 
 function handle(line: string): void {
@@ -40,7 +44,11 @@ function handle(line: string): void {
       unfinished.delete(id);
       send({ id, exited: [code, signal] });
     },
-    finished: (output) => send({ id, finished: { stdout: wire(output.stdout), stderr: wire(output.stderr), closed: output.closed } }),
+    finished: (output) =>
+      send({
+        id,
+        finished: { stdout: wire(output.stdout), stderr: wire(output.stderr), closed: output.closed },
+      }),
   });
 }
 

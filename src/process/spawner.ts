@@ -2,7 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { withoutProviderCredentials } from './provider-credentials.js';
-import { spawnLocal, type CapturedOutput, type CapturedStream, type SpawnFailure, type SpawnListener, type SpawnRequest } from './captured-spawn.js';
+import {
+  spawnLocal,
+  type CapturedOutput,
+  type CapturedStream,
+  type SpawnFailure,
+  type SpawnListener,
+  type SpawnRequest,
+} from './captured-spawn.js';
 
 /**
  * Where hook and Bash processes are forked. Node 20's libuv forks (no posix_spawn), and a fork's
@@ -50,7 +57,11 @@ class Spawner {
     const env = withoutProviderCredentials(process.env);
     // The agent's NODE_OPTIONS (a loader, a profiler) are not the spawner's business.
     delete env['NODE_OPTIONS'];
-    this.child = spawn(process.execPath, ['--max-semi-space-size=1', CHILD], { stdio: ['pipe', 'pipe', 'ignore'], env, windowsHide: true });
+    this.child = spawn(process.execPath, ['--max-semi-space-size=1', CHILD], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env,
+      windowsHide: true,
+    });
     this.child.unref();
     this.child.stdin?.on('error', () => this.die());
     this.child.stdout?.setEncoding('utf8');
@@ -93,7 +104,8 @@ class Spawner {
   }
 
   private idle(): void {
-    if (![...this.pending.values()].some((entry) => entry.holdsLoop)) (this.child.stdout as unknown as { unref?: () => void }).unref?.();
+    if (![...this.pending.values()].some((entry) => entry.holdsLoop))
+      (this.child.stdout as unknown as { unref?: () => void }).unref?.();
     (this.child.stdin as unknown as { unref?: () => void }).unref?.();
   }
 
@@ -173,7 +185,11 @@ type Message =
   | { id: number; finished: { stdout: WireStream; stderr: WireStream; closed: boolean } };
 
 function decode(stream: WireStream): CapturedStream {
-  return { bytes: Buffer.from(stream.bytes, 'base64'), droppedBytes: stream.droppedBytes, droppedNewlines: stream.droppedNewlines };
+  return {
+    bytes: Buffer.from(stream.bytes, 'base64'),
+    droppedBytes: stream.droppedBytes,
+    droppedNewlines: stream.droppedNewlines,
+  };
 }
 
 let current: Spawner | undefined;
@@ -209,7 +225,11 @@ export function prestartSpawner(): void {
  * for, so the command's parent is the spawner, whose environment holds no provider credentials,
  * and not this process; only when no spawner can run is it started here. Never throws.
  */
-export function spawnCaptured(request: SpawnRequest, listener: SpawnListener, options: { readonly awayFromAgent?: boolean } = {}): void {
+export function spawnCaptured(
+  request: SpawnRequest,
+  listener: SpawnListener,
+  options: { readonly awayFromAgent?: boolean } = {},
+): void {
   if (current?.ready === true && !current.dead) {
     current.run(request, listener);
     return;
@@ -217,7 +237,9 @@ export function spawnCaptured(request: SpawnRequest, listener: SpawnListener, op
   prestartSpawner();
   const starting = current;
   if (options.awayFromAgent === true && starting !== undefined && !starting.dead) {
-    starting.whenSettled(() => (starting.ready && !starting.dead ? starting.run(request, listener) : spawnLocal(request, listener)));
+    starting.whenSettled(() =>
+      starting.ready && !starting.dead ? starting.run(request, listener) : spawnLocal(request, listener),
+    );
     return;
   }
   spawnLocal(request, listener);

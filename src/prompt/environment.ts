@@ -31,10 +31,13 @@ const GIT_TIMEOUT_MS = 3000;
 export function environmentLines(input: EnvironmentInput): string[] {
   const env = input.env ?? process.env;
   const lines = [`Working directory: ${input.cwd}`];
-  if (input.additionalDirectories && input.additionalDirectories.length > 0) lines.push(`Additional working directories: ${input.additionalDirectories.join(', ')}`);
+  if (input.additionalDirectories && input.additionalDirectories.length > 0)
+    lines.push(`Additional working directories: ${input.additionalDirectories.join(', ')}`);
   if (input.git !== false) lines.push(...gitLines(input.cwd, env));
   const shell = env['SHELL'] ? env['SHELL'].split('/').pop() : undefined;
-  lines.push(`Platform: ${process.platform} (${os.type()} ${os.release()})${shell ? `, shell: ${shell}` : ''}`);
+  lines.push(
+    `Platform: ${process.platform} (${os.type()} ${os.release()})${shell ? `, shell: ${shell}` : ''}`,
+  );
   lines.push(`Today's date: ${localDate(input.now ?? new Date())}`);
   if (input.model) lines.push(`Model: ${input.model}`);
   return lines;
@@ -61,9 +64,19 @@ function gitLines(cwd: string, env: Readonly<Record<string, string | undefined>>
 }
 
 /** `git ARGS` in `cwd`: its stdout, or undefined when git is missing, fails or runs past the timeout. */
-function git(args: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+function git(
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
   try {
-    return execFileSync('git', [...args], { cwd, env: { ...env, GIT_OPTIONAL_LOCKS: '0' }, encoding: 'utf8', timeout: GIT_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
+    return execFileSync('git', [...args], {
+      cwd,
+      env: { ...env, GIT_OPTIONAL_LOCKS: '0' },
+      encoding: 'utf8',
+      timeout: GIT_TIMEOUT_MS,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trimEnd();
   } catch {
     return undefined; // not a repository, or no git: the prompt says so
   }

@@ -37,22 +37,28 @@ When a call is refused — by a rule, a hook or the user — the result says why
  */
 const TOOL_ADVICE: Readonly<Record<string, string>> = {
   Read: 'Read reads a file with line numbers; use it rather than cat, head or tail, and read the parts of a large file you need with offset and limit.',
-  Write: 'Write creates or replaces a whole file; read an existing file first, and prefer Edit for changes to part of it.',
+  Write:
+    'Write creates or replaces a whole file; read an existing file first, and prefer Edit for changes to part of it.',
   Edit: 'Edit replaces an exact piece of text in a file; copy old_string from what Read showed (without the line numbers) and make it long enough to be unique.',
   Glob: 'Glob finds files by name pattern (src/**/*.ts); use it rather than find or ls.',
   Grep: 'Grep searches file contents with a regular expression; use it rather than grep or rg in Bash.',
   Bash: 'Bash runs a shell command in the working directory and returns its output; use it for builds, tests, git and programs, not for reading or searching files. Quote paths with spaces. The directory you cd into is kept for the next command.',
-  Agent: 'Agent hands a self-contained task to a subagent that works on its own and reports back; give it everything it needs in the prompt.',
-  Skill: 'Skill loads a skill the user installed (the list comes with the first prompt); use it when the task matches a skill.',
+  Agent:
+    'Agent hands a self-contained task to a subagent that works on its own and reports back; give it everything it needs in the prompt.',
+  Skill:
+    'Skill loads a skill the user installed (the list comes with the first prompt); use it when the task matches a skill.',
 };
 
 /** What the permission modes mean for the model, in one sentence each. */
 const MODE_MEANING: Readonly<Record<string, string>> = {
-  default: 'reading is allowed; changing files and running commands that are not read-only may need the user\'s approval (or is refused when nobody can approve).',
-  acceptEdits: 'file edits inside the working directories are allowed; other commands that change things may need approval.',
+  default:
+    "reading is allowed; changing files and running commands that are not read-only may need the user's approval (or is refused when nobody can approve).",
+  acceptEdits:
+    'file edits inside the working directories are allowed; other commands that change things may need approval.',
   plan: 'read-only — you may look but not change anything; present a plan instead of making changes.',
   dontAsk: 'only what the rules allow runs; anything else is refused without asking anyone.',
-  bypassPermissions: 'calls run without approval, except what the rules deny and what the workspace boundary forbids; be careful.',
+  bypassPermissions:
+    'calls run without approval, except what the rules deny and what the workspace boundary forbids; be careful.',
 };
 
 /** The facts the main prompt is filled with. Missing optional facts leave their line out. */
@@ -70,9 +76,14 @@ export interface SystemPromptFacts {
  * out of the guide (their own descriptions suffice); an unknown mode is named without a meaning.
  */
 export function renderSystemPrompt(facts: SystemPromptFacts): string {
-  const advice = facts.toolNames.filter((name) => TOOL_ADVICE[name] !== undefined).map((name) => `- ${TOOL_ADVICE[name]!}`);
+  const advice = facts.toolNames
+    .filter((name) => TOOL_ADVICE[name] !== undefined)
+    .map((name) => `- ${TOOL_ADVICE[name]!}`);
   const values: Record<string, string> = {
-    toolGuide: advice.length > 0 ? advice.join('\n') : '- Use the tools this request offers; each one\'s description says what it does.',
+    toolGuide:
+      advice.length > 0
+        ? advice.join('\n')
+        : "- Use the tools this request offers; each one's description says what it does.",
     permissionMode: facts.permissionMode,
     modeMeaning: MODE_MEANING[facts.permissionMode] ?? 'see the refusals for what it allows.',
     environment: facts.environment.map((line) => `- ${line}`).join('\n'),
@@ -89,9 +100,10 @@ export function renderSubagentPrompt(definitionPrompt: string, environment: read
   const notes = [
     '# Working as a subagent',
     '- Another agent gave you this task; your final message is the report it receives, so make it complete and self-contained (paths, findings, what you changed).',
-    '- Tool calls pass the user\'s hooks and permission rules. When a call is refused, do not repeat it unchanged: take another way or report what blocked you.',
+    "- Tool calls pass the user's hooks and permission rules. When a call is refused, do not repeat it unchanged: take another way or report what blocked you.",
   ];
   const sections = [definitionPrompt.trim(), notes.join('\n')];
-  if (environment.length > 0) sections.push(['# Environment', ...environment.map((line) => `- ${line}`)].join('\n'));
+  if (environment.length > 0)
+    sections.push(['# Environment', ...environment.map((line) => `- ${line}`)].join('\n'));
   return sections.filter((section) => section !== '').join('\n\n');
 }

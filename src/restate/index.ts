@@ -10,7 +10,12 @@ import { sessionObject, SESSION_OBJECT, type SessionOptionsFactory } from './ses
  * endpoint for it, which a Restate server is told about (`POST <admin>/deployments {"uri": …}`).
  * Requires the optional peer dependency `@restatedev/restate-sdk`.
  */
-export { sessionObject, SESSION_OBJECT, type DurablePromptResult, type SessionOptionsFactory } from './session-object.js';
+export {
+  sessionObject,
+  SESSION_OBJECT,
+  type DurablePromptResult,
+  type SessionOptionsFactory,
+} from './session-object.js';
 export { restateDurability, PENDING_KEY, type PendingState } from './restate-durability.js';
 
 /** A running worker endpoint: the port it listens on (127.0.0.1 unless `host` said otherwise) and `close`. */
@@ -25,8 +30,13 @@ export interface SessionWorker {
  * one) and `host` (default 127.0.0.1). Resolves once it listens.
  * @throws the listen error (a port in use) as Node reports it.
  */
-export async function serveSessions(options: SessionOptionsFactory, listen: { readonly port?: number; readonly host?: string; readonly name?: string } = {}): Promise<SessionWorker> {
-  const handler = restate.createEndpointHandler({ services: [sessionObject(options, listen.name ?? SESSION_OBJECT)] });
+export async function serveSessions(
+  options: SessionOptionsFactory,
+  listen: { readonly port?: number; readonly host?: string; readonly name?: string } = {},
+): Promise<SessionWorker> {
+  const handler = restate.createEndpointHandler({
+    services: [sessionObject(options, listen.name ?? SESSION_OBJECT)],
+  });
   const server = http2.createServer(handler);
   const host = listen.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -35,5 +45,9 @@ export async function serveSessions(options: SessionOptionsFactory, listen: { re
   });
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return { port, url: `http://${host}:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    port,
+    url: `http://${host}:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

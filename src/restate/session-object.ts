@@ -42,13 +42,23 @@ export function sessionObject(options: SessionOptionsFactory, name = SESSION_OBJ
   return restate.object({
     name,
     handlers: {
-      prompt: async (ctx: restate.ObjectContext, request: { prompt: string }): Promise<DurablePromptResult> => {
-        if ((await ctx.get<boolean>('ended')) === true) throw new restate.TerminalError(`session ${ctx.key} has ended`);
-        if (typeof request?.prompt !== 'string') throw new restate.TerminalError('prompt: expected { "prompt": string }');
+      prompt: async (
+        ctx: restate.ObjectContext,
+        request: { prompt: string },
+      ): Promise<DurablePromptResult> => {
+        if ((await ctx.get<boolean>('ended')) === true)
+          throw new restate.TerminalError(`session ${ctx.key} has ended`);
+        if (typeof request?.prompt !== 'string')
+          throw new restate.TerminalError('prompt: expected { "prompt": string }');
         const durability = restateDurability(ctx);
         const base = await options(ctx.key);
         const sessionId = UUID.test(ctx.key) ? ctx.key : durability.uuid();
-        await rewindTranscript(ctx, base.transcript === false ? undefined : (base.transcriptPath ?? defaultTranscriptPath(base.projectDir, sessionId, base.configDir)));
+        await rewindTranscript(
+          ctx,
+          base.transcript === false
+            ? undefined
+            : (base.transcriptPath ?? defaultTranscriptPath(base.projectDir, sessionId, base.configDir)),
+        );
         const session = await startSession({ ...base, durability, sessionId });
         let result: RunResult;
         try {
@@ -60,20 +70,30 @@ export function sessionObject(options: SessionOptionsFactory, name = SESSION_OBJ
         const { messages: _messages, ...reported } = result;
         return JSON.parse(JSON.stringify(reported)) as DurablePromptResult;
       },
-      pending: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext) => (await ctx.get<PendingState>(PENDING_KEY))?.calls ?? []),
-      transcript: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext) => (await ctx.get<readonly Message[]>('transcript')) ?? []),
-      decide: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext, decisions: PendingDecisions): Promise<{ decided: string[] }> => {
-        const waiting = await ctx.get<PendingState>(PENDING_KEY);
-        if (waiting === null || waiting === undefined) throw new restate.TerminalError(`session ${ctx.key}: no tool call is waiting for a decision`);
-        refuseUnnamedInputs(decisions);
-        try {
-          checkDecisions(waiting.calls, decisions);
-        } catch (error) {
-          throw new restate.TerminalError((error as Error).message);
-        }
-        ctx.resolveAwakeable(waiting.awakeable, decisions);
-        return { decided: Object.keys(decisions) };
-      }),
+      pending: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext) => (await ctx.get<PendingState>(PENDING_KEY))?.calls ?? [],
+      ),
+      transcript: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext) => (await ctx.get<readonly Message[]>('transcript')) ?? [],
+      ),
+      decide: restate.handlers.object.shared(
+        async (
+          ctx: restate.ObjectSharedContext,
+          decisions: PendingDecisions,
+        ): Promise<{ decided: string[] }> => {
+          const waiting = await ctx.get<PendingState>(PENDING_KEY);
+          if (waiting === null || waiting === undefined)
+            throw new restate.TerminalError(`session ${ctx.key}: no tool call is waiting for a decision`);
+          refuseUnnamedInputs(decisions);
+          try {
+            checkDecisions(waiting.calls, decisions);
+          } catch (error) {
+            throw new restate.TerminalError((error as Error).message);
+          }
+          ctx.resolveAwakeable(waiting.awakeable, decisions);
+          return { decided: Object.keys(decisions) };
+        },
+      ),
       end: async (ctx: restate.ObjectContext): Promise<void> => {
         ctx.clearAll();
         ctx.set('ended', true);
@@ -90,15 +110,24 @@ export function sessionObject(options: SessionOptionsFactory, name = SESSION_OBJ
  */
 async function rewindTranscript(ctx: restate.ObjectContext, file: string | undefined): Promise<void> {
   if (file === undefined) return;
-  const size = await ctx.run('transcript:size', () => Promise.resolve(fs.existsSync(file) ? fs.statSync(file).size : 0));
+  const size = await ctx.run('transcript:size', () =>
+    Promise.resolve(fs.existsSync(file) ? fs.statSync(file).size : 0),
+  );
   if (fs.existsSync(file) && fs.statSync(file).size > size) fs.truncateSync(file, size);
 }
 
 /** A durable approval must say what it approves: an `allow` without `input` could approve an input nobody saw. */
 function refuseUnnamedInputs(decisions: PendingDecisions): void {
-  if (decisions === null || typeof decisions !== 'object') throw new restate.TerminalError('decide: expected { "<tool_use_id>": { "behavior": "allow", "input": … } | { "behavior": "deny" } }');
+  if (decisions === null || typeof decisions !== 'object')
+    throw new restate.TerminalError(
+      'decide: expected { "<tool_use_id>": { "behavior": "allow", "input": … } | { "behavior": "deny" } }',
+    );
   for (const [id, decision] of Object.entries(decisions)) {
-    if (decision?.behavior !== 'allow' && decision?.behavior !== 'deny') throw new restate.TerminalError(`decision for ${id}: behavior must be "allow" or "deny"`);
-    if (decision.behavior === 'allow' && decision.input === undefined) throw new restate.TerminalError(`decision for ${id}: an approval must name the input it approves (the pending call's frozen input)`);
+    if (decision?.behavior !== 'allow' && decision?.behavior !== 'deny')
+      throw new restate.TerminalError(`decision for ${id}: behavior must be "allow" or "deny"`);
+    if (decision.behavior === 'allow' && decision.input === undefined)
+      throw new restate.TerminalError(
+        `decision for ${id}: an approval must name the input it approves (the pending call's frozen input)`,
+      );
   }
 }

@@ -3,7 +3,11 @@
  * hookloop supports Node 20, so the adapter installs this small equivalent before the SDK runs;
  * on a Node that has it, nothing changes.
  */
-type WithResolvers = <T>() => { promise: Promise<T>; resolve: (value: T | PromiseLike<T>) => void; reject: (reason?: unknown) => void };
+type WithResolvers = <T>() => {
+  promise: Promise<T>;
+  resolve: (value: T | PromiseLike<T>) => void;
+  reject: (reason?: unknown) => void;
+};
 
 const promiseConstructor = Promise as unknown as { withResolvers?: WithResolvers };
 if (typeof promiseConstructor.withResolvers !== 'function') {

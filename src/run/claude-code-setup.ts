@@ -76,11 +76,20 @@ export interface ClaudeCodeSetup {
  * `claude -p` would, plus the command-line additions in `options`.
  * @throws ConfigError for a file or value that cannot be used (one line naming file and field).
  */
-export function readClaudeCodeSetup(projectDir: string, options: ClaudeCodeSetupOptions = {}): ClaudeCodeSetup {
+export function readClaudeCodeSetup(
+  projectDir: string,
+  options: ClaudeCodeSetupOptions = {},
+): ClaudeCodeSetup {
   const homeDir = options.homeDir ?? os.homedir();
   const env = options.env ?? process.env;
   const warnings: string[] = [];
-  const setupOptions: HookSetupOptions = { projectDir, homeDir, ...(options.settings !== undefined ? { flagSettings: options.settings } : {}), ...(options.settingSources !== undefined ? { settingSources: options.settingSources } : {}), pluginDirs: options.pluginDirs ?? [] };
+  const setupOptions: HookSetupOptions = {
+    projectDir,
+    homeDir,
+    ...(options.settings !== undefined ? { flagSettings: options.settings } : {}),
+    ...(options.settingSources !== undefined ? { settingSources: options.settingSources } : {}),
+    pluginDirs: options.pluginDirs ?? [],
+  };
   const hookSetup = loadHookSetup(setupOptions);
   const settings = hookSetup.settings;
   const mcpConfigs = options.mcpConfigs ?? [];
@@ -96,7 +105,12 @@ export function readClaudeCodeSetup(projectDir: string, options: ClaudeCodeSetup
   });
   warnings.push(...mcp.warnings);
   const configDir = options.configDir ?? resolveConfigDir(undefined, env, homeDir);
-  const agents = loadAgents({ projectDir, configDir, plugins: hookSetup.plugins, ...(options.agents !== undefined ? { agentsJson: options.agents } : {}) });
+  const agents = loadAgents({
+    projectDir,
+    configDir,
+    plugins: hookSetup.plugins,
+    ...(options.agents !== undefined ? { agentsJson: options.agents } : {}),
+  });
   warnings.push(...agents.warnings);
   const skills = loadSkills({ projectDir, configDir, plugins: hookSetup.plugins });
   warnings.push(...skills.warnings);
@@ -123,14 +137,23 @@ export function readClaudeCodeSetup(projectDir: string, options: ClaudeCodeSetup
         ask: [...settings.permissionSources.ask],
         deny: [...settings.permissionSources.deny, ...disallowed.map(() => '--disallowedTools')],
       },
-      mode: resolvePermissionMode(options.permissionMode, settings.defaultMode, (text) => warnings.push(text)),
+      mode: resolvePermissionMode(options.permissionMode, settings.defaultMode, (text) =>
+        warnings.push(text),
+      ),
       autoMode: options.permissionMode === 'auto',
       additionalDirectories: [...settings.additionalDirectories, ...(options.addDirs ?? [])],
     },
     // --mcp-config files name processes the next session starts: the model may not write them either.
-    configurationFiles: [...configurationFiles(hookSetup, setupOptions), ...mcpConfigs.filter((value) => !value.trim().startsWith('{')).map((file) => path.resolve(projectDir, file))],
+    configurationFiles: [
+      ...configurationFiles(hookSetup, setupOptions),
+      ...mcpConfigs
+        .filter((value) => !value.trim().startsWith('{'))
+        .map((file) => path.resolve(projectDir, file)),
+    ],
     configDir,
-    ...(settings.sandbox !== undefined ? { sandbox: cliSandboxOptions(settings.sandbox, hookSetup, setupOptions) } : {}),
+    ...(settings.sandbox !== undefined
+      ? { sandbox: cliSandboxOptions(settings.sandbox, hookSetup, setupOptions) }
+      : {}),
   };
   return { options: runOptions, hookSetup, setupOptions, skippedServers: mcp.skipped, warnings };
 }
@@ -143,12 +166,16 @@ export function readClaudeCodeSetup(projectDir: string, options: ClaudeCodeSetup
  * watches them itself).
  * @throws ConfigError for a file or value that cannot be used (one line naming file and field).
  */
-export async function loadClaudeCodeSetup(projectDir: string, options: ClaudeCodeSetupOptions = {}): Promise<ClaudeCodeRunOptions> {
+export async function loadClaudeCodeSetup(
+  projectDir: string,
+  options: ClaudeCodeSetupOptions = {},
+): Promise<ClaudeCodeRunOptions> {
   const setup = readClaudeCodeSetup(path.resolve(projectDir), options);
   const warn = options.warn ?? ((text: string) => process.stderr.write(`hookloop: warning: ${text}\n`));
   const hooks = options.hooks ?? new HookEngine({ concurrency: setup.hookSetup.settings.hookConcurrency });
   const registered = registerSettingsHandlers(hooks, setup.hookSetup.handlers, setup.options.projectDir);
   // A line the settings loader reports twice (the same file read for two purposes) is shown once.
-  for (const text of new Set([...setup.warnings, ...setup.hookSetup.warnings, ...registered.warnings])) warn(text);
+  for (const text of new Set([...setup.warnings, ...setup.hookSetup.warnings, ...registered.warnings]))
+    warn(text);
   return Promise.resolve({ ...setup.options, hooks });
 }

@@ -16,11 +16,16 @@ export function configurationFiles(setup: HookSetup, setupOptions: HookSetupOpti
   const projectDir = setupOptions.projectDir;
   const settingsFiles = setup.settings.files.filter((file) => path.isAbsolute(file));
   const watched = watchedSettingsFiles(setupOptions, projectDir).map((entry) => entry.file);
-  const pluginDirs = [...(setupOptions.pluginDirs ?? []).map((dir) => path.resolve(projectDir, dir)), ...setup.plugins.map((plugin) => plugin.root)];
+  const pluginDirs = [
+    ...(setupOptions.pluginDirs ?? []).map((dir) => path.resolve(projectDir, dir)),
+    ...setup.plugins.map((plugin) => plugin.root),
+  ];
   const scripts = setup.handlers.flatMap((handler) => {
     const config = handler.config as { type: string; command?: unknown; args?: unknown };
     if (config.type !== 'command' || typeof config.command !== 'string') return [];
-    const args = Array.isArray(config.args) ? config.args.filter((arg): arg is string => typeof arg === 'string') : [];
+    const args = Array.isArray(config.args)
+      ? config.args.filter((arg): arg is string => typeof arg === 'string')
+      : [];
     return [config.command, ...args].flatMap((text) => scriptFiles(text, projectDir, setupOptions.homeDir));
   });
   return [...new Set([...settingsFiles, ...watched, ...pluginDirs, ...scripts])];
@@ -35,7 +40,10 @@ function scriptFiles(command: string, projectDir: string, homeDir: string): stri
     .filter((word) => word !== '' && !word.includes('$') && !word.startsWith('-'));
   const files: string[] = [];
   for (const word of words) {
-    const file = word === '~' || word.startsWith('~/') ? path.join(homeDir, word.slice(1)) : path.resolve(projectDir, word);
+    const file =
+      word === '~' || word.startsWith('~/')
+        ? path.join(homeDir, word.slice(1))
+        : path.resolve(projectDir, word);
     if (isFile(file)) files.push(file);
   }
   return files;

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { agentTool, continueAgentSubagent, runAgentSubagent, runHookSubagent, type AgentDefinition, type AgentInput } from '../agents/index.js';
+import {
+  agentTool,
+  continueAgentSubagent,
+  runAgentSubagent,
+  runHookSubagent,
+  type AgentDefinition,
+  type AgentInput,
+} from '../agents/index.js';
 import { activateSkillHooks } from '../skills/skill-hooks.js';
 import type { SkillDefinition } from '../skills/load-skills.js';
 import { startBackgroundSubagent } from '../agents/background-subagent.js';
@@ -40,11 +47,27 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   const resume = options.resume;
   if (options.sessionId !== undefined) requireSessionId(options.sessionId, 'sessionId');
   const sessionId = resume?.sessionId ?? options.sessionId ?? options.durability?.uuid() ?? randomUUID();
-  const transcriptPath = options.transcriptPath ?? resume?.transcriptPath ?? defaultTranscriptPath(projectDir, sessionId, options.configDir);
+  const transcriptPath =
+    options.transcriptPath ??
+    resume?.transcriptPath ??
+    defaultTranscriptPath(projectDir, sessionId, options.configDir);
   const workspace = new Workspace(projectDir, options.permissions?.additionalDirectories ?? []);
   const mode = options.permissions?.mode ?? 'default';
   const rules = { allow: [], ask: [], deny: [], ...options.permissions?.rules };
-  const policy = new PermissionPolicy({ rules, mode, workspace, projectDir, ...(options.permissions?.ruleSources ? { ruleSources: options.permissions.ruleSources } : {}), configurationFiles: configurationFiles(options), ...(sandbox ? { sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input), runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input) } : {}) });
+  const policy = new PermissionPolicy({
+    rules,
+    mode,
+    workspace,
+    projectDir,
+    ...(options.permissions?.ruleSources ? { ruleSources: options.permissions.ruleSources } : {}),
+    configurationFiles: configurationFiles(options),
+    ...(sandbox
+      ? {
+          sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input),
+          runsSandboxed: (input) => isBashInput(input) && sandbox.runsSandboxed(input),
+        }
+      : {}),
+  });
   // The policy owns the mode (a PermissionRequest hook may change it); the state reports it.
   const state = new SessionState({ sessionId, transcriptPath, projectDir, cwd: projectDir, mode: policy });
   state.model = resume?.model;
@@ -53,19 +76,44 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   const emit = makeEmitter(observers);
   let writer: TranscriptWriter | undefined;
   if (options.transcript !== false) {
-    writer = new TranscriptWriter({ path: transcriptPath, sessionId, facts: state, ...(resume ? { resume } : {}) }, (error) => emit({ type: 'warning', text: error.message }));
+    writer = new TranscriptWriter(
+      { path: transcriptPath, sessionId, facts: state, ...(resume ? { resume } : {}) },
+      (error) => emit({ type: 'warning', text: error.message }),
+    );
     observers.unshift(writer.observer);
   }
   // The timeline's events (hook timings, decisions), next to the transcript; see `hookloop timeline`.
-  if (options.timelineEvents === true) observers.push(eventsWriter(eventsPathFor(transcriptPath), (error) => emit({ type: 'warning', text: error.message })));
+  if (options.timelineEvents === true)
+    observers.push(
+      eventsWriter(eventsPathFor(transcriptPath), (error) => emit({ type: 'warning', text: error.message })),
+    );
   // Spans only when someone collects them: without a tracer or a registered SDK, no observer at all.
-  const tracer = options.tracer !== undefined || tracingRegistered() ? createRunTracer(sessionId, options.tracer) : undefined;
+  const tracer =
+    options.tracer !== undefined || tracingRegistered()
+      ? createRunTracer(sessionId, options.tracer)
+      : undefined;
   if (tracer) observers.push(tracer.observer);
   const signal = options.signal ?? new AbortController().signal;
   // The Agent and Skill tools belong to this run: a registry the caller passes (and may reuse) gets them in a copy.
   const ownsTools = (options.agents?.length ?? 0) > 0 || (options.skills?.length ?? 0) > 0;
-  const tools = options.tools instanceof ToolRegistry && !ownsTools ? options.tools : new ToolRegistry(options.tools instanceof ToolRegistry ? options.tools.list() : (options.tools ?? []));
-  const mcp = options.mcpServers ? createSessionMcp(options.mcpServers, { projectDir, transcriptPath, configDir: resolveConfigDir(options.configDir), hides: (toolName) => policy.hidesTool(toolName), env: options.env ?? {}, tools, emit, onElicitation: (request) => answerElicitation(run, request, options.elicit) }) : undefined;
+  const tools =
+    options.tools instanceof ToolRegistry && !ownsTools
+      ? options.tools
+      : new ToolRegistry(
+          options.tools instanceof ToolRegistry ? options.tools.list() : (options.tools ?? []),
+        );
+  const mcp = options.mcpServers
+    ? createSessionMcp(options.mcpServers, {
+        projectDir,
+        transcriptPath,
+        configDir: resolveConfigDir(options.configDir),
+        hides: (toolName) => policy.hidesTool(toolName),
+        env: options.env ?? {},
+        tools,
+        emit,
+        onElicitation: (request) => answerElicitation(run, request, options.elicit),
+      })
+    : undefined;
   const run: RunContext = {
     state,
     messages: [...(resume?.messages ?? [])],
@@ -73,7 +121,10 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     tools,
     policy,
     // `--permission-prompt-tool`: an MCP tool of the session is the approver (it is asked what a person would be).
-    approver: options.permissionPromptTool !== undefined ? permissionPromptApprover(() => mcp, options.permissionPromptTool) : (options.approver ?? headlessApprover),
+    approver:
+      options.permissionPromptTool !== undefined
+        ? permissionPromptApprover(() => mcp, options.permissionPromptTool)
+        : (options.approver ?? headlessApprover),
     autoMode: options.permissions?.autoMode === true,
     workspace,
     signal,
@@ -87,21 +138,35 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     model: options.model,
     background: new BackgroundHooks(signal),
     // Prompt hooks ask the session's model (through the model-call hooks, caller "hook"); agent hooks run a bounded sub-run of this loop.
-    services: { model: hookModelClient(() => run, options.model), runSubagent: (request) => runHookSubagent(run, request), ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}) },
+    services: {
+      model: hookModelClient(() => run, options.model),
+      runSubagent: (request) => runHookSubagent(run, request),
+      ...(mcp ? { callMcpTool: mcpToolCaller(mcp) } : {}),
+    },
     ...(mcp ? { mcp } : {}),
     ...(tracer ? { traceparent: tracer.traceparent } : {}),
     ...(options.durability ? { durability: options.durability } : {}),
   };
   if (options.agents !== undefined && options.agents.length > 0 && tools.get('Agent') === undefined) {
     // Agent calls start subagents of this run; `Task` is Claude Code's legacy name for the tool.
-    const setup = { transcript: options.transcript !== false, ...(options.agentModel ? { agentModel: options.agentModel } : {}) };
+    const setup = {
+      transcript: options.transcript !== false,
+      ...(options.agentModel ? { agentModel: options.agentModel } : {}),
+    };
     // A call whose subagent's calls wait for a decision is continued on resume (agents/waiting-subagent.ts).
     const start = async (input: AgentInput, definition: AgentDefinition, context: ToolContext) =>
-      input.run_in_background === true ? startBackgroundSubagent(run, setup, input, definition, context) : runAgentSubagent(run, setup, input, definition, context);
-    tools.register(agentTool(options.agents, start, 'Agent', (input, definition, calls, decisions, context) => continueAgentSubagent(run, setup, input, definition, calls, decisions, context)));
+      input.run_in_background === true
+        ? startBackgroundSubagent(run, setup, input, definition, context)
+        : runAgentSubagent(run, setup, input, definition, context);
+    tools.register(
+      agentTool(options.agents, start, 'Agent', (input, definition, calls, decisions, context) =>
+        continueAgentSubagent(run, setup, input, definition, calls, decisions, context),
+      ),
+    );
     tools.alias('Task', 'Agent');
   }
-  if (options.skills !== undefined && options.skills.length > 0 && tools.get('Skill') === undefined) tools.register(skillTool(options.skills, (skill) => loadSkillHooks(run, skill)));
+  if (options.skills !== undefined && options.skills.length > 0 && tools.get('Skill') === undefined)
+    tools.register(skillTool(options.skills, (skill) => loadSkillHooks(run, skill)));
   return run;
 }
 
@@ -110,13 +175,20 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
  * it again adds nothing); their warnings are the run's.
  */
 export function loadSkillHooks(run: RunContext, skill: SkillDefinition): void {
-  for (const text of activateSkillHooks(run.hooks, skill, run.state.projectDir, run.configDir)) run.emit({ type: 'warning', text });
+  for (const text of activateSkillHooks(run.hooks, skill, run.state.projectDir, run.configDir))
+    run.emit({ type: 'warning', text });
 }
 
 /** What the policy protects besides its fixed locations: the run's own list and every config folder it may use. */
 function configurationFiles(options: RunOptions): string[] {
-  const folders = [options.configDir, process.env['HOOKLOOP_HOME'], process.env['CLAUDE_CONFIG_DIR']].filter((folder): folder is string => folder !== undefined && folder !== '');
-  return [...(options.configurationFiles ?? []), resolveConfigDir(options.configDir), ...folders.map((folder) => path.resolve(folder))];
+  const folders = [options.configDir, process.env['HOOKLOOP_HOME'], process.env['CLAUDE_CONFIG_DIR']].filter(
+    (folder): folder is string => folder !== undefined && folder !== '',
+  );
+  return [
+    ...(options.configurationFiles ?? []),
+    resolveConfigDir(options.configDir),
+    ...folders.map((folder) => path.resolve(folder)),
+  ];
 }
 
 /**
@@ -125,13 +197,22 @@ function configurationFiles(options: RunOptions): string[] {
  */
 export function startRunSandboxFor(options: RunOptions): Promise<SandboxStart> {
   const projectDir = path.resolve(options.projectDir);
-  const roots = [projectDir, ...(options.permissions?.additionalDirectories ?? []).map((directory) => path.resolve(projectDir, directory))];
+  const roots = [
+    projectDir,
+    ...(options.permissions?.additionalDirectories ?? []).map((directory) =>
+      path.resolve(projectDir, directory),
+    ),
+  ];
   const rules = { deny: options.permissions?.rules?.deny ?? [], ask: options.permissions?.rules?.ask ?? [] };
   return startRunSandbox(options.sandbox, { projectDir, roots, rules });
 }
 
 function isBashInput(input: unknown): input is { command: string; dangerouslyDisableSandbox?: boolean } {
-  return typeof input === 'object' && input !== null && typeof (input as { command?: unknown }).command === 'string';
+  return (
+    typeof input === 'object' &&
+    input !== null &&
+    typeof (input as { command?: unknown }).command === 'string'
+  );
 }
 
 /**

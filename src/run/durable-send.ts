@@ -10,9 +10,17 @@ import type { RunResult } from './run-options.js';
  * @throws ConfigError from `resume` when the decisions name a call that is not pending or approve
  *   another input (an engine should refuse such decisions before they reach the run).
  */
-export async function sendAndAwaitDecisions(session: AgentSession, prompt: string, durability: Durability): Promise<RunResult> {
+export async function sendAndAwaitDecisions(
+  session: AgentSession,
+  prompt: string,
+  durability: Durability,
+): Promise<RunResult> {
   let result = await session.send(prompt);
-  while (result.terminalReason === 'tool_deferred' && result.pending !== undefined && result.pending.length > 0) {
+  while (
+    result.terminalReason === 'tool_deferred' &&
+    result.pending !== undefined &&
+    result.pending.length > 0
+  ) {
     const decisions = await durability.waitForDecision(result.pending);
     if (decisions === undefined) return result;
     result = await session.resume(decisions);

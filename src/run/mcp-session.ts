@@ -34,7 +34,9 @@ export function createSessionMcp(
   return new McpServerSet(serverEntries(option), parts.tools, {
     projectDir: parts.projectDir,
     env,
-    auth: sessionAuth(new OAuthStore(path.join(parts.configDir, 'mcp-oauth')), env, (text) => parts.emit({ type: 'warning', text: text.trim() })),
+    auth: sessionAuth(new OAuthStore(path.join(parts.configDir, 'mcp-oauth')), env, (text) =>
+      parts.emit({ type: 'warning', text: text.trim() }),
+    ),
     warn: (text) => parts.emit({ type: 'warning', text }),
     notice: (notice) => parts.emit({ type: 'mcp_notice', ...notice }),
     onElicitation: parts.onElicitation,
@@ -50,9 +52,19 @@ export function createSessionMcp(
  * one, it is cancelled; ElicitationResult hooks see that answer and may replace it, and Notification
  * (`elicitation_response`) reports it.
  */
-export async function answerElicitation(run: RunContext, request: ElicitationRequest, ask?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>): Promise<ElicitationAnswer> {
+export async function answerElicitation(
+  run: RunContext,
+  request: ElicitationRequest,
+  ask?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>,
+): Promise<ElicitationAnswer> {
   const server = request.serverName;
-  const fields = { mcp_server_name: server, message: request.message, mode: request.mode, ...(request.requestedSchema ? { requested_schema: request.requestedSchema } : {}), ...(request.url !== undefined ? { url: request.url } : {}) };
+  const fields = {
+    mcp_server_name: server,
+    message: request.message,
+    mode: request.mode,
+    ...(request.requestedSchema ? { requested_schema: request.requestedSchema } : {}),
+    ...(request.url !== undefined ? { url: request.url } : {}),
+  };
   const byHook = (await fireHook(run, 'Elicitation', fields)).answer;
   if (byHook) return byHook;
   let given: ElicitationAnswer = { action: 'cancel' };
@@ -63,9 +75,17 @@ export async function answerElicitation(run: RunContext, request: ElicitationReq
       given = { action: 'cancel' };
     }
   }
-  const resultFields = { mcp_server_name: server, mode: request.mode, action: given.action, ...(given.content ? { content: given.content } : {}) };
+  const resultFields = {
+    mcp_server_name: server,
+    mode: request.mode,
+    action: given.action,
+    ...(given.content ? { content: given.content } : {}),
+  };
   const answer = (await fireHook(run, 'ElicitationResult', resultFields)).answer ?? given;
-  await fireHook(run, 'Notification', { message: `Elicitation response for server "${server}": ${answer.action}`, notification_type: 'elicitation_response' });
+  await fireHook(run, 'Notification', {
+    message: `Elicitation response for server "${server}": ${answer.action}`,
+    notification_type: 'elicitation_response',
+  });
   return answer;
 }
 
@@ -75,7 +95,10 @@ export function mcpToolCaller(servers: McpServerSet): McpToolCaller {
     const client = servers.get(server);
     if (!client) throw new Error(`no MCP server "${server}" in this session`);
     const result = await client.callTool(tool, input, signal);
-    const text = result.content.filter((block) => block.type === 'text').map((block) => (block as { text: string }).text).join('\n');
+    const text = result.content
+      .filter((block) => block.type === 'text')
+      .map((block) => (block as { text: string }).text)
+      .join('\n');
     return { text, isError: result.isError === true };
   };
 }

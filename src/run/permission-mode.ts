@@ -10,9 +10,15 @@ export type CliPermissionMode = (typeof CLI_PERMISSION_MODES)[number];
  * classifier, so `auto` runs as `dontAsk` (refuse what no rule or hook allows, without asking) and
  * says so through `warn`. The run's `autoMode` makes those refusals fire PermissionDenied, as the classifier's do.
  */
-export function resolvePermissionMode(flag: CliPermissionMode | undefined, fromSettings: PermissionMode | undefined, warn: (text: string) => void): PermissionMode {
+export function resolvePermissionMode(
+  flag: CliPermissionMode | undefined,
+  fromSettings: PermissionMode | undefined,
+  warn: (text: string) => void,
+): PermissionMode {
   if (flag === 'auto') {
-    warn('--permission-mode auto needs Claude Code\'s classifier, which hookloop does not have; running in dontAsk mode: calls that would need approval are refused (PermissionDenied hooks fire for those refusals, as for the classifier\'s)');
+    warn(
+      "--permission-mode auto needs Claude Code's classifier, which hookloop does not have; running in dontAsk mode: calls that would need approval are refused (PermissionDenied hooks fire for those refusals, as for the classifier's)",
+    );
     return 'dontAsk';
   }
   return flag ?? fromSettings ?? 'default';

@@ -2,7 +2,12 @@ import type { HookPayload } from '../hooks/event-schemas.js';
 import { systemMessage, userMessage, type Message } from '../messages/messages.js';
 import { ConfigError } from '../errors.js';
 import { emptyTally, type UsageTally } from '../model/usage.js';
-import { checkDecisions, UNDECIDED_PENDING, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
+import {
+  checkDecisions,
+  UNDECIDED_PENDING,
+  type PendingCall,
+  type PendingDecisions,
+} from '../session/pending-calls.js';
 import { checkWaitingSubagents, pairAbandonedSubagentCalls } from '../transcript/subagent-transcripts.js';
 import { checkContinuable } from '../loop/continue-waiting.js';
 import { runLoop } from '../loop/agent-loop.js';
@@ -10,9 +15,20 @@ import { durabilityOf } from '../loop/durability.js';
 import { compactConversation, type CompactionOutcome } from '../loop/compaction.js';
 import { stopBackgroundShells } from '../tools/builtin/background-shells.js';
 import { createRun, startRunSandboxFor } from './create-run.js';
-import { contextLabel, promptBlockedResult, promptStoppedResult, queuedPromptNotice, successLabel } from '../loop/hook-text.js';
+import {
+  contextLabel,
+  promptBlockedResult,
+  promptStoppedResult,
+  queuedPromptNotice,
+  successLabel,
+} from '../loop/hook-text.js';
 import { abandonPending, decidePending, endOfDecidedBatch } from '../loop/deferred-approval.js';
-import { DEFAULT_MAX_TURNS, DEFAULT_STOP_CONTINUATIONS, type LoopEnd, type LoopOptions } from '../loop/loop-types.js';
+import {
+  DEFAULT_MAX_TURNS,
+  DEFAULT_STOP_CONTINUATIONS,
+  type LoopEnd,
+  type LoopOptions,
+} from '../loop/loop-types.js';
 import { appendMessage, fireHook, phaseBoundary, type RunContext } from '../loop/run-context.js';
 import type { RunOptions, RunResult } from './run-options.js';
 import { sessionStart, type SessionStartOutcome } from '../loop/session-start.js';
@@ -25,7 +41,6 @@ import { MCP_INSTRUCTIONS_START, mcpInstructionsSection } from '../mcp/server-in
 
 export type { RunOptions, RunResult, TerminalReason } from './run-options.js';
 export { defaultTranscriptPath } from './create-run.js';
-
 
 /**
  * Runs one prompt to completion through a fixed pipeline:
@@ -98,7 +113,10 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
   if (sandbox.warning !== undefined) run.emit({ type: 'warning', text: sandbox.warning });
   for (const text of options.resume?.warnings ?? []) run.emit({ type: 'warning', text: `resume: ${text}` });
   await run.mcp?.start();
-  let opening: SessionStartOutcome | undefined = await sessionStart(run, options.resume ? 'resume' : 'startup');
+  let opening: SessionStartOutcome | undefined = await sessionStart(
+    run,
+    options.resume ? 'resume' : 'startup',
+  );
   // `sessionTitle` is reported to UserPromptSubmit hooks.
   run.state.sessionTitle = opening.sessionTitle;
   // The memory files, each reported to InstructionsLoaded, go with the first prompt (a resumed conversation holds them).
@@ -107,12 +125,16 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
   let memoryText = memoryReminder(memory);
   // The skills the model may invoke go with the first prompt, after the hooks' context, as Claude Code lists them.
   // Then what the session lists, in Claude Code's order: the servers' instructions, the skills.
-  const instructions = mcpInstructionsSection((run.mcp?.clients ?? []).filter((client) => client.state === 'connected'));
+  const instructions = mcpInstructionsSection(
+    (run.mcp?.clients ?? []).filter((client) => client.state === 'connected'),
+  );
   const listing = skillListing(options.skills ?? []);
   const listed = [instructions, listing].filter((text): text is string => text !== undefined);
   if (listed.length > 0) opening = { ...opening, context: [...opening.context, ...listed] };
   // Calls the last run left waiting (from this process, or saved in a resumed transcript): see deferred-approval.ts.
-  let pending: readonly PendingCall[] = (options.resume?.pending ?? []).map(({ assistantUuid: _uuid, ...call }) => call);
+  let pending: readonly PendingCall[] = (options.resume?.pending ?? []).map(
+    ({ assistantUuid: _uuid, ...call }) => call,
+  );
   let queue: Promise<unknown> = Promise.resolve();
   let ended = false;
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
@@ -121,7 +143,11 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
     return next;
   };
   // Each prompt gets its own view of the run: its own interrupt signal and denial list, the same session.
-  const view = (signal: AbortSignal | undefined): RunContext => ({ ...run, signal: signal ? AbortSignal.any([run.signal, signal]) : run.signal, permissionDenials: [] });
+  const view = (signal: AbortSignal | undefined): RunContext => ({
+    ...run,
+    signal: signal ? AbortSignal.any([run.signal, signal]) : run.signal,
+    permissionDenials: [],
+  });
   return {
     sessionId: run.state.sessionId,
     transcriptPath: run.state.transcriptPath,
@@ -133,7 +159,9 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const totals = emptyTally();
         let turns = 0;
         abandonPending(turnRun, pending);
-        pairAbandonedSubagentCalls(turnRun.state, pending, UNDECIDED_PENDING, (text) => turnRun.emit({ type: 'warning', text }));
+        pairAbandonedSubagentCalls(turnRun.state, pending, UNDECIDED_PENDING, (text) =>
+          turnRun.emit({ type: 'warning', text }),
+        );
         pending = [];
         const opened = await submitFirstPrompt(turnRun, prompt, opening, memoryText, options.skills ?? []);
         opening = undefined;
@@ -142,16 +170,41 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const outcome: LoopEnd =
           opened.ended !== undefined
             ? { result: opened.ended, isError: false, terminalReason: 'prompt_blocked', stopReason: null }
-            : await runLoop(turnRun, mainLoop(options, totals, () => ++turns, queued !== undefined ? (midTurn) => deliverQueuedPrompt(turnRun, queued, midTurn) : undefined));
+            : await runLoop(
+                turnRun,
+                mainLoop(
+                  options,
+                  totals,
+                  () => ++turns,
+                  queued !== undefined
+                    ? (midTurn) => deliverQueuedPrompt(turnRun, queued, midTurn)
+                    : undefined,
+                ),
+              );
         pending = outcome.pending ?? [];
-        run.emit({ type: 'prompt_finished', promptId: run.state.promptId ?? '', terminalReason: outcome.terminalReason, isError: outcome.isError });
+        run.emit({
+          type: 'prompt_finished',
+          promptId: run.state.promptId ?? '',
+          terminalReason: outcome.terminalReason,
+          isError: outcome.isError,
+        });
         const { sessionId } = run.state;
-        return { ...outcome, numTurns: turns, sessionId, durationMs: Date.now() - started, usage: totals.total, modelUsage: totals.byModel, permissionDenials: turnRun.permissionDenials, messages: run.messages };
+        return {
+          ...outcome,
+          numTurns: turns,
+          sessionId,
+          durationMs: Date.now() - started,
+          usage: totals.total,
+          modelUsage: totals.byModel,
+          permissionDenials: turnRun.permissionDenials,
+          messages: run.messages,
+        };
       }),
     resume: (decisions, resumeOptions = {}) =>
       serial(async () => {
         const started = Date.now();
-        if (pending.length === 0) throw new ConfigError('nothing to decide: the session has no pending tool calls');
+        if (pending.length === 0)
+          throw new ConfigError('nothing to decide: the session has no pending tool calls');
         checkDecisions(pending, decisions);
         // Calls waiting inside a subagent: its tool must be here to continue it, its transcript must agree.
         checkContinuable(run, pending);
@@ -163,13 +216,35 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const batch = await decidePending(turnRun, pending, decisions);
         pending = [];
         // SessionStart's context of a resumed process reaches the model with the results.
-        if (opening !== undefined && opening.context.length > 0) appendMessage(turnRun, systemMessage(opening.context.join('\n\n')));
+        if (opening !== undefined && opening.context.length > 0)
+          appendMessage(turnRun, systemMessage(opening.context.join('\n\n')));
         opening = undefined;
-        const outcome: LoopEnd = batch.kind === 'continue' ? await runLoop(turnRun, mainLoop(options, totals, () => ++turns)) : endOfDecidedBatch(batch);
+        const outcome: LoopEnd =
+          batch.kind === 'continue'
+            ? await runLoop(
+                turnRun,
+                mainLoop(options, totals, () => ++turns),
+              )
+            : endOfDecidedBatch(batch);
         pending = outcome.pending ?? [];
-        return { ...outcome, numTurns: turns, sessionId: run.state.sessionId, durationMs: Date.now() - started, usage: totals.total, modelUsage: totals.byModel, permissionDenials: turnRun.permissionDenials, messages: run.messages };
+        return {
+          ...outcome,
+          numTurns: turns,
+          sessionId: run.state.sessionId,
+          durationMs: Date.now() - started,
+          usage: totals.total,
+          modelUsage: totals.byModel,
+          permissionDenials: turnRun.permissionDenials,
+          messages: run.messages,
+        };
       }),
-    compact: (instructions, compactOptions = {}) => serial(() => compactConversation(view(compactOptions.signal), options, { trigger: 'manual', ...(instructions ? { instructions } : {}) })),
+    compact: (instructions, compactOptions = {}) =>
+      serial(() =>
+        compactConversation(view(compactOptions.signal), options, {
+          trigger: 'manual',
+          ...(instructions ? { instructions } : {}),
+        }),
+      ),
     end: (reason = 'other') =>
       serial(async () => {
         if (ended) return;
@@ -187,7 +262,12 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
 }
 
 /** The main session's loop: the session's model, system prompt and limits, Stop, compaction, background hooks and a queued prompt. */
-function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => number, queuedPrompt?: (midTurn: boolean) => Promise<void>): LoopOptions {
+function mainLoop(
+  options: RunOptions,
+  totals: UsageTally,
+  countTurn: () => number,
+  queuedPrompt?: (midTurn: boolean) => Promise<void>,
+): LoopOptions {
   return {
     model: options.model,
     system: options.system ?? '',
@@ -206,12 +286,23 @@ function mainLoop(options: RunOptions, totals: UsageTally, countTurn: () => numb
  * turn and the prompt is `queued`, as in the reference (session-start-outputs). A prompt calling
  * one of `commands` (`/name args`) is expanded in its place (prompt-expansion.ts).
  */
-async function submitFirstPrompt(run: RunContext, prompt: string, opening: SessionStartOutcome | undefined, memory: string | undefined, commands: readonly SkillDefinition[]): Promise<{ ended?: string; queued?: string }> {
+async function submitFirstPrompt(
+  run: RunContext,
+  prompt: string,
+  opening: SessionStartOutcome | undefined,
+  memory: string | undefined,
+  commands: readonly SkillDefinition[],
+): Promise<{ ended?: string; queued?: string }> {
   const first = opening?.initialUserMessage ?? prompt;
   run.state.promptId = durabilityOf(run).uuid();
   run.emit({ type: 'prompt_started', promptId: run.state.promptId, prompt: first });
   const submit = await submitPrompt(run, first);
-  if (submit.blocked !== undefined || submit.stopped !== undefined) return { ended: submit.stopped ?? promptBlockedResult(submit.blocked ?? '', submit.suppressOriginalPrompt ? undefined : first) };
+  if (submit.blocked !== undefined || submit.stopped !== undefined)
+    return {
+      ended:
+        submit.stopped ??
+        promptBlockedResult(submit.blocked ?? '', submit.suppressOriginalPrompt ? undefined : first),
+    };
   // Before the prompt (or its expansion), in the same user turn, as Claude Code sends CLAUDE.md.
   if (memory !== undefined) appendMessage(run, userMessage(memory));
   // A slash command's text takes the prompt's place (after UserPromptSubmit, as in Claude Code).
@@ -219,7 +310,12 @@ async function submitFirstPrompt(run: RunContext, prompt: string, opening: Sessi
   if (expansion.kind === 'blocked') return { ended: promptBlockedResult(expansion.reason, first) };
   // Hook context first, then what the session lists (skills), as in Claude Code's first system text.
   const [hookContext, listed] = splitListing(opening?.context ?? []);
-  const context = [...hookContext, ...submit.context, ...(expansion.kind === 'expanded' ? expansion.context : []), ...listed];
+  const context = [
+    ...hookContext,
+    ...submit.context,
+    ...(expansion.kind === 'expanded' ? expansion.context : []),
+    ...listed,
+  ];
   if (expansion.kind === 'none') appendPrompt(run, first, submit.sent);
   if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
   return opening?.initialUserMessage !== undefined ? { queued: prompt } : {};
@@ -230,12 +326,31 @@ async function submitFirstPrompt(run: RunContext, prompt: string, opening: Sessi
  * send (`updatedPrompt`, hookloop's extension: see PromptSubmitMerge) and the labelled context
  * paragraphs (additionalContext, then plain stdout).
  */
-async function submitPrompt(run: RunContext, prompt: string): Promise<{ blocked?: string; suppressOriginalPrompt?: boolean; stopped?: string; sent: string; context: string[] }> {
+async function submitPrompt(
+  run: RunContext,
+  prompt: string,
+): Promise<{
+  blocked?: string;
+  suppressOriginalPrompt?: boolean;
+  stopped?: string;
+  sent: string;
+  context: string[];
+}> {
   const title = run.state.sessionTitle;
   await phaseBoundary(run, 'before-prompt');
-  const submit = await fireHook(run, 'UserPromptSubmit', { prompt, ...(title !== undefined ? { session_title: title } : {}) });
-  if (submit.blocks.length > 0) return { blocked: submit.blocks.map((block) => block.reason).join('\n'), suppressOriginalPrompt: submit.suppressOriginalPrompt, sent: prompt, context: [] };
-  if (submit.stop !== undefined) return { stopped: promptStoppedResult(submit.stop.reason), sent: prompt, context: [] };
+  const submit = await fireHook(run, 'UserPromptSubmit', {
+    prompt,
+    ...(title !== undefined ? { session_title: title } : {}),
+  });
+  if (submit.blocks.length > 0)
+    return {
+      blocked: submit.blocks.map((block) => block.reason).join('\n'),
+      suppressOriginalPrompt: submit.suppressOriginalPrompt,
+      sent: prompt,
+      context: [],
+    };
+  if (submit.stop !== undefined)
+    return { stopped: promptStoppedResult(submit.stop.reason), sent: prompt, context: [] };
   return {
     sent: submit.updatedPrompt ?? prompt,
     context: [
@@ -257,7 +372,8 @@ async function deliverQueuedPrompt(run: RunContext, prompt: string, midTurn: boo
     run.emit({ type: 'warning', text: `UserPromptSubmit blocked the queued prompt: ${refused}` });
     return;
   }
-  if (midTurn) appendMessage(run, systemMessage([queuedPromptNotice(submit.sent), ...submit.context].join('\n\n')));
+  if (midTurn)
+    appendMessage(run, systemMessage([queuedPromptNotice(submit.sent), ...submit.context].join('\n\n')));
   else {
     appendPrompt(run, prompt, submit.sent);
     if (submit.context.length > 0) appendMessage(run, systemMessage(submit.context.join('\n\n')));
@@ -272,7 +388,8 @@ function appendPrompt(run: RunContext, typed: string, sent: string): void {
 
 /** The opening's paragraphs split into the hooks' context and the session's skill listing (always last). */
 function splitListing(context: readonly string[]): [string[], string[]] {
-  const isListing = (text: string) => text.startsWith(SKILL_LISTING_START) || text.startsWith(MCP_INSTRUCTIONS_START);
+  const isListing = (text: string) =>
+    text.startsWith(SKILL_LISTING_START) || text.startsWith(MCP_INSTRUCTIONS_START);
   let start = context.length;
   while (start > 0 && isListing(context[start - 1]!)) start--;
   return [context.slice(0, start), context.slice(start)];

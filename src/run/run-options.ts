@@ -40,7 +40,13 @@ export interface RunOptions {
    * else, as in Claude Code. `ruleSources`: the file each rule came from, index for index with
    * `rules` (reported by the PermissionDecision event and its spans).
    */
-  readonly permissions?: { readonly rules?: Partial<PermissionRules>; readonly mode?: PermissionMode; readonly additionalDirectories?: readonly string[]; readonly autoMode?: boolean; readonly ruleSources?: Partial<PermissionRules> };
+  readonly permissions?: {
+    readonly rules?: Partial<PermissionRules>;
+    readonly mode?: PermissionMode;
+    readonly additionalDirectories?: readonly string[];
+    readonly autoMode?: boolean;
+    readonly ruleSources?: Partial<PermissionRules>;
+  };
   /**
    * Files and directories the run's configuration was read from — settings files (`--settings`
    * ones included), plugin directories, MCP configs: no rule, mode or hook lets the model write

@@ -11,7 +11,11 @@ import type { SandboxSettings } from '../sandbox/sandbox-settings.js';
  * stays writable), the user, project, local
  * and `--settings` files (whether or not they exist yet), and each `--plugin-dir` plugin.
  */
-export function cliSandboxOptions(settings: SandboxSettings, setup: HookSetup, setupOptions: HookSetupOptions): SandboxOptions {
+export function cliSandboxOptions(
+  settings: SandboxSettings,
+  setup: HookSetup,
+  setupOptions: HookSetupOptions,
+): SandboxOptions {
   const protectedPaths = [
     ...agentConfigurationPaths(path.join(setupOptions.projectDir, '.claude')),
     ...watchedSettingsFiles(setupOptions).map((watched) => watched.file),

@@ -42,10 +42,17 @@ const LINUX_PACKAGES = 'bubblewrap, socat and ripgrep';
  * @throws ConfigError with `failIfUnavailable` when the sandbox cannot start, or when another
  *   sandboxed run of this process uses other network settings.
  */
-export async function startRunSandbox(options: SandboxOptions | undefined, places: RunSandboxPlaces): Promise<SandboxStart> {
+export async function startRunSandbox(
+  options: SandboxOptions | undefined,
+  places: RunSandboxPlaces,
+): Promise<SandboxStart> {
   if (options?.enabled !== true) return {};
   const homeDir = places.homeDir ?? os.homedir();
-  const fromRules = rulePaths(places.rules ?? { deny: [], ask: [] }, { projectDir: places.projectDir, roots: places.roots, homeDir });
+  const fromRules = rulePaths(places.rules ?? { deny: [], ask: [] }, {
+    projectDir: places.projectDir,
+    roots: places.roots,
+    homeDir,
+  });
   const scratchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-sandbox-'));
   const sandboxPlaces: SandboxPlaces = {
     projectDir: places.projectDir,
@@ -64,7 +71,10 @@ export async function startRunSandbox(options: SandboxOptions | undefined, place
     if (!(error instanceof SandboxUnavailable)) throw error;
     const what = `the Bash sandbox (sandbox.enabled) cannot start: ${error.message}`;
     const install = process.platform === 'linux' ? `; install the ${LINUX_PACKAGES} packages` : '';
-    if (options.failIfUnavailable === true) throw new ConfigError(`${what}${install} (sandbox.failIfUnavailable is true)`, { field: 'sandbox.failIfUnavailable' });
+    if (options.failIfUnavailable === true)
+      throw new ConfigError(`${what}${install} (sandbox.failIfUnavailable is true)`, {
+        field: 'sandbox.failIfUnavailable',
+      });
     return { warning: `${what}${install}; Bash commands run unsandboxed` };
   }
   ensureRuntimeTempDir();
@@ -72,7 +82,10 @@ export async function startRunSandbox(options: SandboxOptions | undefined, place
   const sandbox = new RunSandbox(options, sandboxPlaces, release, autoAllow);
   if (options.autoAllowBashIfSandboxed === false || autoAllow) return { sandbox };
   const listed = fromRules.unenforceable.map((rule) => JSON.stringify(rule)).join(', ');
-  return { sandbox, warning: `sandbox: autoAllowBashIfSandboxed is off for this session: the sandbox cannot enforce the permission rule(s) ${listed} (a whole tool, or a write pattern with wildcards); Bash commands ask as without the sandbox` };
+  return {
+    sandbox,
+    warning: `sandbox: autoAllowBashIfSandboxed is off for this session: the sandbox cannot enforce the permission rule(s) ${listed} (a whole tool, or a write pattern with wildcards); Bash commands ask as without the sandbox`,
+  };
 }
 
 /**
@@ -105,7 +118,8 @@ export class RunSandbox implements BashSandbox {
 
   runsSandboxed(input: SandboxedCallInput): boolean {
     if (this.closed) return false;
-    if (input.dangerouslyDisableSandbox === true && this.settings.allowUnsandboxedCommands !== false) return false;
+    if (input.dangerouslyDisableSandbox === true && this.settings.allowUnsandboxedCommands !== false)
+      return false;
     return !(this.settings.excludedCommands ?? []).some((pattern) => matchesExcluded(input.command, pattern));
   }
 
@@ -115,7 +129,9 @@ export class RunSandbox implements BashSandbox {
       await ensureInitialized();
       return await wrapWithSandbox(script, '/bin/bash', callConfig(this.settings, this.places));
     } catch (error) {
-      throw new Error(`The sandbox could not run this command: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `The sandbox could not run this command: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 

@@ -1,9 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RuntimeCallConfig, RuntimeConfig, RuntimeCredentials, RuntimeNetworkConfig } from './runtime-types.js';
+import type {
+  RuntimeCallConfig,
+  RuntimeConfig,
+  RuntimeCredentials,
+  RuntimeNetworkConfig,
+} from './runtime-types.js';
 import { agentConfigurationPaths } from '../permissions/agent-configuration.js';
-import { CODE_RUNNING_DIRECTORY_NAMES, CODE_RUNNING_FILE_NAMES, gitHooksDirectories } from '../permissions/code-running-files.js';
+import {
+  CODE_RUNNING_DIRECTORY_NAMES,
+  CODE_RUNNING_FILE_NAMES,
+  gitHooksDirectories,
+} from '../permissions/code-running-files.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 /** The facts of a run the sandbox policy is built from. All paths absolute. */
@@ -35,11 +44,14 @@ const DANGEROUS_FOLDERS = [...CODE_RUNNING_DIRECTORY_NAMES, '.claude/commands', 
  * workspace root; `.git/*` only when `.git` is a folder (a blocker at a missing `.git` would stop `git init`).
  */
 export function rootDenyWritePaths(roots: readonly string[]): string[] {
-  return roots.flatMap((root) => {
-    const paths = [...DANGEROUS_FILES, ...DANGEROUS_FOLDERS].map((name) => path.join(root, name));
-    if (isDirectory(path.join(root, '.git'))) paths.push(path.join(root, '.git', 'hooks'), path.join(root, '.git', 'config'));
-    return paths;
-  }).concat(gitHooksDirectories(roots, os.homedir()));
+  return roots
+    .flatMap((root) => {
+      const paths = [...DANGEROUS_FILES, ...DANGEROUS_FOLDERS].map((name) => path.join(root, name));
+      if (isDirectory(path.join(root, '.git')))
+        paths.push(path.join(root, '.git', 'hooks'), path.join(root, '.git', 'config'));
+      return paths;
+    })
+    .concat(gitHooksDirectories(roots, os.homedir()));
 }
 
 function isDirectory(file: string): boolean {
@@ -58,7 +70,11 @@ function isDirectory(file: string): boolean {
  * plugin directories.
  */
 export function defaultProtectedPaths(projectDir: string, homeDir = os.homedir()): string[] {
-  return [...agentConfigurationPaths(path.join(projectDir, '.claude')), path.join(homeDir, '.claude', 'settings.json'), path.join(homeDir, '.claude', 'settings.local.json')];
+  return [
+    ...agentConfigurationPaths(path.join(projectDir, '.claude')),
+    path.join(homeDir, '.claude', 'settings.json'),
+    path.join(homeDir, '.claude', 'settings.local.json'),
+  ];
 }
 
 /**
@@ -72,7 +88,9 @@ export function networkConfig(settings: SandboxSettings): RuntimeNetworkConfig {
     deniedDomains: [...(network.deniedDomains ?? [])],
     strictAllowlist: true,
     ...(network.allowUnixSockets !== undefined ? { allowUnixSockets: [...network.allowUnixSockets] } : {}),
-    ...(network.allowAllUnixSockets !== undefined ? { allowAllUnixSockets: network.allowAllUnixSockets } : {}),
+    ...(network.allowAllUnixSockets !== undefined
+      ? { allowAllUnixSockets: network.allowAllUnixSockets }
+      : {}),
     ...(network.allowLocalBinding !== undefined ? { allowLocalBinding: network.allowLocalBinding } : {}),
     ...(network.httpProxyPort !== undefined ? { httpProxyPort: network.httpProxyPort } : {}),
     ...(network.socksProxyPort !== undefined ? { socksProxyPort: network.socksProxyPort } : {}),
@@ -92,11 +110,18 @@ export function callConfig(settings: SandboxSettings, places: SandboxPlaces): Ru
   return {
     filesystem: {
       allowWrite: [...places.roots, places.scratchDir, ...(filesystem.allowWrite ?? []).map(resolve)],
-      denyWrite: [...places.protectedPaths, ...rootDenyWritePaths(places.roots), ...(places.ruleDenyWrite ?? []), ...(filesystem.denyWrite ?? []).map(resolve)],
+      denyWrite: [
+        ...places.protectedPaths,
+        ...rootDenyWritePaths(places.roots),
+        ...(places.ruleDenyWrite ?? []),
+        ...(filesystem.denyWrite ?? []).map(resolve),
+      ],
       denyRead: [...(places.ruleDenyRead ?? []), ...(filesystem.denyRead ?? []).map(resolve)],
       ...(filesystem.allowRead !== undefined ? { allowRead: filesystem.allowRead.map(resolve) } : {}),
     },
-    ...(settings.credentials !== undefined ? { credentials: settings.credentials as RuntimeCredentials } : {}),
+    ...(settings.credentials !== undefined
+      ? { credentials: settings.credentials as RuntimeCredentials }
+      : {}),
   };
 }
 
@@ -108,7 +133,9 @@ export function runtimeConfig(settings: SandboxSettings, places: SandboxPlaces):
     filesystem: call.filesystem,
     ...(call.credentials !== undefined ? { credentials: call.credentials } : {}),
     ...(settings.ignoreViolations !== undefined ? { ignoreViolations: settings.ignoreViolations } : {}),
-    ...(settings.enableWeakerNestedSandbox !== undefined ? { enableWeakerNestedSandbox: settings.enableWeakerNestedSandbox } : {}),
+    ...(settings.enableWeakerNestedSandbox !== undefined
+      ? { enableWeakerNestedSandbox: settings.enableWeakerNestedSandbox }
+      : {}),
     ...(settings.bwrapPath !== undefined ? { bwrapPath: settings.bwrapPath } : {}),
     ...(settings.socatPath !== undefined ? { socatPath: settings.socatPath } : {}),
   };
@@ -123,5 +150,7 @@ export function resolveSettingsPath(entry: string, projectDir: string, homeDir =
 
 /** Names of the variables `sandbox.credentials.envVars` denies: also kept out of unsandboxed Bash processes. */
 export function deniedEnvVars(settings: SandboxSettings | undefined): string[] {
-  return (settings?.credentials?.envVars ?? []).filter((entry) => entry.mode === 'deny').map((entry) => entry.name);
+  return (settings?.credentials?.envVars ?? [])
+    .filter((entry) => entry.mode === 'deny')
+    .map((entry) => entry.name);
 }

@@ -31,12 +31,21 @@ import { z } from 'zod';
 
 const flag = z.boolean({ error: 'true or false' });
 const textList = z.array(z.string({ error: 'a string' }), { error: 'an array of strings' });
-const port = z.number({ error: 'a port number' }).int({ error: 'a port number' }).min(1, { error: 'a port number' }).max(65_535, { error: 'a port number' });
+const port = z
+  .number({ error: 'a port number' })
+  .int({ error: 'a port number' })
+  .min(1, { error: 'a port number' })
+  .max(65_535, { error: 'a port number' });
 const credentialMode = z.enum(['deny', 'mask'], { error: 'one of "deny", "mask"' });
 
 /** `sandbox.filesystem`. */
 export const sandboxFilesystemSchema = z.looseObject(
-  { allowWrite: textList.optional(), denyWrite: textList.optional(), denyRead: textList.optional(), allowRead: textList.optional() },
+  {
+    allowWrite: textList.optional(),
+    denyWrite: textList.optional(),
+    denyRead: textList.optional(),
+    allowRead: textList.optional(),
+  },
   { error: 'an object' },
 );
 
@@ -57,8 +66,30 @@ export const sandboxNetworkSchema = z.looseObject(
 /** `sandbox.credentials`: the runtime's own entries, checked for the fields hookloop reads. */
 export const sandboxCredentialsSchema = z.looseObject(
   {
-    envVars: z.array(z.looseObject({ name: z.string({ error: 'a string' }).min(1, { error: 'a non-empty string' }), mode: credentialMode }, { error: 'an object with "name" and "mode"' }), { error: 'an array' }).optional(),
-    files: z.array(z.looseObject({ path: z.string({ error: 'a string' }).min(1, { error: 'a non-empty string' }), mode: credentialMode }, { error: 'an object with "path" and "mode"' }), { error: 'an array' }).optional(),
+    envVars: z
+      .array(
+        z.looseObject(
+          {
+            name: z.string({ error: 'a string' }).min(1, { error: 'a non-empty string' }),
+            mode: credentialMode,
+          },
+          { error: 'an object with "name" and "mode"' },
+        ),
+        { error: 'an array' },
+      )
+      .optional(),
+    files: z
+      .array(
+        z.looseObject(
+          {
+            path: z.string({ error: 'a string' }).min(1, { error: 'a non-empty string' }),
+            mode: credentialMode,
+          },
+          { error: 'an object with "path" and "mode"' },
+        ),
+        { error: 'an array' },
+      )
+      .optional(),
   },
   { error: 'an object' },
 );
@@ -75,7 +106,9 @@ export const sandboxSettingsSchema = z.looseObject(
     network: sandboxNetworkSchema.optional(),
     credentials: sandboxCredentialsSchema.optional(),
     enableWeakerNestedSandbox: flag.optional(),
-    ignoreViolations: z.record(z.string(), textList, { error: 'an object mapping command patterns to path lists' }).optional(),
+    ignoreViolations: z
+      .record(z.string(), textList, { error: 'an object mapping command patterns to path lists' })
+      .optional(),
     bwrapPath: z.string({ error: 'an absolute path' }).optional(),
     socatPath: z.string({ error: 'an absolute path' }).optional(),
   },
@@ -90,13 +123,19 @@ export type SandboxSettings = z.infer<typeof sandboxSettingsSchema>;
  * settings scopes: a scalar of the later file wins, lists are concatenated (duplicates dropped),
  * and nested objects (`filesystem`, `network`, `credentials`) merge field by field.
  */
-export function mergeSandboxSettings(earlier: SandboxSettings | undefined, later: SandboxSettings | undefined): SandboxSettings | undefined {
+export function mergeSandboxSettings(
+  earlier: SandboxSettings | undefined,
+  later: SandboxSettings | undefined,
+): SandboxSettings | undefined {
   if (earlier === undefined) return later;
   if (later === undefined) return earlier;
   return mergeObjects(earlier, later) as SandboxSettings;
 }
 
-function mergeObjects(earlier: Record<string, unknown>, later: Record<string, unknown>): Record<string, unknown> {
+function mergeObjects(
+  earlier: Record<string, unknown>,
+  later: Record<string, unknown>,
+): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...earlier };
   for (const [key, value] of Object.entries(later)) {
     const previous = merged[key];

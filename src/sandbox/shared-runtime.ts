@@ -40,10 +40,14 @@ export class SandboxUnavailable extends Error {
  * @throws ConfigError when a run holding the runtime has another network policy.
  */
 export async function acquireRuntime(config: RuntimeConfig): Promise<() => Promise<void>> {
-  if (!(await sandboxManager()).isSupportedPlatform()) throw new SandboxUnavailable(['this platform is not supported (Linux with bubblewrap, or macOS)']);
+  if (!(await sandboxManager()).isSupportedPlatform())
+    throw new SandboxUnavailable(['this platform is not supported (Linux with bubblewrap, or macOS)']);
   const network = JSON.stringify(config.network);
   if (holders > 0 && network !== activeNetwork) {
-    throw new ConfigError('sandbox.network differs from the network settings of another sandboxed run in this process; runs in one process share one network proxy', { field: 'sandbox.network' });
+    throw new ConfigError(
+      'sandbox.network differs from the network settings of another sandboxed run in this process; runs in one process share one network proxy',
+      { field: 'sandbox.network' },
+    );
   }
   holders += 1;
   try {
@@ -101,7 +105,11 @@ export async function ensureInitialized(): Promise<void> {
  * `command` wrapped to run inside the sandbox under `call`'s filesystem policy (and the network
  * policy the runtime started with), as a command line for `shell`. Call `ensureInitialized` first.
  */
-export async function wrapWithSandbox(command: string, shell: string, call: RuntimeCallConfig): Promise<string> {
+export async function wrapWithSandbox(
+  command: string,
+  shell: string,
+  call: RuntimeCallConfig,
+): Promise<string> {
   return (await sandboxManager()).wrapWithSandbox(command, shell, callToRuntime(call));
 }
 
@@ -117,7 +125,9 @@ function callToRuntime(call: RuntimeCallConfig): Partial<SandboxRuntimeConfig> {
   return { filesystem: call.filesystem, ...runtimeCredentials(call.credentials) };
 }
 
-function runtimeCredentials(credentials: RuntimeCredentials | undefined): Pick<SandboxRuntimeConfig, 'credentials'> {
+function runtimeCredentials(
+  credentials: RuntimeCredentials | undefined,
+): Pick<SandboxRuntimeConfig, 'credentials'> {
   return credentials !== undefined ? { credentials: credentials as SandboxRuntimeConfig['credentials'] } : {};
 }
 
@@ -155,6 +165,7 @@ const DEPENDENCY_PREFIX = 'Sandbox dependencies not available: ';
 
 function unavailableFrom(error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
-  if (message.startsWith(DEPENDENCY_PREFIX)) return new SandboxUnavailable(message.slice(DEPENDENCY_PREFIX.length).split(', '));
+  if (message.startsWith(DEPENDENCY_PREFIX))
+    return new SandboxUnavailable(message.slice(DEPENDENCY_PREFIX.length).split(', '));
   return new SandboxUnavailable([message]);
 }

@@ -23,7 +23,9 @@ function readHead(gitPath: string): string | undefined {
     const stat = fs.statSync(gitPath);
     if (stat.isDirectory()) return fs.readFileSync(path.join(gitPath, 'HEAD'), 'utf8').trim();
     const pointer = /^gitdir: (.+)$/m.exec(fs.readFileSync(gitPath, 'utf8'))?.[1];
-    return pointer ? fs.readFileSync(path.join(path.resolve(path.dirname(gitPath), pointer.trim()), 'HEAD'), 'utf8').trim() : undefined;
+    return pointer
+      ? fs.readFileSync(path.join(path.resolve(path.dirname(gitPath), pointer.trim()), 'HEAD'), 'utf8').trim()
+      : undefined;
   } catch {
     return undefined; // no repository here: keep looking upwards
   }
@@ -36,8 +38,12 @@ export function hookloopVersion(): string {
   if (cachedVersion !== undefined) return cachedVersion;
   for (const relative of ['../../package.json', '../../../package.json']) {
     try {
-      const manifest = JSON.parse(fs.readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === 'hookloop' && typeof manifest.version === 'string') return (cachedVersion = manifest.version);
+      const manifest = JSON.parse(fs.readFileSync(new URL(relative, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (manifest.name === 'hookloop' && typeof manifest.version === 'string')
+        return (cachedVersion = manifest.version);
     } catch {
       continue; // not at this level (source vs dist layout)
     }

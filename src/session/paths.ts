@@ -14,7 +14,11 @@ type Env = Readonly<Record<string, string | undefined>>;
  * The config folder that plays the part of Claude Code's `~/.claude`: `explicit` when given, else
  * `$HOOKLOOP_HOME`, else `$CLAUDE_CONFIG_DIR` (Claude Code's own override), else `<homeDir>/.claude`.
  */
-export function resolveConfigDir(explicit?: string, env: Env = process.env, homeDir: string = os.homedir()): string {
+export function resolveConfigDir(
+  explicit?: string,
+  env: Env = process.env,
+  homeDir: string = os.homedir(),
+): string {
   const chosen = explicit ?? (env['HOOKLOOP_HOME'] || undefined) ?? (env['CLAUDE_CONFIG_DIR'] || undefined);
   return path.resolve(chosen ?? path.join(homeDir, '.claude'));
 }
@@ -30,12 +34,14 @@ export function projectSlug(projectDir: string): string {
   let slug = '';
   for (let index = 0; index < projectDir.length; index++) {
     const code = projectDir.charCodeAt(index);
-    const alphanumeric = (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+    const alphanumeric =
+      (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
     slug += alphanumeric ? projectDir[index] : '-';
   }
   if (slug.length <= MAX_SLUG) return slug;
   let hash = 0;
-  for (let index = 0; index < projectDir.length; index++) hash = (Math.imul(31, hash) + projectDir.charCodeAt(index)) | 0;
+  for (let index = 0; index < projectDir.length; index++)
+    hash = (Math.imul(31, hash) + projectDir.charCodeAt(index)) | 0;
   return `${slug.slice(0, MAX_SLUG)}-${Math.abs(hash).toString(36)}`;
 }
 
@@ -96,5 +102,10 @@ export function findTranscript(configDir: string, projectDir: string, sessionId:
  * next to the session's own `<session>.jsonl`. The id is made safe as a path part.
  */
 export function agentTranscriptPath(transcriptPath: string, agentId: string): string {
-  return path.join(path.dirname(transcriptPath), path.basename(transcriptPath, '.jsonl'), 'subagents', `agent-${safePathPart(agentId)}.jsonl`);
+  return path.join(
+    path.dirname(transcriptPath),
+    path.basename(transcriptPath, '.jsonl'),
+    'subagents',
+    `agent-${safePathPart(agentId)}.jsonl`,
+  );
 }

@@ -40,7 +40,10 @@ export interface PendingCall {
 export class CallsWaiting extends Error {
   readonly calls: readonly PendingCall[];
   readonly deferred: { readonly id: string; readonly name: string; readonly input: unknown } | undefined;
-  constructor(calls: readonly PendingCall[], deferred?: { readonly id: string; readonly name: string; readonly input: unknown }) {
+  constructor(
+    calls: readonly PendingCall[],
+    deferred?: { readonly id: string; readonly name: string; readonly input: unknown },
+  ) {
     super(`${calls.length} tool call(s) wait for a decision`);
     this.name = 'CallsWaiting';
     this.calls = calls;
@@ -58,7 +61,9 @@ export function waitingCallId(call: PendingCall): string {
  * again first, a deny (hook or rule) still wins, and the approval only covers `input` (when given,
  * it must be the pending input). `deny`: the call does not run; `message` is its error result.
  */
-export type PendingDecision = { readonly behavior: 'allow'; readonly input?: unknown } | { readonly behavior: 'deny'; readonly message?: string };
+export type PendingDecision =
+  | { readonly behavior: 'allow'; readonly input?: unknown }
+  | { readonly behavior: 'deny'; readonly message?: string };
 
 /** Decisions by tool_use id. A pending call without one goes through the pipeline again (and may wait again). */
 export type PendingDecisions = Readonly<Record<string, PendingDecision>>;
@@ -67,10 +72,12 @@ export type PendingDecisions = Readonly<Record<string, PendingDecision>>;
 export const DENIED_WHILE_PENDING = 'The user denied this tool call while it was pending.';
 
 /** The error result of a pending call the session went on without deciding (a new prompt was sent). */
-export const UNDECIDED_PENDING = 'The call did not run: it was waiting for a decision and the session went on without one.';
+export const UNDECIDED_PENDING =
+  'The call did not run: it was waiting for a decision and the session went on without one.';
 
 /** The error result of an approved call whose input changed before it ran (a PreToolUse rewrite on resume). */
-export const APPROVAL_INPUT_CHANGED = 'The call did not run: its input is no longer the input that was approved.';
+export const APPROVAL_INPUT_CHANGED =
+  'The call did not run: its input is no longer the input that was approved.';
 
 /**
  * Checks `decisions` against the pending calls before anything runs.
@@ -81,16 +88,34 @@ export function checkDecisions(pending: readonly PendingCall[], decisions: Pendi
   for (const [id, decision] of Object.entries(decisions)) {
     const matching = pending.filter((candidate) => candidate.id === id);
     // Ids are unique per conversation, not across a session and its subagents: never guess which call is meant.
-    if (matching.length > 1) throw new ConfigError(`decision for ${id}: more than one pending tool call has this id (${matching.map((candidate) => candidate.agentId ?? 'the main conversation').join(', ')}); it cannot be decided by id`, { field: id });
+    if (matching.length > 1)
+      throw new ConfigError(
+        `decision for ${id}: more than one pending tool call has this id (${matching.map((candidate) => candidate.agentId ?? 'the main conversation').join(', ')}); it cannot be decided by id`,
+        { field: id },
+      );
     const call = matching[0];
     if (call === undefined) {
       const ids = pending.map((candidate) => candidate.id).join(', ');
       // An Agent call that waits is not decided itself: what waits is inside its subagent.
-      if (pending.some((candidate) => candidate.parentToolUseId === id)) throw new ConfigError(`decision for ${id}: the call waits for the calls inside its subagent, not for a decision of its own; decide those (pending: ${ids})`, { field: id });
-      throw new ConfigError(`decision for ${id}: no such pending tool call (${ids === '' ? 'the session has none' : `pending: ${ids}`})`, { field: id });
+      if (pending.some((candidate) => candidate.parentToolUseId === id))
+        throw new ConfigError(
+          `decision for ${id}: the call waits for the calls inside its subagent, not for a decision of its own; decide those (pending: ${ids})`,
+          { field: id },
+        );
+      throw new ConfigError(
+        `decision for ${id}: no such pending tool call (${ids === '' ? 'the session has none' : `pending: ${ids}`})`,
+        { field: id },
+      );
     }
-    if (decision.behavior === 'allow' && decision.input !== undefined && !isDeepStrictEqual(normalizeJson(decision.input), normalizeJson(call.input))) {
-      throw new ConfigError(`decision for ${id}: the approved input is not the pending input ${JSON.stringify(call.input)}`, { field: id });
+    if (
+      decision.behavior === 'allow' &&
+      decision.input !== undefined &&
+      !isDeepStrictEqual(normalizeJson(decision.input), normalizeJson(call.input))
+    ) {
+      throw new ConfigError(
+        `decision for ${id}: the approved input is not the pending input ${JSON.stringify(call.input)}`,
+        { field: id },
+      );
     }
   }
 }
@@ -108,14 +133,31 @@ export function pendingCallsOf(value: unknown): PendingCall[] {
   if (!Array.isArray(value)) return [];
   const reasons: readonly string[] = ['defer', 'permission_request', 'approver', 'batch'];
   return value.flatMap((entry: Record<string, unknown>) =>
-    entry !== null && typeof entry === 'object' && typeof entry['id'] === 'string' && typeof entry['name'] === 'string' && reasons.includes(String(entry['reason']))
-      ? [{ id: entry['id'], name: entry['name'], input: entry['input'] ?? {}, reason: entry['reason'] as PendingReason, ...(typeof entry['message'] === 'string' ? { message: entry['message'] } : {}), ...agentFields(entry) }]
+    entry !== null &&
+    typeof entry === 'object' &&
+    typeof entry['id'] === 'string' &&
+    typeof entry['name'] === 'string' &&
+    reasons.includes(String(entry['reason']))
+      ? [
+          {
+            id: entry['id'],
+            name: entry['name'],
+            input: entry['input'] ?? {},
+            reason: entry['reason'] as PendingReason,
+            ...(typeof entry['message'] === 'string' ? { message: entry['message'] } : {}),
+            ...agentFields(entry),
+          },
+        ]
       : [],
   );
 }
 
 /** A saved entry's subagent fields, all three or none. */
-function agentFields(entry: Record<string, unknown>): Pick<PendingCall, 'agentId' | 'agentType' | 'parentToolUseId'> {
+function agentFields(
+  entry: Record<string, unknown>,
+): Pick<PendingCall, 'agentId' | 'agentType' | 'parentToolUseId'> {
   const { agentId, agentType, parentToolUseId } = entry;
-  return typeof agentId === 'string' && typeof agentType === 'string' && typeof parentToolUseId === 'string' ? { agentId, agentType, parentToolUseId } : {};
+  return typeof agentId === 'string' && typeof agentType === 'string' && typeof parentToolUseId === 'string'
+    ? { agentId, agentType, parentToolUseId }
+    : {};
 }

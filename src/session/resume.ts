@@ -1,7 +1,20 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { assistantMessage, systemMessage, toolResultMessage, userMessage, type Message, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
-import { PENDING_CALLS_ATTACHMENT, pendingCallsOf, waitingCallId, type PendingCall } from './pending-calls.js';
+import {
+  assistantMessage,
+  systemMessage,
+  toolResultMessage,
+  userMessage,
+  type Message,
+  type ToolCall,
+  type ToolResultMessage,
+} from '../messages/messages.js';
+import {
+  PENDING_CALLS_ATTACHMENT,
+  pendingCallsOf,
+  waitingCallId,
+  type PendingCall,
+} from './pending-calls.js';
 import { readTranscriptLines, type TranscriptLine } from './transcript-reader.js';
 
 /**
@@ -19,7 +32,10 @@ export interface ResumedSession {
    * Error results made up for tool calls that had none (the session stopped while they ran); they are
    * in `messages` already, and the transcript writer appends them to the file when the session goes on.
    */
-  readonly repairs: readonly { readonly result: ToolResultMessage; readonly assistantUuid: string | undefined }[];
+  readonly repairs: readonly {
+    readonly result: ToolResultMessage;
+    readonly assistantUuid: string | undefined;
+  }[];
   /**
    * Calls of the last assistant message that wait for a decision (the run ended `tool_deferred`; the
    * transcript lists them in a `hookloop_pending_tool_calls` line): they have no result in
@@ -46,16 +62,25 @@ export const RESUMED_WITHOUT_RESULT =
  * The session id is the file's name. A truncated last line or a bad line is skipped with a warning.
  * @throws ConfigError when the file cannot be read or holds no conversation.
  */
-export function loadSession(transcriptPath: string, options: { readonly sidechain?: boolean } = {}): ResumedSession {
+export function loadSession(
+  transcriptPath: string,
+  options: { readonly sidechain?: boolean } = {},
+): ResumedSession {
   let read: ReturnType<typeof readTranscriptLines>;
   try {
     read = readTranscriptLines(transcriptPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(`cannot resume: ${code === 'ENOENT' ? 'no such transcript' : `cannot read the transcript (${code})`}: ${transcriptPath}`, { file: transcriptPath });
+    throw new ConfigError(
+      `cannot resume: ${code === 'ENOENT' ? 'no such transcript' : `cannot read the transcript (${code})`}: ${transcriptPath}`,
+      { file: transcriptPath },
+    );
   }
   const rebuilt = rebuildConversation(read.lines, options.sidechain === true);
-  if (rebuilt.messages.length === 0) throw new ConfigError(`cannot resume: the transcript holds no conversation: ${transcriptPath}`, { file: transcriptPath });
+  if (rebuilt.messages.length === 0)
+    throw new ConfigError(`cannot resume: the transcript holds no conversation: ${transcriptPath}`, {
+      file: transcriptPath,
+    });
   return {
     sessionId: path.basename(transcriptPath, '.jsonl'),
     transcriptPath,
@@ -75,8 +100,12 @@ export function loadSession(transcriptPath: string, options: { readonly sidechai
  * pending call of the last assistant message (listed in `pending`), a result without a call is
  * dropped with a warning.
  */
-export function rebuildConversation(lines: readonly TranscriptLine[], sidechain = false): Omit<ResumedSession, 'sessionId' | 'transcriptPath'> {
-  const start = lines.findLastIndex((line) => line.type === 'system' && line.subtype === 'compact_boundary') + 1;
+export function rebuildConversation(
+  lines: readonly TranscriptLine[],
+  sidechain = false,
+): Omit<ResumedSession, 'sessionId' | 'transcriptPath'> {
+  const start =
+    lines.findLastIndex((line) => line.type === 'system' && line.subtype === 'compact_boundary') + 1;
   const messages: Message[] = [];
   const callLines = new Map<string, string | undefined>();
   const toolNames = new Map<string, string>();
@@ -98,9 +127,14 @@ export function rebuildConversation(lines: readonly TranscriptLine[], sidechain 
         response = { id: line.message.id, texts: [], calls: [] };
       }
       for (const content of Array.isArray(line.message.content) ? line.message.content : []) {
-        if (content.type === 'text' && typeof content['text'] === 'string') response.texts.push(content['text']);
+        if (content.type === 'text' && typeof content['text'] === 'string')
+          response.texts.push(content['text']);
         if (content.type === 'tool_use') {
-          const call = { id: String(content['id']), name: String(content['name']), input: content['input'] ?? {} };
+          const call = {
+            id: String(content['id']),
+            name: String(content['name']),
+            input: content['input'] ?? {},
+          };
           response.calls.push(call);
           callLines.set(call.id, line.uuid);
           toolNames.set(call.id, call.name);
@@ -112,10 +146,13 @@ export function rebuildConversation(lines: readonly TranscriptLine[], sidechain 
     }
     flush();
     // The last list counts: a resumed run that leaves calls waiting again writes a new one.
-    if (line.type === 'attachment' && line.attachment?.['type'] === PENDING_CALLS_ATTACHMENT) waiting.splice(0, waiting.length, ...pendingCallsOf(line.attachment['calls']));
+    if (line.type === 'attachment' && line.attachment?.['type'] === PENDING_CALLS_ATTACHMENT)
+      waiting.splice(0, waiting.length, ...pendingCallsOf(line.attachment['calls']));
     if (line.type === 'user' && line.message) messages.push(...userMessages(line.message.content, toolNames));
     else if (line.type === 'attachment' && line.renderedRole === 'system' && line.rendered) {
-      const text = line.rendered.map((part) => (typeof part.content === 'string' ? part.content : JSON.stringify(part.content))).join('\n\n');
+      const text = line.rendered
+        .map((part) => (typeof part.content === 'string' ? part.content : JSON.stringify(part.content)))
+        .join('\n\n');
       if (text) messages.push(systemMessage(text));
     }
   }
@@ -132,14 +169,24 @@ export function rebuildConversation(lines: readonly TranscriptLine[], sidechain 
   };
 }
 
-function userMessages(content: string | readonly Record<string, unknown>[] | undefined, toolNames: ReadonlyMap<string, string>): Message[] {
+function userMessages(
+  content: string | readonly Record<string, unknown>[] | undefined,
+  toolNames: ReadonlyMap<string, string>,
+): Message[] {
   if (typeof content === 'string') return [userMessage(content)];
   const out: Message[] = [];
   const texts: string[] = [];
   for (const part of content ?? []) {
     if (part['type'] === 'tool_result') {
       const id = String(part['tool_use_id']);
-      out.push(toolResultMessage(id, toolNames.get(id) ?? 'unknown', resultText(part['content']), part['is_error'] === true));
+      out.push(
+        toolResultMessage(
+          id,
+          toolNames.get(id) ?? 'unknown',
+          resultText(part['content']),
+          part['is_error'] === true,
+        ),
+      );
     } else if (part['type'] === 'text' && typeof part['text'] === 'string') texts.push(part['text']);
   }
   if (texts.length > 0) out.push(userMessage(texts.join('\n\n')));
@@ -149,18 +196,29 @@ function userMessages(content: string | readonly Record<string, unknown>[] | und
 /** A tool_result's content: a string, or text blocks (an Agent result) joined. */
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part: { text?: unknown }) => (typeof part.text === 'string' ? part.text : '')).join('\n');
+  if (Array.isArray(content))
+    return content
+      .map((part: { text?: unknown }) => (typeof part.text === 'string' ? part.text : ''))
+      .join('\n');
   return content === undefined ? '' : JSON.stringify(content);
 }
 
 function usageTokens(usage: Record<string, unknown> | undefined): number | undefined {
   if (!usage) return undefined;
   const count = (key: string) => (typeof usage[key] === 'number' ? (usage[key] as number) : 0);
-  return count('input_tokens') + count('cache_creation_input_tokens') + count('cache_read_input_tokens') + count('output_tokens');
+  return (
+    count('input_tokens') +
+    count('cache_creation_input_tokens') +
+    count('cache_read_input_tokens') +
+    count('output_tokens')
+  );
 }
 
 /** Pairing restored on a rebuilt conversation: every tool call gets exactly one result (see rebuildConversation). */
-function pairToolCalls(messages: readonly Message[], waiting: readonly PendingCall[]): { messages: Message[]; repairs: ToolResultMessage[]; pending: PendingCall[]; warnings: string[] } {
+function pairToolCalls(
+  messages: readonly Message[],
+  waiting: readonly PendingCall[],
+): { messages: Message[]; repairs: ToolResultMessage[]; pending: PendingCall[]; warnings: string[] } {
   const out: Message[] = [];
   const repairs: ToolResultMessage[] = [];
   const pending: PendingCall[] = [];
@@ -182,7 +240,8 @@ function pairToolCalls(messages: readonly Message[], waiting: readonly PendingCa
     for (; index < messages.length && messages[index]!.role !== 'assistant'; index++) {
       const next = messages[index]!;
       if (next.role !== 'tool') others.push(next);
-      else if (message.toolCalls.some((call) => call.id === next.toolCallId) && !results.has(next.toolCallId)) results.set(next.toolCallId, next);
+      else if (message.toolCalls.some((call) => call.id === next.toolCallId) && !results.has(next.toolCallId))
+        results.set(next.toolCallId, next);
       else warnings.push(`a tool result for ${next.toolCallId} follows no call of its own; it was left out`);
     }
     for (const call of message.toolCalls) {
@@ -192,7 +251,11 @@ function pairToolCalls(messages: readonly Message[], waiting: readonly PendingCa
         continue;
       }
       // The call waits itself, or (an Agent call) its subagent's calls wait.
-      const waits = waiting.filter((entry) => (entry.parentToolUseId === undefined ? entry.id === call.id && entry.name === call.name : entry.parentToolUseId === call.id));
+      const waits = waiting.filter((entry) =>
+        entry.parentToolUseId === undefined
+          ? entry.id === call.id && entry.name === call.name
+          : entry.parentToolUseId === call.id,
+      );
       if (isLast && waits.length > 0) {
         pending.push(...waits);
         continue;
@@ -200,7 +263,9 @@ function pairToolCalls(messages: readonly Message[], waiting: readonly PendingCa
       const repair = toolResultMessage(call.id, call.name, RESUMED_WITHOUT_RESULT, true);
       repairs.push(repair);
       out.push(repair);
-      warnings.push(`tool call ${call.id} (${call.name}) has no result: the session stopped while it ran; it is paired with an error result`);
+      warnings.push(
+        `tool call ${call.id} (${call.name}) has no result: the session stopped while it ran; it is paired with an error result`,
+      );
     }
     out.push(...others);
   }

@@ -24,5 +24,8 @@ export function isSessionId(value: string): boolean {
  */
 export function requireSessionId(value: string, field: string): string {
   if (isSessionId(value)) return value;
-  throw new ConfigError(`${field}: ${JSON.stringify(value)} is not a session id (expected a UUID like ${EXAMPLE})`, { field });
+  throw new ConfigError(
+    `${field}: ${JSON.stringify(value)} is not a session id (expected a UUID like ${EXAMPLE})`,
+    { field },
+  );
 }

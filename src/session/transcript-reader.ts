@@ -61,12 +61,19 @@ export function readTranscriptLines(file: string): TranscriptRead {
     try {
       value = JSON.parse(row);
     } catch {
-      warnings.push(last ? `${file}: the last line is incomplete (the session was cut off while writing it); it was skipped` : `${file}: line ${index + 1} is not valid JSON; it was skipped`);
+      warnings.push(
+        last
+          ? `${file}: the last line is incomplete (the session was cut off while writing it); it was skipped`
+          : `${file}: line ${index + 1} is not valid JSON; it was skipped`,
+      );
       return;
     }
     const parsed = transcriptLineSchema.safeParse(value);
     if (parsed.success) lines.push(parsed.data);
-    else warnings.push(`${file}: line ${index + 1} is not a transcript line (${parsed.error.issues[0]?.path.join('.') || 'type'}: ${parsed.error.issues[0]?.message}); it was skipped`);
+    else
+      warnings.push(
+        `${file}: line ${index + 1} is not a transcript line (${parsed.error.issues[0]?.path.join('.') || 'type'}: ${parsed.error.issues[0]?.message}); it was skipped`,
+      );
   });
   return { lines, warnings };
 }

@@ -3,16 +3,44 @@ import { backquotedScriptsIn } from './bash-backquotes.js';
 import type { OutputRedirection, ShellWord, SimpleCommand } from './bash-types.js';
 import { withBashTree } from './bash-parser.js';
 import { BashSyntaxError, ReadError } from './bash-read-error.js';
-import { headOfHeredoc, inputRedirection, outputRedirection, redirectHeadEnd, REDIRECTS } from './bash-redirections.js';
-import { arithmeticText, checkLeaf, isMissingNameAfterAssignment, keywordWords, readTestCommand, RESERVED, testCommandPieces, trailingRedirectOwner, uncoveredText } from './bash-tree-quirks.js';
-import { builtinEvaluation, codeInText, DISAGREEING_CHARACTERS, expansionEnd, isConstantArithmetic, lateEvaluation } from './bash-expansion-scan.js';
+import {
+  headOfHeredoc,
+  inputRedirection,
+  outputRedirection,
+  redirectHeadEnd,
+  REDIRECTS,
+} from './bash-redirections.js';
+import {
+  arithmeticText,
+  checkLeaf,
+  isMissingNameAfterAssignment,
+  keywordWords,
+  readTestCommand,
+  RESERVED,
+  testCommandPieces,
+  trailingRedirectOwner,
+  uncoveredText,
+} from './bash-tree-quirks.js';
+import {
+  builtinEvaluation,
+  codeInText,
+  DISAGREEING_CHARACTERS,
+  expansionEnd,
+  isConstantArithmetic,
+  lateEvaluation,
+} from './bash-expansion-scan.js';
 import { programsOf } from './bash-programs.js';
 import { groupWords, shellWord, type WordPiece } from './bash-words.js';
 
 const MAX_DEPTH = 500;
 const MAX_SCRIPT_DEPTH = 64;
 /** Parents under which an assignment is not a statement of its own. */
-const NOT_STATEMENTS = new Set(['command', 'declaration_command', 'variable_assignments', 'c_style_for_statement']);
+const NOT_STATEMENTS = new Set([
+  'command',
+  'declaration_command',
+  'variable_assignments',
+  'c_style_for_statement',
+]);
 
 /**
  * Collects the simple commands and output redirections of a tree-sitter-bash tree (see
@@ -40,20 +68,30 @@ export class CommandCollector {
   /** Reads a whole tree of `source`, with the scripts of its backquoted commands by offset. */
   read(root: Node, backquotes: ReadonlyMap<number, string>): void {
     const odd = DISAGREEING_CHARACTERS.exec(this.source);
-    if (odd) throw new ReadError(`the control or blank character U+${odd[0].charCodeAt(0).toString(16).padStart(4, '0')} at offset ${odd.index}, which tree-sitter-bash and Bash may read differently`);
+    if (odd)
+      throw new ReadError(
+        `the control or blank character U+${odd[0].charCodeAt(0).toString(16).padStart(4, '0')} at offset ${odd.index}, which tree-sitter-bash and Bash may read differently`,
+      );
     this.backquotes = new Map(backquotes);
     this.uncovered = uncoveredText(root, this.source);
     this.visit(root);
     const [left] = this.uncovered;
-    if (left) throw new ReadError(`tree-sitter-bash left out ${JSON.stringify(left.text.slice(0, 24))} at offset ${left.start}`);
-    if (this.backquotes.size > 0) throw new ReadError(`no expansion found for the backquoted command at offset ${[...this.backquotes.keys()].join(', ')}`);
+    if (left)
+      throw new ReadError(
+        `tree-sitter-bash left out ${JSON.stringify(left.text.slice(0, 24))} at offset ${left.start}`,
+      );
+    if (this.backquotes.size > 0)
+      throw new ReadError(
+        `no expansion found for the backquoted command at offset ${[...this.backquotes.keys()].join(', ')}`,
+      );
   }
 
   private visit(node: Node, depth = 0): void {
     if (depth > MAX_DEPTH) throw new ReadError(`it nests more than ${MAX_DEPTH} levels deep`);
     if (node.childCount === 0) checkLeaf(node, this.source);
     const arithmetic = arithmeticText(node, this.source);
-    if (arithmetic !== undefined && !isConstantArithmetic(arithmetic)) this.unknownCommand(node, 'arithmetic on values known only when the command runs');
+    if (arithmetic !== undefined && !isConstantArithmetic(arithmetic))
+      this.unknownCommand(node, 'arithmetic on values known only when the command runs');
     switch (node.type) {
       case 'expansion':
         return this.expansion(node);
@@ -64,7 +102,8 @@ export class CommandCollector {
       case 'redirected_statement':
         return this.redirectedStatement(node, depth);
       case 'test_command':
-        if (node.firstChild?.type === '[') return this.testCommand(node, this.trailing.get(node.id) ?? [], depth);
+        if (node.firstChild?.type === '[')
+          return this.testCommand(node, this.trailing.get(node.id) ?? [], depth);
         break;
       case 'variable_assignment':
       case 'variable_assignments':
@@ -90,7 +129,8 @@ export class CommandCollector {
       case ';;':
       case ';&':
       case ';;&':
-        if (node.parent?.type !== 'case_item') throw new BashSyntaxError(`syntax error near unexpected ${JSON.stringify(node.type)}`);
+        if (node.parent?.type !== 'case_item')
+          throw new BashSyntaxError(`syntax error near unexpected ${JSON.stringify(node.type)}`);
         break;
       default:
         break;
@@ -112,9 +152,18 @@ export class CommandCollector {
     const assignments: Node[] = [];
     const redirects: Node[] = [...outer];
     node.children.forEach((child, index) => {
-      if (child.type === 'variable_assignment' && node.fieldNameForChild(index) === null && node.type === 'command') assignments.push(child);
+      if (
+        child.type === 'variable_assignment' &&
+        node.fieldNameForChild(index) === null &&
+        node.type === 'command'
+      )
+        assignments.push(child);
       else if (REDIRECTS.has(child.type)) redirects.push(child);
-      else if (child.type !== 'comment' && !(child.type === 'command_name' && isMissingNameAfterAssignment(child.firstChild ?? child))) pieces.push(child);
+      else if (
+        child.type !== 'comment' &&
+        !(child.type === 'command_name' && isMissingNameAfterAssignment(child.firstChild ?? child))
+      )
+        pieces.push(child);
     });
     const own: OutputRedirection[] = [];
     const extras: WordPiece[][] = [];
@@ -123,18 +172,33 @@ export class CommandCollector {
       if (REDIRECTS.has(child.type)) this.redirect(child, own, depth, { extras, later });
       else this.visit(child, depth + 1);
     }
-    const dropped = this.claimDashes(node.startIndex, Math.max(node.endIndex, ...redirects.map((redirect) => redirect.startIndex)));
-    const groups = [...groupWords(pieces, this.source), ...extras, ...dropped].sort((a, b) => (a[0]?.start ?? 0) - (b[0]?.start ?? 0));
-    const firstIsWord = ![...assignments, ...redirects].some((child) => child.startIndex < (groups[0]?.[0]?.start ?? 0));
+    const dropped = this.claimDashes(
+      node.startIndex,
+      Math.max(node.endIndex, ...redirects.map((redirect) => redirect.startIndex)),
+    );
+    const groups = [...groupWords(pieces, this.source), ...extras, ...dropped].sort(
+      (a, b) => (a[0]?.start ?? 0) - (b[0]?.start ?? 0),
+    );
+    const firstIsWord = ![...assignments, ...redirects].some(
+      (child) => child.startIndex < (groups[0]?.[0]?.start ?? 0),
+    );
     const skipped = firstIsWord ? keywordWords(groups.map((group) => this.word(group))) : 0;
-    const start = Math.min(groups[skipped]?.[0]?.start ?? node.startIndex, ...[...assignments, ...redirects].map((child) => child.startIndex));
+    const start = Math.min(
+      groups[skipped]?.[0]?.start ?? node.startIndex,
+      ...[...assignments, ...redirects].map((child) => child.startIndex),
+    );
     const end = Math.max(node.endIndex, ...redirects.map(redirectHeadEnd));
     const words = groups.slice(skipped).map((group) => this.word(group));
     const program = words[0];
     if (firstIsWord && program && RESERVED.has(program.source)) {
       throw new BashSyntaxError(`syntax error near unexpected ${JSON.stringify(program.source)}`);
     }
-    this.push({ start, end }, words, assignments.map((assignment) => this.text(assignment)), own);
+    this.push(
+      { start, end },
+      words,
+      assignments.map((assignment) => this.text(assignment)),
+      own,
+    );
     for (const child of later) this.visit(child, depth + 1);
   }
 
@@ -151,7 +215,8 @@ export class CommandCollector {
     const later: Node[] = [];
     for (const redirect of redirects) this.redirect(redirect, own, depth, { later });
     // Only redirections (`> out`): a command without words that still writes its file.
-    if (!body) this.push({ start: node.startIndex, end: Math.max(...redirects.map(redirectHeadEnd)) }, [], [], own);
+    if (!body)
+      this.push({ start: node.startIndex, end: Math.max(...redirects.map(redirectHeadEnd)) }, [], [], own);
     for (const child of later) this.visit(child, depth + 1);
   }
 
@@ -161,10 +226,18 @@ export class CommandCollector {
    * words are the command's, handed back in `extras` (elsewhere, as in Bash, an error). A
    * here-document's body and the rest of its line go to `later`.
    */
-  private redirect(node: Node, own: OutputRedirection[], depth: number, after: { extras?: WordPiece[][]; later?: Node[] } = {}): void {
+  private redirect(
+    node: Node,
+    own: OutputRedirection[],
+    depth: number,
+    after: { extras?: WordPiece[][]; later?: Node[] } = {},
+  ): void {
     const [target, ...extras] = groupWords(node.childrenForFieldName('destination'), this.source);
     if (extras.length > 0) {
-      if (!after.extras) throw new BashSyntaxError(`syntax error near unexpected ${JSON.stringify(this.word(extras[0] ?? []).source)}`);
+      if (!after.extras)
+        throw new BashSyntaxError(
+          `syntax error near unexpected ${JSON.stringify(this.word(extras[0] ?? []).source)}`,
+        );
       after.extras.push(...extras);
     }
     const head = node.type === 'heredoc_redirect' ? headOfHeredoc(node) : node.children;
@@ -190,11 +263,18 @@ export class CommandCollector {
   private testCommand(node: Node, outer: readonly Node[], depth: number): void {
     const pieces = testCommandPieces(node);
     for (const piece of pieces) this.visit(piece, depth + 1);
-    const { words, outputs: own } = readTestCommand(groupWords(pieces, this.source), (group) => this.word(group));
+    const { words, outputs: own } = readTestCommand(groupWords(pieces, this.source), (group) =>
+      this.word(group),
+    );
     this.redirections.push(...own);
     const later: Node[] = [];
     for (const redirect of outer) this.redirect(redirect, own, depth, { later });
-    this.push({ start: node.startIndex, end: Math.max(node.endIndex, ...outer.map(redirectHeadEnd)) }, words, [], own);
+    this.push(
+      { start: node.startIndex, end: Math.max(node.endIndex, ...outer.map(redirectHeadEnd)) },
+      words,
+      [],
+      own,
+    );
     for (const child of later) this.visit(child, depth + 1);
   }
 
@@ -234,15 +314,31 @@ export class CommandCollector {
     return true;
   }
 
-  private push(extent: { start: number; end: number }, argv: readonly ShellWord[], assignments: readonly string[], redirections: readonly OutputRedirection[]): void {
+  private push(
+    extent: { start: number; end: number },
+    argv: readonly ShellWord[],
+    assignments: readonly string[],
+    redirections: readonly OutputRedirection[],
+  ): void {
     if (argv.length === 0 && assignments.length === 0 && redirections.length === 0) return;
-    this.commands.push({ text: this.source.slice(extent.start, extent.end), words: argv.map((word) => word.value), argv, assignments, redirections });
+    this.commands.push({
+      text: this.source.slice(extent.start, extent.end),
+      words: argv.map((word) => word.value),
+      argv,
+      assignments,
+      redirections,
+    });
     // `bash -c 'cmd'`, `eval cmd…`, `sudo sh -c …`, `find -exec sh -c …`: the strings are read as commands of their own.
     for (const script of programsOf(argv).scripts) {
-      if (!this.script(script.value, false)) this.unknownCommand({ startIndex: extent.start, endIndex: extent.end }, `the script ${JSON.stringify(script.value.slice(0, 40))} cannot be read`);
+      if (!this.script(script.value, false))
+        this.unknownCommand(
+          { startIndex: extent.start, endIndex: extent.end },
+          `the script ${JSON.stringify(script.value.slice(0, 40))} cannot be read`,
+        );
     }
     const evaluated = builtinEvaluation(argv) ?? codeInText(assignments, argv);
-    if (evaluated !== undefined) this.unknownCommand({ startIndex: extent.start, endIndex: extent.end }, evaluated);
+    if (evaluated !== undefined)
+      this.unknownCommand({ startIndex: extent.start, endIndex: extent.end }, evaluated);
   }
 
   /**
@@ -252,7 +348,14 @@ export class CommandCollector {
    */
   private unknownCommand(node: { startIndex: number; endIndex: number }, why: string): void {
     const text = this.source.slice(node.startIndex, node.endIndex);
-    this.commands.push({ text, words: [text], argv: [{ value: text, source: text, dynamic: true }], assignments: [], redirections: [], unknown: why });
+    this.commands.push({
+      text,
+      words: [text],
+      argv: [{ value: text, source: text, dynamic: true }],
+      assignments: [],
+      redirections: [],
+      unknown: why,
+    });
   }
 
   /**
@@ -263,10 +366,16 @@ export class CommandCollector {
    * counted too, which only errs on the safe side).
    */
   private expansion(node: Node): void {
-    if (expansionEnd(this.source, node.startIndex) !== node.endIndex) throw new ReadError(`Bash may end the expansion at offset ${node.startIndex} elsewhere than tree-sitter-bash`);
+    if (expansionEnd(this.source, node.startIndex) !== node.endIndex)
+      throw new ReadError(
+        `Bash may end the expansion at offset ${node.startIndex} elsewhere than tree-sitter-bash`,
+      );
     const inside = this.source.slice(node.startIndex + 2, node.endIndex - 1);
-    for (const offset of [...this.backquotes.keys()]) if (offset >= node.startIndex && offset < node.endIndex) this.backquotes.delete(offset);
-    this.uncovered = this.uncovered.filter((gap) => gap.start < node.startIndex || gap.start >= node.endIndex);
+    for (const offset of [...this.backquotes.keys()])
+      if (offset >= node.startIndex && offset < node.endIndex) this.backquotes.delete(offset);
+    this.uncovered = this.uncovered.filter(
+      (gap) => gap.start < node.startIndex || gap.start >= node.endIndex,
+    );
     const why = lateEvaluation(inside);
     if (why !== undefined) this.unknownCommand(node, why);
     if (!/[$`]/.test(inside)) return;
@@ -275,7 +384,9 @@ export class CommandCollector {
     const before = this.commands.length;
     this.script(`: <<${delimiter}\n${inside}\n${delimiter}\n`, true);
     // The first command read is the `:` that carries the here-document.
-    const carrier = this.commands.findIndex((command, index) => index >= before && command.text.startsWith(':'));
+    const carrier = this.commands.findIndex(
+      (command, index) => index >= before && command.text.startsWith(':'),
+    );
     if (carrier >= 0) this.commands.splice(carrier, 1);
   }
 
@@ -295,7 +406,11 @@ export class CommandCollector {
   }
 
   private assignmentsOf(node: Node): string[] {
-    return (node.type === 'variable_assignment' ? [node] : node.namedChildren.filter((child) => child.type === 'variable_assignment')).map((child) => this.text(child));
+    return (
+      node.type === 'variable_assignment'
+        ? [node]
+        : node.namedChildren.filter((child) => child.type === 'variable_assignment')
+    ).map((child) => this.text(child));
   }
 }
 

@@ -31,7 +31,8 @@ export function parseWithBackquotes(parser: Parser, source: string): BackquotedT
     tree.delete();
     const end = closingBackquote(source, start);
     if (end === undefined) return { error: `syntax error: unterminated backquote at offset ${start}` };
-    if (backquotes.size >= MAX_BACKQUOTES) return { error: `more than ${MAX_BACKQUOTES} backquoted commands` };
+    if (backquotes.size >= MAX_BACKQUOTES)
+      return { error: `more than ${MAX_BACKQUOTES} backquoted commands` };
     backquotes.set(start, backquotedScript(source.slice(start, end + 1)));
     text = text.slice(0, start) + '$'.padEnd(end + 1 - start, '_') + text.slice(end + 1);
   }
@@ -45,7 +46,8 @@ function firstBackquote(root: Node): number | undefined {
   const cursor = root.walk();
   try {
     for (;;) {
-      if (cursor.nodeType === '``' || cursor.nodeType === '`') return cursor.startIndex + cursor.currentNode.text.indexOf('`');
+      if (cursor.nodeType === '``' || cursor.nodeType === '`')
+        return cursor.startIndex + cursor.currentNode.text.indexOf('`');
       if (cursor.gotoFirstChild()) continue;
       while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return undefined;
     }

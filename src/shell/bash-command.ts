@@ -16,7 +16,12 @@ export type { OutputRedirection, ShellWord, SimpleCommand } from './bash-types.j
  * and `<>` redirection.
  */
 export type ParsedBashCommand =
-  | { readonly ok: true; readonly commands: readonly SimpleCommand[]; readonly redirections: readonly OutputRedirection[]; readonly inputs: readonly ShellWord[] }
+  | {
+      readonly ok: true;
+      readonly commands: readonly SimpleCommand[];
+      readonly redirections: readonly OutputRedirection[];
+      readonly inputs: readonly ShellWord[];
+    }
   | { readonly ok: false; readonly error: string };
 
 const CACHE_LIMIT = 256;
@@ -51,7 +56,12 @@ export function parseBashCommand(command: string): Promise<ParsedBashCommand> {
  */
 export function readBashCommand(command: string): ParsedBashCommand {
   const parser = loadedBashParser();
-  if (!parser) return { ok: false, error: 'hookloop could not read this command: its Bash parser is not loaded yet (parseBashCommand loads it)' };
+  if (!parser)
+    return {
+      ok: false,
+      error:
+        'hookloop could not read this command: its Bash parser is not loaded yet (parseBashCommand loads it)',
+    };
   return readWith(parser, command);
 }
 
@@ -60,7 +70,12 @@ function readWith(parser: Parser, command: string): ParsedBashCommand {
     const collector = new CommandCollector(command, parser);
     const result = withBashTree(parser, command, (root, backquotes) => collector.read(root, backquotes));
     if (!result.ok) return { ok: false, error: `not valid Bash: ${result.error}` };
-    return { ok: true, commands: collector.commands, redirections: collector.redirections, inputs: collector.inputs };
+    return {
+      ok: true,
+      commands: collector.commands,
+      redirections: collector.redirections,
+      inputs: collector.inputs,
+    };
   } catch (error) {
     if (error instanceof BashSyntaxError) return { ok: false, error: `not valid Bash: ${error.message}` };
     const reason = error instanceof ReadError ? error.message : `unexpected error: ${errorText(error)}`;

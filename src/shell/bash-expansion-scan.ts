@@ -8,8 +8,10 @@
  * Control characters (other than tab and newline) and Unicode blanks: tree-sitter-bash may read
  * them as blanks or line ends (`\r#…` as a comment) where Bash reads them as word characters.
  */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
-export const DISAGREEING_CHARACTERS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+/* eslint-disable no-control-regex -- control characters are exactly what this looks for */
+export const DISAGREEING_CHARACTERS =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+/* eslint-enable no-control-regex */
 
 /**
  * The offset just after the `}` that closes the `${` at `start` in `source`, as Bash's parser
@@ -22,7 +24,7 @@ export function expansionEnd(source: string, start: number): number | undefined 
 
 function skipBraced(text: string, from: number): number | undefined {
   let depth = 1;
-  for (let index = from; index < text.length; ) {
+  for (let index = from; index < text.length;) {
     const char = text[index];
     if (char === '}') {
       depth -= 1;
@@ -57,10 +59,11 @@ function after(index: number): number | undefined {
 }
 
 function skipDoubleQuoted(text: string, from: number): number | undefined {
-  for (let index = from; index < text.length; ) {
+  for (let index = from; index < text.length;) {
     const char = text[index];
     if (char === '"') return index + 1;
-    if (char === "'") index += 1; // literal inside double quotes
+    if (char === "'")
+      index += 1; // literal inside double quotes
     else {
       const next = skipQuotedOrNested(text, index);
       if (next === undefined) return undefined;
@@ -81,7 +84,7 @@ function skipBackquoted(text: string, from: number): number | undefined {
 /** `$(…)` or `$((…))`: parentheses counted; a `case` pattern's lone `)` makes the caller's check fail (fail closed). */
 function skipParenthesized(text: string, from: number): number | undefined {
   let depth = 1;
-  for (let index = from; index < text.length; ) {
+  for (let index = from; index < text.length;) {
     const char = text[index];
     if (char === ')') {
       depth -= 1;
@@ -118,7 +121,8 @@ const SAFE_TRANSFORMS = new Set(['Q', 'E', 'A', 'K', 'a', 'k', 'u', 'U', 'L']);
  */
 export function lateEvaluation(inside: string): string | undefined {
   const head = /^([!#]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])/.exec(inside);
-  if (!head) return inside.startsWith('!') || inside.startsWith('#') ? undefined : 'an unusual parameter expansion';
+  if (!head)
+    return inside.startsWith('!') || inside.startsWith('#') ? undefined : 'an unusual parameter expansion';
   const [whole, prefix, name] = head;
   let rest = inside.slice(whole.length);
   let listsAll = false;
@@ -127,15 +131,20 @@ export function lateEvaluation(inside: string): string | undefined {
     if (close === undefined) return 'an array subscript hookloop cannot read';
     const index = rest.slice(1, close);
     listsAll = index === '@' || index === '*';
-    if (!listsAll && !isConstantArithmetic(index)) return 'an array subscript that is evaluated as arithmetic';
+    if (!listsAll && !isConstantArithmetic(index))
+      return 'an array subscript that is evaluated as arithmetic';
     rest = rest.slice(close + 1);
   }
   // `${!prefix*}`, `${!prefix@}` and `${!name[@]}` only list names; any other `${!x…}` is an indirection.
-  if (prefix === '!' && name !== undefined && !(rest === '*' || rest === '@' || (rest === '' && listsAll))) return 'an indirect expansion (${!…})';
-  if (rest.startsWith('@')) return SAFE_TRANSFORMS.has(rest.slice(1)) ? undefined : `the ${JSON.stringify(rest)} transformation`;
+  if (prefix === '!' && name !== undefined && !(rest === '*' || rest === '@' || (rest === '' && listsAll)))
+    return 'an indirect expansion (${!…})';
+  if (rest.startsWith('@'))
+    return SAFE_TRANSFORMS.has(rest.slice(1)) ? undefined : `the ${JSON.stringify(rest)} transformation`;
   if (rest.startsWith(':') && !/^:[-=+?]/.test(rest)) {
     // `${x:offset:length}`: both are arithmetic.
-    return isConstantArithmetic(rest.slice(1).replace(/:/g, ' ')) ? undefined : 'a substring offset that is evaluated as arithmetic';
+    return isConstantArithmetic(rest.slice(1).replace(/:/g, ' '))
+      ? undefined
+      : 'a substring offset that is evaluated as arithmetic';
   }
   return undefined;
 }
@@ -143,7 +152,7 @@ export function lateEvaluation(inside: string): string | undefined {
 /** The index of the `]` closing the `[` at 0, or undefined. */
 function subscriptEnd(text: string): number | undefined {
   let depth = 0;
-  for (let index = 0; index < text.length; ) {
+  for (let index = 0; index < text.length;) {
     const char = text[index];
     if (char === '[') depth += 1;
     else if (char === ']') {
@@ -172,32 +181,59 @@ const CODE_VARIABLES = /^(PS[0-4]|PROMPT_COMMAND|BASH_ENV|ENV|BASH_XTRACEFD)(\[|
 // askpass and ssh commands (`GIT_PAGER='rm x' git log`), every `GIT_*` variable but the author and
 // committer identity (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_0`/`VALUE_0`, `GIT_DIR`,
 // `GIT_EXTERNAL_DIFF` … name programs or a repository whose configuration does), `LD_PRELOAD`/`LD_AUDIT`.
-const PROGRAM_VARIABLES = /^(?:(?!GIT_(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)=)GIT_\w*|(?:\w+_)?(?:PAGER|EDITOR|VISUAL|ASKPASS|SSH_COMMAND|SSH|BROWSER|LESSOPEN|LESSCLOSE|EXTERNAL_DIFF)|LD_PRELOAD|LD_AUDIT)(\+?=)/;
+const PROGRAM_VARIABLES =
+  /^(?:(?!GIT_(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)=)GIT_\w*|(?:\w+_)?(?:PAGER|EDITOR|VISUAL|ASKPASS|SSH_COMMAND|SSH|BROWSER|LESSOPEN|LESSCLOSE|EXTERNAL_DIFF)|LD_PRELOAD|LD_AUDIT)(\+?=)/;
 const CALLBACK_OPTIONS: Readonly<Record<string, RegExp>> = {
-  mapfile: /^-\w*C/, readarray: /^-\w*C/, compgen: /^-\w*[CF]/, complete: /^-\w*[CF]/, fc: /^-/, bind: /^-\w*x/,
+  mapfile: /^-\w*C/,
+  readarray: /^-\w*C/,
+  compgen: /^-\w*[CF]/,
+  complete: /^-\w*[CF]/,
+  fc: /^-/,
+  bind: /^-\w*x/,
 };
 
 /**
  * Why a command keeps code in text Bash runs later (see `CODE_VARIABLES`), or undefined. `assignments`
  * are the command's leading `NAME=value` words, `argv` its words (`export PS4=…` counts too).
  */
-export function codeInText(assignments: readonly string[], argv: readonly { value: string }[]): string | undefined {
+export function codeInText(
+  assignments: readonly string[],
+  argv: readonly { value: string }[],
+): string | undefined {
   const name = argv[0]?.value;
-  const assigned = [...assignments, ...(name !== undefined && NAME_BUILTINS.has(name) ? argv.slice(1).map((word) => word.value) : [])];
+  const assigned = [
+    ...assignments,
+    ...(name !== undefined && NAME_BUILTINS.has(name) ? argv.slice(1).map((word) => word.value) : []),
+  ];
   const variable = assigned.find((text) => CODE_VARIABLES.test(text));
-  if (variable !== undefined) return `${JSON.stringify(variable.slice(0, 40))} sets a variable whose value Bash runs as code later`;
+  if (variable !== undefined)
+    return `${JSON.stringify(variable.slice(0, 40))} sets a variable whose value Bash runs as code later`;
   // Also behind `env NAME=value` (and `sudo NAME=value`): the words that look like assignments.
   const words = argv.map((word) => word.value);
   const setter = words.findIndex((word) => /(^|\/)(env|sudo|doas)$/.test(word));
   const named = [...assigned, ...(setter < 0 ? [] : words.slice(setter + 1))];
   const program = named.find((text) => PROGRAM_VARIABLES.test(text));
-  if (program !== undefined) return `${JSON.stringify(program.slice(0, 40))} sets a variable whose value a program runs as a command`;
+  if (program !== undefined)
+    return `${JSON.stringify(program.slice(0, 40))} sets a variable whose value a program runs as a command`;
   const callback = name !== undefined ? CALLBACK_OPTIONS[name] : undefined;
-  if (callback && argv.slice(1).some((word) => callback.test(word.value))) return `${name} calls a command named in its options`;
+  if (callback && argv.slice(1).some((word) => callback.test(word.value)))
+    return `${name} calls a command named in its options`;
   return undefined;
 }
 
-const NAME_BUILTINS = new Set(['declare', 'typeset', 'local', 'export', 'readonly', 'unset', 'read', 'mapfile', 'readarray', 'wait', 'getopts']);
+const NAME_BUILTINS = new Set([
+  'declare',
+  'typeset',
+  'local',
+  'export',
+  'readonly',
+  'unset',
+  'read',
+  'mapfile',
+  'readarray',
+  'wait',
+  'getopts',
+]);
 
 /**
  * Why a builtin's arguments make Bash evaluate text as arithmetic on values hookloop cannot see,
@@ -208,12 +244,17 @@ export function builtinEvaluation(argv: readonly { value: string; dynamic: boole
   const name = argv[0]?.value;
   const args = argv.slice(1);
   const names: { value: string; dynamic: boolean }[] = [];
-  if (name === 'let') return args.every((word) => !word.dynamic && isConstantArithmetic(word.value)) ? undefined : '`let` evaluates its arguments as arithmetic';
+  if (name === 'let')
+    return args.every((word) => !word.dynamic && isConstantArithmetic(word.value))
+      ? undefined
+      : '`let` evaluates its arguments as arithmetic';
   if (name !== undefined && NAME_BUILTINS.has(name)) names.push(...args);
   else if (name === 'test' || name === '[' || name === '[[' || name === 'printf') {
     args.forEach((word, index) => {
-      if (/^-[vR]$/.test(word.value) && args[index + 1]) names.push(args[index + 1] as { value: string; dynamic: boolean });
-      else if (name === 'printf' && /^-v./.test(word.value)) names.push({ value: word.value.slice(2), dynamic: word.dynamic });
+      if (/^-[vR]$/.test(word.value) && args[index + 1])
+        names.push(args[index + 1] as { value: string; dynamic: boolean });
+      else if (name === 'printf' && /^-v./.test(word.value))
+        names.push({ value: word.value.slice(2), dynamic: word.dynamic });
     });
   }
   for (const word of names) {
@@ -222,7 +263,8 @@ export function builtinEvaluation(argv: readonly { value: string; dynamic: boole
     if (open < 0 || /^-/.test(word.value) || (equals >= 0 && equals < open)) continue;
     const close = subscriptEnd(word.value.slice(open));
     const index = close === undefined ? undefined : word.value.slice(open + 1, open + close);
-    if (index === undefined || (index !== '@' && index !== '*' && !isConstantArithmetic(index))) return `${JSON.stringify(word.value)} names an array element whose subscript is evaluated as arithmetic`;
+    if (index === undefined || (index !== '@' && index !== '*' && !isConstantArithmetic(index)))
+      return `${JSON.stringify(word.value)} names an array element whose subscript is evaluated as arithmetic`;
   }
   return undefined;
 }

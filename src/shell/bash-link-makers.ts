@@ -23,13 +23,34 @@ export function linkMaking(run: ProgramRun): 'known' | 'data' | undefined {
   const name = programName(program);
   if (name === 'ln' || name === 'mv') return 'known';
   if (name === 'cp') return keepsLinks(args) ? 'known' : undefined;
-  if (name === 'tar' || name === 'bsdtar') return args.some((word) => /^-?[A-Za-z]*x/.test(word.value) || word.value === '--extract' || word.value === '--get') ? 'data' : undefined;
+  if (name === 'tar' || name === 'bsdtar')
+    return args.some(
+      (word) => /^-?[A-Za-z]*x/.test(word.value) || word.value === '--extract' || word.value === '--get',
+    )
+      ? 'data'
+      : undefined;
   if (['unzip', 'cpio', '7z', '7za', 'rsync', 'patch', 'busybox'].includes(name)) return 'data';
   if (name === 'git') return args.some((word) => GIT_CHECKOUTS.has(word.value)) ? 'data' : undefined;
   return undefined;
 }
 
-const GIT_CHECKOUTS = new Set(['clone', 'checkout', 'switch', 'restore', 'reset', 'merge', 'pull', 'stash', 'apply', 'am', 'cherry-pick', 'rebase', 'worktree', 'read-tree', 'checkout-index']);
+const GIT_CHECKOUTS = new Set([
+  'clone',
+  'checkout',
+  'switch',
+  'restore',
+  'reset',
+  'merge',
+  'pull',
+  'stash',
+  'apply',
+  'am',
+  'cherry-pick',
+  'rebase',
+  'worktree',
+  'read-tree',
+  'checkout-index',
+]);
 
 /** cp copies a symlink as a link: with -P/-d/-a/-s, or recursively without -L (GNU cp follows links in a recursive copy only with -L or -H). */
 function keepsLinks(args: readonly ShellWord[]): boolean {
@@ -37,7 +58,8 @@ function keepsLinks(args: readonly ShellWord[]): boolean {
   if (!spec) return true;
   const read = readOptions(args, spec);
   if (read.unknown !== undefined) return true;
-  if (hasOption(read, '-P', '--no-dereference', '-d', '-a', '--archive', '-s', '--symbolic-link')) return true;
+  if (hasOption(read, '-P', '--no-dereference', '-d', '-a', '--archive', '-s', '--symbolic-link'))
+    return true;
   return hasOption(read, '-r', '-R', '--recursive') && !hasOption(read, '-L', '--dereference');
 }
 
@@ -49,7 +71,11 @@ const WALK_LIMIT = 2000;
  * — whose meaning changes where it lands (a relative target is resolved from its new directory) —
  * or cannot be looked through (a computed source, too many entries). `ln` always makes one.
  */
-export function copiesLinks(run: ProgramRun, cwd: string, madeEarlier: (file: string) => boolean = () => false): boolean {
+export function copiesLinks(
+  run: ProgramRun,
+  cwd: string,
+  madeEarlier: (file: string) => boolean = () => false,
+): boolean {
   const [program, ...args] = run.argv;
   if (program === undefined) return true;
   const name = programName(program);
@@ -97,7 +123,13 @@ export function linkDestination(run: ProgramRun, cwd: string): string | undefine
   if (program === undefined || spec === undefined || run.moreArguments === true) return undefined;
   const read = readOptions(args, spec);
   if (read.unknown !== undefined) return undefined;
-  const target = read.options.find((option) => option.name === '-t' || option.name === '--target-directory')?.value;
-  const word = target ?? (programName(program) === 'ln' && read.operands.length === 1 ? { value: '.', source: '.', dynamic: false } : read.operands.at(-1));
+  const target = read.options.find(
+    (option) => option.name === '-t' || option.name === '--target-directory',
+  )?.value;
+  const word =
+    target ??
+    (programName(program) === 'ln' && read.operands.length === 1
+      ? { value: '.', source: '.', dynamic: false }
+      : read.operands.at(-1));
   return word === undefined || word.dynamic ? undefined : path.resolve(cwd, word.value);
 }

@@ -34,7 +34,30 @@ export type LiteralCommandLine =
 // Unquoted characters with no meaning to Bash inside a word (`#` only after the first character).
 const PLAIN = /[A-Za-z0-9_./,:=+%@^\]-]/;
 // Reserved words Bash reads specially at the start of a command.
-const RESERVED = new Set(['!', '{', '}', '[[', ']]', 'if', 'then', 'elif', 'else', 'fi', 'while', 'until', 'do', 'done', 'for', 'select', 'in', 'case', 'esac', 'function', 'time', 'coproc']);
+const RESERVED = new Set([
+  '!',
+  '{',
+  '}',
+  '[[',
+  ']]',
+  'if',
+  'then',
+  'elif',
+  'else',
+  'fi',
+  'while',
+  'until',
+  'do',
+  'done',
+  'for',
+  'select',
+  'in',
+  'case',
+  'esac',
+  'function',
+  'time',
+  'coproc',
+]);
 const NAME_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
 
 class Refused extends Error {}
@@ -85,7 +108,10 @@ class LiteralReader {
       }
       if (char === ';' || char === '|' || char === '&') {
         const two = this.source.slice(this.index, this.index + 2);
-        const operator = two === '&&' || two === '||' || two === '|&' || two === ';;' || two === ';&' || two === '&>' ? two : char;
+        const operator =
+          two === '&&' || two === '||' || two === '|&' || two === ';;' || two === ';&' || two === '&>'
+            ? two
+            : char;
         if (operator === '&>') {
           commands.push(this.simpleCommand());
           pending = undefined;
@@ -94,7 +120,8 @@ class LiteralReader {
         }
         if (!afterCommand) throw new Refused(`"${operator}" without a command before it`);
         if (operator === '&') throw new Refused('a background command ("&")');
-        if (operator === ';;' || operator === ';&') throw new Refused(`"${operator}" outside a case statement`);
+        if (operator === ';;' || operator === ';&')
+          throw new Refused(`"${operator}" outside a case statement`);
         this.index += operator.length;
         this.joined(commands, operator);
         pending = operator === ';' ? undefined : operator;
@@ -121,7 +148,14 @@ class LiteralReader {
     for (;;) {
       this.skipBlanks();
       const char = this.source[this.index];
-      if (char === undefined || char === '\n' || char === ';' || char === '|' || (char === '&' && this.source[this.index + 1] !== '>')) break;
+      if (
+        char === undefined ||
+        char === '\n' ||
+        char === ';' ||
+        char === '|' ||
+        (char === '&' && this.source[this.index + 1] !== '>')
+      )
+        break;
       if (char === '<' || char === '>' || char === '&') {
         redirections.push(this.redirection(undefined));
         continue;
@@ -136,20 +170,24 @@ class LiteralReader {
         }
       }
       const assignment = NAME_ASSIGNMENT.exec(word.unquotedPrefix);
-      if (argv.length === 0 && assignment) assignments.push([assignment[1] as string, word.text.slice(assignment[0].length)]);
+      if (argv.length === 0 && assignment)
+        assignments.push([assignment[1] as string, word.text.slice(assignment[0].length)]);
       else {
-        if (argv.length === 0 && word.plain && RESERVED.has(word.text)) throw new Refused(`the reserved word "${word.text}"`);
+        if (argv.length === 0 && word.plain && RESERVED.has(word.text))
+          throw new Refused(`the reserved word "${word.text}"`);
         argv.push(word.text);
       }
     }
-    if (argv.length === 0 && assignments.length === 0 && redirections.length === 0) throw new Refused('an empty command');
+    if (argv.length === 0 && assignments.length === 0 && redirections.length === 0)
+      throw new Refused('an empty command');
     return { assignments, argv, redirections };
   }
 
   private redirection(descriptor: string | undefined): LiteralRedirection {
     const rest = this.source.slice(this.index);
     const operator = /^(&>>|&>|>>|>\||>&|<&|<<<|<<|<>|<\(|>\(|<|>)/.exec(rest)?.[0] as string;
-    if (['<<<', '<<', '<>', '<(', '>('].includes(operator)) throw new Refused(`the redirection "${operator}"`);
+    if (['<<<', '<<', '<>', '<(', '>('].includes(operator))
+      throw new Refused(`the redirection "${operator}"`);
     if (descriptor !== undefined && operator.startsWith('&')) throw new Refused('a descriptor before "&>"');
     this.index += operator.length;
     this.skipBlanks();
@@ -172,7 +210,18 @@ class LiteralReader {
     const start = this.index;
     for (;;) {
       const char = this.source[this.index];
-      if (char === undefined || char === ' ' || char === '\t' || char === '\n' || char === ';' || char === '|' || char === '&' || char === '<' || char === '>') break;
+      if (
+        char === undefined ||
+        char === ' ' ||
+        char === '\t' ||
+        char === '\n' ||
+        char === ';' ||
+        char === '|' ||
+        char === '&' ||
+        char === '<' ||
+        char === '>'
+      )
+        break;
       if (plain && (char === "'" || char === '"' || char === '\\')) unquotedPrefix = text;
       if (char === "'") {
         text += this.singleQuoted();
@@ -182,11 +231,17 @@ class LiteralReader {
         plain = false;
       } else if (char === '\\') {
         const escaped = this.source[this.index + 1];
-        if (escaped === undefined || !isPrintableAscii(escaped)) throw new Refused('a backslash before a line end or a control character');
+        if (escaped === undefined || !isPrintableAscii(escaped))
+          throw new Refused('a backslash before a line end or a control character');
         text += escaped;
         plain = false;
         this.index += 2;
-      } else if (PLAIN.test(char) || (char === '#' && this.index > start) || (char === '[' && this.index === start && this.isLoneBracket()) || (char === '~' && this.isLiteralTilde(start))) {
+      } else if (
+        PLAIN.test(char) ||
+        (char === '#' && this.index > start) ||
+        (char === '[' && this.index === start && this.isLoneBracket()) ||
+        (char === '~' && this.isLiteralTilde(start))
+      ) {
         text += char;
         this.index += 1;
       } else {
@@ -217,7 +272,12 @@ class LiteralReader {
       if (char === '`') throw new Refused('a backquote, even quoted');
       // A quoted `$` stays text in Bash, but a program that evaluates its argument as shell text
       // would expand it: only a `$` that cannot start an expansion is taken (`grep 'end$'`).
-      if (char === '$' && index + 1 < content.length && !/[\s|)/\\.^,;:\]]/.test(content[index + 1] as string)) throw new Refused('a "$" that could start an expansion, even quoted');
+      if (
+        char === '$' &&
+        index + 1 < content.length &&
+        !/[\s|)/\\.^,;:\]]/.test(content[index + 1] as string)
+      )
+        throw new Refused('a "$" that could start an expansion, even quoted');
     }
     this.index = end + 1;
     return content;
@@ -233,7 +293,8 @@ class LiteralReader {
       if (char === '$' || char === '`') throw new Refused(`"${char}" inside double quotes`);
       if (char === '\\') {
         const escaped = this.source[this.index + 1];
-        if (escaped === undefined || escaped === '\n') throw new Refused('a line continuation inside double quotes');
+        if (escaped === undefined || escaped === '\n')
+          throw new Refused('a line continuation inside double quotes');
         if (escaped === '"' || escaped === '\\') {
           text += escaped;
           this.index += 2;

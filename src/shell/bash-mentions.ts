@@ -12,20 +12,42 @@ import { isReadOnlySimpleCommandText } from './read-only-command.js';
  * so it may write anything. Nothing for a command whose own words are read-only (`grep x f > out`):
  * it writes only through its redirections, which are listed on their own. Pure; never throws.
  */
-export function unreadProgramWrites(simple: SimpleCommand, programs: CommandPrograms, context: { cwd: string; homeDir: string; bases: readonly string[]; fedText: readonly ShellWord[] }): { mentions?: string[]; computed?: true } {
+export function unreadProgramWrites(
+  simple: SimpleCommand,
+  programs: CommandPrograms,
+  context: { cwd: string; homeDir: string; bases: readonly string[]; fedText: readonly ShellWord[] },
+): { mentions?: string[]; computed?: true } {
   const words = simple.argv.map((word) => word.source).join(' ');
-  if (programs.unknown === undefined && simple.unknown === undefined && isReadOnlySimpleCommandText(words, context.cwd)) return {};
+  if (
+    programs.unknown === undefined &&
+    simple.unknown === undefined &&
+    isReadOnlySimpleCommandText(words, context.cwd)
+  )
+    return {};
   // A bare assignment (`d=.claude`) writes nothing; before a program its value may be a path the program uses.
-  const assignments = simple.argv.length === 0 ? [] : simple.assignments.map((text) => ({ value: text, source: text, dynamic: true }));
-  const mentions = mentionedPaths([...assignments, ...simple.argv.slice(1), ...(/<</.test(simple.text) ? context.fedText : [])], context.bases, context.homeDir);
-  const computed = programs.unknown !== undefined || simple.unknown !== undefined || programs.runs.some((run) => relocationOf(run) !== undefined);
+  const assignments =
+    simple.argv.length === 0
+      ? []
+      : simple.assignments.map((text) => ({ value: text, source: text, dynamic: true }));
+  const mentions = mentionedPaths(
+    [...assignments, ...simple.argv.slice(1), ...(/<</.test(simple.text) ? context.fedText : [])],
+    context.bases,
+    context.homeDir,
+  );
+  const computed =
+    programs.unknown !== undefined ||
+    simple.unknown !== undefined ||
+    programs.runs.some((run) => relocationOf(run) !== undefined);
   return { mentions, ...(computed ? { computed: true as const } : {}) };
 }
 
 /** The bodies of the here-documents and the words of the here-strings of a line, as (dynamic) words. */
 export function hereDocumentTexts(command: string): ShellWord[] {
   const texts: string[] = [];
-  for (const match of command.matchAll(/<<-?[ \t]*(['"]?)([^\s'"<>;|&]+)\1[^\n]*\n([\s\S]*?)(?:\n[ \t]*\2[ \t]*(?:\n|$)|$)/g)) texts.push(match[3] ?? '');
+  for (const match of command.matchAll(
+    /<<-?[ \t]*(['"]?)([^\s'"<>;|&]+)\1[^\n]*\n([\s\S]*?)(?:\n[ \t]*\2[ \t]*(?:\n|$)|$)/g,
+  ))
+    texts.push(match[3] ?? '');
   for (const match of command.matchAll(/<<<[ \t]*('[^']*'|"[^"]*"|\S+)/g)) texts.push(match[1] ?? '');
   return texts.map((value) => ({ value, source: value, dynamic: true }));
 }
@@ -44,7 +66,11 @@ export function hereDocumentTexts(command: string): ShellWord[] {
  * Pieces are resolved against every directory in `bases` (the cwd, and the `cd` targets of the
  * line). Options (`--x`), empty pieces and `.`/`..` alone are left out. Pure; never throws.
  */
-export function mentionedPaths(words: readonly ShellWord[], bases: readonly string[], homeDir: string): string[] {
+export function mentionedPaths(
+  words: readonly ShellWord[],
+  bases: readonly string[],
+  homeDir: string,
+): string[] {
   const found = new Set<string>();
   for (const word of words) {
     const text = word.value.replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, '\u0000HOME');

@@ -72,7 +72,11 @@ export function readOptions(args: readonly ShellWord[], spec: OptionSpec): ReadO
         if (value === undefined) return fail(`--${name} needs a value`);
         options.push({ name: `--${name}`, value });
         index += 1;
-      } else options.push({ name: `--${name}`, ...(attached !== undefined ? { value: part(word, attached) } : {}) });
+      } else
+        options.push({
+          name: `--${name}`,
+          ...(attached !== undefined ? { value: part(word, attached) } : {}),
+        });
       continue;
     }
     if (spec.numeric && /^-\d+$/.test(text)) {
@@ -88,7 +92,8 @@ export function readOptions(args: readonly ShellWord[], spec: OptionSpec): ReadO
         continue;
       }
       const attached = text.slice(letter + 1);
-      if (attached !== '' || arity === 'optional') options.push({ name: `-${char}`, ...(attached !== '' ? { value: part(word, attached) } : {}) });
+      if (attached !== '' || arity === 'optional')
+        options.push({ name: `-${char}`, ...(attached !== '' ? { value: part(word, attached) } : {}) });
       else {
         const value = args[index + 1];
         if (value === undefined) return fail(`-${char} needs a value`);

@@ -28,7 +28,9 @@ export function loadBashParser(): Promise<Parser> {
     await Parser.init();
     // The bundled CLI ships the grammar beside its code; the tsc build finds it in its package.
     const beside = fileURLToPath(new URL('./tree-sitter-bash.wasm', import.meta.url));
-    const grammar = fs.existsSync(beside) ? beside : createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+    const grammar = fs.existsSync(beside)
+      ? beside
+      : createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
     const parser = new Parser();
     parser.setLanguage(await Language.load(grammar));
     loaded = parser;
@@ -52,7 +54,11 @@ export function loadedBashParser(): Parser | undefined {
  * `{ ok: false, error }` describing the first syntax error when tree-sitter-bash had to recover
  * from one: hookloop never reads a guessed tree.
  */
-export function withBashTree<T>(parser: Parser, source: string, read: (root: Node, backquotes: ReadonlyMap<number, string>) => T): { ok: true; value: T } | { ok: false; error: string } {
+export function withBashTree<T>(
+  parser: Parser,
+  source: string,
+  read: (root: Node, backquotes: ReadonlyMap<number, string>) => T,
+): { ok: true; value: T } | { ok: false; error: string } {
   const parsed = parseWithBackquotes(parser, source);
   if ('error' in parsed) return { ok: false, error: parsed.error };
   const { tree, backquotes } = parsed;
@@ -78,7 +84,8 @@ function firstSyntaxError(node: Node): Node | undefined {
 
 function describe(node: Node, source: string): string {
   const where = `line ${node.startPosition.row + 1}, column ${node.startPosition.column + 1}`;
-  if (node.isMissing) return `syntax error: expected ${node.type === 'word' ? 'a word' : JSON.stringify(node.type)} at ${where}`;
+  if (node.isMissing)
+    return `syntax error: expected ${node.type === 'word' ? 'a word' : JSON.stringify(node.type)} at ${where}`;
   const whole = source.slice(node.startIndex, node.endIndex);
   const text = whole.length > 24 ? `${whole.slice(0, 24)}…` : whole;
   return text === '' ? `syntax error at ${where}` : `syntax error near ${JSON.stringify(text)} at ${where}`;

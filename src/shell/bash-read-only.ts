@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseBashCommand, type ShellWord, type SimpleCommand } from './bash-command.js';
-import { isReadOnlyCommandLine, isReadOnlySimpleCommandText, literalCommandCount } from './read-only-command.js';
+import {
+  isReadOnlyCommandLine,
+  isReadOnlySimpleCommandText,
+  literalCommandCount,
+} from './read-only-command.js';
 import { directoryChange, programName, programsOf, type CommandPrograms } from './bash-programs.js';
 import { protectedRemovals as removalsOf } from './bash-removals.js';
 import { writesOfRun } from './bash-writes.js';
@@ -73,7 +77,8 @@ export interface BashClassification {
 }
 
 /** The Claude Code text for a call that needs approval and has no more specific reason. */
-export const GENERIC_BASH_REASON = "Claude requested permissions to use Bash, but you haven't granted it yet.";
+export const GENERIC_BASH_REASON =
+  "Claude requested permissions to use Bash, but you haven't granted it yet.";
 
 // Writes that change no file. The standard streams only while no `<` redirection on the line could
 // have put a file on a descriptor: `cat 2<f 2>/dev/stderr` reopens `f` for writing.
@@ -87,21 +92,38 @@ const PROCESS_RELATIVE = /^\/(?:proc|dev\/fd|dev\/std(?:in|out|err))(?:\/|$)/;
  * resolve against `cwd`; after a `cd`/`pushd`/`popd` in the same command the paths it writes are
  * `unknown`. Never throws.
  */
-export async function classifyBashCommand(command: string, context: { cwd: string; workspace: PathResolver; homeDir?: string }): Promise<BashClassification> {
+export async function classifyBashCommand(
+  command: string,
+  context: { cwd: string; workspace: PathResolver; homeDir?: string },
+): Promise<BashClassification> {
   const parsed = await parseBashCommand(command);
   const homeDir = context.homeDir ?? os.homedir();
   if (!parsed.ok) {
     // Nobody knows how Bash splits an unreadable line (`cat x 1<>.claude/settings.json`): any path
     // its text names, as written or with quotes and backslashes dropped (`.clau""de`), may be written.
-    const texts = [command, command.replace(/["'\\]/g, '')].map((value) => ({ value, source: value, dynamic: true }));
+    const texts = [command, command.replace(/["'\\]/g, '')].map((value) => ({
+      value,
+      source: value,
+      dynamic: true,
+    }));
     const mentions = mentionedPaths(texts, [context.cwd], homeDir);
-    return { parsed: false, readOnly: false, reason: GENERIC_BASH_REASON, writes: [{ kind: 'program', message: GENERIC_BASH_REASON, computed: true, mentions }], editsInsideWorkspace: false, protectedRemovals: [], reads: [] };
+    return {
+      parsed: false,
+      readOnly: false,
+      reason: GENERIC_BASH_REASON,
+      writes: [{ kind: 'program', message: GENERIC_BASH_REASON, computed: true, mentions }],
+      editsInsideWorkspace: false,
+      protectedRemovals: [],
+      reads: [],
+    };
   }
   const changesDirectory = parsed.commands.some((simple) => directoryChange(simple.argv) !== undefined);
   const locate = (word: ShellWord): { path?: string; place: PathPlace } => {
     const resolved = resolveWord(word, context.cwd, homeDir);
-    if (resolved === undefined || (changesDirectory && !path.isAbsolute(word.value))) return { place: 'unknown' };
-    if (PROCESS_RELATIVE.test(resolved) || PROCESS_RELATIVE.test(context.workspace.realPath(resolved))) return { place: 'unknown' };
+    if (resolved === undefined || (changesDirectory && !path.isAbsolute(word.value)))
+      return { place: 'unknown' };
+    if (PROCESS_RELATIVE.test(resolved) || PROCESS_RELATIVE.test(context.workspace.realPath(resolved)))
+      return { place: 'unknown' };
     return { path: resolved, place: context.workspace.contains(resolved) ? 'inside' : 'outside' };
   };
   const where = (place: PathPlace): string => describePlace(place, context.workspace);
@@ -115,8 +137,10 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
   // per simple command: what was made before it runs.
   const linkBases: string[] = [];
   const linkBasesBefore: (readonly string[])[] = [];
-  const throughMadeLink = (index: number, file: string | undefined) => file !== undefined && (linkBasesBefore[index] ?? []).some((base) => isSameOrInside(file, base));
-  const madeLinkMessage = (what: string) => `${what} needs approval: an earlier part of this command makes symbolic links, and hookloop cannot tell before it runs where a write through them would land.`;
+  const throughMadeLink = (index: number, file: string | undefined) =>
+    file !== undefined && (linkBasesBefore[index] ?? []).some((base) => isSameOrInside(file, base));
+  const madeLinkMessage = (what: string) =>
+    `${what} needs approval: an earlier part of this command makes symbolic links, and hookloop cannot tell before it runs where a write through them would land.`;
   const removalContext = { cwd: context.cwd, homeDir, workspace: context.workspace, changesDirectory };
   const bases = [context.cwd, ...directoriesVisited(parsed.commands, context.cwd, homeDir)];
   // Here-documents and here-strings may be a program's code (`python3 - <<EOF`): their text counts as its words.
@@ -130,57 +154,140 @@ export async function classifyBashCommand(command: string, context: { cwd: strin
     const { files, plain } = fileWrites(simple, programs.runs, programs.unknown === undefined);
     const located = files.map((file) => {
       const at = file.word === undefined ? { place: 'unknown' as const } : locate(file.word);
-      const full = at.path !== undefined && file.child !== undefined ? path.join(at.path, file.child) : at.path;
-      const place = full !== undefined && at.place !== 'unknown' ? (context.workspace.contains(full) ? 'inside' : 'outside') : at.place;
+      const full =
+        at.path !== undefined && file.child !== undefined ? path.join(at.path, file.child) : at.path;
+      const place =
+        full !== undefined && at.place !== 'unknown'
+          ? context.workspace.contains(full)
+            ? 'inside'
+            : 'outside'
+          : at.place;
       const shown = full ?? file.word?.source;
-      const message = shown !== undefined ? `${file.program} in '${shown}' needs approval. ${where(place)}` : `${file.program} needs approval. ${where(place)}`;
-      return { kind: 'filesystem' as const, ...(full !== undefined ? { path: full } : {}), place, ...(file.tree ? { tree: true } : {}), message };
+      const message =
+        shown !== undefined
+          ? `${file.program} in '${shown}' needs approval. ${where(place)}`
+          : `${file.program} needs approval. ${where(place)}`;
+      return {
+        kind: 'filesystem' as const,
+        ...(full !== undefined ? { path: full } : {}),
+        place,
+        ...(file.tree ? { tree: true } : {}),
+        message,
+      };
     });
     // The first path shown is one that leaves the workspace, if any.
-    const placed = located.map((write) => (throughMadeLink(index, write.path) ? { kind: 'filesystem' as const, place: 'unknown' as const, message: madeLinkMessage(`Writing '${write.path}'`) } : write));
-    writes.push(...placed.filter((write) => write.place !== 'inside'), ...placed.filter((write) => write.place === 'inside'));
+    const placed = located.map((write) =>
+      throughMadeLink(index, write.path)
+        ? {
+            kind: 'filesystem' as const,
+            place: 'unknown' as const,
+            message: madeLinkMessage(`Writing '${write.path}'`),
+          }
+        : write,
+    );
+    writes.push(
+      ...placed.filter((write) => write.place !== 'inside'),
+      ...placed.filter((write) => write.place === 'inside'),
+    );
     if (!plain) writes.push(programWrite(simple, programs, { cwd: context.cwd, homeDir, bases, fedText }));
     for (const run of programs.runs) {
       const making = linkMaking(run);
       if (making === 'data') linkBases.push(...bases);
-      if (making !== 'known' || !copiesLinks(run, context.cwd, (file) => throughMadeLink(index, file))) continue;
+      if (making !== 'known' || !copiesLinks(run, context.cwd, (file) => throughMadeLink(index, file)))
+        continue;
       // Relative words after a `cd` are unknown places: then anything may be below a new link.
       const destination = changesDirectory ? undefined : linkDestination(run, context.cwd);
       linkBases.push(destination ?? path.parse(context.cwd).root);
       // A copied or moved link keeps its target text: a relative one now leads somewhere else.
       const program = programName(run.argv[0] as ShellWord);
-      if (program !== 'ln') writes.push({ kind: 'program', message: `${program} needs approval: it copies or moves symbolic links, whose targets change meaning where they land.` });
+      if (program !== 'ln')
+        writes.push({
+          kind: 'program',
+          message: `${program} needs approval: it copies or moves symbolic links, whose targets change meaning where they land.`,
+        });
     }
   }
   const redirects: BashWrite[] = [];
   for (const redirection of parsed.redirections) {
-    if (!redirection.dynamic && (DISCARD_TARGETS.has(redirection.target) || (streamsAreStreams && STREAM_TARGETS.has(redirection.target)))) continue;
-    const target = locate({ value: redirection.target, source: redirection.target, dynamic: redirection.dynamic });
-    const owner = parsed.commands.findIndex((simple) => simple.redirections.some((own) => own.target === redirection.target));
+    if (
+      !redirection.dynamic &&
+      (DISCARD_TARGETS.has(redirection.target) ||
+        (streamsAreStreams && STREAM_TARGETS.has(redirection.target)))
+    )
+      continue;
+    const target = locate({
+      value: redirection.target,
+      source: redirection.target,
+      dynamic: redirection.dynamic,
+    });
+    const owner = parsed.commands.findIndex((simple) =>
+      simple.redirections.some((own) => own.target === redirection.target),
+    );
     if (owner >= 0 && throughMadeLink(owner, target.path)) {
-      redirects.push({ kind: 'redirect', place: 'unknown', message: madeLinkMessage(`Output redirection to '${target.path}'`) });
+      redirects.push({
+        kind: 'redirect',
+        place: 'unknown',
+        message: madeLinkMessage(`Output redirection to '${target.path}'`),
+      });
       continue;
     }
-    redirects.push({ kind: 'redirect', ...target, message: `Output redirection to '${target.path ?? redirection.target}' needs approval. ${where(target.place)}` });
+    redirects.push({
+      kind: 'redirect',
+      ...target,
+      message: `Output redirection to '${target.path ?? redirection.target}' needs approval. ${where(target.place)}`,
+    });
   }
   writes.unshift(...redirects);
   // What the literal reader cannot read (or reads differently from tree-sitter-bash) may hide a
   // command neither sees, e.g. `(( x ))`: it is never read-only and never a mere file edit.
-  if (!lineReadOnly && (writes.length === 0 || literalCommandCount(command) !== parsed.commands.length)) writes.push({ kind: 'program', message: GENERIC_BASH_REASON });
+  if (!lineReadOnly && (writes.length === 0 || literalCommandCount(command) !== parsed.commands.length))
+    writes.push({ kind: 'program', message: GENERIC_BASH_REASON });
   const editsInsideWorkspace = writes.every((write) => write.kind !== 'program' && write.place === 'inside');
   const literal = readLiteralCommandLine(command);
-  const joins = literal.ok && literal.commands.length === parsed.commands.length ? literal.commands.map((simple) => simple.next) : undefined;
-  const reads = readsOfLine(parsed, { cwd: context.cwd, homeDir, workspace: context.workspace, ...(joins ? { joins } : {}) });
+  const joins =
+    literal.ok && literal.commands.length === parsed.commands.length
+      ? literal.commands.map((simple) => simple.next)
+      : undefined;
+  const reads = readsOfLine(parsed, {
+    cwd: context.cwd,
+    homeDir,
+    workspace: context.workspace,
+    ...(joins ? { joins } : {}),
+  });
   // A file read whose path is only known at run time, or only guessed (options not read with
   // confidence), may be anything: never provably harmless to run unasked.
   const readsKnown = reads.every((read) => read.path !== undefined && read.guessed !== true);
-  const readOnly = lineReadOnly && writes.length === 0 && readsKnown && programsFromTrustedPath(parsed.commands, context.workspace);
+  const readOnly =
+    lineReadOnly &&
+    writes.length === 0 &&
+    readsKnown &&
+    programsFromTrustedPath(parsed.commands, context.workspace);
   const reason = writes[0]?.message ?? (readOnly ? undefined : GENERIC_BASH_REASON);
-  return { parsed: true, readOnly, ...(reason !== undefined ? { reason } : {}), writes, editsInsideWorkspace: editsInsideWorkspace && readsKnown, protectedRemovals, reads };
+  return {
+    parsed: true,
+    readOnly,
+    ...(reason !== undefined ? { reason } : {}),
+    writes,
+    editsInsideWorkspace: editsInsideWorkspace && readsKnown,
+    protectedRemovals,
+    reads,
+  };
 }
 
 // Read-only commands run by bash itself, never looked up on PATH.
-const BUILTINS = new Set(['echo', 'printf', 'pwd', 'cd', 'true', 'false', ':', 'test', '[', 'type', 'command']);
+const BUILTINS = new Set([
+  'echo',
+  'printf',
+  'pwd',
+  'cd',
+  'true',
+  'false',
+  ':',
+  'test',
+  '[',
+  'type',
+  'command',
+]);
 
 /**
  * Whether every program the command runs is found where the model cannot have put another one:
@@ -192,7 +299,9 @@ const BUILTINS = new Set(['echo', 'printf', 'pwd', 'cd', 'true', 'false', ':', '
  */
 function programsFromTrustedPath(commands: readonly SimpleCommand[], workspace: PathResolver): boolean {
   const entries = (process.env['PATH'] ?? '').split(':');
-  const names = commands.flatMap((simple) => programsOf(simple.argv).runs.map((run) => run.argv[0]?.value ?? ''));
+  const names = commands.flatMap((simple) =>
+    programsOf(simple.argv).runs.map((run) => run.argv[0]?.value ?? ''),
+  );
   return names.every((name) => BUILTINS.has(name) || foundOnTrustedPath(name, entries, workspace));
 }
 
@@ -232,7 +341,14 @@ function describePlace(place: PathPlace, workspace: PathResolver): string {
  * The paths the runs of one simple command write, and whether the command is nothing but plain
  * file edits (every run a known writer or a transparent wrapper, no assignments, no unknown program).
  */
-function fileWrites(simple: SimpleCommand, runs: ReturnType<typeof programsOf>['runs'], known: boolean): { files: { program: string; word: ShellWord | undefined; child?: string; tree?: boolean }[]; plain: boolean } {
+function fileWrites(
+  simple: SimpleCommand,
+  runs: ReturnType<typeof programsOf>['runs'],
+  known: boolean,
+): {
+  files: { program: string; word: ShellWord | undefined; child?: string; tree?: boolean }[];
+  plain: boolean;
+} {
   const files: { program: string; word: ShellWord | undefined; child?: string; tree?: boolean }[] = [];
   let plain = known && simple.unknown === undefined && simple.assignments.length === 0 && runs.length > 0;
   let moved: 'directory' | 'root' | undefined;
@@ -249,7 +365,10 @@ function fileWrites(simple: SimpleCommand, runs: ReturnType<typeof programsOf>['
     }
     if (found.notPlain !== undefined) plain = false;
     for (const written of found.written) {
-      const stays = written.word === undefined || relocated === undefined || (relocated === 'directory' && path.isAbsolute(written.word.value) && !written.word.dynamic);
+      const stays =
+        written.word === undefined ||
+        relocated === undefined ||
+        (relocated === 'directory' && path.isAbsolute(written.word.value) && !written.word.dynamic);
       files.push({ program, ...written, ...(stays ? {} : { word: undefined }) });
     }
   });
@@ -260,7 +379,11 @@ function fileWrites(simple: SimpleCommand, runs: ReturnType<typeof programsOf>['
  * The `program` entry of a simple command that is more than a plain file edit: what its words may
  * name, or `computed` when its program is not known before it runs (see `unreadProgramWrites`).
  */
-function programWrite(simple: SimpleCommand, programs: CommandPrograms, context: { cwd: string; homeDir: string; bases: readonly string[]; fedText: readonly ShellWord[] }): BashWrite {
+function programWrite(
+  simple: SimpleCommand,
+  programs: CommandPrograms,
+  context: { cwd: string; homeDir: string; bases: readonly string[]; fedText: readonly ShellWord[] },
+): BashWrite {
   return { kind: 'program', message: GENERIC_BASH_REASON, ...unreadProgramWrites(simple, programs, context) };
 }
 
@@ -270,7 +393,8 @@ function directoriesVisited(commands: readonly SimpleCommand[], cwd: string, hom
   for (const simple of commands) {
     const change = directoryChange(simple.argv);
     const target = change?.argv[1];
-    if ((change?.name === 'cd' || change?.name === 'pushd') && target && !target.dynamic) visited.push(resolveWord(target, cwd, homeDir) ?? cwd);
+    if ((change?.name === 'cd' || change?.name === 'pushd') && target && !target.dynamic)
+      visited.push(resolveWord(target, cwd, homeDir) ?? cwd);
   }
   return visited;
 }

@@ -39,7 +39,15 @@ type ParsedOk = Extract<ParsedBashCommand, { ok: true }>;
  * and `~/x` are the home directory. Pure but for reading `CDPATH` and looking for `.git` (for
  * `REV:path`); never throws.
  */
-export function readsOfLine(parsed: ParsedOk, context: { cwd: string; homeDir: string; workspace: Pick<PathResolver, 'realPath'>; joins?: readonly (string | undefined)[] }): BashRead[] {
+export function readsOfLine(
+  parsed: ParsedOk,
+  context: {
+    cwd: string;
+    homeDir: string;
+    workspace: Pick<PathResolver, 'realPath'>;
+    joins?: readonly (string | undefined)[];
+  },
+): BashRead[] {
   const reads: BashRead[] = [];
   const directories = new Set([path.resolve(context.cwd)]);
   let lost = false;
@@ -47,12 +55,25 @@ export function readsOfLine(parsed: ParsedOk, context: { cwd: string; homeDir: s
     if (word !== undefined && !word.dynamic && word.value === '-') return; // standard input
     const absolute = word === undefined ? undefined : literalPath(word, context.homeDir);
     if (absolute === undefined || (!path.isAbsolute(absolute) && lost)) {
-      reads.push({ program, tree: shape.tree, follows: shape.follows, skipsHidden: shape.skipsHidden, ...(shape.guessed ? { guessed: true } : {}) });
+      reads.push({
+        program,
+        tree: shape.tree,
+        follows: shape.follows,
+        skipsHidden: shape.skipsHidden,
+        ...(shape.guessed ? { guessed: true } : {}),
+      });
       return;
     }
     for (const directory of directories) {
       const base = shape.fromRepositoryTop ? repositoryTop(directory) : directory;
-      reads.push({ program, path: joinAsKernel(base, absolute), tree: shape.tree, follows: shape.follows, skipsHidden: shape.skipsHidden, ...(shape.guessed ? { guessed: true } : {}) });
+      reads.push({
+        program,
+        path: joinAsKernel(base, absolute),
+        tree: shape.tree,
+        follows: shape.follows,
+        skipsHidden: shape.skipsHidden,
+        ...(shape.guessed ? { guessed: true } : {}),
+      });
     }
   };
   for (const input of parsed.inputs) locate(input, '<', { tree: false, follows: false, skipsHidden: false });
@@ -65,17 +86,26 @@ export function readsOfLine(parsed: ParsedOk, context: { cwd: string; homeDir: s
       const target = cdTarget(change.argv.slice(1), context.homeDir);
       if (change.name !== 'cd' || target === undefined) {
         lost = true;
-        if (target === undefined) reads.push({ program: change.name, tree: false, follows: false, skipsHidden: false });
+        if (target === undefined)
+          reads.push({ program: change.name, tree: false, follows: false, skipsHidden: false });
         return;
       }
       locate(target, 'cd', { tree: false, follows: false, skipsHidden: false });
       const absolute = literalPath(target, context.homeDir) as string;
-      if (!path.isAbsolute(absolute) && (lost || ((process.env['CDPATH'] ?? '') !== '' && !/^\.\.?(\/|$)/.test(absolute)))) lost = true;
+      if (
+        !path.isAbsolute(absolute) &&
+        (lost || ((process.env['CDPATH'] ?? '') !== '' && !/^\.\.?(\/|$)/.test(absolute)))
+      )
+        lost = true;
       else {
         // bash's `cd` goes to the logical path (`..` removed as text) and falls back to the physical one; the process then stands at its real path.
-        const moved = [...directories].flatMap((directory) => [context.workspace.realPath(path.resolve(directory, absolute)), context.workspace.realPath(joinAsKernel(directory, absolute))]);
+        const moved = [...directories].flatMap((directory) => [
+          context.workspace.realPath(path.resolve(directory, absolute)),
+          context.workspace.realPath(joinAsKernel(directory, absolute)),
+        ]);
         // A cd run by a child (`timeout 5 cd x`) leaves the shell where it was: keep both places.
-        if (change.inShell && onlyAfterSuccess(context.joins, index, parsed.commands.length)) directories.clear();
+        if (change.inShell && onlyAfterSuccess(context.joins, index, parsed.commands.length))
+          directories.clear();
         for (const directory of moved) directories.add(directory);
       }
       return;
@@ -94,7 +124,11 @@ export function readsOfLine(parsed: ParsedOk, context: { cwd: string; homeDir: s
  * Whether everything after command `index` runs only when it succeeded: the commands from the last
  * `;` or newline before it to the end of the line are joined by `&&` alone.
  */
-function onlyAfterSuccess(joins: readonly (string | undefined)[] | undefined, index: number, count: number): boolean {
+function onlyAfterSuccess(
+  joins: readonly (string | undefined)[] | undefined,
+  index: number,
+  count: number,
+): boolean {
   if (joins === undefined || joins.length !== count) return false;
   let start = index;
   while (start > 0 && joins[start - 1] !== ';' && joins[start - 1] !== '\n') start -= 1;
@@ -103,7 +137,14 @@ function onlyAfterSuccess(joins: readonly (string | undefined)[] | undefined, in
 
 /** The `cd` operand (after `-L`/`-P`/`-e`/`-@`), `~` for none; undefined for `cd -` or a computed or extra operand. */
 function cdTarget(args: readonly ShellWord[], homeDir: string): ShellWord | undefined {
-  const operands = args.filter((word, index) => !(/^-[LPe@]+$/.test(word.value) && !word.dynamic && args.slice(0, index).every((before) => before.value.startsWith('-'))));
+  const operands = args.filter(
+    (word, index) =>
+      !(
+        /^-[LPe@]+$/.test(word.value) &&
+        !word.dynamic &&
+        args.slice(0, index).every((before) => before.value.startsWith('-'))
+      ),
+  );
   const rest = operands[0]?.value === '--' ? operands.slice(1) : operands;
   if (rest.length === 0) return { value: homeDir, source: homeDir, dynamic: false };
   if (rest.length > 1 || rest[0]?.value === '-') return undefined;

@@ -51,8 +51,42 @@ interface ReaderSpec {
 
 const ALL: ReaderSpec = { operands: 'all' };
 // `test`/`[` words that are operators; every other word may name a file (`-f FILE`, `A -nt B`), strings included.
-const TEST_OPERATORS = new Set(['!', '(', ')', ']', '-a', '-o', '=', '==', '!=', '<', '>', '-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-nt', '-ot', '-ef', '-n', '-z', ...'bcdefghkLprsStuwxGNOV'.split('').map((letter) => `-${letter}`)]);
-const CHECKSUMS = new Set(['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum']);
+const TEST_OPERATORS = new Set([
+  '!',
+  '(',
+  ')',
+  ']',
+  '-a',
+  '-o',
+  '=',
+  '==',
+  '!=',
+  '<',
+  '>',
+  '-eq',
+  '-ne',
+  '-lt',
+  '-le',
+  '-gt',
+  '-ge',
+  '-nt',
+  '-ot',
+  '-ef',
+  '-n',
+  '-z',
+  ...'bcdefghkLprsStuwxGNOV'.split('').map((letter) => `-${letter}`),
+]);
+const CHECKSUMS = new Set([
+  'md5sum',
+  'sha1sum',
+  'sha224sum',
+  'sha256sum',
+  'sha384sum',
+  'sha512sum',
+  'b2sum',
+  'cksum',
+  'sum',
+]);
 const GREP: ReaderSpec = {
   operands: 'afterPattern',
   patternFlags: ['-e', '--regexp', '-f', '--file'],
@@ -68,8 +102,73 @@ const GREP: ReaderSpec = {
  */
 const READERS: Readonly<Record<string, ReaderSpec>> = {
   ...Object.fromEntries(
-    ['cat', 'head', 'tail', 'wc', 'sort', 'uniq', 'cut', 'nl', 'fold', 'expand', 'unexpand', 'paste', 'rev', 'column', 'od', 'hexdump', 'strings', 'base64', 'base32', 'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'stat', 'readlink', 'file', 'cmp', 'comm', 'df']
-      .concat(['tac', 'less', 'more', 'most', 'xxd', 'bat', 'batcat', 'view', 'vi', 'vim', 'nvim', 'nano', 'zcat', 'bzcat', 'xzcat', 'zless', 'zmore', 'iconv', 'dos2unix', 'unix2dos', 'shuf', 'split', 'csplit', 'pr', 'fmt', 'tsort', 'look', 'join', 'sum', 'ptx'])
+    [
+      'cat',
+      'head',
+      'tail',
+      'wc',
+      'sort',
+      'uniq',
+      'cut',
+      'nl',
+      'fold',
+      'expand',
+      'unexpand',
+      'paste',
+      'rev',
+      'column',
+      'od',
+      'hexdump',
+      'strings',
+      'base64',
+      'base32',
+      'md5sum',
+      'sha1sum',
+      'sha224sum',
+      'sha256sum',
+      'sha384sum',
+      'sha512sum',
+      'b2sum',
+      'cksum',
+      'stat',
+      'readlink',
+      'file',
+      'cmp',
+      'comm',
+      'df',
+    ]
+      .concat([
+        'tac',
+        'less',
+        'more',
+        'most',
+        'xxd',
+        'bat',
+        'batcat',
+        'view',
+        'vi',
+        'vim',
+        'nvim',
+        'nano',
+        'zcat',
+        'bzcat',
+        'xzcat',
+        'zless',
+        'zmore',
+        'iconv',
+        'dos2unix',
+        'unix2dos',
+        'shuf',
+        'split',
+        'csplit',
+        'pr',
+        'fmt',
+        'tsort',
+        'look',
+        'join',
+        'sum',
+        'ptx',
+      ])
       .map((name) => [name, ALL]),
   ),
   realpath: { operands: 'all', pathFlags: ['--relative-to', '--relative-base'] },
@@ -77,18 +176,39 @@ const READERS: Readonly<Record<string, ReaderSpec>> = {
   egrep: GREP,
   fgrep: GREP,
   zgrep: GREP,
-  rg: { operands: 'afterPattern', patternFlags: ['-e', '--regexp', '-f', '--file', '--files', '--type-list'], pathFlags: ['-f', '--file', '--ignore-file'], tree: 'always', follows: ['-L', '--follow'], defaultDot: 'always', hiddenFlags: ['--hidden', '-.', '-u', '--unrestricted', '-g', '--glob', '--iglob'] },
+  rg: {
+    operands: 'afterPattern',
+    patternFlags: ['-e', '--regexp', '-f', '--file', '--files', '--type-list'],
+    pathFlags: ['-f', '--file', '--ignore-file'],
+    tree: 'always',
+    follows: ['-L', '--follow'],
+    defaultDot: 'always',
+    hiddenFlags: ['--hidden', '-.', '-u', '--unrestricted', '-g', '--glob', '--iglob'],
+  },
   ls: { operands: 'all', tree: ['-R', '--recursive'], follows: ['-L', '--dereference'] },
   du: { operands: 'all', tree: 'always', follows: ['-L', '--dereference'], defaultDot: 'always' },
   tree: { operands: 'all', tree: 'always', follows: ['-l'], defaultDot: 'always' },
-  diff: { operands: 'all', pathFlags: ['-X', '--exclude-from'], tree: ['-r', '--recursive'], follows: 'unlessNoDereference' },
-  jq: { operands: 'afterPattern', patternFlags: ['-f', '--from-file'], pathFlags: ['-f', '--from-file', '--rawfile', '--slurpfile'] },
+  diff: {
+    operands: 'all',
+    pathFlags: ['-X', '--exclude-from'],
+    tree: ['-r', '--recursive'],
+    follows: 'unlessNoDereference',
+  },
+  jq: {
+    operands: 'afterPattern',
+    patternFlags: ['-f', '--from-file'],
+    pathFlags: ['-f', '--from-file', '--rawfile', '--slurpfile'],
+  },
   awk: { operands: 'afterPattern', patternFlags: ['-f', '--file'], pathFlags: ['-f', '--file'] },
   gawk: { operands: 'afterPattern', patternFlags: ['-f', '--file'], pathFlags: ['-f', '--file'] },
   source: { operands: 'first' },
   // Interpreters read their script file and often the files named after it: with no flag table,
   // every word that is not an option is a possible file (for Read rules only).
-  ...Object.fromEntries(['python', 'python3', 'perl', 'ruby', 'node', 'php', 'lua', 'bash', 'sh', 'dash', 'zsh', 'ksh'].map((name) => [name, ALL])),
+  ...Object.fromEntries(
+    ['python', 'python3', 'perl', 'ruby', 'node', 'php', 'lua', 'bash', 'sh', 'dash', 'zsh', 'ksh'].map(
+      (name) => [name, ALL],
+    ),
+  ),
   '.': { operands: 'first' },
 };
 
@@ -104,19 +224,30 @@ export function readsOfRun(run: ProgramRun): ReadWord[] | undefined {
   if (run.placeholderPaths) {
     // `find … -exec cat {} +`: the program reads what find found below its starting points.
     const own = readsOfRun({ ...run, placeholderPaths: undefined }) ?? [];
-    return [...own, ...run.placeholderPaths.map((word) => ({ word, tree: true, follows: false, skipsHidden: false }))];
+    return [
+      ...own,
+      ...run.placeholderPaths.map((word) => ({ word, tree: true, follows: false, skipsHidden: false })),
+    ];
   }
   const unknownMore = run.moreArguments ? [unknownRead()] : [];
   if (name === 'find') return [...findReads(args), ...unknownMore];
   if (name === 'git') return gitReads(args);
-  if (name === 'dd') return args.filter((word) => word.value.startsWith('if=')).map((word) => plainRead({ ...word, value: word.value.slice(3) }));
-  if (name === 'cp' || name === 'mv' || name === 'ln' || name === 'install') return [...copySources(name, args), ...unknownMore];
+  if (name === 'dd')
+    return args
+      .filter((word) => word.value.startsWith('if='))
+      .map((word) => plainRead({ ...word, value: word.value.slice(3) }));
+  if (name === 'cp' || name === 'mv' || name === 'ln' || name === 'install')
+    return [...copySources(name, args), ...unknownMore];
   if (name === 'sed') return [...sedReads(args), ...unknownMore];
-  if (name === 'test' || name === '[') return args.filter((word) => word.dynamic || !TEST_OPERATORS.has(word.value)).map((word) => readOf(word, false, false, false));
+  if (name === 'test' || name === '[')
+    return args
+      .filter((word) => word.dynamic || !TEST_OPERATORS.has(word.value))
+      .map((word) => readOf(word, false, false, false));
   const spec = READERS[name];
   if (!spec) return undefined;
   // `sha256sum -c LIST` reads the files LIST names, which no word of the command spells.
-  if (CHECKSUMS.has(name) && args.some((word) => word.value === '--check' || /^-[a-z]*c/.test(word.value))) return [...specReads(spec, READ_ONLY_PROGRAMS[name], args), unknownRead()];
+  if (CHECKSUMS.has(name) && args.some((word) => word.value === '--check' || /^-[a-z]*c/.test(word.value)))
+    return [...specReads(spec, READ_ONLY_PROGRAMS[name], args), unknownRead()];
   return [...specReads(spec, READ_ONLY_PROGRAMS[name], args), ...unknownMore];
 }
 
@@ -136,7 +267,14 @@ function plainRead(word: ShellWord): ReadWord {
 function readOf(word: ShellWord, tree: boolean, follows: boolean, skipsHidden: boolean): ReadWord {
   if (!word.dynamic) return { word, tree, follows, skipsHidden };
   const start = globStart(word.value);
-  return start === undefined ? unknownRead() : { word: { value: start, source: start, dynamic: start.startsWith('~') }, tree: true, follows, skipsHidden: false };
+  return start === undefined
+    ? unknownRead()
+    : {
+        word: { value: start, source: start, dynamic: start.startsWith('~') },
+        tree: true,
+        follows,
+        skipsHidden: false,
+      };
 }
 
 /** The directory a glob or brace pattern's matches all lie below (`a/b*` → `a`, `*` → `.`), or undefined when it holds an expansion. */
@@ -148,18 +286,36 @@ function globStart(value: string): string | undefined {
   return slash < 0 ? '.' : slash === 0 ? '/' : value.slice(0, slash);
 }
 
-function specReads(spec: ReaderSpec, flags: ProgramFlags | undefined, args: readonly ShellWord[]): ReadWord[] {
+function specReads(
+  spec: ReaderSpec,
+  flags: ProgramFlags | undefined,
+  args: readonly ShellWord[],
+): ReadWord[] {
   // A computed word counts as an operand (a glob's fixed start is still known), unless it starts like an option.
-  const split = flags && !args.some((word) => word.dynamic && word.value.startsWith('-')) ? splitArguments(flags, args.map((word) => (word.dynamic ? `./${word.value}` : word.value))) : undefined;
+  const split =
+    flags && !args.some((word) => word.dynamic && word.value.startsWith('-'))
+      ? splitArguments(
+          flags,
+          args.map((word) => (word.dynamic ? `./${word.value}` : word.value)),
+        )
+      : undefined;
   if (!split) {
     // Not read with confidence: every word that is not an option may be a file, and the walk is the worst case.
     const words = args.filter((word) => word.dynamic || !word.value.startsWith('-'));
-    return words.map((word) => ({ ...readOf(word, spec.tree !== undefined, spec.follows !== undefined, false), guessed: true }));
+    return words.map((word) => ({
+      ...readOf(word, spec.tree !== undefined, spec.follows !== undefined, false),
+      guessed: true,
+    }));
   }
-  const has = (names: readonly string[] | undefined): boolean => names !== undefined && split.flags.some((flag) => names.includes(flag.name));
-  const directoriesRecurse = split.flags.some((flag) => (flag.name === '-d' || flag.name === '--directories') && valueOf(flag, args)?.value === 'recurse');
+  const has = (names: readonly string[] | undefined): boolean =>
+    names !== undefined && split.flags.some((flag) => names.includes(flag.name));
+  const directoriesRecurse = split.flags.some(
+    (flag) =>
+      (flag.name === '-d' || flag.name === '--directories') && valueOf(flag, args)?.value === 'recurse',
+  );
   const tree = spec.tree === 'always' || (spec.tree !== undefined && has(spec.tree)) || directoriesRecurse;
-  const follows = tree && (spec.follows === 'unlessNoDereference' ? !has(['--no-dereference']) : has(spec.follows));
+  const follows =
+    tree && (spec.follows === 'unlessNoDereference' ? !has(['--no-dereference']) : has(spec.follows));
   const skipsHidden = spec.hiddenFlags !== undefined && !has(spec.hiddenFlags);
   let operands = split.operands.map((index) => args[index] as ShellWord);
   if (spec.operands === 'afterPattern' && !has(spec.patternFlags)) operands = operands.slice(1);
@@ -170,13 +326,15 @@ function specReads(spec: ReaderSpec, flags: ProgramFlags | undefined, args: read
     const value = valueOf(flag, args);
     reads.push(value ? readOf(value, false, false, false) : unknownRead());
   }
-  if (operands.length === 0 && (spec.defaultDot === 'always' || (spec.defaultDot === 'onlyWhenTree' && tree))) reads.push({ word: { value: '.', source: '.', dynamic: false }, tree, follows, skipsHidden });
+  if (operands.length === 0 && (spec.defaultDot === 'always' || (spec.defaultDot === 'onlyWhenTree' && tree)))
+    reads.push({ word: { value: '.', source: '.', dynamic: false }, tree, follows, skipsHidden });
   return reads;
 }
 
 function valueOf(flag: SplitFlag, args: readonly ShellWord[]): ShellWord | undefined {
   if (flag.value === undefined) return undefined;
-  if ('attached' in flag.value) return { value: flag.value.attached, source: flag.value.attached, dynamic: false };
+  if ('attached' in flag.value)
+    return { value: flag.value.attached, source: flag.value.attached, dynamic: false };
   return args[flag.value.index];
 }
 
@@ -191,10 +349,13 @@ function findReads(args: readonly ShellWord[]): ReadWord[] {
     index += args[index]?.value === '-D' ? 2 : 1;
   }
   const starts: ShellWord[] = [];
-  while (index < args.length && !/^[-(!),]/.test(args[index]?.value ?? '-')) starts.push(args[index++] as ShellWord);
+  while (index < args.length && !/^[-(!),]/.test(args[index]?.value ?? '-'))
+    starts.push(args[index++] as ShellWord);
   const rest = args.slice(index);
   if (rest.some((word) => word.value === '-follow')) follows = true;
-  const reads = (starts.length > 0 ? starts : [{ value: '.', source: '.', dynamic: false }]).map((word) => readOf(word, true, follows, false));
+  const reads = (starts.length > 0 ? starts : [{ value: '.', source: '.', dynamic: false }]).map((word) =>
+    readOf(word, true, follows, false),
+  );
   rest.forEach((word, at) => {
     const next = rest[at + 1];
     // -newerXY FILE compares with FILE's time, except -newerXt, whose value is a date.
@@ -216,17 +377,37 @@ function gitReads(args: readonly ShellWord[]): ReadWord[] {
   while (index < args.length && (args[index]?.value ?? '').startsWith('-')) index += 1;
   const subcommand = args[index]?.value;
   const rest = args.slice(index + 1);
-  const spec = subcommand !== undefined && Object.hasOwn(READ_ONLY_GIT, subcommand) ? READ_ONLY_GIT[subcommand] : undefined;
-  const split = spec && !rest.some((word) => word.dynamic) ? splitArguments(spec, rest.map((word) => word.value)) : undefined;
-  if (!split) return rest.filter((word) => word.dynamic || !word.value.startsWith('-')).map((word) => (word.dynamic ? unknownRead() : { ...gitOperandRead(word), guessed: true }));
+  const spec =
+    subcommand !== undefined && Object.hasOwn(READ_ONLY_GIT, subcommand)
+      ? READ_ONLY_GIT[subcommand]
+      : undefined;
+  const split =
+    spec && !rest.some((word) => word.dynamic)
+      ? splitArguments(
+          spec,
+          rest.map((word) => word.value),
+        )
+      : undefined;
+  if (!split)
+    return rest
+      .filter((word) => word.dynamic || !word.value.startsWith('-'))
+      .map((word) => (word.dynamic ? unknownRead() : { ...gitOperandRead(word), guessed: true }));
   const has = (pattern: RegExp): boolean => split.flags.some((flag) => pattern.test(flag.name));
   let operands = split.operands.map((at) => rest[at] as ShellWord);
   if (subcommand === 'grep' && !has(/^(-e|-f|--file)$/)) operands = operands.slice(1);
   const reads = operands.map(gitOperandRead);
   // Files named by flags: `git grep -f PATTERNS`, `git ls-files -X`/`--exclude-from`.
-  for (const flag of split.flags) if (['-f', '--file', '-X', '--exclude-from'].includes(flag.name) && flag.value !== undefined) reads.push(readOfValue(flag, rest));
+  for (const flag of split.flags)
+    if (['-f', '--file', '-X', '--exclude-from'].includes(flag.name) && flag.value !== undefined)
+      reads.push(readOfValue(flag, rest));
   if (subcommand === 'grep') {
-    if (operands.length === 0) reads.push({ word: { value: '.', source: '.', dynamic: false }, tree: true, follows: false, skipsHidden: false });
+    if (operands.length === 0)
+      reads.push({
+        word: { value: '.', source: '.', dynamic: false },
+        tree: true,
+        follows: false,
+        skipsHidden: false,
+      });
   }
   return reads;
 }
@@ -237,12 +418,25 @@ function readOfValue(flag: SplitFlag, args: readonly ShellWord[]): ReadWord {
 }
 
 function gitOperandRead(word: ShellWord): ReadWord {
-  if (word.value.startsWith(':/') || word.value.startsWith(':(')) return { word: { ...word, value: '.' }, tree: true, follows: false, skipsHidden: false, fromRepositoryTop: true };
+  if (word.value.startsWith(':/') || word.value.startsWith(':('))
+    return {
+      word: { ...word, value: '.' },
+      tree: true,
+      follows: false,
+      skipsHidden: false,
+      fromRepositoryTop: true,
+    };
   const colon = word.value.indexOf(':');
   if (colon < 0) return { word, tree: true, follows: false, skipsHidden: false };
   const file = word.value.slice(colon + 1).replace(/^[0-3]:/, '');
   const relative = file === '.' || file === '..' || file.startsWith('./') || file.startsWith('../');
-  return { word: { ...word, value: file === '' ? '.' : file }, tree: true, follows: false, skipsHidden: false, ...(relative ? {} : { fromRepositoryTop: true }) };
+  return {
+    word: { ...word, value: file === '' ? '.' : file },
+    tree: true,
+    follows: false,
+    skipsHidden: false,
+    ...(relative ? {} : { fromRepositoryTop: true }),
+  };
 }
 
 /** cp/mv/ln/install read their sources (a hard link or copy makes a denied or outside file readable under a new name). */
@@ -251,10 +445,17 @@ function copySources(name: string, args: readonly ShellWord[]): ReadWord[] {
   if (!spec) return [];
   const read = readOptions(args, spec);
   if (read.unknown !== undefined) return [unknownRead()];
-  const targetGiven = read.options.some((option) => option.name === '-t' || option.name === '--target-directory');
+  const targetGiven = read.options.some(
+    (option) => option.name === '-t' || option.name === '--target-directory',
+  );
   const sources = targetGiven ? read.operands : read.operands.slice(0, -1);
-  if (name === 'ln' && !targetGiven && read.operands.length === 1) sources.push(read.operands[0] as ShellWord);
-  if (name === 'install' && read.options.some((option) => option.name === '-d' || option.name === '--directory')) return [];
+  if (name === 'ln' && !targetGiven && read.operands.length === 1)
+    sources.push(read.operands[0] as ShellWord);
+  if (
+    name === 'install' &&
+    read.options.some((option) => option.name === '-d' || option.name === '--directory')
+  )
+    return [];
   return sources.map((word) => readOf(word, name !== 'ln', false, false));
 }
 
@@ -264,8 +465,12 @@ function sedReads(args: readonly ShellWord[]): ReadWord[] {
   if (!spec) return [];
   const read = readOptions(args, spec);
   if (read.unknown !== undefined) return [unknownRead()];
-  const scripts = read.options.filter((option) => ['-e', '--expression', '-f', '--file'].includes(option.name));
+  const scripts = read.options.filter((option) =>
+    ['-e', '--expression', '-f', '--file'].includes(option.name),
+  );
   const files = scripts.length > 0 ? read.operands : read.operands.slice(1);
-  const scriptFiles = read.options.filter((option) => option.name === '-f' || option.name === '--file').map((option) => option.value);
+  const scriptFiles = read.options
+    .filter((option) => option.name === '-f' || option.name === '--file')
+    .map((option) => option.value);
   return [...files, ...scriptFiles].map((word) => (word ? readOf(word, false, false, false) : unknownRead()));
 }

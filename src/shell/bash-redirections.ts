@@ -2,7 +2,11 @@ import type { Node } from 'web-tree-sitter';
 import type { OutputRedirection, ShellWord } from './bash-types.js';
 
 /** tree-sitter-bash's redirection nodes. */
-export const REDIRECTS: ReadonlySet<string> = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
+export const REDIRECTS: ReadonlySet<string> = new Set([
+  'file_redirect',
+  'heredoc_redirect',
+  'herestring_redirect',
+]);
 
 const WRITE = new Set(['>', '>|', '&>', '<>']);
 const APPEND = new Set(['>>', '&>>']);
@@ -19,8 +23,10 @@ export function outputRedirection(node: Node, target: ShellWord): OutputRedirect
     if (/^\d+-?$/.test(target.value) || target.value === '-') return undefined;
     return { operator: '>', target: target.value, dynamic: target.dynamic };
   }
-  if (operator !== undefined && WRITE.has(operator)) return { operator: '>', target: target.value, dynamic: target.dynamic };
-  if (operator !== undefined && APPEND.has(operator)) return { operator: '>>', target: target.value, dynamic: target.dynamic };
+  if (operator !== undefined && WRITE.has(operator))
+    return { operator: '>', target: target.value, dynamic: target.dynamic };
+  if (operator !== undefined && APPEND.has(operator))
+    return { operator: '>>', target: target.value, dynamic: target.dynamic };
   return undefined;
 }
 
@@ -38,10 +44,21 @@ export function inputRedirection(node: Node, target: ShellWord): ShellWord | und
  */
 export function redirectHeadEnd(node: Node): number {
   if (node.type !== 'heredoc_redirect') return node.endIndex;
-  return Math.max(node.startIndex, ...headOfHeredoc(node).map((child) => (REDIRECTS.has(child.type) ? redirectHeadEnd(child) : child.endIndex)));
+  return Math.max(
+    node.startIndex,
+    ...headOfHeredoc(node).map((child) =>
+      REDIRECTS.has(child.type) ? redirectHeadEnd(child) : child.endIndex,
+    ),
+  );
 }
 
 /** A here-document redirection's children on its command's line: operator, delimiter, further redirections. */
 export function headOfHeredoc(node: Node): Node[] {
-  return node.children.filter((child) => child.type === '<<' || child.type === '<<-' || child.type === 'heredoc_start' || REDIRECTS.has(child.type));
+  return node.children.filter(
+    (child) =>
+      child.type === '<<' ||
+      child.type === '<<-' ||
+      child.type === 'heredoc_start' ||
+      REDIRECTS.has(child.type),
+  );
 }

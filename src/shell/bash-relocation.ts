@@ -24,7 +24,9 @@ export function relocationOf(run: ProgramRun): 'directory' | 'root' | undefined 
 }
 
 // The options that change directory or root, per wrapper (as bash-wrappers.ts reads them).
-const MOVES: Readonly<Record<string, { readonly directory: readonly string[]; readonly root?: readonly string[] }>> = {
+const MOVES: Readonly<
+  Record<string, { readonly directory: readonly string[]; readonly root?: readonly string[] }>
+> = {
   env: { directory: ['-C', '--chdir'] },
   sudo: { directory: ['-D', '--chdir'], root: ['-R', '--chroot'] },
 };

@@ -31,8 +31,16 @@ export function protectedRemovals(run: ProgramRun, context: RemovalContext): str
   if (!['rm', 'rmdir', 'unlink', 'mv'].includes(name)) return [];
   if (run.moreArguments) return [`${name} with arguments read from standard input`];
   const read = readOptions(args, WRITER_OPTIONS[name] ?? {});
-  let operands = read.unknown === undefined ? read.operands : args.filter((word) => word.dynamic || !word.value.startsWith('-'));
-  if (name === 'mv') operands = read.unknown === undefined && !read.options.some((option) => option.name === '-t' || option.name === '--target-directory') ? operands.slice(0, -1) : operands;
+  let operands =
+    read.unknown === undefined
+      ? read.operands
+      : args.filter((word) => word.dynamic || !word.value.startsWith('-'));
+  if (name === 'mv')
+    operands =
+      read.unknown === undefined &&
+      !read.options.some((option) => option.name === '-t' || option.name === '--target-directory')
+        ? operands.slice(0, -1)
+        : operands;
   const protectedPaths = protectedSet(context);
   const found: string[] = [];
   for (const word of operands.flatMap((operand) => withPlaceholders(operand, run))) {
@@ -50,7 +58,9 @@ function withPlaceholders(word: ShellWord, run: ProgramRun): ShellWord[] {
 
 function protectedSet(context: RemovalContext): Set<string> {
   const roots = ['/', context.homeDir, context.workspace.projectDir, ...context.workspace.roots];
-  return new Set(roots.flatMap((root) => [path.resolve(root), context.workspace.realPath(path.resolve(root))]));
+  return new Set(
+    roots.flatMap((root) => [path.resolve(root), context.workspace.realPath(path.resolve(root))]),
+  );
 }
 
 /** The operand's path when it is or may be protected, else undefined. */
@@ -64,7 +74,11 @@ function judge(word: ShellWord, context: RemovalContext, protectedPaths: Set<str
   const candidates = new Set([base, context.workspace.realPath(base)]);
   for (const candidate of candidates) {
     for (const protectedPath of protectedPaths) {
-      if (candidate === protectedPath || protectedPath.startsWith(candidate.endsWith('/') ? candidate : `${candidate}/`)) return base;
+      if (
+        candidate === protectedPath ||
+        protectedPath.startsWith(candidate.endsWith('/') ? candidate : `${candidate}/`)
+      )
+        return base;
     }
   }
   return undefined;
@@ -94,7 +108,9 @@ function mayBeProtected(word: ShellWord, protectedPaths: Set<string>): boolean {
   const last = trimmed.slice(trimmed.lastIndexOf('/') + 1);
   if (last === '' || last === '.' || last === '..' || /[$`*?[{}\\']/.test(last)) return true;
   const names = new Set<string>();
-  for (const protectedPath of protectedPaths) for (let dir = protectedPath; dir !== path.dirname(dir); dir = path.dirname(dir)) names.add(path.basename(dir));
+  for (const protectedPath of protectedPaths)
+    for (let dir = protectedPath; dir !== path.dirname(dir); dir = path.dirname(dir))
+      names.add(path.basename(dir));
   return names.has(last);
 }
 

@@ -8,9 +8,45 @@ import type { WordPiece } from './bash-words.js';
 // output redirection is missed.
 
 /** Reserved words: Bash does not take them as a program name, tree-sitter-bash does (`fi x`). */
-export const RESERVED: ReadonlySet<string> = new Set(['!', '{', '}', '[[', ']]', 'if', 'then', 'elif', 'else', 'fi', 'while', 'until', 'do', 'done', 'for', 'select', 'in', 'case', 'esac', 'function', 'time', 'coproc']);
+export const RESERVED: ReadonlySet<string> = new Set([
+  '!',
+  '{',
+  '}',
+  '[[',
+  ']]',
+  'if',
+  'then',
+  'elif',
+  'else',
+  'fi',
+  'while',
+  'until',
+  'do',
+  'done',
+  'for',
+  'select',
+  'in',
+  'case',
+  'esac',
+  'function',
+  'time',
+  'coproc',
+]);
 
-const COMPOUND_OPENERS = new Set(['{', '(', '((', '[[', 'if', 'for', 'select', 'while', 'until', 'case', 'function', '!']);
+const COMPOUND_OPENERS = new Set([
+  '{',
+  '(',
+  '((',
+  '[[',
+  'if',
+  'for',
+  'select',
+  'while',
+  'until',
+  'case',
+  'function',
+  '!',
+]);
 
 /**
  * How many leading words of a command are the reserved words `time` (with `-p` and `--`), `coproc`, and a
@@ -31,7 +67,9 @@ export function keywordWords(argv: readonly ShellWord[]): number {
     if (word === 'time' && argv[skipped]?.source === '--') skipped += 1;
   }
   // `coproc NAME { …; }` names the coprocess first.
-  const opener = argv.slice(skipped, last === 'coproc' ? skipped + 2 : skipped + 1).find((word) => COMPOUND_OPENERS.has(word.source));
+  const opener = argv
+    .slice(skipped, last === 'coproc' ? skipped + 2 : skipped + 1)
+    .find((word) => COMPOUND_OPENERS.has(word.source));
   if (last !== undefined && opener) throw new ReadError(`"${last}" before a compound command`);
   return skipped;
 }
@@ -45,10 +83,19 @@ export function isMissingNameAfterAssignment(node: Node): boolean {
   const name = node.parent;
   const command = name?.parent;
   if (!node.isMissing || name?.type !== 'command_name' || command?.type !== 'command') return false;
-  return name.startIndex === command.endIndex && command.children.some((child) => child.type === 'variable_assignment');
+  return (
+    name.startIndex === command.endIndex &&
+    command.children.some((child) => child.type === 'variable_assignment')
+  );
 }
 
-const EXPRESSIONS = new Set(['unary_expression', 'binary_expression', 'parenthesized_expression', 'postfix_expression', 'ternary_expression']);
+const EXPRESSIONS = new Set([
+  'unary_expression',
+  'binary_expression',
+  'parenthesized_expression',
+  'postfix_expression',
+  'ternary_expression',
+]);
 const TEST_REDIRECTS = new Set(['>', '>>', '<']);
 
 /**
@@ -64,14 +111,21 @@ export function testCommandPieces(node: Node): Node[] {
  * The words and output redirections of `[ … ]` from its word groups (see `testCommandPieces`): an
  * unquoted `>`, `>>` or `<` is a redirection, also where it touches a word (`[ a >b ]`).
  */
-export function readTestCommand(groups: readonly WordPiece[][], word: (group: readonly WordPiece[]) => ShellWord): { words: ShellWord[]; outputs: OutputRedirection[] } {
-  const isRedirect = (piece: WordPiece): boolean => 'node' in piece && !piece.node.isNamed && TEST_REDIRECTS.has(piece.node.type);
+export function readTestCommand(
+  groups: readonly WordPiece[][],
+  word: (group: readonly WordPiece[]) => ShellWord,
+): { words: ShellWord[]; outputs: OutputRedirection[] } {
+  const isRedirect = (piece: WordPiece): boolean =>
+    'node' in piece && !piece.node.isNamed && TEST_REDIRECTS.has(piece.node.type);
   const parts = groups.flatMap((group) => splitAround(group, isRedirect));
   const words: ShellWord[] = [];
   const outputs: OutputRedirection[] = [];
   for (let index = 0; index < parts.length; index += 1) {
     const part = parts[index] as WordPiece[];
-    const operator = part.length === 1 && part[0] && 'node' in part[0] && isRedirect(part[0]) ? part[0].node.type : undefined;
+    const operator =
+      part.length === 1 && part[0] && 'node' in part[0] && isRedirect(part[0])
+        ? part[0].node.type
+        : undefined;
     const target = operator === undefined ? undefined : parts[index + 1];
     if (operator === undefined || target === undefined) {
       words.push(word(part));
@@ -79,7 +133,8 @@ export function readTestCommand(groups: readonly WordPiece[][], word: (group: re
     }
     index += 1;
     const file = word(target);
-    if (operator !== '<') outputs.push({ operator: operator === '>>' ? '>>' : '>', target: file.value, dynamic: file.dynamic });
+    if (operator !== '<')
+      outputs.push({ operator: operator === '>>' ? '>>' : '>', target: file.value, dynamic: file.dynamic });
   }
   return { words, outputs };
 }
@@ -103,7 +158,8 @@ function splitAround<T>(group: readonly T[], separate: (item: T) => boolean): T[
 export function trailingRedirectOwner(body: Node | null): Node | undefined {
   let last = body;
   while (last && (last.type === 'pipeline' || last.type === 'list')) last = last.lastNamedChild;
-  if (last?.type === 'command' || (last?.type === 'test_command' && last.firstChild?.type === '[')) return last;
+  if (last?.type === 'command' || (last?.type === 'test_command' && last.firstChild?.type === '['))
+    return last;
   return undefined;
 }
 
@@ -149,15 +205,27 @@ export function checkLeaf(node: Node, source: string): void {
   const text = source.slice(node.startIndex, node.endIndex);
   const unquoted = node.type !== 'string_content' && node.type !== 'heredoc_content';
   if (/(?<!\\)(?:\\\\)*\$[({[]/.test(text) || (unquoted && /[<>]\(/.test(text))) {
-    throw new ReadError(`tree-sitter-bash read ${JSON.stringify(text.slice(0, 24))} as text where Bash expands it`);
+    throw new ReadError(
+      `tree-sitter-bash read ${JSON.stringify(text.slice(0, 24))} as text where Bash expands it`,
+    );
   }
 }
 
-const LEAVES_TO_CHECK = new Set(['word', 'regex', 'extglob_pattern', 'string_content', 'heredoc_content', 'number', 'special_variable_name', 'test_operator']);
+const LEAVES_TO_CHECK = new Set([
+  'word',
+  'regex',
+  'extglob_pattern',
+  'string_content',
+  'heredoc_content',
+  'number',
+  'special_variable_name',
+  'test_operator',
+]);
 
 /** The text Bash evaluates as arithmetic in `node`, if it is `$((…))`, `$[…]`, `((…))`, a C-style `for` header or an array subscript. */
 export function arithmeticText(node: Node, source: string): string | undefined {
-  const text = (from: Node | null | undefined, to: Node | null | undefined = from): string => (from && to ? source.slice(from.startIndex, to.endIndex) : '');
+  const text = (from: Node | null | undefined, to: Node | null | undefined = from): string =>
+    from && to ? source.slice(from.startIndex, to.endIndex) : '';
   switch (node.type) {
     case 'arithmetic_expansion':
       return text(node).replace(/^\$\(\(|\)\)$|^\$\[|\]$/g, '');
@@ -165,7 +233,9 @@ export function arithmeticText(node: Node, source: string): string | undefined {
       return node.firstChild?.type === '((' ? text(node).slice(2, -2) : undefined;
     case 'c_style_for_statement': {
       const body = node.childForFieldName('body');
-      return source.slice(node.startIndex, body?.startIndex ?? node.endIndex).replace(/^for\s*\(\(|\)\)\s*;?\s*$/g, '');
+      return source
+        .slice(node.startIndex, body?.startIndex ?? node.endIndex)
+        .replace(/^for\s*\(\(|\)\)\s*;?\s*$/g, '');
     }
     case 'subscript':
       return text(node.childForFieldName('index'));

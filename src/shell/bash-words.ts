@@ -8,7 +8,9 @@ const UNQUOTED = new Set(['word', 'number', 'variable_name', 'test_operator', 'r
  * A piece of a shell word, `start`/`end` being offsets in the command: a syntax-tree node, or
  * unquoted text cut out of a word node that tree-sitter-bash lexed across a blank (`] {`).
  */
-export type WordPiece = { readonly start: number; readonly end: number } & ({ readonly node: Node } | { readonly text: string });
+export type WordPiece = { readonly start: number; readonly end: number } & (
+  { readonly node: Node } | { readonly text: string }
+);
 
 /**
  * The pieces of a node that may be part of a word (`source` is the whole command). A concatenation
@@ -17,9 +19,11 @@ export type WordPiece = { readonly start: number; readonly end: number } & ({ re
  * at its blanks.
  */
 function wordPieces(node: Node, source: string): WordPiece[] {
-  if (node.type === 'concatenation' || node.type === 'command_name') return node.children.flatMap((child) => wordPieces(child, source));
+  if (node.type === 'concatenation' || node.type === 'command_name')
+    return node.children.flatMap((child) => wordPieces(child, source));
   const text = source.slice(node.startIndex, node.endIndex);
-  if (node.type !== 'word' || !hasUnescapedBlank(text)) return [{ node, start: node.startIndex, end: node.endIndex }];
+  if (node.type !== 'word' || !hasUnescapedBlank(text))
+    return [{ node, start: node.startIndex, end: node.endIndex }];
   const pieces: WordPiece[] = [];
   for (const match of text.matchAll(/(?:\\[\s\S]|[^ \t\\])+/g)) {
     const start = node.startIndex + match.index;
@@ -159,12 +163,27 @@ function unescapeDoubleQuoted(text: string): string {
   return text.replace(/\\([$`"\\\n])/g, (_, escaped: string) => (escaped === '\n' ? '' : escaped));
 }
 
-const ANSI_C_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const ANSI_C_ESCAPES: Readonly<Record<string, string>> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 /** The value of `$'…'` (given without `$'` and `'`): the common escapes, `\xHH` and `\NNN` decoded. */
 export function decodeAnsiC(inner: string): string {
   return inner.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/gs, (whole, escape: string) => {
-    if (escape.startsWith('x') && escape.length > 1) return String.fromCharCode(parseInt(escape.slice(1), 16));
+    if (escape.startsWith('x') && escape.length > 1)
+      return String.fromCharCode(parseInt(escape.slice(1), 16));
     if (/^[0-7]/.test(escape)) return String.fromCharCode(parseInt(escape, 8));
     return ANSI_C_ESCAPES[escape] ?? whole;
   });

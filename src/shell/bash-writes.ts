@@ -31,12 +31,22 @@ export function writesOfRun(run: ProgramRun): { written: WrittenWord[]; notPlain
   if (read.unknown !== undefined) return unknownPlace(read.unknown);
   const more = run.moreArguments ? [{ word: undefined }] : [];
   if (name === 'sed') return sedWrites(read, more);
-  if (name === 'cp' || name === 'mv' || name === 'ln' || (name === 'install' && !hasOption(read, '-d', '--directory'))) {
+  if (
+    name === 'cp' ||
+    name === 'mv' ||
+    name === 'ln' ||
+    (name === 'install' && !hasOption(read, '-d', '--directory'))
+  ) {
     const written = copyWrites(name, read, run.moreArguments === true);
     // A link is more than a file edit: what it points to (maybe outside the workspace) is not checked here.
     // cp -l/-s make the same links as ln (a hard link shares the outside file's contents, a symlink leads out).
-    const links = name === 'ln' || (name === 'cp' && hasOption(read, '-l', '-s', '--link', '--symbolic-link'));
-    const runsProgram = hasOption(read, '--strip-program') ? { notPlain: 'install --strip-program runs a program' } : links ? { notPlain: `${name} creates a link` } : {};
+    const links =
+      name === 'ln' || (name === 'cp' && hasOption(read, '-l', '-s', '--link', '--symbolic-link'));
+    const runsProgram = hasOption(read, '--strip-program')
+      ? { notPlain: 'install --strip-program runs a program' }
+      : links
+        ? { notPlain: `${name} creates a link` }
+        : {};
     return { written: [...written, ...more], ...runsProgram };
   }
   // Option values of touch/truncate/mkdir (`-r FILE`, `-d DATE`, `-m MODE`) name no written path.
@@ -56,7 +66,8 @@ function copyWrites(name: string, read: ReadOptions, moreArguments: boolean): Wr
     sources.push(operands[0] as ShellWord);
   }
   if (target === undefined || moreArguments) return [{ word: undefined }];
-  const tree = name === 'mv' || (name === 'cp' && hasOption(read, '-r', '-R', '--recursive', '-a', '--archive'));
+  const tree =
+    name === 'mv' || (name === 'cp' && hasOption(read, '-r', '-R', '--recursive', '-a', '--archive'));
   const written: WrittenWord[] = [{ word: target, tree }];
   if (!noTargetDirectory) {
     const parents = hasOption(read, '--parents');
@@ -71,23 +82,39 @@ function copyWrites(name: string, read: ReadOptions, moreArguments: boolean): Wr
   // from the link's directory, which is only known when the command runs.
   const symbolic = hasOption(read, '-s', '--symbolic', '--symbolic-link');
   if (name === 'ln' || (name === 'cp' && hasOption(read, '-l', '-s', '--link', '--symbolic-link'))) {
-    for (const source of sources) written.push(symbolic && !path.isAbsolute(source.value) && !source.value.startsWith('~') ? { word: undefined } : { word: source });
+    for (const source of sources)
+      written.push(
+        symbolic && !path.isAbsolute(source.value) && !source.value.startsWith('~')
+          ? { word: undefined }
+          : { word: source },
+      );
   }
   return written;
 }
 
 /** `sed -i`: the files it edits in place (and their backups); without `-i` sed writes no file of its own. */
-function sedWrites(read: ReadOptions, more: WrittenWord[]): { written: WrittenWord[]; notPlain?: string } | undefined {
+function sedWrites(
+  read: ReadOptions,
+  more: WrittenWord[],
+): { written: WrittenWord[]; notPlain?: string } | undefined {
   const inPlace = read.options.find((option) => option.name === '-i' || option.name === '--in-place');
-  const scripts = read.options.filter((option) => option.name === '-e' || option.name === '--expression').map((option) => option.value);
+  const scripts = read.options
+    .filter((option) => option.name === '-e' || option.name === '--expression')
+    .map((option) => option.value);
   const files = [...read.operands];
   if (scripts.length === 0) {
     const script = files.shift();
     if (script) scripts.push(script);
   }
   const fromFile = hasOption(read, '-f', '--file');
-  const plain = hasOption(read, '--sandbox') || (!fromFile && scripts.length > 0 && scripts.every((script) => script !== undefined && !script.dynamic && isPlainSedScript(script.value)));
-  const notPlain = plain ? {} : { notPlain: 'the sed script may run programs or write other files (e, w, r commands)' };
+  const plain =
+    hasOption(read, '--sandbox') ||
+    (!fromFile &&
+      scripts.length > 0 &&
+      scripts.every((script) => script !== undefined && !script.dynamic && isPlainSedScript(script.value)));
+  const notPlain = plain
+    ? {}
+    : { notPlain: 'the sed script may run programs or write other files (e, w, r commands)' };
   if (!inPlace) return plain ? undefined : { written: [], ...notPlain };
   const suffix = inPlace.value?.value;
   const written: WrittenWord[] = files.map((word) => ({ word }));
@@ -103,8 +130,12 @@ function ddWrites(args: readonly ShellWord[]): { written: WrittenWord[]; notPlai
   const written: WrittenWord[] = [];
   for (const word of args) {
     const key = /^([a-z]+)=/.exec(word.value)?.[1];
-    if (key === undefined || !DD_OPERANDS.has(key) || (word.dynamic && !/^[a-z]+=/.test(word.source))) return { written: [{ word: undefined }], notPlain: `dd: the operand ${JSON.stringify(word.source)}` };
-    if (key === 'of') written.push({ word: { value: word.value.slice(3), source: word.source.slice(3), dynamic: word.dynamic } });
+    if (key === undefined || !DD_OPERANDS.has(key) || (word.dynamic && !/^[a-z]+=/.test(word.source)))
+      return { written: [{ word: undefined }], notPlain: `dd: the operand ${JSON.stringify(word.source)}` };
+    if (key === 'of')
+      written.push({
+        word: { value: word.value.slice(3), source: word.source.slice(3), dynamic: word.dynamic },
+      });
   }
   return written.length > 0 ? { written } : { written: [], notPlain: 'dd' };
 }
@@ -112,7 +143,8 @@ function ddWrites(args: readonly ShellWord[]): { written: WrittenWord[]; notPlai
 function findWrites(args: readonly ShellWord[]): { written: WrittenWord[] } | undefined {
   const written: WrittenWord[] = [];
   args.forEach((word, index) => {
-    if (['-fprint', '-fprint0', '-fls', '-fprintf'].includes(word.value)) written.push({ word: args[index + 1] });
+    if (['-fprint', '-fprint0', '-fls', '-fprintf'].includes(word.value))
+      written.push({ word: args[index + 1] });
   });
   return written.length > 0 ? { written } : undefined;
 }

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readLiteralCommandLine, type LiteralCommand } from './bash-literal-line.js';
-import { READ_ONLY_ASSIGNMENTS, READ_ONLY_GIT, READ_ONLY_PROGRAMS, type ProgramFlags } from './read-only-programs.js';
+import {
+  READ_ONLY_ASSIGNMENTS,
+  READ_ONLY_GIT,
+  READ_ONLY_PROGRAMS,
+  type ProgramFlags,
+} from './read-only-programs.js';
 
 /**
  * Whether a Bash command line may run without approval: it is read-only only when it can be
@@ -38,7 +43,15 @@ export function isReadOnlyCommandLine(command: string, cwd?: string): boolean {
  */
 export function isReadOnlySimpleCommandText(text: string, cwd?: string): boolean {
   const line = readLiteralCommandLine(text);
-  return line.ok && line.commands.length === 1 && isReadOnlyLiteralCommand(line.commands[0] as LiteralCommand, { gitAllowed: false, cwd, outputsListedElsewhere: true });
+  return (
+    line.ok &&
+    line.commands.length === 1 &&
+    isReadOnlyLiteralCommand(line.commands[0] as LiteralCommand, {
+      gitAllowed: false,
+      cwd,
+      outputsListedElsewhere: true,
+    })
+  );
 }
 
 /** The number of simple commands the literal reader finds in `command`, or undefined when it is not literal. */
@@ -55,11 +68,22 @@ interface Context {
 }
 
 function isReadOnlyLiteralCommand(simple: LiteralCommand, context: Context): boolean {
-  if (!simple.assignments.every(([name, value]) => READ_ONLY_ASSIGNMENTS.has(name) && plainSettingValue(name, value))) return false;
+  if (
+    !simple.assignments.every(
+      ([name, value]) => READ_ONLY_ASSIGNMENTS.has(name) && plainSettingValue(name, value),
+    )
+  )
+    return false;
   for (const redirection of simple.redirections) {
-    if ((redirection.kind === '>' || redirection.kind === '>>') && redirection.target !== '/dev/null' && context.outputsListedElsewhere !== true) return false;
+    if (
+      (redirection.kind === '>' || redirection.kind === '>>') &&
+      redirection.target !== '/dev/null' &&
+      context.outputsListedElsewhere !== true
+    )
+      return false;
     // Bash itself opens /dev/tcp/…, /dev/udp/… (network) and /dev/fd/N; other devices may block or have effects.
-    if (redirection.kind === '<' && (redirection.target.startsWith('/dev/') || redirection.target === '')) return false;
+    if (redirection.kind === '<' && (redirection.target.startsWith('/dev/') || redirection.target === ''))
+      return false;
   }
   const argv = unwrap(simple.argv);
   if (argv === undefined || argv.length === 0) return false;
@@ -71,12 +95,18 @@ function isReadOnlyLiteralCommand(simple: LiteralCommand, context: Context): boo
  * a path glibc loads locale data from, and `TZ=:/path` or `TZ=../x` a zone file read from anywhere.
  */
 function plainSettingValue(name: string, value: string): boolean {
-  if (name === 'TZ') return /^[A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value) && !value.split('/').includes('..');
+  if (name === 'TZ')
+    return /^[A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value) && !value.split('/').includes('..');
   return /^[A-Za-z0-9_.@,=-]*$/.test(value) && !value.includes('..');
 }
 
 // Wrappers that only run the rest of the line as a command (GNU: their flags come first).
-const TIMEOUT: ProgramFlags = { short: 'v', shortValue: 'ks', long: '--preserve-status --foreground --verbose', longValue: '--kill-after --signal' };
+const TIMEOUT: ProgramFlags = {
+  short: 'v',
+  shortValue: 'ks',
+  long: '--preserve-status --foreground --verbose',
+  longValue: '--kill-after --signal',
+};
 const NICE: ProgramFlags = { shortValue: 'n', longValue: '--adjustment' };
 const COMMAND: ProgramFlags = { short: 'p' };
 
@@ -97,7 +127,8 @@ function unwrap(argv: readonly string[]): readonly string[] | undefined {
       rest = split.rest;
     } else if (program === 'command') {
       // `command -v NAME` / `-V` only print what NAME is.
-      if (args[0] === '-v' || args[0] === '-V') return args.slice(1).every((arg) => !arg.startsWith('-')) ? ['true'] : undefined;
+      if (args[0] === '-v' || args[0] === '-V')
+        return args.slice(1).every((arg) => !arg.startsWith('-')) ? ['true'] : undefined;
       const split = splitOptions(COMMAND, args);
       if (!split || split.rest.length === 0) return undefined;
       rest = split.rest;
@@ -127,7 +158,13 @@ function testOperands(program: string, args: readonly string[]): boolean {
   return !args.some((arg) => arg === '-v' || arg === '-R');
 }
 
-const GIT_GLOBAL_FLAGS = new Set(['--no-pager', '-P', '--no-optional-locks', '--literal-pathspecs', '--no-replace-objects']);
+const GIT_GLOBAL_FLAGS = new Set([
+  '--no-pager',
+  '-P',
+  '--no-optional-locks',
+  '--literal-pathspecs',
+  '--no-replace-objects',
+]);
 
 function isReadOnlyGit(args: readonly string[], cwd: string | undefined): boolean {
   let index = 0;
@@ -197,13 +234,21 @@ export interface SplitFlag {
  * `args` split into operands (their indices) and flags with their values, when every flag is on
  * `spec`'s list (see `operandsOf`); undefined otherwise. A short cluster (`-rn`) is one flag per letter.
  */
-export function splitArguments(spec: ProgramFlags, args: readonly string[]): { operands: number[]; flags: SplitFlag[] } | undefined {
+export function splitArguments(
+  spec: ProgramFlags,
+  args: readonly string[],
+): { operands: number[]; flags: SplitFlag[] } | undefined {
   const operands: number[] = [];
   const flags: SplitFlag[] = [];
   let options = true;
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] as string;
-    if (!options || arg === '-' || !arg.startsWith('-') || (spec.optionsFirst === true && operands.length > 0)) {
+    if (
+      !options ||
+      arg === '-' ||
+      !arg.startsWith('-') ||
+      (spec.optionsFirst === true && operands.length > 0)
+    ) {
       operands.push(index);
       continue;
     }
@@ -225,14 +270,20 @@ function splitFlag(spec: ProgramFlags, arg: string, next: number | undefined): S
   if (spec.singleDash === true) return [{ name: arg, ...withNext }];
   if (arg.startsWith('--')) {
     const equals = arg.indexOf('=');
-    return equals < 0 ? [{ name: arg, ...withNext }] : [{ name: arg.slice(0, equals), value: { attached: arg.slice(equals + 1) } }];
+    return equals < 0
+      ? [{ name: arg, ...withNext }]
+      : [{ name: arg.slice(0, equals), value: { attached: arg.slice(equals + 1) } }];
   }
   if (spec.numeric === true && /^-\d+$/.test(arg)) return [{ name: arg }];
   const flags: SplitFlag[] = [];
   for (let index = 1; index < arg.length; index += 1) {
     const letter = arg[index] as string;
     if (spec.shortValue?.includes(letter) === true && spec.short?.includes(letter) !== true) {
-      flags.push(index + 1 < arg.length ? { name: `-${letter}`, value: { attached: arg.slice(index + 1) } } : { name: `-${letter}`, ...withNext });
+      flags.push(
+        index + 1 < arg.length
+          ? { name: `-${letter}`, value: { attached: arg.slice(index + 1) } }
+          : { name: `-${letter}`, ...withNext },
+      );
       return flags;
     }
     flags.push({ name: `-${letter}` });
@@ -254,7 +305,8 @@ function splitOptions(spec: ProgramFlags, args: readonly string[]): { rest: read
 
 /** How many words the flag `arg` uses (1, or 2 when its value is the next word), or undefined when it is not on the list. */
 function flagWords(spec: ProgramFlags, arg: string): 1 | 2 | undefined {
-  const listed = (list: string | undefined, name: string) => list !== undefined && list.split(' ').includes(name);
+  const listed = (list: string | undefined, name: string) =>
+    list !== undefined && list.split(' ').includes(name);
   if (spec.singleDash === true) {
     if (listed(spec.long, arg)) return 1;
     return listed(spec.longValue, arg) ? 2 : undefined;

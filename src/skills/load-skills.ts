@@ -47,9 +47,15 @@ export interface SkillSources {
   readonly plugins?: readonly { readonly name: string; readonly root: string }[];
 }
 
-const toolNames = z.union([z.array(z.string()), z.string().transform((text) => text.split(/[\s,]+(?![^(]*\))/).filter((name) => name !== ''))]);
+const toolNames = z.union([
+  z.array(z.string()),
+  z.string().transform((text) => text.split(/[\s,]+(?![^(]*\))/).filter((name) => name !== '')),
+]);
 const skillFields = z.object({
-  name: z.string().regex(/^[A-Za-z0-9_:.-]+$/, 'letters, digits, "-", "_", ":" or "."').optional(),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_:.-]+$/, 'letters, digits, "-", "_", ":" or "."')
+    .optional(),
   description: z.string().optional(),
   'allowed-tools': toolNames.optional(),
   'disable-model-invocation': z.boolean().optional(),
@@ -70,13 +76,22 @@ export function loadSkills(sources: SkillSources): { skills: SkillDefinition[]; 
   const roots: { dir: string; prefix: string; source: SkillSource }[] = [
     { dir: sources.configDir, prefix: '', source: 'userSettings' },
     { dir: path.join(sources.projectDir, '.claude'), prefix: '', source: 'projectSettings' },
-    ...(sources.plugins ?? []).map((plugin) => ({ dir: plugin.root, prefix: `${plugin.name}:`, source: 'plugin' as const })),
+    ...(sources.plugins ?? []).map((plugin) => ({
+      dir: plugin.root,
+      prefix: `${plugin.name}:`,
+      source: 'plugin' as const,
+    })),
   ];
   for (const { dir, prefix, source } of roots) {
-    const read = (file: string, name: string) => attempt(() => readSkillFile(file, prefix, name, source, warnings), warnings);
-    for (const name of entries(path.join(dir, 'skills'))) found.push(...read(path.join(dir, 'skills', name, 'SKILL.md'), name));
+    const read = (file: string, name: string) =>
+      attempt(() => readSkillFile(file, prefix, name, source, warnings), warnings);
+    for (const name of entries(path.join(dir, 'skills')))
+      found.push(...read(path.join(dir, 'skills', name, 'SKILL.md'), name));
     // Command files in subfolders are namespaced by folder, as Claude Code names them: commands/ns/sub.md is `ns:sub`.
-    for (const name of commandFiles(path.join(dir, 'commands'))) found.push(...read(path.join(dir, 'commands', name), name.slice(0, -'.md'.length).split(path.sep).join(':')));
+    for (const name of commandFiles(path.join(dir, 'commands')))
+      found.push(
+        ...read(path.join(dir, 'commands', name), name.slice(0, -'.md'.length).split(path.sep).join(':')),
+      );
   }
   const byName = new Map<string, SkillDefinition>();
   for (const skill of found) if (!byName.has(skill.name)) byName.set(skill.name, skill);
@@ -122,7 +137,13 @@ function attempt(read: () => SkillDefinition | undefined, warnings: string[]): S
  * One skill file (a folder without SKILL.md is no skill: undefined). @throws ConfigError
  * `<file>: <field>: <expected>, got <value>` for a bad front-matter field.
  */
-export function readSkillFile(file: string, prefix: string, fallbackName: string, source: SkillSource = 'projectSettings', warnings: string[] = []): SkillDefinition | undefined {
+export function readSkillFile(
+  file: string,
+  prefix: string,
+  fallbackName: string,
+  source: SkillSource = 'projectSettings',
+  warnings: string[] = [],
+): SkillDefinition | undefined {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -134,11 +155,20 @@ export function readSkillFile(file: string, prefix: string, fallbackName: string
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.');
-    throw new ConfigError(`${file}: ${field}: ${issue.message.replace(/^Invalid input: /, '')}, got ${JSON.stringify(fields[field])}`, { file, field });
+    throw new ConfigError(
+      `${file}: ${field}: ${issue.message.replace(/^Invalid input: /, '')}, got ${JSON.stringify(fields[field])}`,
+      { file, field },
+    );
   }
   const hooks = frontMatterHooks(parsed.data.hooks, file);
   warnings.push(...hooks.warnings);
-  const description = parsed.data.description ?? body.split('\n').find((line) => line.trim() !== '' && !line.startsWith('#'))?.trim() ?? '';
+  const description =
+    parsed.data.description ??
+    body
+      .split('\n')
+      .find((line) => line.trim() !== '' && !line.startsWith('#'))
+      ?.trim() ??
+    '';
   return {
     name: `${prefix}${parsed.data.name ?? fallbackName}`,
     description,

@@ -2,7 +2,10 @@ import { isHookEventName } from '../hooks/event-names.js';
 import type { RegisteredHandler } from '../hooks/handler.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import { readSettingsLeniently } from '../hooks/settings/lenient-settings.js';
-import { registerSettingsHandlers, type ExternalHandlerEntry } from '../hooks/transports/settings-handlers.js';
+import {
+  registerSettingsHandlers,
+  type ExternalHandlerEntry,
+} from '../hooks/transports/settings-handlers.js';
 
 /**
  * Hooks declared in a skill's or a command file's front matter (`hooks:`, in the settings
@@ -15,7 +18,10 @@ import { registerSettingsHandlers, type ExternalHandlerEntry } from '../hooks/tr
  * The handlers of a front-matter `hooks` value, read as a settings file is read by a run: an
  * unreadable event, group or handler is left out with one warning line naming `file` and the field.
  */
-export function frontMatterHooks(hooks: unknown, file: string): { entries: ExternalHandlerEntry[]; warnings: string[] } {
+export function frontMatterHooks(
+  hooks: unknown,
+  file: string,
+): { entries: ExternalHandlerEntry[]; warnings: string[] } {
   if (hooks === undefined) return { entries: [], warnings: [] };
   let read;
   try {
@@ -43,7 +49,12 @@ const activated = new WeakMap<HookEngine, Set<string>>();
  * Turns on `skill`'s front-matter hooks on `engine` (the session's) unless they already are.
  * Returns the registration's warnings.
  */
-export function activateSkillHooks(engine: HookEngine, skill: { readonly file: string; readonly hooks: readonly ExternalHandlerEntry[] }, projectDir: string, configDir: string): string[] {
+export function activateSkillHooks(
+  engine: HookEngine,
+  skill: { readonly file: string; readonly hooks: readonly ExternalHandlerEntry[] },
+  projectDir: string,
+  configDir: string,
+): string[] {
   if (skill.hooks.length === 0) return [];
   const done = activated.get(engine) ?? new Set<string>();
   activated.set(engine, done);
@@ -56,7 +67,12 @@ export function activateSkillHooks(engine: HookEngine, skill: { readonly file: s
  * Registers `entries` on `engine` for the rest of the session (see the file comment for `once`).
  * Returns the warnings of the registration (settings that cannot work where they are).
  */
-export function activateHooks(engine: HookEngine, entries: readonly ExternalHandlerEntry[], projectDir: string, configDir: string): string[] {
+export function activateHooks(
+  engine: HookEngine,
+  entries: readonly ExternalHandlerEntry[],
+  projectDir: string,
+  configDir: string,
+): string[] {
   const warnings: string[] = [];
   for (const entry of entries) {
     const before = new Set(engine.list());

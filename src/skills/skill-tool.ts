@@ -32,7 +32,9 @@ export function skillInstructions(skill: SkillDefinition, args: string | undefin
   const words = (args ?? '').split(/\s+/).filter((word) => word !== '');
   let body = skill.body.replace(/\$\{CLAUDE_SKILL_DIR\}/g, () => skill.baseDir);
   const mentions = /\$ARGUMENTS|\$\d/.test(body);
-  body = body.replace(/\$ARGUMENTS/g, () => args ?? '').replace(/\$(\d+)/g, (_, index: string) => words[Number(index) - 1] ?? '');
+  body = body
+    .replace(/\$ARGUMENTS/g, () => args ?? '')
+    .replace(/\$(\d+)/g, (_, index: string) => words[Number(index) - 1] ?? '');
   // The file's closing newline stays, as in Claude Code's text (skill-hooks).
   body = `${body}\n`;
   if (!mentions && args !== undefined && args.trim() !== '') body = `${body}\n\nARGUMENTS: ${args}`;
@@ -45,23 +47,36 @@ export function skillInstructions(skill: SkillDefinition, args: string | undefin
  * (`followUp`). It runs nothing by itself, so it is read-only; hooks match `Skill` like any tool.
  * An unknown skill, or one with `disable-model-invocation`, is a validation error (`Unknown skill: <name>`).
  */
-export function skillTool(skills: readonly SkillDefinition[], onLoad: (skill: SkillDefinition) => void = () => undefined): AnyTool {
+export function skillTool(
+  skills: readonly SkillDefinition[],
+  onLoad: (skill: SkillDefinition) => void = () => undefined,
+): AnyTool {
   const byName = new Map(skills.filter((skill) => skill.modelInvocable).map((skill) => [skill.name, skill]));
   const find = (name: string) => byName.get(name) ?? byName.get(name.replace(/^\//, ''));
   const tool = defineTool({
     name: 'Skill',
-    description: 'Execute a skill within the main conversation. Skills provide specialized instructions for a task; the available skills are listed in the conversation. Pass the skill name as `skill` and optional arguments as `args`.',
+    description:
+      'Execute a skill within the main conversation. Skills provide specialized instructions for a task; the available skills are listed in the conversation. Pass the skill name as `skill` and optional arguments as `args`.',
     inputSchema: z.strictObject({ skill: z.string(), args: z.string().optional() }),
     kind: 'other',
     readOnly: true,
-    validateInput: async (input) => (find(input.skill) === undefined ? `Unknown skill: ${input.skill}` : undefined),
+    validateInput: async (input) =>
+      find(input.skill) === undefined ? `Unknown skill: ${input.skill}` : undefined,
     handler: (input): SkillOutput => {
       const skill = find(input.skill)!;
       // Its front-matter hooks guard the rest of the session from here on (skill-hooks.ts).
       onLoad(skill);
-      return { success: true, commandName: skill.name, ...(skill.allowedTools.length > 0 ? { allowedTools: skill.allowedTools } : {}) };
+      return {
+        success: true,
+        commandName: skill.name,
+        ...(skill.allowedTools.length > 0 ? { allowedTools: skill.allowedTools } : {}),
+      };
     },
     render: (output: SkillOutput) => `Launching skill: ${output.commandName}`,
   });
-  return { ...tool, followUp: (output: SkillOutput, input: { skill: string; args?: string }) => skillInstructions(find(output.commandName) ?? find(input.skill)!, input.args) };
+  return {
+    ...tool,
+    followUp: (output: SkillOutput, input: { skill: string; args?: string }) =>
+      skillInstructions(find(output.commandName) ?? find(input.skill)!, input.args),
+  };
 }

@@ -36,7 +36,11 @@ export function expandSlashCall(command: SkillDefinition, call: SlashCall): { ma
   const text = command.body.replace(/\$\{CLAUDE_SKILL_DIR\}/g, () => command.baseDir);
   const mentions = /\$ARGUMENTS|\$\d/.test(text);
   const substituted = text
-    .replace(/\$ARGUMENTS\[(\d+)\]|\$(\d+)/g, (written, bracketed: string | undefined, bare: string | undefined) => words[Number(bracketed ?? bare)] ?? written)
+    .replace(
+      /\$ARGUMENTS\[(\d+)\]|\$(\d+)/g,
+      (written, bracketed: string | undefined, bare: string | undefined) =>
+        words[Number(bracketed ?? bare)] ?? written,
+    )
     .replace(/\$ARGUMENTS/g, () => call.args);
   const body = `${substituted}\n${!mentions && call.args !== '' ? `\n\nARGUMENTS: ${call.args}` : ''}`;
   const isSkill = path.basename(command.file) === 'SKILL.md';

@@ -3,7 +3,13 @@ import type { RunEvent } from '../loop/run-events.js';
 import { decisionAttributes } from './hook-attributes.js';
 
 /** Starts a span under `parent` (undefined: the agent's root span); `startTime` in ms since the epoch. */
-export type SpanStarter = (name: string, parent: Span | undefined, attributes: Attributes, kind?: SpanKind, startTime?: number) => Span;
+export type SpanStarter = (
+  name: string,
+  parent: Span | undefined,
+  attributes: Attributes,
+  kind?: SpanKind,
+  startTime?: number,
+) => Span;
 
 /** One tool call's spans: `execute_tool`, then its permission and execution children. */
 interface ToolSpans {
@@ -23,7 +29,11 @@ export interface AgentSpans {
   /** Makes or ends the spans of a model, tool or permission event; false for any other event. */
   readonly handle: (event: RunEvent) => boolean;
   /** The span a hook of `event` for call `toolUseId` (or tool `toolName`, for PermissionRequest) belongs under; undefined: the root. */
-  readonly hookParent: (event: string, toolUseId: string | undefined, toolName: string | undefined) => Span | undefined;
+  readonly hookParent: (
+    event: string,
+    toolUseId: string | undefined,
+    toolName: string | undefined,
+  ) => Span | undefined;
   /** The `execute_tool` span of call `toolUseId` while it is open; with `running`, its `run` span while the handler runs. */
   readonly callSpan: (toolUseId: string, running?: boolean) => Span | undefined;
   /** Ends what is still open (an unanswered request, calls without a result). */
@@ -45,13 +55,28 @@ export function agentSpans(start: SpanStarter): AgentSpans {
     chat = undefined;
   };
   const permissionSpan = (call: ToolSpans, toolName: string, toolUseId: string, startTime?: number) =>
-    (call.permission ??= start(`permission ${toolName}`, call.span, { 'gen_ai.tool.name': toolName, 'gen_ai.tool.call.id': toolUseId }, SpanKind.INTERNAL, startTime));
+    (call.permission ??= start(
+      `permission ${toolName}`,
+      call.span,
+      { 'gen_ai.tool.name': toolName, 'gen_ai.tool.call.id': toolUseId },
+      SpanKind.INTERNAL,
+      startTime,
+    ));
 
   const handle = (event: RunEvent): boolean => {
     switch (event.type) {
       case 'model_request':
         endChat('no answer');
-        chat = start(`chat ${event.model ?? ''}`.trim(), undefined, { 'gen_ai.operation.name': 'chat', ...(event.model !== undefined ? { 'gen_ai.request.model': event.model } : {}), 'hookloop.turn': event.turn }, SpanKind.CLIENT);
+        chat = start(
+          `chat ${event.model ?? ''}`.trim(),
+          undefined,
+          {
+            'gen_ai.operation.name': 'chat',
+            ...(event.model !== undefined ? { 'gen_ai.request.model': event.model } : {}),
+            'hookloop.turn': event.turn,
+          },
+          SpanKind.CLIENT,
+        );
         return true;
       case 'model_response':
         chat?.setAttributes({
@@ -66,12 +91,20 @@ export function agentSpans(start: SpanStarter): AgentSpans {
       case 'tool_started':
         tools.set(event.toolUseId, {
           name: event.toolName,
-          span: start(`execute_tool ${event.toolName}`, undefined, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': event.toolName, 'gen_ai.tool.call.id': event.toolUseId }),
+          span: start(`execute_tool ${event.toolName}`, undefined, {
+            'gen_ai.operation.name': 'execute_tool',
+            'gen_ai.tool.name': event.toolName,
+            'gen_ai.tool.call.id': event.toolUseId,
+          }),
         });
         return true;
       case 'permission': {
         const call = tools.get(event.toolUseId);
-        if (call !== undefined) permissionSpan(call, event.toolName, event.toolUseId).addEvent('hookloop.permission.step', { 'hookloop.permission.behavior': event.behavior, 'hookloop.permission.source': event.source });
+        if (call !== undefined)
+          permissionSpan(call, event.toolName, event.toolUseId).addEvent('hookloop.permission.step', {
+            'hookloop.permission.behavior': event.behavior,
+            'hookloop.permission.source': event.source,
+          });
         return true;
       }
       case 'permission_decision': {
@@ -79,8 +112,12 @@ export function agentSpans(start: SpanStarter): AgentSpans {
         if (call === undefined) return true;
         const span = permissionSpan(call, event.toolName, event.toolUseId, Date.now() - event.durationMs);
         span.setAttributes(decisionAttributes(event.record));
-        call.span.setAttributes({ 'hookloop.permission.decision': event.record.decision, 'hookloop.permission.decided_by': event.record.decidedBy });
-        if (event.record.decision === 'deny') span.setStatus({ code: SpanStatusCode.ERROR, message: event.record.reason ?? 'denied' });
+        call.span.setAttributes({
+          'hookloop.permission.decision': event.record.decision,
+          'hookloop.permission.decided_by': event.record.decidedBy,
+        });
+        if (event.record.decision === 'deny')
+          span.setStatus({ code: SpanStatusCode.ERROR, message: event.record.reason ?? 'denied' });
         // PermissionDecision hooks still run under it; it ends when the call runs or ends.
         return true;
       }
@@ -92,7 +129,10 @@ export function agentSpans(start: SpanStarter): AgentSpans {
         const call = tools.get(event.toolUseId);
         if (call === undefined) return true;
         call.permission?.end();
-        call.execution = start(`run ${event.toolName}`, call.span, { 'gen_ai.tool.name': event.toolName, 'gen_ai.tool.call.id': event.toolUseId });
+        call.execution = start(`run ${event.toolName}`, call.span, {
+          'gen_ai.tool.name': event.toolName,
+          'gen_ai.tool.call.id': event.toolUseId,
+        });
         return true;
       }
       case 'tool_result': {
@@ -102,7 +142,8 @@ export function agentSpans(start: SpanStarter): AgentSpans {
         endExecution(call);
         call.permission?.end();
         call.span.setAttribute('hookloop.tool.ran', event.ran);
-        if (event.result.isError) call.span.setStatus({ code: SpanStatusCode.ERROR, message: firstLine(event.result.content) });
+        if (event.result.isError)
+          call.span.setStatus({ code: SpanStatusCode.ERROR, message: firstLine(event.result.content) });
         call.span.end();
         return true;
       }
@@ -111,10 +152,15 @@ export function agentSpans(start: SpanStarter): AgentSpans {
     }
   };
 
-  const hookParent = (event: string, toolUseId: string | undefined, toolName: string | undefined): Span | undefined => {
+  const hookParent = (
+    event: string,
+    toolUseId: string | undefined,
+    toolName: string | undefined,
+  ): Span | undefined => {
     let call = toolUseId !== undefined ? tools.get(toolUseId) : undefined;
     // PermissionRequest carries no tool_use_id: it belongs to the call of that tool whose permission is being decided.
-    if (call === undefined && event === 'PermissionRequest') call = [...tools.values()].find((entry) => entry.name === toolName && entry.permission !== undefined);
+    if (call === undefined && event === 'PermissionRequest')
+      call = [...tools.values()].find((entry) => entry.name === toolName && entry.permission !== undefined);
     if (call === undefined) return undefined;
     if (event === 'PermissionRequest' || event === 'PermissionDecision') return call.permission ?? call.span;
     if (event === 'PostToolUse' || event === 'PostToolUseFailure') endExecution(call);

@@ -7,7 +7,12 @@ import type { PermissionDecisionRecord } from '../loop/permission-decision/recor
  * have nothing for hooks): event, matcher, handler type, its command or name (`.name`), its
  * settings file (`.source`) and place in it (`.location`).
  */
-export function hookStartAttributes(event: string, matcher: string | undefined, origin: HandlerOrigin, background: boolean): Attributes {
+export function hookStartAttributes(
+  event: string,
+  matcher: string | undefined,
+  origin: HandlerOrigin,
+  background: boolean,
+): Attributes {
   return {
     'hookloop.hook.event': event,
     ...(matcher !== undefined ? { 'hookloop.hook.matcher': matcher } : {}),
@@ -35,7 +40,9 @@ export function hookOutcomeAttributes(outcome: HandlerOutcome): Attributes {
     'hookloop.hook.timed_out': outcome.status === 'timeout',
     'hookloop.hook.failed_closed': outcome.failClosed,
     'hookloop.hook.duration_ms': Math.round(outcome.durationMs),
-    ...(outcome.error !== undefined ? { 'error.type': outcome.status === 'timeout' ? 'timeout' : 'hook_failed' } : {}),
+    ...(outcome.error !== undefined
+      ? { 'error.type': outcome.status === 'timeout' ? 'timeout' : 'hook_failed' }
+      : {}),
   };
 }
 
@@ -43,7 +50,15 @@ export function hookOutcomeAttributes(outcome: HandlerOutcome): Attributes {
 export function hookDecision(outcome: HandlerOutcome): string | undefined {
   if (outcome.status === 'blocked') return 'block';
   if (outcome.failClosed) return 'deny';
-  const output = outcome.output as { decision?: unknown; continue?: unknown; hookSpecificOutput?: { permissionDecision?: unknown; decision?: { behavior?: unknown }; updatedInput?: unknown } };
+  const output = outcome.output as {
+    decision?: unknown;
+    continue?: unknown;
+    hookSpecificOutput?: {
+      permissionDecision?: unknown;
+      decision?: { behavior?: unknown };
+      updatedInput?: unknown;
+    };
+  };
   const specific = output.hookSpecificOutput;
   const value = specific?.permissionDecision ?? specific?.decision?.behavior ?? output.decision;
   if (typeof value === 'string') return value;
@@ -59,9 +74,17 @@ export function decisionAttributes(record: PermissionDecisionRecord): Attributes
     'hookloop.permission.decided_by': record.decidedBy,
     'hookloop.permission.mode': record.mode,
     ...(record.reason !== undefined ? { 'hookloop.permission.reason': record.reason } : {}),
-    ...(record.rule ? { 'hookloop.permission.rule': record.rule.text, 'hookloop.permission.rule.list': record.rule.list } : {}),
+    ...(record.rule
+      ? { 'hookloop.permission.rule': record.rule.text, 'hookloop.permission.rule.list': record.rule.list }
+      : {}),
     ...(record.rule?.file !== undefined ? { 'hookloop.permission.rule.file': record.rule.file } : {}),
     ...(record.boundary ? { 'hookloop.permission.boundary': record.boundary } : {}),
-    ...(record.hook ? { 'hookloop.permission.hook': record.hook.name, 'hookloop.permission.hook.event': record.hook.event, 'hookloop.permission.hook.source': record.hook.location ?? record.hook.source } : {}),
+    ...(record.hook
+      ? {
+          'hookloop.permission.hook': record.hook.name,
+          'hookloop.permission.hook.event': record.hook.event,
+          'hookloop.permission.hook.source': record.hook.location ?? record.hook.source,
+        }
+      : {}),
   };
 }

@@ -1,4 +1,12 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
 import { agentSpans, type AgentSpans } from './agent-spans.js';
 import { hookOutcomeAttributes, hookStartAttributes } from './hook-attributes.js';
@@ -36,19 +44,45 @@ export function createRunTracer(sessionId: string, tracer: Tracer = trace.getTra
   const hooks = new Map<string, Span>();
 
   const conversation = { 'gen_ai.conversation.id': sessionId };
-  const sessionSpan = (): Span => (session ??= tracer.startSpan('hookloop.session', { root: true, attributes: { ...conversation, 'gen_ai.agent.name': TRACER_NAME } }));
-  const start = (name: string, parent: Span | undefined, attributes: Attributes, kind = SpanKind.INTERNAL, startTime?: number) =>
-    tracer.startSpan(name, { kind, attributes, ...(startTime !== undefined ? { startTime } : {}) }, trace.setSpan(ROOT_CONTEXT, parent ?? prompt ?? sessionSpan()));
+  const sessionSpan = (): Span =>
+    (session ??= tracer.startSpan('hookloop.session', {
+      root: true,
+      attributes: { ...conversation, 'gen_ai.agent.name': TRACER_NAME },
+    }));
+  const start = (
+    name: string,
+    parent: Span | undefined,
+    attributes: Attributes,
+    kind = SpanKind.INTERNAL,
+    startTime?: number,
+  ) =>
+    tracer.startSpan(
+      name,
+      { kind, attributes, ...(startTime !== undefined ? { startTime } : {}) },
+      trace.setSpan(ROOT_CONTEXT, parent ?? prompt ?? sessionSpan()),
+    );
   const main: AgentSpans = agentSpans(start);
-  const subagents: SubagentSpans = subagentSpans(tracer, conversation, (toolUseId) => (toolUseId !== undefined ? main.callSpan(toolUseId) : undefined) ?? prompt ?? sessionSpan());
+  const subagents: SubagentSpans = subagentSpans(
+    tracer,
+    conversation,
+    (toolUseId) =>
+      (toolUseId !== undefined ? main.callSpan(toolUseId) : undefined) ?? prompt ?? sessionSpan(),
+  );
 
   /** The span a hook belongs under: its call's (in its subagent, when it ran in one), else its subagent's, else the prompt's or the session's. */
-  const hookParent = (event: { readonly event: string; readonly toolUseId?: string; readonly matchValue: string | undefined; readonly agentId?: string }): Span | undefined => {
+  const hookParent = (event: {
+    readonly event: string;
+    readonly toolUseId?: string;
+    readonly matchValue: string | undefined;
+    readonly agentId?: string;
+  }): Span | undefined => {
     const subagent = event.agentId !== undefined ? subagents.get(event.agentId) : undefined;
-    if (subagent !== undefined) return subagent.spans.hookParent(event.event, event.toolUseId, event.matchValue) ?? subagent.span;
+    if (subagent !== undefined)
+      return subagent.spans.hookParent(event.event, event.toolUseId, event.matchValue) ?? subagent.span;
     return main.hookParent(event.event, event.toolUseId, event.matchValue);
   };
-  const agentAttributes = (agentId: string | undefined): Attributes => (agentId !== undefined ? { 'hookloop.agent.id': agentId } : {});
+  const agentAttributes = (agentId: string | undefined): Attributes =>
+    agentId !== undefined ? { 'hookloop.agent.id': agentId } : {};
 
   const observer: RunObserver = (event: RunEvent) => {
     if (main.handle(event) || subagents.handle(event)) return;
@@ -59,7 +93,12 @@ export function createRunTracer(sessionId: string, tracer: Tracer = trace.getTra
         prompt = tracer.startSpan('invoke_agent hookloop', {
           root: true,
           kind: SpanKind.INTERNAL,
-          attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': TRACER_NAME, ...conversation, 'hookloop.prompt.id': event.promptId },
+          attributes: {
+            'gen_ai.operation.name': 'invoke_agent',
+            'gen_ai.agent.name': TRACER_NAME,
+            ...conversation,
+            'hookloop.prompt.id': event.promptId,
+          },
           links: [{ context: sessionSpan().spanContext() }],
         });
         return;
@@ -78,15 +117,34 @@ export function createRunTracer(sessionId: string, tracer: Tracer = trace.getTra
         sessionSpan().end();
         return;
       case 'hook_handler_started':
-        hooks.set(event.invocation, start(`hook ${event.event}`, hookParent(event), { ...hookStartAttributes(event.event, event.matcher, event.origin, event.background), ...agentAttributes(event.agentId) }));
+        hooks.set(
+          event.invocation,
+          start(`hook ${event.event}`, hookParent(event), {
+            ...hookStartAttributes(event.event, event.matcher, event.origin, event.background),
+            ...agentAttributes(event.agentId),
+          }),
+        );
         return;
       case 'hook_outcome': {
         let span = event.invocation !== undefined ? hooks.get(event.invocation) : undefined;
         if (event.invocation !== undefined) hooks.delete(event.invocation);
         // Callbacks report only their outcome: the span is made from its duration.
-        span ??= start(`hook ${event.event}`, hookParent(event), { ...hookStartAttributes(event.event, undefined, event.outcome.origin, false), ...agentAttributes(event.agentId) }, SpanKind.INTERNAL, Date.now() - event.outcome.durationMs);
+        span ??= start(
+          `hook ${event.event}`,
+          hookParent(event),
+          {
+            ...hookStartAttributes(event.event, undefined, event.outcome.origin, false),
+            ...agentAttributes(event.agentId),
+          },
+          SpanKind.INTERNAL,
+          Date.now() - event.outcome.durationMs,
+        );
         span.setAttributes(hookOutcomeAttributes(event.outcome));
-        if (event.outcome.status === 'failed' || event.outcome.status === 'timeout') span.setStatus({ code: SpanStatusCode.ERROR, message: event.outcome.error ?? event.outcome.status });
+        if (event.outcome.status === 'failed' || event.outcome.status === 'timeout')
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: event.outcome.error ?? event.outcome.status,
+          });
         span.end();
         return;
       }

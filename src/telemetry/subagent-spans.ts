@@ -1,4 +1,13 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { RunEvent } from '../loop/run-events.js';
 import { agentSpans, type AgentSpans } from './agent-spans.js';
 import { spanContextOf } from './traceparent.js';
@@ -26,25 +35,51 @@ export interface SubagentSpans {
  * `execute_tool` spans (agent-spans.ts) under it. A subagent's events seen without its start
  * (an events order this code does not expect) get a span under the prompt.
  */
-export function subagentSpans(tracer: Tracer, conversation: Attributes, callSpan: (toolUseId: string | undefined) => Span): SubagentSpans {
+export function subagentSpans(
+  tracer: Tracer,
+  conversation: Attributes,
+  callSpan: (toolUseId: string | undefined) => Span,
+): SubagentSpans {
   const open = new Map<string, SubagentSpan>();
 
   const begin = (agentId: string, agentType: string, parent: Context, prompt?: string): SubagentSpan => {
-    const span = tracer.startSpan(`invoke_agent ${agentType}`, {
-      kind: SpanKind.INTERNAL,
-      attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': agentType, 'gen_ai.agent.id': agentId, 'hookloop.agent.id': agentId, ...conversation, ...(prompt !== undefined ? { 'hookloop.agent.prompt': firstLine(prompt) } : {}) },
-    }, parent);
+    const span = tracer.startSpan(
+      `invoke_agent ${agentType}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.agent.name': agentType,
+          'gen_ai.agent.id': agentId,
+          'hookloop.agent.id': agentId,
+          ...conversation,
+          ...(prompt !== undefined ? { 'hookloop.agent.prompt': firstLine(prompt) } : {}),
+        },
+      },
+      parent,
+    );
     const entry = {
       span,
       spans: agentSpans((name, under, attributes, kind = SpanKind.INTERNAL, startTime) =>
-        tracer.startSpan(name, { kind, attributes: { ...attributes, 'hookloop.agent.id': agentId }, ...(startTime !== undefined ? { startTime } : {}) }, trace.setSpan(ROOT_CONTEXT, under ?? span))),
+        tracer.startSpan(
+          name,
+          {
+            kind,
+            attributes: { ...attributes, 'hookloop.agent.id': agentId },
+            ...(startTime !== undefined ? { startTime } : {}),
+          },
+          trace.setSpan(ROOT_CONTEXT, under ?? span),
+        ),
+      ),
     };
     open.set(agentId, entry);
     return entry;
   };
   const parentOf = (toolUseId: string | undefined, traceparent: string | undefined): Context => {
     const remote = traceparent !== undefined ? spanContextOf(traceparent) : undefined;
-    return remote !== undefined ? trace.setSpanContext(ROOT_CONTEXT, remote) : trace.setSpan(ROOT_CONTEXT, callSpan(toolUseId));
+    return remote !== undefined
+      ? trace.setSpanContext(ROOT_CONTEXT, remote)
+      : trace.setSpan(ROOT_CONTEXT, callSpan(toolUseId));
   };
   const end = (agentId: string, terminalReason?: string, isError = false) => {
     const entry = open.get(agentId);
@@ -63,7 +98,9 @@ export function subagentSpans(tracer: Tracer, conversation: Attributes, callSpan
         begin(event.agentId, event.agentType, parentOf(event.toolUseId, event.traceparent), event.prompt);
         return true;
       case 'subagent_event':
-        (open.get(event.agentId) ?? begin(event.agentId, event.agentType, parentOf(undefined, undefined))).spans.handle(event.event);
+        (
+          open.get(event.agentId) ?? begin(event.agentId, event.agentType, parentOf(undefined, undefined))
+        ).spans.handle(event.event);
         return true;
       case 'subagent_finished':
         end(event.agentId, event.terminalReason, event.isError);

@@ -14,13 +14,20 @@ export function traceparentOf(span: Span | undefined): string | undefined {
 /** True when a global tracer provider is registered (an SDK started); without one, spans cost nothing because none are made. */
 export function tracingRegistered(): boolean {
   const provider = trace.getTracerProvider() as { getDelegateTracer?: (name: string) => unknown };
-  return typeof provider.getDelegateTracer !== 'function' || provider.getDelegateTracer('hookloop') !== undefined;
+  return (
+    typeof provider.getDelegateTracer !== 'function' || provider.getDelegateTracer('hookloop') !== undefined
+  );
 }
 
 /** The span context a W3C `traceparent` names (as traceparentOf writes it), or undefined when it is not one. */
 export function spanContextOf(traceparent: string): SpanContext | undefined {
   const match = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(traceparent);
   if (match === null) return undefined;
-  const spanContext = { traceId: match[1]!, spanId: match[2]!, traceFlags: Number.parseInt(match[3]!, 16), isRemote: false };
+  const spanContext = {
+    traceId: match[1]!,
+    spanId: match[2]!,
+    traceFlags: Number.parseInt(match[3]!, 16),
+    isRemote: false,
+  };
   return isSpanContextValid(spanContext) ? spanContext : undefined;
 }

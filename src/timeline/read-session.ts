@@ -12,7 +12,8 @@ import { buildTimeline, type TimelineModel, type TimelineRow } from './timeline-
 export function readSessionTimeline(transcriptPath: string): TimelineModel {
   const sessionId = path.basename(transcriptPath, '.jsonl');
   const eventsFile = eventsPathFor(transcriptPath);
-  if (fs.existsSync(eventsFile)) return buildTimeline(sessionId, jsonLines(fs.readFileSync(eventsFile, 'utf8')) as EventRecord[]);
+  if (fs.existsSync(eventsFile))
+    return buildTimeline(sessionId, jsonLines(fs.readFileSync(eventsFile, 'utf8')) as EventRecord[]);
   return fromTranscript(sessionId, jsonLines(fs.readFileSync(transcriptPath, 'utf8')));
 }
 
@@ -22,7 +23,8 @@ function jsonLines(text: string): Record<string, unknown>[] {
     if (line.trim() === '') continue;
     try {
       const value = JSON.parse(line) as unknown;
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) lines.push(value as Record<string, unknown>);
+      if (value !== null && typeof value === 'object' && !Array.isArray(value))
+        lines.push(value as Record<string, unknown>);
     } catch {
       // the last line of a running session may be half written
     }
@@ -30,7 +32,16 @@ function jsonLines(text: string): Record<string, unknown>[] {
   return lines;
 }
 
-type Block = { type?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean; text?: string };
+type Block = {
+  type?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+  content?: unknown;
+  is_error?: boolean;
+  text?: string;
+};
 
 /** Prompts and tool calls of a Claude Code style transcript, timed by each line's `timestamp`. */
 function fromTranscript(sessionId: string, lines: readonly Record<string, unknown>[]): TimelineModel {
@@ -42,12 +53,35 @@ function fromTranscript(sessionId: string, lines: readonly Record<string, unknow
     const message = line['message'] as { content?: unknown } | undefined;
     const content = message?.content;
     if (line['type'] === 'user' && typeof content === 'string') {
-      rows.push({ id: `prompt-${rows.length}`, kind: 'prompt', lane: 'main', start: t, end: t, durationMs: undefined, title: `Prompt: ${content.slice(0, 120)}`, why: undefined, outcome: 'ok', payload: { prompt: content } });
+      rows.push({
+        id: `prompt-${rows.length}`,
+        kind: 'prompt',
+        lane: 'main',
+        start: t,
+        end: t,
+        durationMs: undefined,
+        title: `Prompt: ${content.slice(0, 120)}`,
+        why: undefined,
+        outcome: 'ok',
+        payload: { prompt: content },
+      });
       continue;
     }
     for (const block of Array.isArray(content) ? (content as Block[]) : []) {
       if (block.type === 'tool_use' && block.id !== undefined) {
-        const entry: TimelineRow = { id: `tool-${block.id}`, kind: 'tool', lane: 'main', start: t, end: undefined, durationMs: undefined, title: `${block.name ?? 'tool'}`, tool: block.name ?? 'tool', why: undefined, outcome: 'running', payload: { tool_use_id: block.id, input: block.input } };
+        const entry: TimelineRow = {
+          id: `tool-${block.id}`,
+          kind: 'tool',
+          lane: 'main',
+          start: t,
+          end: undefined,
+          durationMs: undefined,
+          title: `${block.name ?? 'tool'}`,
+          tool: block.name ?? 'tool',
+          why: undefined,
+          outcome: 'running',
+          payload: { tool_use_id: block.id, input: block.input },
+        };
         calls.set(block.id, entry);
         rows.push(entry);
       } else if (block.type === 'tool_result' && block.tool_use_id !== undefined) {
@@ -62,5 +96,12 @@ function fromTranscript(sessionId: string, lines: readonly Record<string, unknow
   }
   const times = rows.flatMap((entry) => [entry.start, entry.end ?? entry.start]);
   const start = times.length > 0 ? Math.min(...times) : 0;
-  return { sessionId, rows, start, end: times.length > 0 ? Math.max(...times, start + 1) : 1, running: false, fromTranscriptOnly: true };
+  return {
+    sessionId,
+    rows,
+    start,
+    end: times.length > 0 ? Math.max(...times, start + 1) : 1,
+    running: false,
+    fromTranscriptOnly: true,
+  };
 }

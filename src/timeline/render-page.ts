@@ -6,9 +6,23 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ENTITIES[char]!);
 }
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
-const OUTCOME_LABEL: Record<RowOutcome, string> = { ok: 'ok', blocked: 'blocked', denied: 'denied', error: 'error', failed: 'failed', timeout: 'timed out', running: 'running' };
+const OUTCOME_LABEL: Record<RowOutcome, string> = {
+  ok: 'ok',
+  blocked: 'blocked',
+  denied: 'denied',
+  error: 'error',
+  failed: 'failed',
+  timeout: 'timed out',
+  running: 'running',
+};
 
 /**
  * One self-contained HTML page for a session's timeline: inline CSS and script, no request to
@@ -21,7 +35,9 @@ const OUTCOME_LABEL: Record<RowOutcome, string> = { ok: 'ok', blocked: 'blocked'
 export function renderTimelinePage(model: TimelineModel, generatedAt: number): string {
   const total = Math.max(1, model.end - model.start);
   // Rows are in start order, so a Set keeps the lanes in the order they started; main comes first.
-  const lanes = [...new Set(['main', ...model.rows.map((row) => row.lane)])].filter((lane) => model.rows.some((row) => row.lane === lane));
+  const lanes = [...new Set(['main', ...model.rows.map((row) => row.lane)])].filter((lane) =>
+    model.rows.some((row) => row.lane === lane),
+  );
   const tools = [...new Set(model.rows.flatMap((row) => (row.tool !== undefined ? [row.tool] : [])))].sort();
   const events = [...new Set(model.rows.flatMap((row) => (row.event ? [row.event] : [])))].sort();
   const outcomes = [...new Set(model.rows.map((row) => row.outcome))].sort();
@@ -48,7 +64,17 @@ ${model.fromTranscriptOnly ? '<p class="note">This session has no events file (i
 <label>Text <input name="text" type="search" placeholder="command, hook, reason…"></label>
 </form>
 ${model.todos !== undefined ? todoHtml(model.todos) : ''}
-${lanes.map((lane) => laneHtml(lane, model.laneTitles?.[lane], model.rows.filter((row) => row.lane === lane), model.start, total)).join('\n')}
+${lanes
+  .map((lane) =>
+    laneHtml(
+      lane,
+      model.laneTitles?.[lane],
+      model.rows.filter((row) => row.lane === lane),
+      model.start,
+      total,
+    ),
+  )
+  .join('\n')}
 <script>${PAGE_JS}</script>
 </body></html>
 `;
@@ -59,7 +85,8 @@ const TODO_MARK: Record<string, string> = { completed: '✓', in_progress: '▶'
 /** The session's todo list (its last TodoWrite): each item with its status; the one in progress by its `activeForm`. */
 function todoHtml(todos: readonly TimelineTodo[]): string {
   const items = todos.map((todo) => {
-    const label = todo.status === 'in_progress' && todo.activeForm !== undefined ? todo.activeForm : todo.content;
+    const label =
+      todo.status === 'in_progress' && todo.activeForm !== undefined ? todo.activeForm : todo.content;
     return `<li class="todo todo-${escapeHtml(todo.status)}" data-status="${escapeHtml(todo.status)}"><span class="mark">${TODO_MARK[todo.status] ?? '?'}</span> ${escapeHtml(label)}</li>`;
   });
   return `<section class="todos"><h2>Todo list</h2><ul>${items.join('')}</ul></section>`;
@@ -69,7 +96,13 @@ function select(name: string, values: readonly string[]): string {
   return `<select name="${name}"><option value="">all</option>${values.map((value) => `<option value="${escapeHtml(value)}">${escapeHtml(value)}</option>`).join('')}</select>`;
 }
 
-function laneHtml(lane: string, title: string | undefined, rows: readonly TimelineRow[], start: number, total: number): string {
+function laneHtml(
+  lane: string,
+  title: string | undefined,
+  rows: readonly TimelineRow[],
+  start: number,
+  total: number,
+): string {
   const heading = lane === 'main' ? 'Main agent' : (title ?? `Subagent ${lane}`);
   return `<section class="lane" data-lane="${escapeHtml(lane)}"><h2>${escapeHtml(heading)}</h2>\n${rows.map((row) => rowHtml(row, start, total)).join('\n')}\n</section>`;
 }
@@ -77,7 +110,8 @@ function laneHtml(lane: string, title: string | undefined, rows: readonly Timeli
 function rowHtml(row: TimelineRow, start: number, total: number): string {
   const duration = row.durationMs ?? (row.end !== undefined ? row.end - row.start : undefined);
   const left = ((row.start - start) / total) * 100;
-  const width = duration !== undefined ? Math.max(0.15, (duration / total) * 100) : Math.max(0.15, 100 - left);
+  const width =
+    duration !== undefined ? Math.max(0.15, (duration / total) * 100) : Math.max(0.15, 100 - left);
   const attributes = [
     `class="row kind-${row.kind} outcome-${row.outcome}${row.parent !== undefined ? ' child' : ''}${row.rewritten !== undefined ? ' rewritten' : ''}"`,
     `data-kind="${row.kind}"`,
@@ -100,7 +134,9 @@ function rowHtml(row: TimelineRow, start: number, total: number): string {
 function durationPlace(left: number, width: number): string {
   if (left + width <= 88) return `left:${(left + width + 0.5).toFixed(3)}%`;
   // A bar that starts early and reaches the edge carries its label inside, at its end.
-  return left > 12 ? `right:${(100 - left + 0.5).toFixed(3)}%` : `right:${(Math.max(0, 100 - left - width) + 0.8).toFixed(3)}%;color:#fff`;
+  return left > 12
+    ? `right:${(100 - left + 0.5).toFixed(3)}%`
+    : `right:${(Math.max(0, 100 - left - width) + 0.8).toFixed(3)}%;color:#fff`;
 }
 
 /** `12 ms`, `1.4 s`, `2 min 5 s`. */

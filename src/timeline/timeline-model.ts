@@ -72,7 +72,14 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
       case 'prompt_started':
       case 'subagent_started': {
         const subagent = record.type === 'subagent_started';
-        const entry = row({ id: `prompt-${rows.length}`, kind: 'prompt', lane, start: record.t, title: `${subagent ? `Task (${text(record['agentType'])})` : 'Prompt'}: ${oneLine(text(record['prompt']))}`, payload: pick(record, ['prompt', 'agentType', 'agentId', 'toolUseId']) });
+        const entry = row({
+          id: `prompt-${rows.length}`,
+          kind: 'prompt',
+          lane,
+          start: record.t,
+          title: `${subagent ? `Task (${text(record['agentType'])})` : 'Prompt'}: ${oneLine(text(record['prompt']))}`,
+          payload: pick(record, ['prompt', 'agentType', 'agentId', 'toolUseId']),
+        });
         if (subagent) laneTitles[lane] = laneTitle(record, tools);
         prompts.set(lane, entry);
         rows.push(entry);
@@ -80,10 +87,23 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
       }
       case 'prompt_finished':
       case 'subagent_finished':
-        if (prompt) finish(prompt, record.t, record['isError'] === true ? 'error' : 'ok', `ended: ${text(record['terminalReason'])}`);
+        if (prompt)
+          finish(
+            prompt,
+            record.t,
+            record['isError'] === true ? 'error' : 'ok',
+            `ended: ${text(record['terminalReason'])}`,
+          );
         break;
       case 'model_request': {
-        const entry = row({ id: `model-${rows.length}`, kind: 'model', lane, start: record.t, title: `Model turn ${String(record['turn'])}${record['model'] ? ` (${text(record['model'])})` : ''}`, payload: {} });
+        const entry = row({
+          id: `model-${rows.length}`,
+          kind: 'model',
+          lane,
+          start: record.t,
+          title: `Model turn ${String(record['turn'])}${record['model'] ? ` (${text(record['model'])})` : ''}`,
+          payload: {},
+        });
         models.set(lane, entry);
         rows.push(entry);
         break;
@@ -91,14 +111,27 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
       case 'model_response':
         if (model) {
           const usage = record['usage'] as { inputTokens?: number; outputTokens?: number } | undefined;
-          finish(model, record.t, 'ok', `${usage?.inputTokens ?? 0} tokens in, ${usage?.outputTokens ?? 0} out; ${String(record['toolCalls'])} tool call(s); stop: ${text(record['stopReason'])}`);
+          finish(
+            model,
+            record.t,
+            'ok',
+            `${usage?.inputTokens ?? 0} tokens in, ${usage?.outputTokens ?? 0} out; ${String(record['toolCalls'])} tool call(s); stop: ${text(record['stopReason'])}`,
+          );
           model.payload = { text: record['text'], usage, stopReason: record['stopReason'] };
           models.delete(lane);
         }
         break;
       case 'tool_started': {
         const id = text(record['toolUseId']);
-        const tool = row({ id: lane === 'main' ? `tool-${id}` : `tool-${lane}-${id}`, kind: 'tool', lane, start: record.t, title: `${text(record['toolName'])} ${oneLine(inputSummary(record['input']))}`.trim(), tool: text(record['toolName']), payload: { tool_use_id: id, input: record['input'] } });
+        const tool = row({
+          id: lane === 'main' ? `tool-${id}` : `tool-${lane}-${id}`,
+          kind: 'tool',
+          lane,
+          start: record.t,
+          title: `${text(record['toolName'])} ${oneLine(inputSummary(record['input']))}`.trim(),
+          tool: text(record['toolName']),
+          payload: { tool_use_id: id, input: record['input'] },
+        });
         tools.set(lane, id, tool);
         rows.push(tool);
         break;
@@ -118,25 +151,37 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
       case 'input_rewritten': {
         const tool = tools.get(lane, record['toolUseId']);
         if (!tool) break;
-        tool.payload = { ...tool.payload, rewrittenBy: [...((tool.payload['rewrittenBy'] as string[] | undefined) ?? []), record['by']] };
+        tool.payload = {
+          ...tool.payload,
+          rewrittenBy: [...((tool.payload['rewrittenBy'] as string[] | undefined) ?? []), record['by']],
+        };
         if (record['input'] === undefined) break;
         // The row shows what ran; the model's own input stays in the note and the payload.
         const hook = record['hook'] as { name?: string; location?: string; source?: string } | undefined;
-        const by = hook?.name !== undefined ? `${text(record['by'])} hook ${hook.name} (${hook.location ?? hook.source ?? ''})` : `a ${text(record['by'])} hook`;
+        const by =
+          hook?.name !== undefined
+            ? `${text(record['by'])} hook ${hook.name} (${hook.location ?? hook.source ?? ''})`
+            : `a ${text(record['by'])} hook`;
         tool.rewritten = `Input rewritten by ${by}; the model wrote: ${oneLine(inputSummary(tool.payload['modelInput'] ?? tool.payload['input']))}`;
-        tool.payload = { ...tool.payload, modelInput: tool.payload['modelInput'] ?? tool.payload['input'], input: record['input'] };
+        tool.payload = {
+          ...tool.payload,
+          modelInput: tool.payload['modelInput'] ?? tool.payload['input'],
+          input: record['input'],
+        };
         tool.title = `${tool.tool ?? ''} ${oneLine(inputSummary(record['input']))}`.trim();
         break;
       }
       case 'tool_result': {
         const tool = tools.get(lane, record['toolUseId']) ?? settledBeforeStart(record, lane, tools, rows);
-        const outcome = tool.outcome === 'running' ? (record['isError'] === true ? 'error' : 'ok') : tool.outcome;
+        const outcome =
+          tool.outcome === 'running' ? (record['isError'] === true ? 'error' : 'ok') : tool.outcome;
         finish(tool, record.t, outcome, tool.why);
         tool.payload = { ...tool.payload, result: record['content'], ran: record['ran'] };
         break;
       }
       case 'hook_started': {
-        const origin = record['origin'] as { text?: string; location?: string; source?: string; transport?: string } | undefined;
+        const origin = record['origin'] as
+          { text?: string; location?: string; source?: string; transport?: string } | undefined;
         const call = tools.get(lane, record['toolUseId']);
         const hook = row({
           id: `hook-${text(record['invocation'])}`,
@@ -145,8 +190,14 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
           start: record.t,
           title: `${text(record['event'])} · ${origin?.text ?? ''}`,
           event: text(record['event']),
-          ...(call !== undefined ? { parent: call.id, tool: call.tool! } : matchTool(record, tools.open(lane))),
-          payload: { matcher: record['matcher'], type: origin?.transport, source: origin?.location ?? origin?.source },
+          ...(call !== undefined
+            ? { parent: call.id, tool: call.tool! }
+            : matchTool(record, tools.open(lane))),
+          payload: {
+            matcher: record['matcher'],
+            type: origin?.transport,
+            source: origin?.location ?? origin?.source,
+          },
         });
         hooks.set(text(record['invocation']), hook);
         rows.push(hook);
@@ -157,13 +208,35 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
         let hook = hooks.get(text(record['invocation']));
         if (!hook) {
           const origin = record['origin'] as { text?: string } | undefined;
-          hook = row({ id: `hook-${rows.length}`, kind: 'hook', lane, start: record.t - duration, title: `${text(record['event'])} · ${origin?.text ?? ''}`, event: text(record['event']), payload: {} });
+          hook = row({
+            id: `hook-${rows.length}`,
+            kind: 'hook',
+            lane,
+            start: record.t - duration,
+            title: `${text(record['event'])} · ${origin?.text ?? ''}`,
+            event: text(record['event']),
+            payload: {},
+          });
           rows.push(hook);
         }
         const { outcome, why } = hookOutcome(record);
         finish(hook, record.t, outcome, why);
         hook.durationMs = duration;
-        hook.payload = { ...hook.payload, ...pick(record, ['status', 'decision', 'exitCode', 'httpStatus', 'failClosed', 'error', 'blockMessage', 'output', 'stdout', 'stderr']) };
+        hook.payload = {
+          ...hook.payload,
+          ...pick(record, [
+            'status',
+            'decision',
+            'exitCode',
+            'httpStatus',
+            'failClosed',
+            'error',
+            'blockMessage',
+            'output',
+            'stdout',
+            'stderr',
+          ]),
+        };
         break;
       }
       case 'session_ended':
@@ -175,18 +248,41 @@ export function buildTimeline(sessionId: string, records: readonly EventRecord[]
   const start = times.length > 0 ? Math.min(...times) : 0;
   const end = times.length > 0 ? Math.max(...times, start + 1) : 1;
   const todos = lastTodoList(rows);
-  return { sessionId, rows: orderRows(rows), start, end, running: !ended, fromTranscriptOnly: false, laneTitles, ...(todos ? { todos } : {}) };
+  return {
+    sessionId,
+    rows: orderRows(rows),
+    start,
+    end,
+    running: !ended,
+    fromTranscriptOnly: false,
+    laneTitles,
+    ...(todos ? { todos } : {}),
+  };
 }
 
 /** The todos of the main agent's last TodoWrite that ran; items without text are left out. */
 function lastTodoList(rows: readonly TimelineRow[]): TimelineTodo[] | undefined {
-  const last = rows.filter((entry) => entry.kind === 'tool' && entry.tool === 'TodoWrite' && entry.lane === 'main' && entry.outcome === 'ok').at(-1);
+  const last = rows
+    .filter(
+      (entry) =>
+        entry.kind === 'tool' &&
+        entry.tool === 'TodoWrite' &&
+        entry.lane === 'main' &&
+        entry.outcome === 'ok',
+    )
+    .at(-1);
   const todos = (last?.payload['input'] as { todos?: unknown } | undefined)?.todos;
   if (!Array.isArray(todos)) return undefined;
   return todos.flatMap((todo: unknown) => {
     const item = todo as Partial<Record<keyof TimelineTodo, unknown>> | null;
     if (typeof item?.content !== 'string') return [];
-    return [{ content: item.content, status: typeof item.status === 'string' ? item.status : 'pending', ...(typeof item.activeForm === 'string' ? { activeForm: item.activeForm } : {}) }];
+    return [
+      {
+        content: item.content,
+        status: typeof item.status === 'string' ? item.status : 'pending',
+        ...(typeof item.activeForm === 'string' ? { activeForm: item.activeForm } : {}),
+      },
+    ];
   });
 }
 
@@ -195,11 +291,24 @@ function lastTodoList(rows: readonly TimelineRow[]): TimelineTodo[] | undefined 
  * fails the schema): it has a result and nothing else, and is still one of the session's calls.
  * Refused when the tool was not available to the model, an error otherwise.
  */
-function settledBeforeStart(record: EventRecord, lane: string, tools: ReturnType<typeof laneTools>, rows: TimelineRow[]): TimelineRow {
+function settledBeforeStart(
+  record: EventRecord,
+  lane: string,
+  tools: ReturnType<typeof laneTools>,
+  rows: TimelineRow[],
+): TimelineRow {
   const id = typeof record['toolUseId'] === 'string' ? record['toolUseId'] : `unknown-${rows.length}`;
   const name = typeof record['toolName'] === 'string' ? record['toolName'] : '';
   const content = typeof record['content'] === 'string' ? record['content'] : '';
-  const tool = row({ id: lane === 'main' ? `tool-${id}` : `tool-${lane}-${id}`, kind: 'tool', lane, start: record.t, title: name, tool: name, payload: { tool_use_id: id } });
+  const tool = row({
+    id: lane === 'main' ? `tool-${id}` : `tool-${lane}-${id}`,
+    kind: 'tool',
+    lane,
+    start: record.t,
+    title: name,
+    tool: name,
+    payload: { tool_use_id: id },
+  });
   tool.outcome = /No such tool available/.test(content) ? 'denied' : 'error';
   tool.why = `Refused before any hook ran: ${oneLine(content.replace(/<\/?tool_use_error>/g, ''))}`;
   tools.set(lane, id, tool);
@@ -212,8 +321,10 @@ function laneTools() {
   const byLane = new Map<string, Map<string, TimelineRow>>();
   return {
     get: (lane: string, id: unknown) => (typeof id === 'string' ? byLane.get(lane)?.get(id) : undefined),
-    set: (lane: string, id: string, entry: TimelineRow) => byLane.set(lane, (byLane.get(lane) ?? new Map<string, TimelineRow>()).set(id, entry)),
-    open: (lane: string): TimelineRow[] => [...(byLane.get(lane)?.values() ?? [])].filter((entry) => entry.end === undefined),
+    set: (lane: string, id: string, entry: TimelineRow) =>
+      byLane.set(lane, (byLane.get(lane) ?? new Map<string, TimelineRow>()).set(id, entry)),
+    open: (lane: string): TimelineRow[] =>
+      [...(byLane.get(lane)?.values() ?? [])].filter((entry) => entry.end === undefined),
   };
 }
 
@@ -221,7 +332,12 @@ function laneTools() {
 function laneTitle(record: EventRecord, tools: ReturnType<typeof laneTools>): string {
   const type = typeof record['agentType'] === 'string' ? record['agentType'] : 'agent';
   const call = tools.get('main', record['toolUseId']);
-  const from = call !== undefined ? ` (${call.title})` : typeof record['toolUseId'] === 'string' ? ` (Agent call ${record['toolUseId']})` : '';
+  const from =
+    call !== undefined
+      ? ` (${call.title})`
+      : typeof record['toolUseId'] === 'string'
+        ? ` (Agent call ${record['toolUseId']})`
+        : '';
   return `Subagent ${type} · ${String(record['agentId'])}${from}`;
 }
 
@@ -229,9 +345,12 @@ function laneTitle(record: EventRecord, tools: ReturnType<typeof laneTools>): st
 export function describeDecision(record: PermissionDecisionRecord): string {
   const verb = record.decision === 'allow' ? 'Allowed' : record.decidedBy === 'hook' ? 'Blocked' : 'Denied';
   let by: string;
-  if (record.hook) by = `${record.hook.event} hook ${record.hook.name} (${record.hook.location ?? record.hook.source})`;
-  else if (record.rule) by = `${record.decidedBy === 'approver' ? 'the approver, asked by ' : ''}${record.rule.list} rule ${record.rule.text}${record.rule.file !== undefined ? ` (${record.rule.file})` : ''}`;
-  else if (record.boundary) by = `${record.decidedBy === 'approver' ? 'the approver at ' : 'the '}${record.boundary.replace('_', ' ')} boundary`;
+  if (record.hook)
+    by = `${record.hook.event} hook ${record.hook.name} (${record.hook.location ?? record.hook.source})`;
+  else if (record.rule)
+    by = `${record.decidedBy === 'approver' ? 'the approver, asked by ' : ''}${record.rule.list} rule ${record.rule.text}${record.rule.file !== undefined ? ` (${record.rule.file})` : ''}`;
+  else if (record.boundary)
+    by = `${record.decidedBy === 'approver' ? 'the approver at ' : 'the '}${record.boundary.replace('_', ' ')} boundary`;
   else if (record.decidedBy === 'approver') by = `the approver (${record.mode} mode asked)`;
   else if (record.decidedBy === 'mode') by = `${record.mode} mode`;
   else by = record.decidedBy.replace('_', '-');
@@ -241,22 +360,49 @@ export function describeDecision(record: PermissionDecisionRecord): string {
 function hookOutcome(record: EventRecord): { outcome: RowOutcome; why: string | undefined } {
   const status = record['status'];
   const decision = record['decision'];
-  const reason = (record['output'] as { hookSpecificOutput?: { permissionDecisionReason?: string }; reason?: string } | undefined)?.hookSpecificOutput?.permissionDecisionReason;
-  if (status === 'timeout') return { outcome: 'timeout', why: `timed out${record['failClosed'] === true ? '; failed closed' : ''}` };
-  if (status === 'failed') return { outcome: 'failed', why: `${typeof record['error'] === 'string' ? record['error'] : 'failed'}${record['failClosed'] === true ? ' (failed closed: the call was refused)' : ' (non-blocking)'}` };
-  if (status === 'blocked') return { outcome: 'blocked', why: `exit 2: ${typeof record['blockMessage'] === 'string' ? record['blockMessage'] : ''}` };
-  if (decision === 'deny' || decision === 'block') return { outcome: 'blocked', why: `${String(decision)}${reason !== undefined ? `: ${reason}` : ''}` };
-  const rewrote = (record['output'] as { hookSpecificOutput?: { updatedInput?: unknown } } | undefined)?.hookSpecificOutput?.updatedInput !== undefined;
-  const said = [typeof decision === 'string' ? decision : undefined, rewrote ? 'rewrote the input' : undefined].filter((part) => part !== undefined).join(', ');
-  return { outcome: 'ok', why: said !== '' ? `${said}${reason !== undefined ? `: ${reason}` : ''}` : undefined };
+  const reason = (
+    record['output'] as
+      { hookSpecificOutput?: { permissionDecisionReason?: string }; reason?: string } | undefined
+  )?.hookSpecificOutput?.permissionDecisionReason;
+  if (status === 'timeout')
+    return { outcome: 'timeout', why: `timed out${record['failClosed'] === true ? '; failed closed' : ''}` };
+  if (status === 'failed')
+    return {
+      outcome: 'failed',
+      why: `${typeof record['error'] === 'string' ? record['error'] : 'failed'}${record['failClosed'] === true ? ' (failed closed: the call was refused)' : ' (non-blocking)'}`,
+    };
+  if (status === 'blocked')
+    return {
+      outcome: 'blocked',
+      why: `exit 2: ${typeof record['blockMessage'] === 'string' ? record['blockMessage'] : ''}`,
+    };
+  if (decision === 'deny' || decision === 'block')
+    return { outcome: 'blocked', why: `${String(decision)}${reason !== undefined ? `: ${reason}` : ''}` };
+  const rewrote =
+    (record['output'] as { hookSpecificOutput?: { updatedInput?: unknown } } | undefined)?.hookSpecificOutput
+      ?.updatedInput !== undefined;
+  const said = [
+    typeof decision === 'string' ? decision : undefined,
+    rewrote ? 'rewrote the input' : undefined,
+  ]
+    .filter((part) => part !== undefined)
+    .join(', ');
+  return {
+    outcome: 'ok',
+    why: said !== '' ? `${said}${reason !== undefined ? `: ${reason}` : ''}` : undefined,
+  };
 }
 
 /** Tool calls in start order, each followed by its hooks; other rows in start order. */
 function orderRows(rows: TimelineRow[]): TimelineRow[] {
   const byStart = [...rows].sort((a, b) => a.start - b.start);
   const children = new Map<string, TimelineRow[]>();
-  for (const entry of byStart) if (entry.parent !== undefined) children.set(entry.parent, [...(children.get(entry.parent) ?? []), entry]);
-  return byStart.filter((entry) => entry.parent === undefined).flatMap((entry) => [entry, ...(children.get(entry.id) ?? [])]);
+  for (const entry of byStart)
+    if (entry.parent !== undefined)
+      children.set(entry.parent, [...(children.get(entry.parent) ?? []), entry]);
+  return byStart
+    .filter((entry) => entry.parent === undefined)
+    .flatMap((entry) => [entry, ...(children.get(entry.id) ?? [])]);
 }
 
 /** PermissionRequest carries no tool_use_id: it belongs to the open call (of its lane) of the tool it matched. */
@@ -284,7 +430,8 @@ function pick(record: EventRecord, keys: readonly string[]): Record<string, unkn
 function inputSummary(input: unknown): string {
   if (input === null || typeof input !== 'object') return '';
   const fields = input as Record<string, unknown>;
-  for (const key of ['command', 'file_path', 'path', 'pattern', 'url', 'prompt']) if (typeof fields[key] === 'string') return fields[key];
+  for (const key of ['command', 'file_path', 'path', 'pattern', 'url', 'prompt'])
+    if (typeof fields[key] === 'string') return fields[key];
   return JSON.stringify(input);
 }
 

@@ -10,7 +10,9 @@ import type { ToolKind } from './define-tool.js';
  *   hook's answered deny by its reason alone (measured on Read, Write and Edit; Glob, Grep and Bash
  *   keep the hook-error label).
  */
-const BUILTIN_TOOLS: Readonly<Record<string, { readonly kind: Exclude<ToolKind, 'other'>; readonly filePermission?: true }>> = {
+const BUILTIN_TOOLS: Readonly<
+  Record<string, { readonly kind: Exclude<ToolKind, 'other'>; readonly filePermission?: true }>
+> = {
   Read: { kind: 'read', filePermission: true },
   Glob: { kind: 'read' },
   Grep: { kind: 'read' },

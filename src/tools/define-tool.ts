@@ -128,7 +128,12 @@ export interface Tool<I = unknown, O = unknown> {
    * on `calls` (those of RunResult.pending that name it as `parentToolUseId`) and settles as
    * `handler` would, or throws CallsWaiting again. hookloop's (deferred-approval.ts).
    */
-  continueWaiting?(input: I, calls: readonly PendingCall[], decisions: PendingDecisions, context: ToolContext): Promise<O>;
+  continueWaiting?(
+    input: I,
+    calls: readonly PendingCall[],
+    decisions: PendingDecisions,
+    context: ToolContext,
+  ): Promise<O>;
 }
 
 /** A tool of any input/output types, as the registry stores it. */

@@ -12,7 +12,11 @@ import type { z } from 'zod';
  * is expected as `number` but provided as `string` ``), values outside an enum (``The parameter
  * `status` is invalid: Invalid option: expected one of …``). When none is recognised (a too-short string…), the issues follow as JSON, as Claude Code prints them.
  */
-export function inputValidationText(toolName: string, issues: readonly z.core.$ZodIssue[], input: unknown): string {
+export function inputValidationText(
+  toolName: string,
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+): string {
   const missing: string[] = [];
   const unexpected: string[] = [];
   const mismatched: string[] = [];
@@ -24,7 +28,10 @@ export function inputValidationText(toolName: string, issues: readonly z.core.$Z
       const value = valueAt(input, issue.path);
       const where = formatPath(issue.path);
       if (value === undefined) missing.push(`The required parameter \`${where}\` is missing`);
-      else mismatched.push(`The parameter \`${where}\` type is expected as \`${issue.expected === 'int' ? 'number' : String(issue.expected)}\` but provided as \`${typeName(value)}\``);
+      else
+        mismatched.push(
+          `The parameter \`${where}\` type is expected as \`${issue.expected === 'int' ? 'number' : String(issue.expected)}\` but provided as \`${typeName(value)}\``,
+        );
     } else if (issue.code === 'invalid_value') {
       // A value outside an enum: Claude Code quotes the schema library's own sentence.
       invalid.push(`The parameter \`${formatPath(issue.path)}\` is invalid: ${issue.message}`);
@@ -38,7 +45,8 @@ export function inputValidationText(toolName: string, issues: readonly z.core.$Z
 /** `items[0].count`: keys joined with dots, array indexes in brackets. */
 function formatPath(path: readonly PropertyKey[]): string {
   let text = '';
-  for (const key of path) text += typeof key === 'number' ? `[${key}]` : `${text === '' ? '' : '.'}${String(key)}`;
+  for (const key of path)
+    text += typeof key === 'number' ? `[${key}]` : `${text === '' ? '' : '.'}${String(key)}`;
   return text;
 }
 

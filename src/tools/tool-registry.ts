@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { toolResultMessage, deepFreeze, type ToolCall, type ToolResultMessage } from '../messages/messages.js';
+import {
+  toolResultMessage,
+  deepFreeze,
+  type ToolCall,
+  type ToolResultMessage,
+} from '../messages/messages.js';
 import type { ToolSpec } from '../model/model-client.js';
 import type { AnyTool, ToolContext } from './define-tool.js';
 import { inputValidationText } from './input-validation-text.js';
@@ -10,11 +15,18 @@ import { inputValidationText } from './input-validation-text.js';
  * A settled call fires no hooks (Claude Code: validation failures fire no PreToolUse/PostToolUse).
  */
 export type PreparedCall =
-  | { readonly kind: 'ready'; readonly call: ToolCall; readonly tool: AnyTool; readonly input: Readonly<Record<string, unknown>> }
+  | {
+      readonly kind: 'ready';
+      readonly call: ToolCall;
+      readonly tool: AnyTool;
+      readonly input: Readonly<Record<string, unknown>>;
+    }
   | { readonly kind: 'settled'; readonly call: ToolCall; readonly result: ToolResultMessage };
 
 /** A re-validated input, or the reason it is not acceptable. */
-export type InputCheck = { readonly ok: true; readonly input: Readonly<Record<string, unknown>> } | { readonly ok: false; readonly error: string };
+export type InputCheck =
+  | { readonly ok: true; readonly input: Readonly<Record<string, unknown>> }
+  | { readonly ok: false; readonly error: string };
 
 /** `<tool_use_error>…</tool_use_error>`: how Claude Code wraps errors found before a tool runs. */
 export function toolUseError(message: string): string {
@@ -27,7 +39,16 @@ const specCache = new WeakMap<AnyTool, ToolSpec>();
 function specOf(tool: AnyTool): ToolSpec {
   let spec = specCache.get(tool);
   if (spec === undefined) {
-    spec = deepFreeze({ name: tool.name, description: tool.description, inputSchema: tool.modelSchema ?? (z.toJSONSchema(tool.inputSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>) });
+    spec = deepFreeze({
+      name: tool.name,
+      description: tool.description,
+      inputSchema:
+        tool.modelSchema ??
+        (z.toJSONSchema(tool.inputSchema, { unrepresentable: 'any', io: 'input' }) as Record<
+          string,
+          unknown
+        >),
+    });
     specCache.set(tool, spec);
   }
   return spec;
@@ -91,7 +112,11 @@ export class ToolRegistry {
    * normalization (absolute paths), then the tool's `validateInput`. Never throws.
    */
   async prepare(call: ToolCall, context: ToolContext): Promise<PreparedCall> {
-    const settle = (message: string): PreparedCall => ({ kind: 'settled', call, result: toolResultMessage(call.id, call.name, toolUseError(message), true) });
+    const settle = (message: string): PreparedCall => ({
+      kind: 'settled',
+      call,
+      result: toolResultMessage(call.id, call.name, toolUseError(message), true),
+    });
     const tool = this.get(call.name);
     if (!tool) {
       const hint = this.missingToolHint?.(call.name);
@@ -102,7 +127,9 @@ export class ToolRegistry {
       try {
         raw = raw.trim() === '' ? {} : JSON.parse(raw);
       } catch (error) {
-        return settle(`InputValidationError: ${tool.name} arguments are not valid JSON: ${(error as Error).message}`);
+        return settle(
+          `InputValidationError: ${tool.name} arguments are not valid JSON: ${(error as Error).message}`,
+        );
       }
     }
     const checked = this.check(tool, raw, context);
@@ -129,7 +156,9 @@ export class ToolRegistry {
     if (!parsed.success) {
       return { ok: false, error: inputValidationText(tool.name, parsed.error.issues, input) };
     }
-    const normalized = tool.normalizeInput ? tool.normalizeInput(structuredClone(parsed.data), context) : structuredClone(parsed.data);
+    const normalized = tool.normalizeInput
+      ? tool.normalizeInput(structuredClone(parsed.data), context)
+      : structuredClone(parsed.data);
     return { ok: true, input: deepFreeze(normalized as Record<string, unknown>) };
   }
 }

@@ -15,7 +15,9 @@ export class Workspace implements PathResolver {
   /** @param projectDir absolute project directory; @param additionalDirs absolute or project-relative extra roots. */
   constructor(projectDir: string, additionalDirs: readonly string[] = []) {
     this.projectDir = path.resolve(projectDir);
-    this.roots = [this.projectDir, ...additionalDirs.map((dir) => path.resolve(this.projectDir, dir))].map(realpathLoose);
+    this.roots = [this.projectDir, ...additionalDirs.map((dir) => path.resolve(this.projectDir, dir))].map(
+      realpathLoose,
+    );
   }
 
   /** True when `absolutePath` (symlinks resolved) is inside one of the roots. */

@@ -45,7 +45,11 @@ export function eventsWriter(file: string, onError: (error: Error) => void): Run
       fs.appendFileSync(file, `${JSON.stringify({ t: Date.now(), ...record })}\n`);
     } catch (error) {
       broken = true;
-      onError(new Error(`events file ${file}: ${(error as Error).message}; the timeline of this session will be incomplete`));
+      onError(
+        new Error(
+          `events file ${file}: ${(error as Error).message}; the timeline of this session will be incomplete`,
+        ),
+      );
     }
   };
 }
@@ -65,24 +69,70 @@ function recordOf(event: RunEvent): Record<string, unknown> | undefined {
     case 'model_request':
       return { type: event.type, turn: event.turn, model: event.model };
     case 'model_response':
-      return { type: event.type, turn: event.turn, text: cut(event.text), toolCalls: event.toolCalls, usage: event.usage, model: event.model, stopReason: event.stopReason };
+      return {
+        type: event.type,
+        turn: event.turn,
+        text: cut(event.text),
+        toolCalls: event.toolCalls,
+        usage: event.usage,
+        model: event.model,
+        stopReason: event.stopReason,
+      };
     case 'tool_started':
-      return { type: event.type, toolName: event.toolName, toolUseId: event.toolUseId, input: capped(event.input) };
+      return {
+        type: event.type,
+        toolName: event.toolName,
+        toolUseId: event.toolUseId,
+        input: capped(event.input),
+      };
     case 'permission_decision':
-      return { type: event.type, toolName: event.toolName, toolUseId: event.toolUseId, record: event.record, durationMs: event.durationMs };
+      return {
+        type: event.type,
+        toolName: event.toolName,
+        toolUseId: event.toolUseId,
+        record: event.record,
+        durationMs: event.durationMs,
+      };
     case 'tool_result':
-      return { type: event.type, toolName: event.toolName, toolUseId: event.toolUseId, ran: event.ran, isError: event.result.isError, content: cut(event.result.content) };
+      return {
+        type: event.type,
+        toolName: event.toolName,
+        toolUseId: event.toolUseId,
+        ran: event.ran,
+        isError: event.result.isError,
+        content: cut(event.result.content),
+      };
     case 'hook_handler_started':
-      return { type: 'hook_started', invocation: event.invocation, event: event.event, matchValue: event.matchValue, matcher: event.matcher, origin: event.origin, background: event.background, toolUseId: event.toolUseId, agentId: event.agentId };
+      return {
+        type: 'hook_started',
+        invocation: event.invocation,
+        event: event.event,
+        matchValue: event.matchValue,
+        matcher: event.matcher,
+        origin: event.origin,
+        background: event.background,
+        toolUseId: event.toolUseId,
+        agentId: event.agentId,
+      };
     case 'hook_outcome':
-      return { type: event.type, invocation: event.invocation, event: event.event, matchValue: event.matchValue, toolUseId: event.toolUseId, agentId: event.agentId, ...outcomeFacts(event.outcome) };
+      return {
+        type: event.type,
+        invocation: event.invocation,
+        event: event.event,
+        matchValue: event.matchValue,
+        toolUseId: event.toolUseId,
+        agentId: event.agentId,
+        ...outcomeFacts(event.outcome),
+      };
     case 'subagent_started':
       return { ...event, prompt: cut(event.prompt) };
     case 'subagent_finished':
       return { ...event };
     case 'subagent_event': {
       const record = recordOf(event.event);
-      return record === undefined ? undefined : { ...record, agentId: event.agentId, agentType: event.agentType };
+      return record === undefined
+        ? undefined
+        : { ...record, agentId: event.agentId, agentType: event.agentType };
     }
     default:
       return undefined;
@@ -107,13 +157,16 @@ function outcomeFacts(outcome: HandlerOutcome): Record<string, unknown> {
 }
 
 function cut(text: string): string {
-  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… [${text.length - MAX_TEXT} more characters]` : text;
+  return text.length > MAX_TEXT
+    ? `${text.slice(0, MAX_TEXT)}… [${text.length - MAX_TEXT} more characters]`
+    : text;
 }
 
 /** `value` with every long string cut (a tool input or hook output can be large). */
 function capped(value: unknown): unknown {
   if (typeof value === 'string') return cut(value);
   if (Array.isArray(value)) return value.map(capped);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, capped(field)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, capped(field)]));
   return value;
 }

@@ -17,7 +17,8 @@ import { TranscriptWriter, type TranscriptFacts } from './transcript-writer.js';
 /** The parent's pending calls grouped by the subagent they wait in (call order kept). */
 export function bySubagent(pending: readonly PendingCall[]): Map<string, PendingCall[]> {
   const groups = new Map<string, PendingCall[]>();
-  for (const call of pending) if (call.agentId !== undefined) groups.set(call.agentId, [...(groups.get(call.agentId) ?? []), call]);
+  for (const call of pending)
+    if (call.agentId !== undefined) groups.set(call.agentId, [...(groups.get(call.agentId) ?? []), call]);
   return groups;
 }
 
@@ -27,13 +28,20 @@ export function bySubagent(pending: readonly PendingCall[]): Map<string, Pending
  * @throws ConfigError when the file cannot be read, or does not list exactly `calls` as pending
  *   (same ids, tools, frozen inputs and reasons, in order).
  */
-export function loadWaitingSubagent(parentTranscriptPath: string, calls: readonly PendingCall[]): ResumedSession {
+export function loadWaitingSubagent(
+  parentTranscriptPath: string,
+  calls: readonly PendingCall[],
+): ResumedSession {
   const agentId = calls[0]?.agentId ?? '';
   const file = agentTranscriptPath(parentTranscriptPath, agentId);
   const resumed = loadSession(file, { sidechain: true });
-  const own = (call: PendingCall) => normalizeJson({ id: call.id, name: call.name, input: call.input, reason: call.reason });
+  const own = (call: PendingCall) =>
+    normalizeJson({ id: call.id, name: call.name, input: call.input, reason: call.reason });
   if (!isDeepStrictEqual(resumed.pending.map(own), calls.map(own))) {
-    throw new ConfigError(`cannot resume agent ${agentId}: its transcript does not list the calls the session says wait in it (${calls.map((call) => call.id).join(', ')})`, { file });
+    throw new ConfigError(
+      `cannot resume agent ${agentId}: its transcript does not list the calls the session says wait in it (${calls.map((call) => call.id).join(', ')})`,
+      { file },
+    );
   }
   return resumed;
 }
@@ -51,17 +59,34 @@ export function checkWaitingSubagents(parentTranscriptPath: string, pending: rea
  * result in its subagent's transcript, so that file has every call paired too. A file that cannot
  * be read or written is reported through `warn` (the parent's Agent call is paired either way).
  */
-export function pairAbandonedSubagentCalls(state: TranscriptFacts & { readonly transcriptPath: string; readonly sessionId: string }, pending: readonly PendingCall[], text: string, warn: (text: string) => void): void {
+export function pairAbandonedSubagentCalls(
+  state: TranscriptFacts & { readonly transcriptPath: string; readonly sessionId: string },
+  pending: readonly PendingCall[],
+  text: string,
+  warn: (text: string) => void,
+): void {
   for (const [agentId, calls] of bySubagent(pending)) {
     let resumed: ResumedSession;
     try {
       resumed = loadWaitingSubagent(state.transcriptPath, calls);
     } catch (error) {
-      warn(`the waiting calls of agent ${agentId} could not be paired in its transcript: ${describeError(error)}`);
+      warn(
+        `the waiting calls of agent ${agentId} could not be paired in its transcript: ${describeError(error)}`,
+      );
       continue;
     }
-    const writer = new TranscriptWriter({ path: agentTranscriptPath(state.transcriptPath, agentId), sessionId: state.sessionId, facts: state, sidechain: { agentId }, resume: resumed }, (error) => warn(error.message));
-    for (const call of calls) writer.observer({ type: 'message', message: toolResultMessage(call.id, call.name, text, true) });
+    const writer = new TranscriptWriter(
+      {
+        path: agentTranscriptPath(state.transcriptPath, agentId),
+        sessionId: state.sessionId,
+        facts: state,
+        sidechain: { agentId },
+        resume: resumed,
+      },
+      (error) => warn(error.message),
+    );
+    for (const call of calls)
+      writer.observer({ type: 'message', message: toolResultMessage(call.id, call.name, text, true) });
     writer.flush();
   }
 }

@@ -63,7 +63,10 @@ export const MODEL_REQUEST_ATTACHMENT = 'hookloop_model_request';
 export const SYSTEM_MESSAGE_ATTACHMENT = 'hookloop_system_message';
 
 /** How the loop words the user messages that a Stop hook caused (hook-text.ts) and the memory reminder: the reference marks them `isMeta`. */
-const META_USER_TEXT = [/^Stop hook feedback:\n/, /^<system-reminder>\n(Subagent)?Stop hook additional context: /];
+const META_USER_TEXT = [
+  /^Stop hook feedback:\n/,
+  /^<system-reminder>\n(Subagent)?Stop hook additional context: /,
+];
 
 export class TranscriptWriter {
   /** Hand this to the run as an observer. It never throws: a write error is reported once through `onError`, then writing stops. */
@@ -92,10 +95,12 @@ export class TranscriptWriter {
     this.lastUuid = options.resume?.leafUuid ?? null;
     this.observer = (event) => this.safely(() => this.handle(event));
     this.safely(() => {
-      for (const repair of options.resume?.repairs ?? []) this.writeToolResult(repair.result, repair.assistantUuid);
+      for (const repair of options.resume?.repairs ?? [])
+        this.writeToolResult(repair.result, repair.assistantUuid);
     });
     // A pending call's result, written when it is decided, hangs off the assistant line of its call.
-    for (const call of options.resume?.pending ?? []) if (call.assistantUuid !== undefined) this.callLines.set(waitingCallId(call), call.assistantUuid);
+    for (const call of options.resume?.pending ?? [])
+      if (call.assistantUuid !== undefined) this.callLines.set(waitingCallId(call), call.assistantUuid);
   }
 
   private handle(event: RunEvent): void {
@@ -120,7 +125,10 @@ export class TranscriptWriter {
         return;
       case 'calls_pending':
         // The calls stay without result lines; this line is what `--resume ID --approve …` reads back (resume.ts).
-        this.chain({ attachment: { type: PENDING_CALLS_ATTACHMENT, calls: event.calls }, type: 'attachment' });
+        this.chain({
+          attachment: { type: PENDING_CALLS_ATTACHMENT, calls: event.calls },
+          type: 'attachment',
+        });
         return;
       default:
         return;
@@ -146,7 +154,9 @@ export class TranscriptWriter {
       case 'user': {
         const summary = this.nextUserIsSummary;
         this.nextUserIsSummary = false;
-        const meta = META_USER_TEXT.some((pattern) => pattern.test(message.content)) || isMemoryReminder(message.content);
+        const meta =
+          META_USER_TEXT.some((pattern) => pattern.test(message.content)) ||
+          isMemoryReminder(message.content);
         const typed = this.typedPrompt;
         this.typedPrompt = undefined;
         this.chain({
@@ -167,7 +177,12 @@ export class TranscriptWriter {
   private writeAssistant(message: AssistantMessage): void {
     const blocks = [
       ...(message.text ? [{ type: 'text', text: message.text }] : []),
-      ...message.toolCalls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.input })),
+      ...message.toolCalls.map((call) => ({
+        type: 'tool_use',
+        id: call.id,
+        name: call.name,
+        input: call.input,
+      })),
     ];
     const id = `msg_${randomBytes(12).toString('hex')}`;
     const usage = this.usage;
@@ -200,12 +215,26 @@ export class TranscriptWriter {
   private writeToolResult(result: ToolResultMessage, assistantUuid: string | undefined): void {
     const output = this.outputs.get(result.toolCallId);
     this.outputs.delete(result.toolCallId);
-    const toolUseResult = result.isError ? (result.content.startsWith('Error') ? result.content : `Error: ${result.content}`) : output;
+    const toolUseResult = result.isError
+      ? result.content.startsWith('Error')
+        ? result.content
+        : `Error: ${result.content}`
+      : output;
     this.chain(
       {
         ...this.prompt(),
         type: 'user',
-        message: { role: 'user', content: [{ tool_use_id: result.toolCallId, type: 'tool_result', content: result.content, is_error: result.isError }] },
+        message: {
+          role: 'user',
+          content: [
+            {
+              tool_use_id: result.toolCallId,
+              type: 'tool_result',
+              content: result.content,
+              is_error: result.isError,
+            },
+          ],
+        },
         ...(toolUseResult !== undefined && this.options.sidechain === undefined ? { toolUseResult } : {}),
         ...(assistantUuid !== undefined ? { sourceToolAssistantUUID: assistantUuid } : {}),
       },
@@ -332,7 +361,7 @@ export class TranscriptWriter {
         this.keepOpen = false;
       }
     }
-    for (let offset = 0; offset < data.length; ) offset += fs.writeSync(this.fd, data, offset);
+    for (let offset = 0; offset < data.length;) offset += fs.writeSync(this.fd, data, offset);
     if (!this.keepOpen) this.closeFile(false);
   }
 
@@ -358,7 +387,12 @@ export class TranscriptWriter {
       action();
     } catch (error) {
       this.failed = true;
-      this.onError(new Error(`the transcript ${this.options.path} could not be written, so it stops here: ${(error as Error).message}`, { cause: error }));
+      this.onError(
+        new Error(
+          `the transcript ${this.options.path} could not be written, so it stops here: ${(error as Error).message}`,
+          { cause: error },
+        ),
+      );
     }
   }
 }

@@ -3,7 +3,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { allow, assistantMessage, defaultTranscriptPath, defineTool, GENERAL_PURPOSE, HookEngine, loadSession, ProviderError, resumeAgent, runAgent, type Message, type ModelClient, type ModelRequest, type PendingDecision, type ToolCall } from '../../src/index.js';
+import {
+  allow,
+  assistantMessage,
+  defaultTranscriptPath,
+  defineTool,
+  GENERAL_PURPOSE,
+  HookEngine,
+  loadSession,
+  ProviderError,
+  resumeAgent,
+  runAgent,
+  type Message,
+  type ModelClient,
+  type ModelRequest,
+  type PendingDecision,
+  type ToolCall,
+} from '../../src/index.js';
 import { tempProject } from '../support/scripted-run.js';
 
 // Random subagent calls: Agent calls in the main answer (concurrent), subagents whose calls
@@ -15,7 +31,8 @@ import { tempProject } from '../support/scripted-run.js';
 
 const RUNS = Number(process.env['HOOKLOOP_FUZZ_RUNS'] ?? 60);
 
-type Call = { kind: 'probe' | 'blocked' | 'forbidden' | 'stop' | 'nested' | 'wait' } | { kind: 'agent'; plan: number };
+type Call =
+  { kind: 'probe' | 'blocked' | 'forbidden' | 'stop' | 'nested' | 'wait' } | { kind: 'agent'; plan: number };
 interface SubPlan {
   readonly batches: readonly (readonly Call[])[];
   readonly end: 'text' | 'fail';
@@ -35,14 +52,29 @@ const subCall = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom({ kind: 'stop' } as const, { kind: 'nested' } as const) },
   { weight: 2, arbitrary: fc.constant({ kind: 'wait' } as const) },
 );
-const subPlan = fc.record({ batches: fc.array(fc.array(subCall, { minLength: 1, maxLength: 3 }), { maxLength: 3 }), end: fc.constantFrom('text', 'text', 'fail') as fc.Arbitrary<'text' | 'fail'> });
+const subPlan = fc.record({
+  batches: fc.array(fc.array(subCall, { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+  end: fc.constantFrom('text', 'text', 'fail') as fc.Arbitrary<'text' | 'fail'>,
+});
 const scenarioArb: fc.Arbitrary<Scenario> = fc
-  .record({ subs: fc.array(subPlan, { minLength: 1, maxLength: 3 }), extra: fc.array(subCall, { maxLength: 2 }), interruptAfter: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }), decide: fc.constantFrom('allow', 'deny') as fc.Arbitrary<'allow' | 'deny'> })
-  .map(({ subs, extra, interruptAfter, decide }) => ({ subs, main: [...subs.map((_, plan) => ({ kind: 'agent', plan }) as const), ...extra], interruptAfter, decide }));
+  .record({
+    subs: fc.array(subPlan, { minLength: 1, maxLength: 3 }),
+    extra: fc.array(subCall, { maxLength: 2 }),
+    interruptAfter: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+    decide: fc.constantFrom('allow', 'deny') as fc.Arbitrary<'allow' | 'deny'>,
+  })
+  .map(({ subs, extra, interruptAfter, decide }) => ({
+    subs,
+    main: [...subs.map((_, plan) => ({ kind: 'agent', plan }) as const), ...extra],
+    interruptAfter,
+    decide,
+  }));
 
 function toolCall(call: Call, id: string): ToolCall {
-  if (call.kind === 'agent') return { id, name: 'Agent', input: { description: 'task', prompt: `PLAN-${call.plan}: do it` } };
-  if (call.kind === 'nested') return { id, name: 'Agent', input: { description: 'nested', prompt: 'PLAN-0 again' } };
+  if (call.kind === 'agent')
+    return { id, name: 'Agent', input: { description: 'task', prompt: `PLAN-${call.plan}: do it` } };
+  if (call.kind === 'nested')
+    return { id, name: 'Agent', input: { description: 'nested', prompt: 'PLAN-0 again' } };
   if (call.kind === 'forbidden') return { id, name: 'Forbidden', input: { value: id } };
   if (call.kind === 'wait') return { id, name: 'Probe', input: { value: `wait:${id}` } };
   return { id, name: 'Probe', input: { value: call.kind } };
@@ -60,14 +92,27 @@ function plannedModel(scenario: Scenario): ModelClient {
       const usage = { inputTokens: 1, outputTokens: 1 };
       if (plan === undefined) {
         const calls = turn === 0 ? scenario.main.map((call, index) => toolCall(call, `m${index}`)) : [];
-        return { message: assistantMessage(calls.length ? '' : 'done', calls), usage, stopReason: calls.length ? 'tool_use' : 'end_turn' };
+        return {
+          message: assistantMessage(calls.length ? '' : 'done', calls),
+          usage,
+          stopReason: calls.length ? 'tool_use' : 'end_turn',
+        };
       }
       const sub = scenario.subs[Number(plan)]!;
       const batch = sub.batches[turn];
       // A nested PLAN-0 (started from the main answer) gets ids of its own: decisions name calls by id.
       const prefix = `p${plan}${first?.role === 'user' && first.content.includes('again') ? 'n' : ''}`;
-      if (batch) return { message: assistantMessage('', batch.map((call, index) => toolCall(call, `${prefix}-${turn}-${index}`))), usage, stopReason: 'tool_use' };
-      if (sub.end === 'fail') throw new ProviderError('planned', 'API Error: 500 planned failure', { status: 500 });
+      if (batch)
+        return {
+          message: assistantMessage(
+            '',
+            batch.map((call, index) => toolCall(call, `${prefix}-${turn}-${index}`)),
+          ),
+          usage,
+          stopReason: 'tool_use',
+        };
+      if (sub.end === 'fail')
+        throw new ProviderError('planned', 'API Error: 500 planned failure', { status: 500 });
       return { message: assistantMessage(`sub ${plan} done`, []), usage, stopReason: 'end_turn' };
     },
   };
@@ -76,13 +121,17 @@ function plannedModel(scenario: Scenario): ModelClient {
 /** Problems with the pairing of one conversation: each call answered exactly once, no answer without a call. */
 function pairingProblems(where: string, calls: readonly string[], results: readonly string[]): string[] {
   const problems: string[] = [];
-  for (const id of calls) if (results.filter((result) => result === id).length !== 1) problems.push(`${where}: call ${id} has ${results.filter((result) => result === id).length} results`);
+  for (const id of calls)
+    if (results.filter((result) => result === id).length !== 1)
+      problems.push(`${where}: call ${id} has ${results.filter((result) => result === id).length} results`);
   for (const id of results) if (!calls.includes(id)) problems.push(`${where}: result ${id} answers no call`);
   return problems;
 }
 
 function mainPairing(messages: readonly Message[]): string[] {
-  const calls = messages.flatMap((message) => (message.role === 'assistant' ? message.toolCalls.map((call) => call.id) : []));
+  const calls = messages.flatMap((message) =>
+    message.role === 'assistant' ? message.toolCalls.map((call) => call.id) : [],
+  );
   const results = messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : []));
   return pairingProblems('main', calls, results);
 }
@@ -99,11 +148,26 @@ function subagentPairing(configDir: string, started: number | undefined): string
   };
   walk(configDir);
   // Without an interrupt every Agent call of the main answer starts its subagent (they run side by side).
-  if (started !== undefined && files.length !== started) problems.push(`${files.length} subagent transcripts for ${started} subagents`);
+  if (started !== undefined && files.length !== started)
+    problems.push(`${files.length} subagent transcripts for ${started} subagents`);
   for (const file of files) {
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { message?: { content?: unknown } });
-    const blocks = lines.flatMap((line) => (Array.isArray(line.message?.content) ? (line.message.content as { type: string; id?: string; tool_use_id?: string }[]) : []));
-    problems.push(...pairingProblems(path.basename(file), blocks.filter((block) => block.type === 'tool_use').map((block) => block.id!), blocks.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id!)));
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { message?: { content?: unknown } });
+    const blocks = lines.flatMap((line) =>
+      Array.isArray(line.message?.content)
+        ? (line.message.content as { type: string; id?: string; tool_use_id?: string }[])
+        : [],
+    );
+    problems.push(
+      ...pairingProblems(
+        path.basename(file),
+        blocks.filter((block) => block.type === 'tool_use').map((block) => block.id!),
+        blocks.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id!),
+      ),
+    );
   }
   return problems;
 }
@@ -118,35 +182,95 @@ describe('subagents under random calls (property)', () => {
         const controller = new AbortController();
         const count = (value: string) => {
           ran.push(value);
-          if (scenario.interruptAfter !== undefined && ran.length >= scenario.interruptAfter) controller.abort();
+          if (scenario.interruptAfter !== undefined && ran.length >= scenario.interruptAfter)
+            controller.abort();
           return `ran ${value}`;
         };
-        const probe = defineTool({ name: 'Probe', description: 'probe', inputSchema: z.object({ value: z.string() }), readOnly: true, handler: ({ value }) => count(value) });
-        const forbidden = defineTool({ name: 'Forbidden', description: 'never', inputSchema: z.object({ value: z.string() }), readOnly: true, handler: ({ value }) => count(`forbidden ${value}`) });
+        const probe = defineTool({
+          name: 'Probe',
+          description: 'probe',
+          inputSchema: z.object({ value: z.string() }),
+          readOnly: true,
+          handler: ({ value }) => count(value),
+        });
+        const forbidden = defineTool({
+          name: 'Forbidden',
+          description: 'never',
+          inputSchema: z.object({ value: z.string() }),
+          readOnly: true,
+          handler: ({ value }) => count(`forbidden ${value}`),
+        });
         const hooks = new HookEngine();
         // A hook allow for everything: it must never lift the deny rule on Forbidden.
         hooks.on('PreToolUse', () => allow('recommended'));
         hooks.on('PreToolUse', { matcher: 'Probe' }, (input) => {
           const value = (input.tool_input as { value: string }).value;
-          if (value === 'blocked') return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'blocked' } };
+          if (value === 'blocked')
+            return {
+              hookSpecificOutput: {
+                hookEventName: 'PreToolUse',
+                permissionDecision: 'deny',
+                permissionDecisionReason: 'blocked',
+              },
+            };
           if (value === 'stop') return { continue: false, stopReason: 'stopped' };
-          if (value.startsWith('wait:')) return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'defer', permissionDecisionReason: 'later' } };
+          if (value.startsWith('wait:'))
+            return {
+              hookSpecificOutput: {
+                hookEventName: 'PreToolUse',
+                permissionDecision: 'defer',
+                permissionDecisionReason: 'later',
+              },
+            };
           return undefined;
         });
-        const options = { projectDir, configDir, hooks, tools: [probe, forbidden], agents: [GENERAL_PURPOSE], permissions: { rules: { deny: ['Forbidden'] } } };
-        let result = await runAgent('go', { ...options, model: plannedModel(scenario), signal: controller.signal });
+        const options = {
+          projectDir,
+          configDir,
+          hooks,
+          tools: [probe, forbidden],
+          agents: [GENERAL_PURPOSE],
+          permissions: { rules: { deny: ['Forbidden'] } },
+        };
+        let result = await runAgent('go', {
+          ...options,
+          model: plannedModel(scenario),
+          signal: controller.signal,
+        });
         // Calls left waiting, inside subagents or not: later sessions decide them from the transcript until none waits.
         const transcriptPath = defaultTranscriptPath(projectDir, result.sessionId, configDir);
-        for (let round = 0; round < 12 && result.pending !== undefined && result.pending.length > 0; round++) {
-          const decision: PendingDecision = scenario.decide === 'allow' ? { behavior: 'allow' } : { behavior: 'deny', message: 'denied on resume' };
-          result = await resumeAgent(Object.fromEntries(result.pending.map((call) => [call.id, decision])), { ...options, model: plannedModel(scenario), resume: loadSession(transcriptPath) });
+        for (
+          let round = 0;
+          round < 12 && result.pending !== undefined && result.pending.length > 0;
+          round++
+        ) {
+          const decision: PendingDecision =
+            scenario.decide === 'allow'
+              ? { behavior: 'allow' }
+              : { behavior: 'deny', message: 'denied on resume' };
+          result = await resumeAgent(Object.fromEntries(result.pending.map((call) => [call.id, decision])), {
+            ...options,
+            model: plannedModel(scenario),
+            resume: loadSession(transcriptPath),
+          });
         }
         const waitsInMain = scenario.main.some((call) => call.kind === 'wait');
-        const problems = [...mainPairing(result.messages), ...subagentPairing(configDir, scenario.interruptAfter === undefined && !waitsInMain ? scenario.main.filter((call) => call.kind === 'agent' || call.kind === 'nested').length : undefined)];
-        if ((result.pending ?? []).length > 0) problems.push(`still pending: ${result.pending!.map((call) => call.id).join(', ')}`);
+        const problems = [
+          ...mainPairing(result.messages),
+          ...subagentPairing(
+            configDir,
+            scenario.interruptAfter === undefined && !waitsInMain
+              ? scenario.main.filter((call) => call.kind === 'agent' || call.kind === 'nested').length
+              : undefined,
+          ),
+        ];
+        if ((result.pending ?? []).length > 0)
+          problems.push(`still pending: ${result.pending!.map((call) => call.id).join(', ')}`);
         // (A PreToolUse `continue: false` ends the run after its call, as in Claude Code: that call may run.)
-        if (ran.some((value) => value.startsWith('forbidden') || value === 'blocked')) problems.push(`denied calls ran: ${ran.join(', ')}`);
-        if (scenario.decide === 'deny' && ran.some((value) => value.startsWith('wait:'))) problems.push(`calls denied on resume ran: ${ran.join(', ')}`);
+        if (ran.some((value) => value.startsWith('forbidden') || value === 'blocked'))
+          problems.push(`denied calls ran: ${ran.join(', ')}`);
+        if (scenario.decide === 'deny' && ran.some((value) => value.startsWith('wait:')))
+          problems.push(`calls denied on resume ran: ${ran.join(', ')}`);
         expect(problems, JSON.stringify(scenario)).toEqual([]);
       }),
       { numRuns: RUNS, seed: 9 },

@@ -45,7 +45,9 @@ function upwardImports(graph: ReadonlyMap<string, readonly string[]>): string[] 
   const name = (file: string) => path.relative(SRC, file).split(path.sep).join('/');
   const found: string[] = [];
   for (const [file, targets] of graph) {
-    for (const target of targets) if ((layerOf(target) ?? -1) > (layerOf(file) ?? Infinity)) found.push(`${name(file)} → ${name(target)}`);
+    for (const target of targets)
+      if ((layerOf(target) ?? -1) > (layerOf(file) ?? Infinity))
+        found.push(`${name(file)} → ${name(target)}`);
   }
   return found.sort();
 }
@@ -110,7 +112,9 @@ describe('the import graph of src/', () => {
   const graph = importGraph(sourceFiles(SRC));
 
   it('places every file of src/ in a layer', () => {
-    const unplaced = [...graph.keys()].filter((file) => layerOf(file) === undefined).map((file) => path.relative(SRC, file));
+    const unplaced = [...graph.keys()]
+      .filter((file) => layerOf(file) === undefined)
+      .map((file) => path.relative(SRC, file));
     expect(unplaced).toEqual([]);
   });
 
@@ -125,13 +129,28 @@ describe('the import graph of src/', () => {
   it('sees an import that points up', () => {
     const loop = path.join(SRC, 'loop', 'a.ts');
     const cli = path.join(SRC, 'cli', 'b.ts');
-    expect(upwardImports(new Map([[loop, [cli]], [cli, [loop]]]))).toEqual(['loop/a.ts → cli/b.ts']);
+    expect(
+      upwardImports(
+        new Map([
+          [loop, [cli]],
+          [cli, [loop]],
+        ]),
+      ),
+    ).toEqual(['loop/a.ts → cli/b.ts']);
   });
 
   it('sees a circle when there is one', () => {
     const a = path.join(SRC, 'a.ts');
     const b = path.join(SRC, 'b.ts');
     const c = path.join(SRC, 'c.ts');
-    expect(circles(new Map([[a, [b]], [b, [a, c]], [c, []]]))).toEqual([['a.ts', 'b.ts']]);
+    expect(
+      circles(
+        new Map([
+          [a, [b]],
+          [b, [a, c]],
+          [c, []],
+        ]),
+      ),
+    ).toEqual([['a.ts', 'b.ts']]);
   });
 });

@@ -31,7 +31,8 @@ function relativeImports(file: string, text = fs.readFileSync(file, 'utf8')): st
     .map((name) => path.resolve(path.dirname(file), name.replace(/\.js$/, '.ts')));
 }
 
-const inside = (file: string, directory: string): boolean => file === directory || file.startsWith(directory + path.sep);
+const inside = (file: string, directory: string): boolean =>
+  file === directory || file.startsWith(directory + path.sep);
 const shown = (file: string): string => path.relative(SRC, file).split(path.sep).join('/');
 
 /** `file → target` for each import of a src/shell/ file that leaves the reader. */
@@ -61,10 +62,22 @@ describe('the Bash reader in src/shell/', () => {
 
   it('sees a reader file that imports the policy, and a policy file that skips the face', () => {
     const reader = path.join(SHELL, 'bash-example.ts');
-    expect(readerEscapes(reader, "import type { Workspace } from '../tools/workspace.js';\nimport { z } from 'zod';\nimport path from 'node:path';")).toEqual(['shell/bash-example.ts → tools/workspace.ts']);
-    expect(readerEscapes(reader, "import { ConfigError } from '../errors.js';\nimport { parseBashCommand } from './bash-command.js';")).toEqual([]);
+    expect(
+      readerEscapes(
+        reader,
+        "import type { Workspace } from '../tools/workspace.js';\nimport { z } from 'zod';\nimport path from 'node:path';",
+      ),
+    ).toEqual(['shell/bash-example.ts → tools/workspace.ts']);
+    expect(
+      readerEscapes(
+        reader,
+        "import { ConfigError } from '../errors.js';\nimport { parseBashCommand } from './bash-command.js';",
+      ),
+    ).toEqual([]);
     const policy = path.join(SRC, 'permissions', 'example.ts');
-    expect(faceBypasses(policy, "const parsed = await import('../shell/bash-command.js');")).toEqual(['permissions/example.ts → shell/bash-command.ts']);
+    expect(faceBypasses(policy, "const parsed = await import('../shell/bash-command.js');")).toEqual([
+      'permissions/example.ts → shell/bash-command.ts',
+    ]);
     expect(faceBypasses(policy, "import type { BashWrite } from '../shell/index.js';")).toEqual([]);
   });
 });

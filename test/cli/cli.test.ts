@@ -28,7 +28,14 @@ function projectWithGuard() {
   writeJson(dir, 'turns.json', TURNS);
   writeJson(dir, 'hooks.json', {
     permissions: { allow: ['Bash(echo:*)'] },
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh' }] }] },
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh' }],
+        },
+      ],
+    },
   });
   return dir;
 }
@@ -36,18 +43,42 @@ function projectWithGuard() {
 describe('hookloop -p', () => {
   it('runs real Bash calls and a Claude Code hook script that denies rm -rf decides as under Claude Code', () => {
     const dir = projectWithGuard();
-    const run = runCli(['-p', 'clean up and write', '--settings', 'hooks.json', '--model-script', 'turns.json', '--output-format', 'json'], dir);
+    const run = runCli(
+      [
+        '-p',
+        'clean up and write',
+        '--settings',
+        'hooks.json',
+        '--model-script',
+        'turns.json',
+        '--output-format',
+        'json',
+      ],
+      dir,
+    );
     expect(run.status).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'finished', terminal_reason: 'completed', num_turns: 3 });
-    expect(result.permission_denials).toEqual([{ tool_name: 'Bash', tool_use_id: 'toolu_01', tool_input: { command: 'rm -rf build' } }]);
+    expect(result).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: 'finished',
+      terminal_reason: 'completed',
+      num_turns: 3,
+    });
+    expect(result.permission_denials).toEqual([
+      { tool_name: 'Bash', tool_use_id: 'toolu_01', tool_input: { command: 'rm -rf build' } },
+    ]);
     expect(fs.readFileSync(path.join(dir, 'build/keep.txt'), 'utf8')).toBe('precious\n');
     expect(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe('hello\n');
   });
 
   it('prints the lifecycle log on stderr with --verbose and only the answer on stdout', () => {
     const dir = projectWithGuard();
-    const run = runCli(['-p', 'go', '--settings', 'hooks.json', '--model-script', 'turns.json', '--verbose'], dir);
+    const run = runCli(
+      ['-p', 'go', '--settings', 'hooks.json', '--model-script', 'turns.json', '--verbose'],
+      dir,
+    );
     expect(run.stdout).toBe('finished\n');
     expect(run.stderr).toContain('[Hook] PreToolUse: Bash -> deny');
     expect(run.stderr).toContain('[Permission] Bash: allow (rule Bash(echo:*))');
@@ -72,7 +103,10 @@ describe('bad input: one clear line naming the file and field, non-zero exit, no
     {
       // Claude Code ignores an unreadable deny rule; hookloop cannot leave a guard out (lenient-settings.ts).
       name: 'a deny rule that names no tool',
-      setup: (dir) => (writeJson(dir, 's.json', { permissions: { deny: ['(rm'] } }), ['--settings', 's.json']),
+      setup: (dir) => (
+        writeJson(dir, 's.json', { permissions: { deny: ['(rm'] } }),
+        ['--settings', 's.json']
+      ),
       expected: /s\.json: permissions\.deny\[0\]: cannot read "\(rm" as a rule/,
     },
     {
@@ -82,7 +116,10 @@ describe('bad input: one clear line naming the file and field, non-zero exit, no
     },
     {
       name: 'a typo in a --model-script block type',
-      setup: (dir) => (writeJson(dir, 'typo.json', [[{ type: 'txt', text: 'x' }]]), ['--model-script', 'typo.json']),
+      setup: (dir) => (
+        writeJson(dir, 'typo.json', [[{ type: 'txt', text: 'x' }]]),
+        ['--model-script', 'typo.json']
+      ),
       expected: /--model-script: typo\.json: \[0\]\[0\]\.type: expected a content block type .*got "txt"/,
     },
     {
@@ -96,20 +133,40 @@ describe('bad input: one clear line naming the file and field, non-zero exit, no
       const dir = tempProject();
       const args = setup(dir);
       const after = fs.readdirSync(dir).sort();
-      const run = runCli(['-p', 'go', ...args, ...(args.includes('--model-script') ? [] : ['--model-script', writeJson(dir, 't.json', [])])], dir);
+      const run = runCli(
+        [
+          '-p',
+          'go',
+          ...args,
+          ...(args.includes('--model-script') ? [] : ['--model-script', writeJson(dir, 't.json', [])]),
+        ],
+        dir,
+      );
       expect(run.status).toBe(2);
       const lines = run.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(expected);
       expect(run.stderr).not.toMatch(/\n\s+at /);
-      expect(fs.readdirSync(dir).filter((entry) => !after.includes(entry) && entry !== 't.json' && entry !== '.test-home')).toEqual([]);
+      expect(
+        fs
+          .readdirSync(dir)
+          .filter((entry) => !after.includes(entry) && entry !== 't.json' && entry !== '.test-home'),
+      ).toEqual([]);
     });
   }
 
   it('a hook command that does not exist is reported on one line naming the settings file and field, and the run goes on as under Claude Code', () => {
     const dir = tempProject();
-    writeJson(dir, 's.json', { permissions: { allow: ['Bash(echo:*)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './missing-hook.sh' }] }] } });
-    writeJson(dir, 't.json', [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo ran' } }], [{ type: 'text', text: 'done' }]]);
+    writeJson(dir, 's.json', {
+      permissions: { allow: ['Bash(echo:*)'] },
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './missing-hook.sh' }] }],
+      },
+    });
+    writeJson(dir, 't.json', [
+      [{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo ran' } }],
+      [{ type: 'text', text: 'done' }],
+    ]);
     const run = runCli(['-p', 'go', '--settings', 's.json', '--model-script', 't.json'], dir);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe('done\n');

@@ -18,18 +18,32 @@ describe.skipIf(!hasScript)('interactive mode on a terminal', () => {
     const home = path.join(dir, '.test-home');
     fs.mkdirSync(home);
     writeJson(dir, 'turns.json', [
-      [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'sleep 20' } }],
+      [
+        { type: 'text', text: 'Let me look.' },
+        { type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'sleep 20' } },
+      ],
       [{ type: 'text', text: 'ANSWER-TWO' }],
     ]);
-    writeJson(dir, 'settings.json', { hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR"/session-end.json' }] }] } });
+    writeJson(dir, 'settings.json', {
+      hooks: {
+        SessionEnd: [
+          { hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR"/session-end.json' }] },
+        ],
+      },
+    });
     const command = `exec '${process.execPath}' '${CLI}' --model-script turns.json --settings settings.json --allowedTools Bash`;
-    const terminal = spawn('script', ['-qfec', command, '/dev/null'], { cwd: dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const terminal = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: dir,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let screen = '';
     terminal.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => terminal.on('exit', (code) => resolve(code)));
     const waitFor = async (needle: string, from = 0) => {
       for (let waited = 0; !screen.includes(needle, from); waited += 20) {
-        if (waited > 15_000) throw new Error(`timed out waiting for ${JSON.stringify(needle)}; screen:\n${screen}`);
+        if (waited > 15_000)
+          throw new Error(`timed out waiting for ${JSON.stringify(needle)}; screen:\n${screen}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return screen.indexOf(needle, from) + needle.length;
@@ -50,26 +64,49 @@ describe.skipIf(!hasScript)('interactive mode on a terminal', () => {
       terminal.kill('SIGKILL');
     }
     expect(screen).toContain('Let me look.');
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'session-end.json'), 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'session-end.json'), 'utf8'))).toMatchObject({
+      hook_event_name: 'SessionEnd',
+      reason: 'prompt_input_exit',
+    });
     // The transcript, not the timeline's events file next to it.
-    const [file] = fs.readdirSync(projectSessionsDir(path.join(home, '.claude'), dir)).filter((name) => name.endsWith('.jsonl'));
+    const [file] = fs
+      .readdirSync(projectSessionsDir(path.join(home, '.claude'), dir))
+      .filter((name) => name.endsWith('.jsonl'));
     const session = loadSession(path.join(projectSessionsDir(path.join(home, '.claude'), dir), file!));
     expect(pairingViolations(session.messages)).toEqual([]);
-    expect(session.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
+    expect(session.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'user',
+      'assistant',
+    ]);
   }, 60_000);
 
   it('asks on the terminal before a call the policy wants approved, and runs it after "y"', async () => {
     const dir = tempProject();
     const home = path.join(dir, '.test-home');
     fs.mkdirSync(home);
-    writeJson(dir, 'turns.json', [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'touch approved.txt' } }], [{ type: 'text', text: 'CREATED' }]]);
-    const terminal = spawn('script', ['-qfec', `exec '${process.execPath}' '${CLI}' --model-script turns.json`, '/dev/null'], { cwd: dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    writeJson(dir, 'turns.json', [
+      [{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'touch approved.txt' } }],
+      [{ type: 'text', text: 'CREATED' }],
+    ]);
+    const terminal = spawn(
+      'script',
+      ['-qfec', `exec '${process.execPath}' '${CLI}' --model-script turns.json`, '/dev/null'],
+      {
+        cwd: dir,
+        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let screen = '';
     terminal.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => terminal.on('exit', (code) => resolve(code)));
     const waitFor = async (needle: string, from = 0) => {
       for (let waited = 0; !screen.includes(needle, from); waited += 20) {
-        if (waited > 15_000) throw new Error(`timed out waiting for ${JSON.stringify(needle)}; screen:\n${screen}`);
+        if (waited > 15_000)
+          throw new Error(`timed out waiting for ${JSON.stringify(needle)}; screen:\n${screen}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return screen.indexOf(needle, from) + needle.length;
@@ -100,13 +137,22 @@ describe.skipIf(!hasScript)('interactive mode on a terminal', () => {
       [{ type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'touch two.txt' } }],
       [{ type: 'text', text: 'SECOND-DONE' }],
     ]);
-    const terminal = spawn('script', ['-qfec', `exec '${process.execPath}' '${CLI}' --model-script turns.json`, '/dev/null'], { cwd: dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const terminal = spawn(
+      'script',
+      ['-qfec', `exec '${process.execPath}' '${CLI}' --model-script turns.json`, '/dev/null'],
+      {
+        cwd: dir,
+        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let screen = '';
     terminal.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => terminal.on('exit', (code) => resolve(code)));
     const waitFor = async (needle: string, from = 0) => {
       for (let waited = 0; !screen.includes(needle, from); waited += 20) {
-        if (waited > 15_000) throw new Error(`timed out waiting for ${JSON.stringify(needle)}; screen:\n${screen}`);
+        if (waited > 15_000)
+          throw new Error(`timed out waiting for ${JSON.stringify(needle)}; screen:\n${screen}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return screen.indexOf(needle, from) + needle.length;
@@ -133,7 +179,9 @@ describe.skipIf(!hasScript)('interactive mode on a terminal', () => {
     const questionLines = screen.split(/\r?\n/).filter((line) => line.includes('Allow?'));
     expect(questionLines.filter((line) => /\(interrupted\)|⎿|denied/.test(line))).toEqual([]);
     // The transcript, not the timeline's events file next to it.
-    const [file] = fs.readdirSync(projectSessionsDir(path.join(home, '.claude'), dir)).filter((name) => name.endsWith('.jsonl'));
+    const [file] = fs
+      .readdirSync(projectSessionsDir(path.join(home, '.claude'), dir))
+      .filter((name) => name.endsWith('.jsonl'));
     const session = loadSession(path.join(projectSessionsDir(path.join(home, '.claude'), dir), file!));
     expect(pairingViolations(session.messages)).toEqual([]);
   }, 60_000);

@@ -15,7 +15,10 @@ function harness(turns: readonly ScriptTurn[], tools = [] as Parameters<typeof s
   const events: string[] = [];
   hooks.on('UserPromptSubmit', ({ prompt }) => void events.push(`UserPromptSubmit:${prompt}`));
   hooks.on('Stop', ({ last_assistant_message }) => void events.push(`Stop:${last_assistant_message}`));
-  hooks.on('PreCompact', ({ trigger, custom_instructions }) => void events.push(`PreCompact:${trigger}:${custom_instructions}`));
+  hooks.on(
+    'PreCompact',
+    ({ trigger, custom_instructions }) => void events.push(`PreCompact:${trigger}:${custom_instructions}`),
+  );
   hooks.on('SessionStart', ({ source }) => void events.push(`SessionStart:${source}`));
   hooks.on('SessionEnd', ({ reason }) => void events.push(`SessionEnd:${reason}`));
   const input = new PassThrough();
@@ -34,7 +37,13 @@ function harness(turns: readonly ScriptTurn[], tools = [] as Parameters<typeof s
     shown: () => shown,
     noted: () => noted,
     start: async () => {
-      const session = await startSession({ model, projectDir: tempProject(), hooks, tools, permissions: { rules: { allow: ['Wait'] } } });
+      const session = await startSession({
+        model,
+        projectDir: tempProject(),
+        hooks,
+        tools,
+        permissions: { rules: { allow: ['Wait'] } },
+      });
       return { session, done: runInteractive({ session }, { input, output, notices, signals }) };
     },
   };
@@ -49,7 +58,11 @@ async function until(condition: () => boolean): Promise<void> {
 
 describe('interactive mode', () => {
   it('runs prompt after prompt in one session: UserPromptSubmit and Stop per prompt, /compact, /exit ends with prompt_input_exit', async () => {
-    const h = harness([[text('first answer')], { match: 'create a detailed summary of the conversation', content: [text('<summary>S</summary>')] }, [text('second answer')]]);
+    const h = harness([
+      [text('first answer')],
+      { match: 'create a detailed summary of the conversation', content: [text('<summary>S</summary>')] },
+      [text('second answer')],
+    ]);
     const { session, done } = await h.start();
     h.input.write('hello\n');
     await until(() => h.shown().includes('first answer'));
@@ -84,14 +97,19 @@ describe('interactive mode', () => {
           context.signal.addEventListener('abort', () => reject(new Error('interrupted')), { once: true });
         }),
     });
-    const h = harness([[toolUse('toolu_01', 'Wait', {}), toolUse('toolu_02', 'Wait', {})], [text('after the interrupt')]], [wait]);
+    const h = harness(
+      [[toolUse('toolu_01', 'Wait', {}), toolUse('toolu_02', 'Wait', {})], [text('after the interrupt')]],
+      [wait],
+    );
     const { session, done } = await h.start();
     h.input.write('wait for it\n');
     await until(() => started);
     h.signals.emit('SIGINT');
     await until(() => h.noted().includes('(interrupted)'));
     expect(pairingViolations(session.messages)).toEqual([]);
-    expect(session.messages.filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual(['toolu_01', 'toolu_02']);
+    expect(
+      session.messages.filter((message) => message.role === 'tool').map((message) => message.toolCallId),
+    ).toEqual(['toolu_01', 'toolu_02']);
     h.input.write('still there?\n');
     await until(() => h.shown().includes('after the interrupt'));
     h.input.end();

@@ -21,16 +21,38 @@ describe('--output-format json result', () => {
   });
 
   it('leaves terminal_reason and api_error_status out when a UserPromptSubmit hook blocked the prompt, as Claude Code does (ups-block-json)', () => {
-    const json = resultJson({ ...base, result: 'UserPromptSubmit operation blocked by hook:\nno', terminalReason: 'prompt_blocked', stopReason: null, numTurns: 0 });
+    const json = resultJson({
+      ...base,
+      result: 'UserPromptSubmit operation blocked by hook:\nno',
+      terminalReason: 'prompt_blocked',
+      stopReason: null,
+      numTurns: 0,
+    });
     expect(json).not.toHaveProperty('terminal_reason');
     expect(json).not.toHaveProperty('api_error_status');
-    expect(json).toMatchObject({ subtype: 'success', is_error: false, stop_reason: null, num_turns: 0, permission_denials: [] });
+    expect(json).toMatchObject({
+      subtype: 'success',
+      is_error: false,
+      stop_reason: null,
+      num_turns: 0,
+      permission_denials: [],
+    });
   });
 
   it('leaves api_error_status out of a run a PreToolUse hook deferred, as Claude Code does (pre-json-defer)', () => {
     const deferredToolUse = { id: 'toolu_01', name: 'Bash', input: { command: 'echo ran > ran.txt' } };
-    const json = resultJson({ ...base, result: '', terminalReason: 'tool_deferred', stopReason: 'tool_deferred', deferredToolUse });
+    const json = resultJson({
+      ...base,
+      result: '',
+      terminalReason: 'tool_deferred',
+      stopReason: 'tool_deferred',
+      deferredToolUse,
+    });
     expect(json).not.toHaveProperty('api_error_status');
-    expect(json).toMatchObject({ stop_reason: 'tool_deferred', terminal_reason: 'tool_deferred', deferred_tool_use: deferredToolUse });
+    expect(json).toMatchObject({
+      stop_reason: 'tool_deferred',
+      terminal_reason: 'tool_deferred',
+      deferred_tool_use: deferredToolUse,
+    });
   });
 });

@@ -50,13 +50,29 @@ async function runAndSignal(turns: unknown, ready: string, signal: NodeJS.Signal
   writeJson(dir, 'turns.json', turns);
   writeJson(dir, 'settings.json', {
     permissions: { allow: ['Bash'] },
-    hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR/session-end.json"' }] }] },
+    hooks: {
+      SessionEnd: [{ hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR/session-end.json"' }] }],
+    },
   });
-  const child = spawn(process.execPath, [CLI, '-p', 'work', '--settings', 'settings.json', '--model-script', 'turns.json', '--session-id', sessionId], {
-    cwd: dir,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      '-p',
+      'work',
+      '--settings',
+      'settings.json',
+      '--model-script',
+      'turns.json',
+      '--session-id',
+      sessionId,
+    ],
+    {
+      cwd: dir,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -64,7 +80,12 @@ async function runAndSignal(turns: unknown, ready: string, signal: NodeJS.Signal
     await waitFor(() => fs.existsSync(path.join(dir, ready)), ready);
     child.kill(signal);
     const code = await exited;
-    return { dir, code, stderr, transcript: path.join(projectSessionsDir(path.join(home, '.claude'), dir), `${sessionId}.jsonl`) };
+    return {
+      dir,
+      code,
+      stderr,
+      transcript: path.join(projectSessionsDir(path.join(home, '.claude'), dir), `${sessionId}.jsonl`),
+    };
   } finally {
     child.kill('SIGKILL');
   }
@@ -79,10 +100,23 @@ function expectConsistentTranscript(transcript: string): void {
 }
 
 describe('a termination signal ends the run like Ctrl-C', () => {
-  for (const [signal, exitCode] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [signal, exitCode] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     it(`${signal}: the Bash command's process group is killed, SessionEnd fires, the call is paired, exit ${exitCode}`, async () => {
       const marker = `hookloop-signal-test-${randomUUID()}`;
-      const turns = [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: `echo $$ > tool.pid; : ${marker}; sleep 30; touch CANARY` } }], [{ type: 'text', text: 'not reached' }]];
+      const turns = [
+        [
+          {
+            type: 'tool_use',
+            id: 'toolu_01',
+            name: 'Bash',
+            input: { command: `echo $$ > tool.pid; : ${marker}; sleep 30; touch CANARY` },
+          },
+        ],
+        [{ type: 'text', text: 'not reached' }],
+      ];
       const run = await runAndSignal(turns, 'tool.pid', signal);
       const toolGroup = readPid(path.join(run.dir, 'tool.pid'));
       try {
@@ -91,10 +125,15 @@ describe('a termination signal ends the run like Ctrl-C', () => {
         await waitFor(() => groupMembers(toolGroup).length === 0, 'the tool process group to end');
         expect(execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })).not.toContain(marker);
         expect(fs.existsSync(path.join(run.dir, 'CANARY'))).toBe(false);
-        const sessionEnd = JSON.parse(fs.readFileSync(path.join(run.dir, 'session-end.json'), 'utf8')) as { hook_event_name: string; reason: string };
+        const sessionEnd = JSON.parse(fs.readFileSync(path.join(run.dir, 'session-end.json'), 'utf8')) as {
+          hook_event_name: string;
+          reason: string;
+        };
         expect(sessionEnd).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'abort' });
         expectConsistentTranscript(run.transcript);
-        expect(loadSession(run.transcript).messages.find((message) => message.role === 'tool')).toMatchObject({ toolCallId: 'toolu_01', isError: true });
+        expect(loadSession(run.transcript).messages.find((message) => message.role === 'tool')).toMatchObject(
+          { toolCallId: 'toolu_01', isError: true },
+        );
       } finally {
         if (groupMembers(toolGroup).length > 0) process.kill(-toolGroup, 'SIGKILL');
       }
@@ -103,15 +142,32 @@ describe('a termination signal ends the run like Ctrl-C', () => {
 
   it('SIGTERM also kills background shells and children that ignore SIGTERM', async () => {
     const turns = [
-      [{ type: 'tool_use', id: 'toolu_bg', name: 'Bash', input: { command: 'echo $$ > bg.pid; sleep 60; touch BG-CANARY', run_in_background: true } }],
-      [{ type: 'tool_use', id: 'toolu_fg', name: 'Bash', input: { command: "(trap '' TERM; sleep 30; touch TRAP-CANARY) & echo $$ > tool.pid; wait" } }],
+      [
+        {
+          type: 'tool_use',
+          id: 'toolu_bg',
+          name: 'Bash',
+          input: { command: 'echo $$ > bg.pid; sleep 60; touch BG-CANARY', run_in_background: true },
+        },
+      ],
+      [
+        {
+          type: 'tool_use',
+          id: 'toolu_fg',
+          name: 'Bash',
+          input: { command: "(trap '' TERM; sleep 30; touch TRAP-CANARY) & echo $$ > tool.pid; wait" },
+        },
+      ],
       [{ type: 'text', text: 'not reached' }],
     ];
     const run = await runAndSignal(turns, 'tool.pid', 'SIGTERM');
     const groups = [readPid(path.join(run.dir, 'bg.pid')), readPid(path.join(run.dir, 'tool.pid'))];
     try {
       expect(run.code, run.stderr).toBe(143);
-      await waitFor(() => groups.every((group) => groupMembers(group).length === 0), 'the tool process groups to end');
+      await waitFor(
+        () => groups.every((group) => groupMembers(group).length === 0),
+        'the tool process groups to end',
+      );
       expect(fs.existsSync(path.join(run.dir, 'BG-CANARY'))).toBe(false);
       expect(fs.existsSync(path.join(run.dir, 'TRAP-CANARY'))).toBe(false);
       expect(fs.existsSync(path.join(run.dir, 'session-end.json'))).toBe(true);
@@ -130,18 +186,43 @@ describe.skipIf(!hasScript)('a termination signal in an interactive session (on 
     const home = path.join(dir, '.test-home');
     fs.mkdirSync(home, { recursive: true });
     writeJson(dir, 'turns.json', turns);
-    writeJson(dir, 'settings.json', { hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR/session-end.json"' }] }] } });
+    writeJson(dir, 'settings.json', {
+      hooks: {
+        SessionEnd: [
+          { hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR/session-end.json"' }] },
+        ],
+      },
+    });
     const command = `echo $$ > hookloop.pid; exec '${process.execPath}' '${CLI}' --model-script turns.json --settings settings.json --allowedTools Bash`;
-    const terminal = spawn('script', ['-qfec', command, '/dev/null'], { cwd: dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const terminal = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: dir,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let screen = '';
     terminal.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => terminal.on('exit', (code) => resolve(code)));
-    return { terminal, exited, screen: () => screen, waitForScreen: (needle: string) => waitFor(() => screen.includes(needle), JSON.stringify(needle)) };
+    return {
+      terminal,
+      exited,
+      screen: () => screen,
+      waitForScreen: (needle: string) => waitFor(() => screen.includes(needle), JSON.stringify(needle)),
+    };
   }
 
   it('SIGTERM during a turn kills the tool, ends the session with SessionEnd reason abort, exit 143', async () => {
     const dir = tempProject();
-    const session = startInteractive(dir, [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo $$ > tool.pid; sleep 30; touch CANARY' } }], [{ type: 'text', text: 'not reached' }]]);
+    const session = startInteractive(dir, [
+      [
+        {
+          type: 'tool_use',
+          id: 'toolu_01',
+          name: 'Bash',
+          input: { command: 'echo $$ > tool.pid; sleep 30; touch CANARY' },
+        },
+      ],
+      [{ type: 'text', text: 'not reached' }],
+    ]);
     try {
       await session.waitForScreen('> ');
       session.terminal.stdin.write('run it\r');
@@ -154,10 +235,17 @@ describe.skipIf(!hasScript)('a termination signal in an interactive session (on 
     const toolGroup = readPid(path.join(dir, 'tool.pid'));
     await waitFor(() => groupMembers(toolGroup).length === 0, 'the tool process group to end');
     expect(fs.existsSync(path.join(dir, 'CANARY'))).toBe(false);
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'session-end.json'), 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'abort' });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'session-end.json'), 'utf8'))).toMatchObject({
+      hook_event_name: 'SessionEnd',
+      reason: 'abort',
+    });
     // The transcript, not the timeline's events file next to it.
-    const [file] = fs.readdirSync(projectSessionsDir(path.join(dir, '.test-home', '.claude'), dir)).filter((name) => name.endsWith('.jsonl'));
-    expectConsistentTranscript(path.join(projectSessionsDir(path.join(dir, '.test-home', '.claude'), dir), file!));
+    const [file] = fs
+      .readdirSync(projectSessionsDir(path.join(dir, '.test-home', '.claude'), dir))
+      .filter((name) => name.endsWith('.jsonl'));
+    expectConsistentTranscript(
+      path.join(projectSessionsDir(path.join(dir, '.test-home', '.claude'), dir), file!),
+    );
   });
 
   it('SIGHUP at the prompt ends the session (SessionEnd fires), exit 129', async () => {
@@ -170,6 +258,9 @@ describe.skipIf(!hasScript)('a termination signal in an interactive session (on 
     } finally {
       session.terminal.kill('SIGKILL');
     }
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'session-end.json'), 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'abort' });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'session-end.json'), 'utf8'))).toMatchObject({
+      hook_event_name: 'SessionEnd',
+      reason: 'abort',
+    });
   });
 });

@@ -31,7 +31,9 @@ describe('ttyApprover', () => {
     const tty = terminal(['y']);
     expect(await ttyApprover(tty).approve(request({ command: 'npm install' }))).toBe('allow');
     expect(tty.shown()).toContain('Bash: npm install\n');
-    expect(tty.shown()).toContain("Claude requested permissions to use Bash, but you haven't granted it yet.\n");
+    expect(tty.shown()).toContain(
+      "Claude requested permissions to use Bash, but you haven't granted it yet.\n",
+    );
     expect(tty.shown()).toContain('Allow? [y]es / [n]o / [a]lways ');
   });
 
@@ -62,7 +64,10 @@ describe('ttyApprover', () => {
   it('asks concurrent requests one after another', async () => {
     const tty = terminal(['y', 'n']);
     const approver = ttyApprover(tty);
-    const answers = await Promise.all([approver.approve(request({ command: 'first' })), approver.approve(request({ command: 'second' }))]);
+    const answers = await Promise.all([
+      approver.approve(request({ command: 'first' })),
+      approver.approve(request({ command: 'second' })),
+    ]);
     expect(answers).toEqual(['allow', 'deny']);
     expect(tty.shown().indexOf('Bash: second')).toBeGreaterThan(tty.shown().indexOf('Bash: first'));
   });

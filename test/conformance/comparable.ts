@@ -7,7 +7,12 @@
 import type { ModelRequestView, Trace } from './reference-tools.js';
 
 /** Paragraphs that stand for Claude Code's own text in a recorded trace. */
-const OWN_TEXT_PARAGRAPHS = new Set(['<environment preamble>', '<attribution reminder>', '<claude-code text>', "Today's date is <date>."]);
+const OWN_TEXT_PARAGRAPHS = new Set([
+  '<environment preamble>',
+  '<attribution reminder>',
+  '<claude-code text>',
+  "Today's date is <date>.",
+]);
 
 /**
  * Whole text blocks Claude Code adds on its own that the recording left unredacted: the "keep the
@@ -17,7 +22,8 @@ const OWN_TEXT_PARAGRAPHS = new Set(['<environment preamble>', '<attribution rem
 const OWN_TEXT_BLOCKS = [/^The user hasn't heard from you in a while\./, /^# Environment update\n/];
 
 /** A paragraph a hook caused, in the labels Claude Code gives them (`PreToolUse:Bash hook additional context: …`, `Stop hook feedback:\n…`). */
-const HOOK_LABELLED = /^(?:<system-reminder>\n)?[A-Z][A-Za-z]*(?::\S+)? hook (?:additional context|success|error|blocking error|feedback)\b|^The PermissionDenied hook indicated/;
+const HOOK_LABELLED =
+  /^(?:<system-reminder>\n)?[A-Z][A-Za-z]*(?::\S+)? hook (?:additional context|success|error|blocking error|feedback)\b|^The PermissionDenied hook indicated/;
 
 /** Placeholders that stand for any text at their position (the rest of the string must match literally). */
 const WILDCARDS = ['<claude-code text>', '<machine-path>'];
@@ -54,12 +60,21 @@ export function hookTextOnly(texts: readonly string[] | undefined): string[] {
  */
 function memoryFiles(text: string): string | undefined {
   const start = text.indexOf('\n\nContents of ');
-  if (start < 0 || !text.endsWith('\n</system-reminder>') || !/^(<system-reminder>\n|<claude-code text>\n\n)/.test(text)) return undefined;
+  if (
+    start < 0 ||
+    !text.endsWith('\n</system-reminder>') ||
+    !/^(<system-reminder>\n|<claude-code text>\n\n)/.test(text)
+  )
+    return undefined;
   return `<memory>\n${text.slice(start + 2, -'\n</system-reminder>'.length)}`;
 }
 
 function textView(request: ModelRequestView): ModelRequestView {
-  return { ...request, extraText: hookTextOnly(request.extraText), systemText: hookTextOnly(request.systemText) };
+  return {
+    ...request,
+    extraText: hookTextOnly(request.extraText),
+    systemText: hookTextOnly(request.systemText),
+  };
 }
 
 /** A reference string with placeholders as a pattern; undefined when it holds none. */
@@ -76,10 +91,14 @@ function reconcile(reference: unknown, ours: unknown): unknown {
     const pattern = wildcardPattern(reference);
     return pattern && typeof ours === 'string' && pattern.test(ours) ? ours : reference;
   }
-  if (Array.isArray(reference)) return reference.map((item, index) => reconcile(item, Array.isArray(ours) ? ours[index] : undefined));
+  if (Array.isArray(reference))
+    return reference.map((item, index) => reconcile(item, Array.isArray(ours) ? ours[index] : undefined));
   if (reference && typeof reference === 'object') {
-    const other = ours && typeof ours === 'object' && !Array.isArray(ours) ? (ours as Record<string, unknown>) : {};
-    return Object.fromEntries(Object.entries(reference).map(([key, value]) => [key, reconcile(value, other[key])]));
+    const other =
+      ours && typeof ours === 'object' && !Array.isArray(ours) ? (ours as Record<string, unknown>) : {};
+    return Object.fromEntries(
+      Object.entries(reference).map(([key, value]) => [key, reconcile(value, other[key])]),
+    );
   }
   return reference;
 }
@@ -103,7 +122,9 @@ export function comparableTraces(reference: Trace, ours: Trace): { reference: Tr
   const referenceView: Trace = {
     ...reference,
     hookCalls: reconcileHookCalls(reference.hookCalls, ours.hookCalls),
-    modelRequests: reference.modelRequests.map(textView).map((request, index) => reconcile(request, oursView.modelRequests[index]) as ModelRequestView),
+    modelRequests: reference.modelRequests
+      .map(textView)
+      .map((request, index) => reconcile(request, oursView.modelRequests[index]) as ModelRequestView),
   };
   return { reference: referenceView, ours: oursView };
 }

@@ -19,7 +19,11 @@ import { RunSlots } from './run-slots.js';
 declare module 'vitest' {
   interface TaskMeta {
     /** Set on each scenario test for the table reporter. */
-    conformance?: Pick<ScenarioReport, 'scenario' | 'status' | 'wallMs'> & { documented: number; unexpected: number; stale: number };
+    conformance?: Pick<ScenarioReport, 'scenario' | 'status' | 'wallMs'> & {
+      documented: number;
+      unexpected: number;
+      stale: number;
+    };
   }
 }
 
@@ -27,7 +31,13 @@ declare module 'vitest' {
 // The compat tier (prompt, agent and async hooks, PermissionDenied, ConfigChange) runs too.
 // The 'later' tier's MCP scenarios run too: hookloop connects MCP servers.
 // The 'later' tier's subagent scenario runs too: the Agent tool starts subagents.
-const scenarios = [...scenariosOfTier('loop'), ...scenariosOfTier('later').filter((name) => name.startsWith('compaction-') || name.startsWith('mcp-') || name === 'subagent-start-stop'), ...scenariosOfTier('compat')];
+const scenarios = [
+  ...scenariosOfTier('loop'),
+  ...scenariosOfTier('later').filter(
+    (name) => name.startsWith('compaction-') || name.startsWith('mcp-') || name === 'subagent-start-stop',
+  ),
+  ...scenariosOfTier('compat'),
+];
 const known = loadKnownDifferences();
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-conformance-'));
 // Two cores: runs spend most of their time waiting on hook processes, so three at once is safe;
@@ -35,19 +45,32 @@ const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-conformance-'));
 const slots = new RunSlots(3);
 
 function measuresTiming(scenario: string): boolean {
-  return /\bsleep\b|"timeout"/.test(fs.readFileSync(path.join(FIXTURES, 'scenarios', scenario, 'scenario.json'), 'utf8'));
+  return /\bsleep\b|"timeout"/.test(
+    fs.readFileSync(path.join(FIXTURES, 'scenarios', scenario, 'scenario.json'), 'utf8'),
+  );
 }
 
 /** Builds dist/ when it is missing or older than a source file, since the suite runs the built CLI. */
 function ensureBuilt(): void {
   const newestSource = (dir: string): number =>
-    Math.max(0, ...fs.readdirSync(dir, { withFileTypes: true }).map((entry) => {
-      const full = path.join(dir, entry.name);
-      return entry.isDirectory() ? newestSource(full) : entry.name.endsWith('.ts') ? fs.statSync(full).mtimeMs : 0;
-    }));
-  if (fs.existsSync(CLI_PATH) && fs.statSync(CLI_PATH).mtimeMs >= newestSource(path.join(REPO_ROOT, 'src'))) return;
+    Math.max(
+      0,
+      ...fs.readdirSync(dir, { withFileTypes: true }).map((entry) => {
+        const full = path.join(dir, entry.name);
+        return entry.isDirectory()
+          ? newestSource(full)
+          : entry.name.endsWith('.ts')
+            ? fs.statSync(full).mtimeMs
+            : 0;
+      }),
+    );
+  if (fs.existsSync(CLI_PATH) && fs.statSync(CLI_PATH).mtimeMs >= newestSource(path.join(REPO_ROOT, 'src')))
+    return;
   try {
-    execFileSync(path.join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: REPO_ROOT, stdio: 'pipe' });
+    execFileSync(path.join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], {
+      cwd: REPO_ROOT,
+      stdio: 'pipe',
+    });
   } catch {
     // tsc still emits on type errors; the typecheck is another test's job. Only a missing CLI is fatal.
   }
@@ -87,7 +110,9 @@ describe('conformance fixtures', () => {
     const changed = sums.filter((line) => {
       const [hash, file] = line.split(/\s+/);
       const target = path.join(FIXTURES, file!);
-      return !fs.existsSync(target) || createHash('sha256').update(fs.readFileSync(target)).digest('hex') !== hash;
+      return (
+        !fs.existsSync(target) || createHash('sha256').update(fs.readFileSync(target)).digest('hex') !== hash
+      );
     });
     expect(changed).toEqual([]);
   });
@@ -95,25 +120,53 @@ describe('conformance fixtures', () => {
   it('allow-list entries name scenarios of the suite and sections of docs/compatibility.md', () => {
     const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs/compatibility.md'), 'utf8');
     // GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens.
-    const anchors = new Set([...doc.matchAll(/^#{2,4} (.+)$/gm)].map((match) => match[1]!.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
+    const anchors = new Set(
+      [...doc.matchAll(/^#{2,4} (.+)$/gm)].map((match) =>
+        match[1]!
+          .trim()
+          .toLowerCase()
+          .replace(/[^\w\- ]/g, '')
+          .replace(/ /g, '-'),
+      ),
+    );
     const problems: string[] = [];
     for (const [scenario, entries] of known.scenarios) {
-      if (scenario !== '*' && !scenarios.includes(scenario)) problems.push(`${scenario}: not a scenario of the suite`);
-      for (const entry of entries) if (!anchors.has(entry.doc)) problems.push(`${scenario}: doc "${entry.doc}" is not a section id in docs/compatibility.md`);
+      if (scenario !== '*' && !scenarios.includes(scenario))
+        problems.push(`${scenario}: not a scenario of the suite`);
+      for (const entry of entries)
+        if (!anchors.has(entry.doc))
+          problems.push(`${scenario}: doc "${entry.doc}" is not a section id in docs/compatibility.md`);
     }
-    for (const ignore of known.ignoreSequenceOf) if (!anchors.has(ignore.doc)) problems.push(`ignoreSequenceOf ${ignore.event}: doc "${ignore.doc}" is not a section id in docs/compatibility.md`);
+    for (const ignore of known.ignoreSequenceOf)
+      if (!anchors.has(ignore.doc))
+        problems.push(
+          `ignoreSequenceOf ${ignore.event}: doc "${ignore.doc}" is not a section id in docs/compatibility.md`,
+        );
     expect(problems).toEqual([]);
   });
 });
 
 describe('conformance: scenarios against Claude Code 2.1.328', () => {
   for (const scenario of scenarios) {
-    it.concurrent(scenario, async ({ task, expect }) => {
-      const report = await slots.run(measuresTiming(scenario), () => checkScenario(scenario, workDir, known, cliPath));
-      const unexpected = report.differences.filter((difference) => !difference.documentedBy).length;
-      task.meta.conformance = { scenario, status: report.status, wallMs: report.wallMs, documented: report.differences.length - unexpected, unexpected, stale: report.stale.length };
-      if (report.status === 'fail') expect.fail(describeReport(report));
-      fs.rmSync(report.traceDir, { recursive: true, force: true });
-    }, 150_000);
+    it.concurrent(
+      scenario,
+      async ({ task, expect }) => {
+        const report = await slots.run(measuresTiming(scenario), () =>
+          checkScenario(scenario, workDir, known, cliPath),
+        );
+        const unexpected = report.differences.filter((difference) => !difference.documentedBy).length;
+        task.meta.conformance = {
+          scenario,
+          status: report.status,
+          wallMs: report.wallMs,
+          documented: report.differences.length - unexpected,
+          unexpected,
+          stale: report.stale.length,
+        };
+        if (report.status === 'fail') expect.fail(describeReport(report));
+        fs.rmSync(report.traceDir, { recursive: true, force: true });
+      },
+      150_000,
+    );
   }
 });

@@ -55,7 +55,10 @@ export function loadKnownDifferences(file = path.join(HERE, 'known-differences.j
     const issue = parsed.error.issues[0]!;
     throw new Error(`${file}: ${issue.path.join('.')}: ${issue.message}`);
   }
-  return { scenarios: new Map(Object.entries(parsed.data.scenarios)), ignoreSequenceOf: parsed.data.ignoreSequenceOf };
+  return {
+    scenarios: new Map(Object.entries(parsed.data.scenarios)),
+    ignoreSequenceOf: parsed.data.ignoreSequenceOf,
+  };
 }
 
 /** One difference line with the entry that documents it (if any). */
@@ -74,13 +77,19 @@ export interface Classification {
 }
 
 /** Matches `[section] text` lines against the scenario's entries and the `*` entries. */
-export function classify(scenario: string, lines: readonly string[], known: KnownDifferences): Classification {
+export function classify(
+  scenario: string,
+  lines: readonly string[],
+  known: KnownDifferences,
+): Classification {
   const own = known.scenarios.get(scenario) ?? [];
   const entries = [...own, ...(known.scenarios.get('*') ?? [])];
   const used = new Set<KnownDifference>();
   const differences = lines.map((line): ClassifiedDifference => {
     const [, section = '', text = line] = /^\[(\w+)\] ([\s\S]*)$/.exec(line) ?? [];
-    const entry = entries.find((candidate) => candidate.section === section && new RegExp(candidate.pattern).test(text));
+    const entry = entries.find(
+      (candidate) => candidate.section === section && new RegExp(candidate.pattern).test(text),
+    );
     if (entry) used.add(entry);
     return { section, text, ...(entry ? { documentedBy: entry } : {}) };
   });

@@ -16,7 +16,12 @@ export interface Trace {
   scenario: string;
   agent: string;
   exitCode: number | string | null;
-  hookCalls: { event: string; input: Record<string, unknown>; env?: Record<string, string>; hookCwd?: string }[];
+  hookCalls: {
+    event: string;
+    input: Record<string, unknown>;
+    env?: Record<string, string>;
+    hookCwd?: string;
+  }[];
   modelRequests: ModelRequestView[];
   result: string | null;
   files: Record<string, unknown>;
@@ -49,7 +54,11 @@ export interface CompareOptions {
 }
 
 interface RunModule {
-  runScenario(scenarioDir: string, agent: { name: string; command: string; shell: boolean }, options: { outDir: string; keep?: boolean; agentLabel?: string; timeout?: number }): Promise<{ runDir: string | null; exitCode: unknown; wallMs: number }>;
+  runScenario(
+    scenarioDir: string,
+    agent: { name: string; command: string; shell: boolean },
+    options: { outDir: string; keep?: boolean; agentLabel?: string; timeout?: number },
+  ): Promise<{ runDir: string | null; exitCode: unknown; wallMs: number }>;
   ALL_EVENTS: readonly string[];
 }
 interface CompareModule {

@@ -15,9 +15,14 @@ import { REPO_ROOT } from './reference-tools.js';
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/setups-conformance');
 const shared = loadKnownDifferences();
-const own = loadKnownDifferences(path.join(path.dirname(new URL(import.meta.url).pathname), 'setups-known-differences.json'));
+const own = loadKnownDifferences(
+  path.join(path.dirname(new URL(import.meta.url).pathname), 'setups-known-differences.json'),
+);
 // The shared allow-list's `*` entries (Claude Code's own preamble and reminders) apply here too.
-const known = { scenarios: new Map([...own.scenarios, ['*', shared.scenarios.get('*') ?? []]]), ignoreSequenceOf: shared.ignoreSequenceOf };
+const known = {
+  scenarios: new Map([...own.scenarios, ['*', shared.scenarios.get('*') ?? []]]),
+  ignoreSequenceOf: shared.ignoreSequenceOf,
+};
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-setups-conformance-'));
 const scenarios = fs.readdirSync(path.join(FIXTURES, 'scenarios')).sort();
 
@@ -26,9 +31,19 @@ afterAll(() => {
 });
 
 describe('setups conformance (settings, skills, slash commands)', () => {
-  it.each(scenarios)('%s', async (scenario) => {
-    const report = await checkScenario(scenario, workDir, known, process.env['HOOKLOOP_CONFORMANCE_CLI'] ?? CLI_PATH, FIXTURES);
-    expect(report.status === 'match' || report.status === 'documented', describeReport(report)).toBe(true);
-    fs.rmSync(report.traceDir, { recursive: true, force: true });
-  }, 120_000);
+  it.each(scenarios)(
+    '%s',
+    async (scenario) => {
+      const report = await checkScenario(
+        scenario,
+        workDir,
+        known,
+        process.env['HOOKLOOP_CONFORMANCE_CLI'] ?? CLI_PATH,
+        FIXTURES,
+      );
+      expect(report.status === 'match' || report.status === 'documented', describeReport(report)).toBe(true);
+      fs.rmSync(report.traceDir, { recursive: true, force: true });
+    },
+    120_000,
+  );
 });

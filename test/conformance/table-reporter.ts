@@ -14,8 +14,20 @@ export default class ConformanceTableReporter implements Reporter {
     const row = testCase.meta().conformance;
     if (row) this.rows.push(row);
     // A scenario that could not be run or compared at all (runner error, timeout) has no row yet.
-    else if (testCase.module.moduleId.endsWith('conformance.test.ts') && testCase.parent.type === 'suite' && testCase.parent.name.startsWith('conformance: scenarios') && testCase.result().state === 'failed') {
-      this.rows.push({ scenario: testCase.name, status: 'fail', wallMs: testCase.diagnostic()?.duration ?? 0, documented: 0, unexpected: 0, stale: 0 });
+    else if (
+      testCase.module.moduleId.endsWith('conformance.test.ts') &&
+      testCase.parent.type === 'suite' &&
+      testCase.parent.name.startsWith('conformance: scenarios') &&
+      testCase.result().state === 'failed'
+    ) {
+      this.rows.push({
+        scenario: testCase.name,
+        status: 'fail',
+        wallMs: testCase.diagnostic()?.duration ?? 0,
+        documented: 0,
+        unexpected: 0,
+        stale: 0,
+      });
     }
   }
 
@@ -36,7 +48,11 @@ export default class ConformanceTableReporter implements Reporter {
       lines.push(`${row.scenario.padEnd(width)}  ${status.padEnd(30)} ${(row.wallMs / 1000).toFixed(1)}s`);
     }
     const count = (status: Row['status']) => rows.filter((row) => row.status === status).length;
-    lines.push('', `${rows.length} scenarios: ${count('match')} match, ${count('documented')} with documented differences, ${count('fail')} FAIL`, '');
+    lines.push(
+      '',
+      `${rows.length} scenarios: ${count('match')} match, ${count('documented')} with documented differences, ${count('fail')} FAIL`,
+      '',
+    );
     process.stdout.write(`${lines.join('\n')}\n`);
   }
 }

@@ -3,8 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type HandlerOutcome, HookEngine, type HookEventName, runAgent } from '../../src/index.js';
-import { registerSettingsHandlers, type ExternalHandlerEntry } from '../../src/hooks/transports/settings-handlers.js';
+import {
+  defineTool,
+  type HandlerOutcome,
+  HookEngine,
+  type HookEventName,
+  runAgent,
+} from '../../src/index.js';
+import {
+  registerSettingsHandlers,
+  type ExternalHandlerEntry,
+} from '../../src/hooks/transports/settings-handlers.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { pairingViolations } from '../support/scripted-run.js';
 
@@ -29,10 +38,12 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Each hook first appends `$$` (the shell's pid, which is its process group id) to its pid file. */
 const HOSTILE: Record<string, (pidFile: string) => string> = {
-  'forks a grandchild holding stdout open': (pidFile) => `echo $$ >> '${pidFile}'; cat >/dev/null; sleep 30 & echo '{}'`,
+  'forks a grandchild holding stdout open': (pidFile) =>
+    `echo $$ >> '${pidFile}'; cat >/dev/null; sleep 30 & echo '{}'`,
   'never reads stdin': (pidFile) => `echo $$ >> '${pidFile}'; sleep 30`,
   'closes stdin early': (pidFile) => `exec 0<&-; echo $$ >> '${pidFile}'; sleep 30`,
-  'prints without a newline and hangs': (pidFile) => `echo $$ >> '${pidFile}'; printf '{"hookSpecificOutput": '; sleep 30`,
+  'prints without a newline and hangs': (pidFile) =>
+    `echo $$ >> '${pidFile}'; printf '{"hookSpecificOutput": '; sleep 30`,
   'ignores SIGTERM': (pidFile) => `trap '' TERM; echo $$ >> '${pidFile}'; sleep 30`,
 };
 
@@ -53,7 +64,8 @@ async function expectGroupsGone(pidFile: string, invocations: number): Promise<v
   const deadline = Date.now() + GROUP_GONE_WITHIN_MS;
   for (const pgid of groups) {
     expect(pgid).toBeGreaterThan(1);
-    while (groupAlive(pgid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (groupAlive(pgid) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(groupAlive(pgid), `process group ${pgid} still has processes`).toBe(false);
   }
 }
@@ -98,7 +110,10 @@ async function runWith(event: HookEventName, commands: readonly string[]) {
   return { result, ran, outcomes };
 }
 
-function expectRunWentOn({ result, ran, outcomes }: Awaited<ReturnType<typeof runWith>>, hooksPerCall: number): void {
+function expectRunWentOn(
+  { result, ran, outcomes }: Awaited<ReturnType<typeof runWith>>,
+  hooksPerCall: number,
+): void {
   expect(result.terminalReason).toBe('completed');
   expect(pairingViolations(result.messages)).toEqual([]);
   expect(ran).toEqual([1, 2]);
@@ -108,7 +123,8 @@ function expectRunWentOn({ result, ran, outcomes }: Awaited<ReturnType<typeof ru
     ['toolu_2', false],
   ]);
   expect(outcomes).toHaveLength(2 * hooksPerCall);
-  for (const outcome of outcomes) expect(outcome.durationMs).toBeLessThan(TIMEOUT_S * 1000 + KILL_GRACE_MS + SLACK_MS);
+  for (const outcome of outcomes)
+    expect(outcome.durationMs).toBeLessThan(TIMEOUT_S * 1000 + KILL_GRACE_MS + SLACK_MS);
 }
 
 describe('hostile command hooks', () => {
@@ -122,7 +138,9 @@ describe('hostile command hooks', () => {
   }
 
   it('all five at once on PostToolUse: every group is gone and both results are paired', async () => {
-    const pidFiles = Object.keys(HOSTILE).map((name) => path.join(dir, `post-${name.replace(/\W+/g, '-')}.pid`));
+    const pidFiles = Object.keys(HOSTILE).map((name) =>
+      path.join(dir, `post-${name.replace(/\W+/g, '-')}.pid`),
+    );
     const commands = Object.values(HOSTILE).map((command, index) => command(pidFiles[index]!));
     const run = await runWith('PostToolUse', commands);
     expectRunWentOn(run, commands.length);

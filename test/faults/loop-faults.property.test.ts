@@ -4,8 +4,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HookEngine, type HookEventName } from '../../src/index.js';
-import { registerSettingsHandlers, type ExternalHandlerEntry } from '../../src/hooks/transports/settings-handlers.js';
-import { answer, BEHAVIOURS, describeMessages, play, ruleNames, scenarioArb, violations, type Behaviour, type Scenario } from './fault-harness.js';
+import {
+  registerSettingsHandlers,
+  type ExternalHandlerEntry,
+} from '../../src/hooks/transports/settings-handlers.js';
+import {
+  answer,
+  BEHAVIOURS,
+  describeMessages,
+  play,
+  ruleNames,
+  scenarioArb,
+  violations,
+  type Behaviour,
+  type Scenario,
+} from './fault-harness.js';
 
 // Fault injection over random runs: random model turns, random hook behaviour per event,
 // random rules, modes and approvers; after every run the invariants of fault-harness.ts must hold.
@@ -31,13 +44,20 @@ const EVENT_WEIGHTS: [HookEventName, number][] = [
   ['PreToolSelection', 1],
   ['PostModelResponse', 2],
 ];
-const weighted = <T>(pairs: readonly (readonly [T, number])[]) => fc.oneof(...pairs.map(([value, weight]) => ({ weight, arbitrary: fc.constant(value) })));
+const weighted = <T>(pairs: readonly (readonly [T, number])[]) =>
+  fc.oneof(...pairs.map(([value, weight]) => ({ weight, arbitrary: fc.constant(value) })));
 /**
  * Decisions and failures that a gate must honour three times as often as the other behaviours.
  * A hanging callback costs its whole timeout, so it stays rare enough for 10,000 runs to fit the bench.
  */
-const pick = <T extends string>(values: readonly T[], frequent: readonly string[]) => weighted(values.map((value) => [value, frequent.includes(value) ? 3 : 1] as const));
-const TOOL_EVENTS = new Set<HookEventName>(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure']);
+const pick = <T extends string>(values: readonly T[], frequent: readonly string[]) =>
+  weighted(values.map((value) => [value, frequent.includes(value) ? 3 : 1] as const));
+const TOOL_EVENTS = new Set<HookEventName>([
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostToolUseFailure',
+]);
 
 let projectDir = '';
 let scriptDir = '';
@@ -53,16 +73,23 @@ interface Hook<B> {
   readonly behaviour: B;
   readonly matcher: 'Act' | 'Flaky' | undefined;
 }
-const applies = (hook: Hook<unknown>, event: HookEventName, tool: string) => hook.event === event && (hook.matcher === undefined || hook.matcher === tool || !TOOL_EVENTS.has(event));
+const applies = (hook: Hook<unknown>, event: HookEventName, tool: string) =>
+  hook.event === event && (hook.matcher === undefined || hook.matcher === tool || !TOOL_EVENTS.has(event));
 
 /**
  * True when the scenario forbids every call of `tool`: a deny rule; plan mode (neither tool is
  * read-only); an ask rule nobody can approve (the approver refuses and no PermissionRequest hook
  * allows — a PreToolUse allow must not be enough); or PreToolUse hooks that refuse it (`preRefuses`).
  */
-function forbids(scenario: Scenario<Hook<string>>, tool: string, preRefuses: (hooks: Hook<string>[]) => boolean): boolean {
+function forbids(
+  scenario: Scenario<Hook<string>>,
+  tool: string,
+  preRefuses: (hooks: Hook<string>[]) => boolean,
+): boolean {
   if (ruleNames(scenario.rules.deny, tool) || scenario.mode === 'plan') return true;
-  const permissionAllows = scenario.hooks.some((hook) => applies(hook, 'PermissionRequest', tool) && hook.behaviour === 'allow');
+  const permissionAllows = scenario.hooks.some(
+    (hook) => applies(hook, 'PermissionRequest', tool) && hook.behaviour === 'allow',
+  );
   if (ruleNames(scenario.rules.ask, tool) && scenario.approver !== 'allow' && !permissionAllows) return true;
   return preRefuses(scenario.hooks.filter((hook) => applies(hook, 'PreToolUse', tool)));
 }
@@ -84,7 +111,11 @@ function report(scenario: unknown, played: Awaited<ReturnType<typeof play>>, pro
 }
 
 describe('fault injection: random runs keep the loop invariants', () => {
-  const callbackHook = fc.record({ event: weighted(EVENT_WEIGHTS), behaviour: pick(BEHAVIOURS, ['allow', 'deny', 'none', 'throw']), matcher: fc.constantFrom(undefined, 'Act' as const, 'Flaky' as const) });
+  const callbackHook = fc.record({
+    event: weighted(EVENT_WEIGHTS),
+    behaviour: pick(BEHAVIOURS, ['allow', 'deny', 'none', 'throw']),
+    matcher: fc.constantFrom(undefined, 'Act' as const, 'Flaky' as const),
+  });
 
   it(
     `callback hooks (${CALLBACK_RUNS} runs)`,
@@ -93,11 +124,18 @@ describe('fault injection: random runs keep the loop invariants', () => {
         fc.asyncProperty(scenarioArb(callbackHook, { maxTurns: 3, maxHooks: 6 }), async (scenario) => {
           const hooks = new HookEngine();
           for (const hook of scenario.hooks) {
-            hooks.on(hook.event, { timeout: 0.002, ...(hook.matcher && TOOL_EVENTS.has(hook.event) ? { matcher: hook.matcher } : {}) }, () => {
-              if (hook.behaviour === 'throw') throw new Error('boom');
-              if (hook.behaviour === 'hang') return new Promise<undefined>(() => {});
-              return answer(hook.event, hook.behaviour as Behaviour) as never;
-            });
+            hooks.on(
+              hook.event,
+              {
+                timeout: 0.002,
+                ...(hook.matcher && TOOL_EVENTS.has(hook.event) ? { matcher: hook.matcher } : {}),
+              },
+              () => {
+                if (hook.behaviour === 'throw') throw new Error('boom');
+                if (hook.behaviour === 'hang') return new Promise<undefined>(() => {});
+                return answer(hook.event, hook.behaviour as Behaviour) as never;
+              },
+            );
           }
           const played = await play(scenario, hooks, projectDir);
           const problems = violations(played, (tool) => forbids(scenario, tool, callbacksRefuse));
@@ -110,7 +148,27 @@ describe('fault injection: random runs keep the loop invariants', () => {
   );
 
   /** Command hook behaviours: the callback ones in their command form, plus what only a process can do. */
-  const COMMAND_BEHAVIOURS = ['none', 'noread', 'allow', 'deny', 'ask', 'defer', 'rewrite', 'rewrite-invalid', 'block', 'exit2', 'exit1', 'garbage', 'invalid-json', 'plain', 'big', 'big-plain', 'hang', 'stop', 'context'] as const;
+  const COMMAND_BEHAVIOURS = [
+    'none',
+    'noread',
+    'allow',
+    'deny',
+    'ask',
+    'defer',
+    'rewrite',
+    'rewrite-invalid',
+    'block',
+    'exit2',
+    'exit1',
+    'garbage',
+    'invalid-json',
+    'plain',
+    'big',
+    'big-plain',
+    'hang',
+    'stop',
+    'context',
+  ] as const;
   type CommandBehaviour = (typeof COMMAND_BEHAVIOURS)[number];
   // SessionEnd hooks get at least 1.5 s: too slow to hang here.
   const COMMAND_EVENTS = EVENT_WEIGHTS.filter(([event]) => event !== 'SessionEnd');
@@ -155,8 +213,13 @@ describe('fault injection: random runs keep the loop invariants', () => {
   function commandsRefuse(hooks: Hook<string>[]): boolean {
     const typed = hooks as unknown as (Hook<CommandBehaviour> & { failClosed: boolean })[];
     if (typed.some(({ behaviour }) => ['deny', 'defer', 'block', 'exit2'].includes(behaviour))) return true;
-    if (typed.some(({ behaviour, failClosed }) => failClosed && (behaviour === 'exit1' || behaviour === 'hang'))) return true;
-    const rewrites = typed.filter(({ behaviour }) => behaviour === 'rewrite' || behaviour === 'rewrite-invalid');
+    if (
+      typed.some(({ behaviour, failClosed }) => failClosed && (behaviour === 'exit1' || behaviour === 'hang'))
+    )
+      return true;
+    const rewrites = typed.filter(
+      ({ behaviour }) => behaviour === 'rewrite' || behaviour === 'rewrite-invalid',
+    );
     return rewrites.at(-1)?.behaviour === 'rewrite-invalid';
   }
 
@@ -169,7 +232,12 @@ describe('fault injection: random runs keep the loop invariants', () => {
           const entries: ExternalHandlerEntry[] = scenario.hooks.map((hook, index) => ({
             event: hook.event,
             matcher: TOOL_EVENTS.has(hook.event) ? hook.matcher : undefined,
-            config: { type: 'command', command: commandFor(hook.event, hook.behaviour, hook.failClosed), timeout: hook.behaviour === 'hang' ? 0.3 : 20, ...(hook.failClosed ? { onFailure: 'block' } : {}) } as ExternalHandlerEntry['config'],
+            config: {
+              type: 'command',
+              command: commandFor(hook.event, hook.behaviour, hook.failClosed),
+              timeout: hook.behaviour === 'hang' ? 0.3 : 20,
+              ...(hook.failClosed ? { onFailure: 'block' } : {}),
+            } as ExternalHandlerEntry['config'],
             source: { file: 'fuzz-settings.json' },
             groupIndex: index,
             handlerIndex: 0,

@@ -9,7 +9,13 @@ import { tempProject } from '../support/scripted-run.js';
 function runWithStdin(args: readonly string[], cwd: string, input: string) {
   const home = path.join(cwd, '.test-home');
   fs.mkdirSync(home, { recursive: true });
-  return spawnSync(process.execPath, [CLI, ...args], { cwd, input, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home }, timeout: 60_000 });
+  return spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    input,
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home },
+    timeout: 60_000,
+  });
 }
 
 /** The text of the last user message of the only recorded model request. */
@@ -17,7 +23,10 @@ function promptSent(dir: string): string {
   const [line, ...more] = fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n');
   expect(more).toEqual([]);
   const request = JSON.parse(line!) as { messages: { content: { type: string; text: string }[] }[] };
-  return request.messages.at(-1)!.content.map((block) => block.text).join('');
+  return request.messages
+    .at(-1)!
+    .content.map((block) => block.text)
+    .join('');
 }
 
 function project(): string {
@@ -48,16 +57,23 @@ describe('the prompt of a headless run, as in Claude Code', () => {
     const dir = project();
     const run = runCli(['-p', '', ...RUN], dir);
     expect(run.status).toBe(2);
-    expect(run.stderr).toBe('hookloop: -p: Input must be provided either through stdin or as a prompt argument when using --print\n');
+    expect(run.stderr).toBe(
+      'hookloop: -p: Input must be provided either through stdin or as a prompt argument when using --print\n',
+    );
     expect(fs.existsSync(path.join(dir, 'requests.jsonl'))).toBe(false);
   });
 
-  for (const args of [['-p', 'fix', 'the', 'build'], ['fix', 'the', 'build']]) {
+  for (const args of [
+    ['-p', 'fix', 'the', 'build'],
+    ['fix', 'the', 'build'],
+  ]) {
     it(`extra words are an error, not dropped: hookloop ${args.join(' ')}`, () => {
       const dir = project();
       const run = runCli([...args, ...RUN], dir);
       expect(run.status).toBe(2);
-      expect(run.stderr).toBe('hookloop: unexpected extra argument "the": the prompt is one argument; quote it, e.g. -p "fix the build"\n');
+      expect(run.stderr).toBe(
+        'hookloop: unexpected extra argument "the": the prompt is one argument; quote it, e.g. -p "fix the build"\n',
+      );
       expect(fs.existsSync(path.join(dir, 'requests.jsonl'))).toBe(false);
     });
   }

@@ -16,7 +16,15 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-strict-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 const CONSUMER_TSCONFIG = {
-  compilerOptions: { strict: true, skipLibCheck: false, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'] },
+  compilerOptions: {
+    strict: true,
+    skipLibCheck: false,
+    noEmit: true,
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    target: 'es2022',
+    types: ['node'],
+  },
   files: ['use.ts'],
 };
 
@@ -33,9 +41,22 @@ export const used = [runAgent, ScriptedModel, providers, hook];
 
 describe('the published types', () => {
   it('type-check in a strict project that checks library types (skipLibCheck: false)', () => {
-    expect(fs.existsSync(path.join(ROOT, 'dist', 'src', 'index.d.ts')), 'dist/ is missing: run npm run build first').toBe(true);
-    const env = { ...process.env, HOME: path.join(work, 'home'), npm_config_cache: path.join(work, 'npm-cache'), npm_config_update_notifier: 'false' };
-    const packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, env, encoding: 'utf8', timeout: 120_000 });
+    expect(
+      fs.existsSync(path.join(ROOT, 'dist', 'src', 'index.d.ts')),
+      'dist/ is missing: run npm run build first',
+    ).toBe(true);
+    const env = {
+      ...process.env,
+      HOME: path.join(work, 'home'),
+      npm_config_cache: path.join(work, 'npm-cache'),
+      npm_config_update_notifier: 'false',
+    };
+    const packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(packed.status, packed.stderr).toBe(0);
     const [report] = JSON.parse(packed.stdout) as { filename: string }[];
 
@@ -50,7 +71,11 @@ describe('the published types', () => {
     fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG, null, 2));
     fs.writeFileSync(path.join(project, 'use.ts'), CONSUMER_SOURCE);
 
-    const checked = spawnSync(process.execPath, [TSC, '-p', project], { cwd: project, encoding: 'utf8', timeout: 240_000 });
+    const checked = spawnSync(process.execPath, [TSC, '-p', project], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
     expect(checked.stdout + checked.stderr).toBe('');
     expect(checked.status).toBe(0);
   }, 300_000);

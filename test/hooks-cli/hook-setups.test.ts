@@ -42,7 +42,11 @@ function copySetup(name: string): { dir: string; spec: Case; sources: string[] }
   const dir = tempProject({ 'build/keep.txt': 'keep\n' });
   fs.cpSync(path.join(SETUPS, name), dir, { recursive: true });
   const spec = JSON.parse(fs.readFileSync(path.join(dir, 'case.json'), 'utf8')) as Case;
-  const sources = ['--settings', 'settings.json', ...(spec.pluginDirs ?? []).flatMap((plugin) => ['--plugin-dir', plugin])];
+  const sources = [
+    '--settings',
+    'settings.json',
+    ...(spec.pluginDirs ?? []).flatMap((plugin) => ['--plugin-dir', plugin]),
+  ];
   return { dir, spec, sources };
 }
 
@@ -50,7 +54,15 @@ const names = fs.readdirSync(SETUPS).filter((name) => fs.existsSync(path.join(SE
 
 describe('ecosystem hook setups', () => {
   it('cover every style the issue names', () => {
-    expect(names.sort()).toEqual(['bash-guard-exit2', 'if-tool-names', 'node-json-decision', 'plugin-layout', 'python-json-decision', 'relative-and-unquoted', 'ten-handlers']);
+    expect(names.sort()).toEqual([
+      'bash-guard-exit2',
+      'if-tool-names',
+      'node-json-decision',
+      'plugin-layout',
+      'python-json-decision',
+      'relative-and-unquoted',
+      'ten-handlers',
+    ]);
   });
 
   for (const name of names) {
@@ -58,30 +70,69 @@ describe('ecosystem hook setups', () => {
       const { dir, spec, sources } = copySetup(name);
       const reasons = new Map<string, string>();
       for (const [index, call] of spec.calls.entries()) {
-        const run = runCli(['hooks', 'test', 'PreToolUse', '--tool', call.tool, '--input', JSON.stringify(call.input), ...sources, '--json'], dir);
+        const run = runCli(
+          [
+            'hooks',
+            'test',
+            'PreToolUse',
+            '--tool',
+            call.tool,
+            '--input',
+            JSON.stringify(call.input),
+            ...sources,
+            '--json',
+          ],
+          dir,
+        );
         expect(run.stderr).toBe('');
         const report = JSON.parse(run.stdout) as TestReport;
         expect(report.verdict.decision, `${name} call ${index}`).toBe(call.decision);
         expect(run.status).toBe(call.decision === 'deny' ? 1 : 0);
         if (call.reason !== undefined) expect(report.verdict.reason).toMatch(new RegExp(call.reason));
         if (call.context !== undefined) expect(report.verdict.merged.contexts).toContain(call.context);
-        if (call.handlersRan !== undefined) expect(report.handlers.filter((handler) => handler.status === 'ran')).toHaveLength(call.handlersRan);
+        if (call.handlersRan !== undefined)
+          expect(report.handlers.filter((handler) => handler.status === 'ran')).toHaveLength(
+            call.handlersRan,
+          );
         if (call.decision === 'deny') reasons.set(`toolu_0${index + 1}`, report.verdict.reason ?? '');
-        if (call.creates !== undefined) expect(fs.existsSync(path.join(dir, call.creates)), 'hooks test must not run the tool').toBe(false);
+        if (call.creates !== undefined)
+          expect(fs.existsSync(path.join(dir, call.creates)), 'hooks test must not run the tool').toBe(false);
       }
 
-      const turns = [...spec.calls.map((call, index) => [{ type: 'tool_use', id: `toolu_0${index + 1}`, name: call.tool, input: call.input }]), [{ type: 'text', text: 'done' }]];
+      const turns = [
+        ...spec.calls.map((call, index) => [
+          { type: 'tool_use', id: `toolu_0${index + 1}`, name: call.tool, input: call.input },
+        ]),
+        [{ type: 'text', text: 'done' }],
+      ];
       writeJson(dir, 'turns.json', turns);
-      const session = runCli(['-p', 'go', ...sources, '--model-script', 'turns.json', '--output-format', 'json', '--record-requests', 'requests.jsonl'], dir);
+      const session = runCli(
+        [
+          '-p',
+          'go',
+          ...sources,
+          '--model-script',
+          'turns.json',
+          '--output-format',
+          'json',
+          '--record-requests',
+          'requests.jsonl',
+        ],
+        dir,
+      );
       expect(session.status, session.stderr).toBe(0);
-      const result = JSON.parse(session.stdout) as { result: string; permission_denials: { tool_use_id: string }[] };
+      const result = JSON.parse(session.stdout) as {
+        result: string;
+        permission_denials: { tool_use_id: string }[];
+      };
       expect(result.result).toBe('done');
       expect(result.permission_denials.map((denial) => denial.tool_use_id)).toEqual([...reasons.keys()]);
       const results = toolResults(dir);
       for (const [index, call] of spec.calls.entries()) {
         const id = `toolu_0${index + 1}`;
         const reason = reasons.get(id);
-        if (reason !== undefined) expect(results.get(id)).toEqual({ content: refusalText(call.tool, reason), is_error: true });
+        if (reason !== undefined)
+          expect(results.get(id)).toEqual({ content: refusalText(call.tool, reason), is_error: true });
         else expect(results.get(id)?.is_error).toBeUndefined();
         if (call.creates !== undefined) expect(fs.existsSync(path.join(dir, call.creates))).toBe(true);
       }
@@ -91,16 +142,26 @@ describe('ecosystem hook setups', () => {
 
   it('plugin-layout: the plugin hooks get CLAUDE_PLUGIN_ROOT and a persistent CLAUDE_PLUGIN_DATA', () => {
     const { dir, sources } = copySetup('plugin-layout');
-    writeJson(dir, 'turns.json', [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo hi' } }], [{ type: 'text', text: 'done' }]]);
+    writeJson(dir, 'turns.json', [
+      [{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo hi' } }],
+      [{ type: 'text', text: 'done' }],
+    ]);
     expect(runCli(['-p', 'go', ...sources, '--model-script', 'turns.json'], dir).status).toBe(0);
     const audit = path.join(dir, '.test-home/.claude/plugins/data/audit-plugin-inline/audit.jsonl');
-    const lines = fs.readFileSync(audit, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { hook_event_name: string; tool_input: unknown });
+    const lines = fs
+      .readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { hook_event_name: string; tool_input: unknown });
     expect(lines).toMatchObject([{ hook_event_name: 'PostToolUse', tool_input: { command: 'echo hi' } }]);
   });
 
   it('ten-handlers: every handler sees every call exactly once', () => {
     const { dir, sources } = copySetup('ten-handlers');
-    writeJson(dir, 'turns.json', [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo one' } }], [{ type: 'text', text: 'done' }]]);
+    writeJson(dir, 'turns.json', [
+      [{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo one' } }],
+      [{ type: 'text', text: 'done' }],
+    ]);
     expect(runCli(['-p', 'go', ...sources, '--model-script', 'turns.json'], dir).status).toBe(0);
     const votes = fs.readFileSync(path.join(dir, 'votes.log'), 'utf8').trim().split('\n').map(Number);
     expect(votes.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -109,7 +170,9 @@ describe('ecosystem hook setups', () => {
 
 /** What the model reads for a refused call: an exit-2 reason (`[<cmd>]: …`) is labelled on every tool, an answer's reason only outside the file tools. */
 function refusalText(tool: string, reason: string): string {
-  return ['Read', 'Write', 'Edit'].includes(tool) && !reason.startsWith('[') ? reason : `PreToolUse:${tool} hook error: ${reason}`;
+  return ['Read', 'Write', 'Edit'].includes(tool) && !reason.startsWith('[')
+    ? reason
+    : `PreToolUse:${tool} hook error: ${reason}`;
 }
 
 /** The tool results of the session's last model request, by tool_use_id. */
@@ -119,8 +182,17 @@ function toolResults(dir: string): Map<string, { content: unknown; is_error?: bo
   const results = new Map<string, { content: unknown; is_error?: boolean }>();
   for (const message of last.messages) {
     if (!Array.isArray(message.content)) continue;
-    for (const block of message.content as { type: string; tool_use_id?: string; content?: unknown; is_error?: boolean }[]) {
-      if (block.type === 'tool_result' && block.tool_use_id !== undefined) results.set(block.tool_use_id, { content: block.content, ...(block.is_error ? { is_error: true } : {}) });
+    for (const block of message.content as {
+      type: string;
+      tool_use_id?: string;
+      content?: unknown;
+      is_error?: boolean;
+    }[]) {
+      if (block.type === 'tool_result' && block.tool_use_id !== undefined)
+        results.set(block.tool_use_id, {
+          content: block.content,
+          ...(block.is_error ? { is_error: true } : {}),
+        });
     }
   }
   return results;

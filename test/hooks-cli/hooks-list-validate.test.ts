@@ -4,20 +4,40 @@ import { describe, expect, it } from 'vitest';
 import { runCli, writeJson } from '../support/cli.js';
 import { tempProject } from '../support/scripted-run.js';
 
-const command = (text: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command: text, ...extra });
+const command = (text: string, extra: Record<string, unknown> = {}) => ({
+  type: 'command',
+  command: text,
+  ...extra,
+});
 
 describe('hookloop hooks list', () => {
   function project(): string {
     const dir = tempProject({
       'plugin/.claude-plugin/plugin.json': JSON.stringify({ name: 'fmt' }),
-      'plugin/hooks/hooks.json': JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'Write|Edit', hooks: [command('${CLAUDE_PLUGIN_ROOT}/format.sh')] }], PreToolUse: [{ hooks: [command('guard')] }] } }),
+      'plugin/hooks/hooks.json': JSON.stringify({
+        hooks: {
+          PostToolUse: [{ matcher: 'Write|Edit', hooks: [command('${CLAUDE_PLUGIN_ROOT}/format.sh')] }],
+          PreToolUse: [{ hooks: [command('guard')] }],
+        },
+      }),
     });
-    writeJson(dir, '.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [command('guard', { timeout: 5 }), command('audit', { if: 'Bash(git *)' })] }] } });
-    writeJson(dir, '.claude/settings.local.json', { hooks: { Stop: [{ hooks: [command('check-tests', { async: true })] }] } });
+    writeJson(dir, '.claude/settings.json', {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [command('guard', { timeout: 5 }), command('audit', { if: 'Bash(git *)' })],
+          },
+        ],
+      },
+    });
+    writeJson(dir, '.claude/settings.local.json', {
+      hooks: { Stop: [{ hooks: [command('check-tests', { async: true })] }] },
+    });
     return dir;
   }
 
-  it('shows each event\'s handlers in firing order, with their file, JSON path and duplicates', () => {
+  it("shows each event's handlers in firing order, with their file, JSON path and duplicates", () => {
     const dir = project();
     const run = runCli(['hooks', 'list', '--plugin-dir', 'plugin'], dir);
     expect(run.status).toBe(0);
@@ -50,7 +70,9 @@ describe('hookloop hooks list', () => {
 
   it('--json, and --event to pick one event', () => {
     const dir = project();
-    const list = JSON.parse(runCli(['hooks', 'list', '--plugin-dir', 'plugin', '--event', 'PreToolUse', '--json'], dir).stdout);
+    const list = JSON.parse(
+      runCli(['hooks', 'list', '--plugin-dir', 'plugin', '--event', 'PreToolUse', '--json'], dir).stdout,
+    );
     expect(Object.keys(list.events)).toEqual(['PreToolUse']);
     expect(list.events.PreToolUse[2]).toEqual({
       index: 3,
@@ -62,7 +84,14 @@ describe('hookloop hooks list', () => {
       location: 'hooks.PreToolUse[0].hooks[0]',
       duplicateOf: 1,
     });
-    expect(list.plugins).toEqual([{ name: 'fmt', root: `${dir}/plugin`, dataDir: `${dir}/.test-home/.claude/plugins/data/fmt-inline`, hookFiles: [`${dir}/plugin/hooks/hooks.json`] }]);
+    expect(list.plugins).toEqual([
+      {
+        name: 'fmt',
+        root: `${dir}/plugin`,
+        dataDir: `${dir}/.test-home/.claude/plugins/data/fmt-inline`,
+        hookFiles: [`${dir}/plugin/hooks/hooks.json`],
+      },
+    ]);
   });
 
   it('says when disableAllHooks switches everything off', () => {
@@ -81,8 +110,21 @@ describe('hookloop hooks validate', () => {
       hooks: {
         PreToolUse: [
           { matcher: 'Bash(', hooks: [command('true', { timeout: '5' })] },
-          { matcher: 'bash', hooks: [command('"$CLAUDE_PROJECT_DIR"/hooks/missing.sh'), command('./hooks/not-exec.sh'), command('no-such-program-xyz --flag'), command('true', { if: 'Bash(git *' })] },
-          { hooks: [command('python3 "$CLAUDE_PROJECT_DIR"/hooks/gone.py'), { type: 'command', comand: 'typo', command: 'true' }] },
+          {
+            matcher: 'bash',
+            hooks: [
+              command('"$CLAUDE_PROJECT_DIR"/hooks/missing.sh'),
+              command('./hooks/not-exec.sh'),
+              command('no-such-program-xyz --flag'),
+              command('true', { if: 'Bash(git *' }),
+            ],
+          },
+          {
+            hooks: [
+              command('python3 "$CLAUDE_PROJECT_DIR"/hooks/gone.py'),
+              { type: 'command', comand: 'typo', command: 'true' },
+            ],
+          },
         ],
         PreTooluse: [],
         Stop: [{ hooks: [command('true', { if: 'Bash(*)' })] }],
@@ -98,26 +140,52 @@ describe('hookloop hooks validate', () => {
       expect.arrayContaining([
         `error: ${file}: hooks.PreToolUse[0].hooks[0].timeout: expected a positive number, got "5"`,
         `error: ${file}: hooks.PreTooluse: unknown hook event "PreTooluse" (did you mean PreToolUse?); expected one of ${lines.find((line) => line.includes('PreTooluse'))?.split('expected one of ')[1]}`,
-        expect.stringMatching(new RegExp(`^error: ${file}: hooks\\.PreToolUse\\[0\\]\\.matcher: invalid matcher "Bash\\(": Invalid regular expression`)),
+        expect.stringMatching(
+          new RegExp(
+            `^error: ${file}: hooks\\.PreToolUse\\[0\\]\\.matcher: invalid matcher "Bash\\(": Invalid regular expression`,
+          ),
+        ),
         `warning: ${file}: hooks.PreToolUse[1].matcher: "bash" never matches: matchers are case-sensitive (did you mean Bash?)`,
-        `error: ${file}: hooks.PreToolUse[1].hooks[0].command: $CLAUDE_PROJECT_DIR/hooks/missing.sh (${dir}/hooks/missing.sh): no such file`.replace('$CLAUDE_PROJECT_DIR', dir).replace(` (${dir}/hooks/missing.sh)`, ''),
+        `error: ${file}: hooks.PreToolUse[1].hooks[0].command: $CLAUDE_PROJECT_DIR/hooks/missing.sh (${dir}/hooks/missing.sh): no such file`
+          .replace('$CLAUDE_PROJECT_DIR', dir)
+          .replace(` (${dir}/hooks/missing.sh)`, ''),
         `error: ${file}: hooks.PreToolUse[1].hooks[1].command: ./hooks/not-exec.sh (${dir}/hooks/not-exec.sh): not executable (chmod +x ${dir}/hooks/not-exec.sh)`,
         `error: ${file}: hooks.PreToolUse[1].hooks[2].command: no-such-program-xyz: not found in PATH`,
-        expect.stringMatching(new RegExp(`^error: ${file}: hooks\\.PreToolUse\\[1\\]\\.hooks\\[3\\]\\.if: invalid permission rule "Bash\\(git \\*"`)),
+        expect.stringMatching(
+          new RegExp(
+            `^error: ${file}: hooks\\.PreToolUse\\[1\\]\\.hooks\\[3\\]\\.if: invalid permission rule "Bash\\(git \\*"`,
+          ),
+        ),
         `error: ${file}: hooks.PreToolUse[2].hooks[0].command: ${dir}/hooks/gone.py: no such file`,
         `warning: ${file}: hooks.PreToolUse[2].hooks[1].comand: unknown field of a "command" handler; it is ignored`,
         `warning: ${file}: hooks.Stop[0].hooks[0].if: this handler never runs: "if" is evaluated on tool events only (PreToolUse, PermissionRequest, PermissionDenied, PermissionDecision, PostToolUse, PostToolUseFailure)`,
-        expect.stringMatching(new RegExp(`^error: ${file}: hooks\\.Notificaton: unknown hook event "Notificaton" \\(did you mean Notification\\?\\)`)),
+        expect.stringMatching(
+          new RegExp(
+            `^error: ${file}: hooks\\.Notificaton: unknown hook event "Notificaton" \\(did you mean Notification\\?\\)`,
+          ),
+        ),
         `warning: ${file}: hooks.TeammateIdle: hookloop does not fire TeammateIdle; its handlers are ignored`,
       ]),
     );
     expect(lines.at(-1)).toMatch(/^\d+ errors, \d+ warnings; 1 file checked$/);
   });
 
-  it('--json gives each problem\'s fields; a clean setup exits 0', () => {
+  it("--json gives each problem's fields; a clean setup exits 0", () => {
     const dir = tempProject({ '.claude/hooks/ok.sh': '#!/bin/sh\ncat >/dev/null\n' });
     fs.chmodSync(path.join(dir, '.claude/hooks/ok.sh'), 0o755);
-    writeJson(dir, '.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [command('"$CLAUDE_PROJECT_DIR"/.claude/hooks/ok.sh'), command('jq -r .x 2>/dev/null || true', { timeout: 1 })] }] } });
+    writeJson(dir, '.claude/settings.json', {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              command('"$CLAUDE_PROJECT_DIR"/.claude/hooks/ok.sh'),
+              command('jq -r .x 2>/dev/null || true', { timeout: 1 }),
+            ],
+          },
+        ],
+      },
+    });
     const clean = runCli(['hooks', 'validate'], dir);
     expect(clean.stdout).toBe(`ok: 1 file checked: ${dir}/.claude/settings.json\n`);
     expect(clean.status).toBe(0);
@@ -128,14 +196,25 @@ describe('hookloop hooks validate', () => {
     expect(JSON.parse(run.stdout)).toEqual({
       ok: false,
       files: [`${dir}/.claude/settings.json`, `${dir}/bad.json`],
-      problems: [{ severity: 'error', file: `${dir}/bad.json`, path: 'hooks.PreToolUse[0].hooks[0].timeout', message: 'expected a positive number, got -1', expected: 'a positive number', got: '-1' }],
+      problems: [
+        {
+          severity: 'error',
+          file: `${dir}/bad.json`,
+          path: 'hooks.PreToolUse[0].hooks[0].timeout',
+          message: 'expected a positive number, got -1',
+          expected: 'a positive number',
+          got: '-1',
+        },
+      ],
     });
   });
 
   it('checks plugin directories: manifest fields, hook files, ${CLAUDE_PLUGIN_ROOT} commands', () => {
     const dir = tempProject({
       'p/.claude-plugin/plugin.json': JSON.stringify({ name: 'has space', hooks: './extra.json' }),
-      'p/hooks/hooks.json': JSON.stringify({ hooks: { PreToolUse: [{ hooks: [command('${CLAUDE_PLUGIN_ROOT}/scripts/missing.sh')] }] } }),
+      'p/hooks/hooks.json': JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [command('${CLAUDE_PLUGIN_ROOT}/scripts/missing.sh')] }] },
+      }),
       'q/hooks/hooks.json': JSON.stringify({ PreToolUse: [] }),
     });
     const run = runCli(['hooks', 'validate', 'p', '--plugin-dir', 'q'], dir);

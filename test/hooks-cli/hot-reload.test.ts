@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSessionHooks, type SessionHooks } from '../../src/cli/hooks-command/session-hooks.js';
-import { HookEngine, type HookEventName, type HookPayload, type PhaseFire, registerSettingsHandlers } from '../../src/index.js';
+import {
+  HookEngine,
+  type HookEventName,
+  type HookPayload,
+  type PhaseFire,
+  registerSettingsHandlers,
+} from '../../src/index.js';
 import { SessionState } from '../../src/loop/session-state.js';
 import { loadHookSetup } from '../../src/hooks/plugins/hook-setup.js';
 import { runCli, writeJson } from '../support/cli.js';
@@ -13,7 +19,10 @@ afterEach(async () => {
   for (const session of sessions.splice(0)) await session.close();
 });
 
-const logTo = (file: string) => ({ type: 'command', command: `cat >> "$CLAUDE_PROJECT_DIR/${file}"; echo >> "$CLAUDE_PROJECT_DIR/${file}"` });
+const logTo = (file: string) => ({
+  type: 'command',
+  command: `cat >> "$CLAUDE_PROJECT_DIR/${file}"; echo >> "$CLAUDE_PROJECT_DIR/${file}"`,
+});
 const settings = (hooks: Record<string, unknown>) => JSON.stringify({ hooks });
 
 /**
@@ -37,8 +46,15 @@ function session(initial: Record<string, unknown>) {
       notify: (line) => notices.push(line),
     }),
   );
-  const state = new SessionState({ sessionId: 'session-1', transcriptPath: '/t.jsonl', projectDir: dir, cwd: dir, mode: 'default' });
-  const fire = <E extends HookEventName>(event: E, fields: HookPayload<E>) => engine.fire(event, state.payload(event, fields));
+  const state = new SessionState({
+    sessionId: 'session-1',
+    transcriptPath: '/t.jsonl',
+    projectDir: dir,
+    cwd: dir,
+    mode: 'default',
+  });
+  const fire = <E extends HookEventName>(event: E, fields: HookPayload<E>) =>
+    engine.fire(event, state.payload(event, fields));
   const loopFire: PhaseFire = fire;
   const preToolUse = (command: string): Promise<unknown> => {
     state.promptId = 'prompt-1';
@@ -51,17 +67,29 @@ function session(initial: Record<string, unknown>) {
     start: () => fire('SessionStart', { source: 'startup' }),
     preToolUse,
     /** The loop reaching a phase boundary, where changes are applied (or held, after a tool). */
-    boundary: (phase: 'before-tool' | 'after-tool' = 'before-tool') => engine.boundary(phase, { toolName: 'Bash', toolUseId: 'toolu_1', fire: loopFire }),
-    edit: (hooks: Record<string, unknown> | string) => fs.writeFileSync(path.join(dir, '.claude/settings.local.json'), typeof hooks === 'string' ? hooks : settings(hooks)),
-    read: (file: string) => (fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : ''),
+    boundary: (phase: 'before-tool' | 'after-tool' = 'before-tool') =>
+      engine.boundary(phase, { toolName: 'Bash', toolUseId: 'toolu_1', fire: loopFire }),
+    edit: (hooks: Record<string, unknown> | string) =>
+      fs.writeFileSync(
+        path.join(dir, '.claude/settings.local.json'),
+        typeof hooks === 'string' ? hooks : settings(hooks),
+      ),
+    read: (file: string) =>
+      fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : '',
   };
 }
 
 describe('hot reload', () => {
   it('fires ConfigChange with the old hooks, then swaps in the new ones', async () => {
-    const run = session({ ConfigChange: [{ hooks: [logTo('config.log')] }], PreToolUse: [{ hooks: [logTo('old.log')] }] });
+    const run = session({
+      ConfigChange: [{ hooks: [logTo('config.log')] }],
+      PreToolUse: [{ hooks: [logTo('old.log')] }],
+    });
     await run.start();
-    run.edit({ ConfigChange: [{ hooks: [logTo('config.log')] }], PreToolUse: [{ hooks: [logTo('new.log')] }] });
+    run.edit({
+      ConfigChange: [{ hooks: [logTo('config.log')] }],
+      PreToolUse: [{ hooks: [logTo('new.log')] }],
+    });
     await run.preToolUse('ls');
     expect(run.read('config.log')).toBe(''); // not while an event is dispatched: only at a boundary
     expect(run.read('old.log')).not.toBe('');
@@ -97,22 +125,34 @@ describe('hot reload', () => {
     const run = session({ PreToolUse: [{ hooks: [logTo('old.log')] }] });
     await run.start();
     // Most unreadable entries are only left out (as when a run starts); a deny rule naming no tool cannot be.
-    run.edit('{"permissions": {"deny": ["(rm"]}, "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}');
+    run.edit(
+      '{"permissions": {"deny": ["(rm"]}, "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}',
+    );
     const file = path.join(run.dir, '.claude/settings.local.json');
     await run.boundary();
-    expect(run.notices).toEqual([`hookloop: ${file} changed but cannot be used; keeping the previous hooks: ${file}: permissions.deny[0]: cannot read "(rm" as a rule, and a deny rule is not ignored; expected Tool or Tool(specifier), e.g. Bash(rm:*)`]);
+    expect(run.notices).toEqual([
+      `hookloop: ${file} changed but cannot be used; keeping the previous hooks: ${file}: permissions.deny[0]: cannot read "(rm" as a rule, and a deny rule is not ignored; expected Tool or Tool(specifier), e.g. Bash(rm:*)`,
+    ]);
     await run.preToolUse('ls');
     expect(run.read('old.log')).not.toBe('');
   });
 
   it('keeps the previous hooks when a ConfigChange hook blocks the change', async () => {
-    const guard = { type: 'command', command: `cat > /dev/null; echo '{"decision":"block","reason":"settings are frozen"}'` };
-    const run = session({ ConfigChange: [{ matcher: 'local_settings', hooks: [guard] }], PreToolUse: [{ hooks: [logTo('old.log')] }] });
+    const guard = {
+      type: 'command',
+      command: `cat > /dev/null; echo '{"decision":"block","reason":"settings are frozen"}'`,
+    };
+    const run = session({
+      ConfigChange: [{ matcher: 'local_settings', hooks: [guard] }],
+      PreToolUse: [{ hooks: [logTo('old.log')] }],
+    });
     await run.start();
     run.edit({});
     const file = path.join(run.dir, '.claude/settings.local.json');
     await run.boundary();
-    expect(run.notices).toEqual([`hookloop: a ConfigChange hook blocked the change of ${file}; keeping the previous hooks: settings are frozen`]);
+    expect(run.notices).toEqual([
+      `hookloop: a ConfigChange hook blocked the change of ${file}; keeping the previous hooks: settings are frozen`,
+    ]);
     await run.preToolUse('ls');
     expect(run.read('old.log')).not.toBe('');
   });
@@ -120,7 +160,10 @@ describe('hot reload', () => {
 
 describe('a settings change made while a tool ran', () => {
   it('is held: not applied, with one warning naming the file and the tool, and never applied later', async () => {
-    const run = session({ ConfigChange: [{ hooks: [logTo('config.log')] }], PreToolUse: [{ hooks: [logTo('old.log')] }] });
+    const run = session({
+      ConfigChange: [{ hooks: [logTo('config.log')] }],
+      PreToolUse: [{ hooks: [logTo('old.log')] }],
+    });
     await run.start();
     await run.boundary('before-tool');
     run.edit({ PreToolUse: [{ hooks: [logTo('evil.log')] }] }); // what the tool process did
@@ -131,23 +174,52 @@ describe('a settings change made while a tool ran', () => {
     expect(run.read('old.log')).not.toBe('');
     expect(run.read('config.log')).toBe('');
     const file = path.join(run.dir, '.claude/settings.local.json');
-    expect(run.notices).toEqual([`hookloop: warning: ${file} changed while Bash (toolu_1) ran; not applied: a settings change made by a tool needs a person's approval (start a new session to use it)`]);
+    expect(run.notices).toEqual([
+      `hookloop: warning: ${file} changed while Bash (toolu_1) ran; not applied: a settings change made by a tool needs a person's approval (start a new session to use it)`,
+    ]);
   });
 
   it('through the CLI: a Bash call that rewrites the local settings does not install its hooks', () => {
     const dir = tempProject({ '.claude/settings.local.json': '{}\n' });
-    const evil = JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'cat > /dev/null; touch "$CLAUDE_PROJECT_DIR/pwned"' }] }] } });
+    const evil = JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { hooks: [{ type: 'command', command: 'cat > /dev/null; touch "$CLAUDE_PROJECT_DIR/pwned"' }] },
+        ],
+      },
+    });
     // The test stands in for any way past the write protections: the tool itself is allowed here.
     fs.writeFileSync(path.join(dir, 'evil.json'), evil);
     writeJson(dir, 'settings.json', { permissions: { allow: ['Bash'] } });
     writeJson(dir, 'turns.json', [
-      [{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'cat evil.json > .claude/settings.local.json' } }],
+      [
+        {
+          type: 'tool_use',
+          id: 'toolu_01',
+          name: 'Bash',
+          input: { command: 'cat evil.json > .claude/settings.local.json' },
+        },
+      ],
       [{ type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'true' } }],
       [{ type: 'text', text: 'done' }],
     ]);
-    const result = runCli(['-p', 'go', '--settings', 'settings.json', '--model-script', 'turns.json', '--permission-mode', 'bypassPermissions'], dir, { IS_SANDBOX: '1' });
+    const result = runCli(
+      [
+        '-p',
+        'go',
+        '--settings',
+        'settings.json',
+        '--model-script',
+        'turns.json',
+        '--permission-mode',
+        'bypassPermissions',
+      ],
+      dir,
+      { IS_SANDBOX: '1' },
+    );
     expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
-    if (fs.readFileSync(path.join(dir, '.claude/settings.local.json'), 'utf8') !== '{}\n') expect(result.stderr).toContain('changed while Bash (toolu_01) ran; not applied');
+    if (fs.readFileSync(path.join(dir, '.claude/settings.local.json'), 'utf8') !== '{}\n')
+      expect(result.stderr).toContain('changed while Bash (toolu_01) ran; not applied');
   });
 });
 
@@ -162,7 +234,12 @@ describe('ConfigChange in a -p session', () => {
     writeJson(dir, 'settings.json', {
       permissions: { allow: ['Bash'] },
       hooks: {
-        PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/post.sh' }] }],
+        PostToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/post.sh' }],
+          },
+        ],
         ConfigChange: [{ matcher: 'local_settings', hooks: [logTo('config.log')] }],
       },
     });
@@ -175,10 +252,30 @@ describe('ConfigChange in a -p session', () => {
     const run = runCli(['-p', 'go', '--settings', 'settings.json', '--model-script', 'turns.json'], dir);
     expect(run.status).toBe(0);
     expect(run.stderr).toBe('');
-    const change = JSON.parse(fs.readFileSync(path.join(dir, 'config.log'), 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(change)).toEqual(['session_id', 'transcript_path', 'cwd', 'prompt_id', 'hook_event_name', 'source', 'file_path']);
-    expect(change).toMatchObject({ cwd: dir, hook_event_name: 'ConfigChange', source: 'local_settings', file_path: path.join(dir, '.claude/settings.local.json') });
-    const added = fs.readFileSync(path.join(dir, 'added.log'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { tool_use_id: string }).tool_use_id);
+    const change = JSON.parse(fs.readFileSync(path.join(dir, 'config.log'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(change)).toEqual([
+      'session_id',
+      'transcript_path',
+      'cwd',
+      'prompt_id',
+      'hook_event_name',
+      'source',
+      'file_path',
+    ]);
+    expect(change).toMatchObject({
+      cwd: dir,
+      hook_event_name: 'ConfigChange',
+      source: 'local_settings',
+      file_path: path.join(dir, '.claude/settings.local.json'),
+    });
+    const added = fs
+      .readFileSync(path.join(dir, 'added.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { tool_use_id: string }).tool_use_id);
     expect(added).toEqual(['toolu_03']);
   });
 
@@ -188,18 +285,43 @@ describe('ConfigChange in a -p session', () => {
       permissions: { allow: ['Bash'] },
       hooks: {
         // A hook (not a tool) edits the settings, so the change is applied at the next boundary.
-        PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `cat > /dev/null; echo '{"hooks":{}}' > "$CLAUDE_PROJECT_DIR/.claude/settings.local.json"` }] }],
-        ConfigChange: [{ matcher: 'local_settings', hooks: [{ type: 'command', command: 'cat > /dev/null' }] }],
+        PostToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              {
+                type: 'command',
+                command: `cat > /dev/null; echo '{"hooks":{}}' > "$CLAUDE_PROJECT_DIR/.claude/settings.local.json"`,
+              },
+            ],
+          },
+        ],
+        ConfigChange: [
+          { matcher: 'local_settings', hooks: [{ type: 'command', command: 'cat > /dev/null' }] },
+        ],
       },
     });
-    writeJson(dir, 'turns.json', [[{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo one' } }], [{ type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'echo two' } }], [{ type: 'text', text: 'done' }]]);
-    const run = runCli(['-p', 'go', '--settings', 'settings.json', '--model-script', 'turns.json', '--verbose'], dir);
+    writeJson(dir, 'turns.json', [
+      [{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'echo one' } }],
+      [{ type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'echo two' } }],
+      [{ type: 'text', text: 'done' }],
+    ]);
+    const run = runCli(
+      ['-p', 'go', '--settings', 'settings.json', '--model-script', 'turns.json', '--verbose'],
+      dir,
+    );
     expect(run.status).toBe(0);
     expect(run.stderr).toContain('ConfigChange');
     const eventsFiles = findFiles(path.join(dir, '.test-home'), '.events.ndjson');
     expect(eventsFiles).toHaveLength(1);
-    const lines = fs.readFileSync(eventsFiles[0]!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; event?: string; matchValue?: string });
-    expect(lines.filter((line) => line.event === 'ConfigChange').map((line) => [line.type, line.matchValue])).toEqual([
+    const lines = fs
+      .readFileSync(eventsFiles[0]!, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; event?: string; matchValue?: string });
+    expect(
+      lines.filter((line) => line.event === 'ConfigChange').map((line) => [line.type, line.matchValue]),
+    ).toEqual([
       ['hook_started', 'local_settings'],
       ['hook_outcome', 'local_settings'],
     ]);
@@ -208,5 +330,8 @@ describe('ConfigChange in a -p session', () => {
 
 /** Every file under `dir` whose name ends with `suffix`. */
 function findFiles(dir: string, suffix: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith(suffix)).map((name) => path.join(dir, name));
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith(suffix))
+    .map((name) => path.join(dir, name));
 }

@@ -8,7 +8,10 @@ import { tempProject, text, toolUse } from '../support/scripted-run.js';
 // cannot read is left out with one warning line, the rest still counts; `hooks validate` stays strict.
 
 const mark = (name: string) => ({ type: 'command', command: `touch "$CLAUDE_PROJECT_DIR/${name}"` });
-const writeScript = [[text('w'), toolUse('toolu_1', 'Write', { file_path: 'out.txt', content: 'x\n' })], [text('done')]];
+const writeScript = [
+  [text('w'), toolUse('toolu_1', 'Write', { file_path: 'out.txt', content: 'x\n' })],
+  [text('done')],
+];
 
 function run(dir: string, script: unknown, args: string[] = []) {
   writeJson(dir, 't.json', script);
@@ -29,10 +32,14 @@ describe('settings entries a run leaves out, as Claude Code does', () => {
     const result = run(dir, [[text('done')]]);
     expect(result.status).toBe(0);
     expect(fs.existsSync(path.join(dir, 'ups-ran'))).toBe(true);
-    expect(warnings(result.stderr)).toEqual([`hookloop: warning: ${file}: permissions.allow[0]: "Edit:*" is not a valid rule; ignored`]);
+    expect(warnings(result.stderr)).toEqual([
+      `hookloop: warning: ${file}: permissions.allow[0]: "Edit:*" is not a valid rule; ignored`,
+    ]);
     const validate = runCli(['hooks', 'validate'], dir);
     expect(validate.status).toBe(1);
-    expect(validate.stdout).toContain(`error: ${file}: permissions.allow[0]: invalid permission rule "Edit:*"`);
+    expect(validate.stdout).toContain(
+      `error: ${file}: permissions.allow[0]: invalid permission rule "Edit:*"`,
+    );
   });
 
   it('drops only the unreadable handler, group or event: siblings still run, each drop is one warning naming its field', () => {
@@ -50,7 +57,9 @@ describe('settings entries a run leaves out, as Claude Code does', () => {
     });
     const result = run(dir, [[text('done')]], ['--settings', 's.json']);
     expect(result.status).toBe(0);
-    const ran = ['typo-ran', 'timeout-ran', 'sibling-ran', 'bad-matcher-ran', 'second-group-ran'].filter((name) => fs.existsSync(path.join(dir, name)));
+    const ran = ['typo-ran', 'timeout-ran', 'sibling-ran', 'bad-matcher-ran', 'second-group-ran'].filter(
+      (name) => fs.existsSync(path.join(dir, name)),
+    );
     expect(ran).toEqual(['sibling-ran', 'second-group-ran']);
     expect(warnings(result.stderr).map((line) => line.replace(`hookloop: warning: ${file}: `, ''))).toEqual([
       'hooks.PreTooluse: unknown hook event "PreTooluse" (did you mean PreToolUse?); ignored',
@@ -66,22 +75,31 @@ describe('settings entries a run leaves out, as Claude Code does', () => {
 
   it('a known key of the wrong type leaves the whole file out (its hooks do not run), with one warning', () => {
     const dir = tempProject();
-    const file = writeJson(dir, '.claude/settings.json', { permissions: { allow: 'Read' }, hooks: { UserPromptSubmit: [{ hooks: [mark('ups-ran')] }] } });
+    const file = writeJson(dir, '.claude/settings.json', {
+      permissions: { allow: 'Read' },
+      hooks: { UserPromptSubmit: [{ hooks: [mark('ups-ran')] }] },
+    });
     const result = run(dir, [[text('done')]]);
     expect(result.status).toBe(0);
     expect(fs.existsSync(path.join(dir, 'ups-ran'))).toBe(false);
-    expect(warnings(result.stderr)).toEqual([`hookloop: warning: ${file}: permissions.allow: expected an array of strings, got "Read"; the whole file is ignored (its deny and ask rules still count)`]);
+    expect(warnings(result.stderr)).toEqual([
+      `hookloop: warning: ${file}: permissions.allow: expected an array of strings, got "Read"; the whole file is ignored (its deny and ask rules still count)`,
+    ]);
   });
 
   it('a file with malformed JSON is left out; the other files still count', () => {
     const dir = tempProject();
     writeJson(dir, '.claude/settings.json', '{"hooks": ');
-    writeJson(dir, '.claude/settings.local.json', { hooks: { UserPromptSubmit: [{ hooks: [mark('local-ran')] }] } });
+    writeJson(dir, '.claude/settings.local.json', {
+      hooks: { UserPromptSubmit: [{ hooks: [mark('local-ran')] }] },
+    });
     const result = run(dir, [[text('done')]]);
     expect(result.status).toBe(0);
     expect(fs.existsSync(path.join(dir, 'local-ran'))).toBe(true);
     expect(warnings(result.stderr)).toHaveLength(1);
-    expect(warnings(result.stderr)[0]).toMatch(/settings\.json: invalid JSON at line 1 column \d+: .*; the whole file is ignored$/);
+    expect(warnings(result.stderr)[0]).toMatch(
+      /settings\.json: invalid JSON at line 1 column \d+: .*; the whole file is ignored$/,
+    );
   });
 
   it('a missing --settings file still stops the run, as in Claude Code', () => {
@@ -99,7 +117,9 @@ describe('deny and ask rules fail closed where Claude Code ignores them', () => 
     const result = run(dir, writeScript, ['--permission-mode', 'acceptEdits']);
     expect(result.status).toBe(0);
     expect(fs.existsSync(path.join(dir, 'out.txt'))).toBe(false);
-    expect(warnings(result.stderr)).toEqual([`hookloop: warning: ${file}: permissions.deny[0]: "Write:*" is not a valid rule; not ignored, since it guards: every Write call is refused instead`]);
+    expect(warnings(result.stderr)).toEqual([
+      `hookloop: warning: ${file}: permissions.deny[0]: "Write:*" is not a valid rule; not ignored, since it guards: every Write call is refused instead`,
+    ]);
   });
 
   it('the same Write runs when no rule guards it', () => {
@@ -124,7 +144,9 @@ describe('deny and ask rules fail closed where Claude Code ignores them', () => 
     const file = writeJson(dir, '.claude/settings.json', { permissions: { deny: ['(rm -rf'] } });
     const result = run(dir, writeScript, ['--permission-mode', 'acceptEdits']);
     expect(result.status).toBe(2);
-    expect(result.stderr).toBe(`hookloop: ${file}: permissions.deny[0]: cannot read "(rm -rf" as a rule, and a deny rule is not ignored; expected Tool or Tool(specifier), e.g. Bash(rm:*)\n`);
+    expect(result.stderr).toBe(
+      `hookloop: ${file}: permissions.deny[0]: cannot read "(rm -rf" as a rule, and a deny rule is not ignored; expected Tool or Tool(specifier), e.g. Bash(rm:*)\n`,
+    );
     expect(fs.existsSync(path.join(dir, 'out.txt'))).toBe(false);
   });
 });

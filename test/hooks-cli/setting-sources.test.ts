@@ -7,7 +7,20 @@ import { tempProject, text } from '../support/scripted-run.js';
 // Claude Code 2.1.328, measured: `--setting-sources` picks which of the user, project and local
 // settings files are read; `--settings` always counts; an unknown name stops the run.
 
-const mark = (name: string) => ({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `mkdir -p "$CLAUDE_PROJECT_DIR/marks" && touch "$CLAUDE_PROJECT_DIR/marks/${name}"` }] }] } });
+const mark = (name: string) => ({
+  hooks: {
+    UserPromptSubmit: [
+      {
+        hooks: [
+          {
+            type: 'command',
+            command: `mkdir -p "$CLAUDE_PROJECT_DIR/marks" && touch "$CLAUDE_PROJECT_DIR/marks/${name}"`,
+          },
+        ],
+      },
+    ],
+  },
+});
 
 function project(): string {
   const dir = tempProject();
@@ -33,7 +46,10 @@ describe('--setting-sources', () => {
   ] as const) {
     it(`${JSON.stringify(value)} reads ${expected.join(', ')}`, () => {
       const dir = project();
-      const run = runCli(['-p', 'go', '--settings', 'flag.json', '--setting-sources', value, '--model-script', 't.json'], dir);
+      const run = runCli(
+        ['-p', 'go', '--settings', 'flag.json', '--setting-sources', value, '--model-script', 't.json'],
+        dir,
+      );
       expect(run.status).toBe(0);
       expect(marks(dir)).toEqual(expected);
     });
@@ -49,7 +65,9 @@ describe('--setting-sources', () => {
     const dir = project();
     const run = runCli(['-p', 'go', '--setting-sources', 'bogus', '--model-script', 't.json'], dir);
     expect(run.status).toBe(2);
-    expect(run.stderr).toBe('hookloop: --setting-sources: invalid setting source "bogus"; expected a comma-separated list of user, project, local\n');
+    expect(run.stderr).toBe(
+      'hookloop: --setting-sources: invalid setting source "bogus"; expected a comma-separated list of user, project, local\n',
+    );
     expect(marks(dir)).toEqual([]);
   });
 });

@@ -8,10 +8,21 @@ const watches: FileWatch[] = [];
 afterEach(() => watches.splice(0).forEach((watch) => watch.close()));
 
 /** Watches `files` and collects change reports. */
-function watch(files: string[], debounceMs = 50): { changes: string[]; settled: (ms?: number) => Promise<string[]> } {
+function watch(
+  files: string[],
+  debounceMs = 50,
+): { changes: string[]; settled: (ms?: number) => Promise<string[]> } {
   const changes: string[] = [];
-  watches.push(watchFiles(files, { debounceMs, onChange: (file) => changes.push(path.basename(path.dirname(file)) + '/' + path.basename(file)) }));
-  return { changes, settled: (ms = 400) => new Promise((resolve) => setTimeout(() => resolve([...changes]), ms)) };
+  watches.push(
+    watchFiles(files, {
+      debounceMs,
+      onChange: (file) => changes.push(path.basename(path.dirname(file)) + '/' + path.basename(file)),
+    }),
+  );
+  return {
+    changes,
+    settled: (ms = 400) => new Promise((resolve) => setTimeout(() => resolve([...changes]), ms)),
+  };
 }
 
 describe('watchFiles', () => {

@@ -21,7 +21,14 @@ function asyncProject() {
 
 const asyncSettings = (extra: Record<string, unknown> = { async: true }) => ({
   permissions: { allow: ['Bash'] },
-  hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/async.sh', ...extra }] }] },
+  hooks: {
+    PostToolUse: [
+      {
+        matcher: 'Bash',
+        hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/async.sh', ...extra }],
+      },
+    ],
+  },
 });
 
 describe('async hooks', () => {
@@ -30,7 +37,11 @@ describe('async hooks', () => {
     const { hooks } = settingsHooks(asyncSettings(), dir);
     const started = Date.now();
     const { result, model } = await compatRun(
-      [[toolUse('toolu_01', 'Bash', { command: 'echo first' })], [toolUse('toolu_02', 'Bash', { command: 'sleep 2; echo second' })], [text('done')]],
+      [
+        [toolUse('toolu_01', 'Bash', { command: 'echo first' })],
+        [toolUse('toolu_02', 'Bash', { command: 'sleep 2; echo second' })],
+        [text('done')],
+      ],
       { projectDir: dir, hooks, permissions: { rules: { allow: ['Bash'] } } },
     );
     expect(result.result).toBe('done');
@@ -46,9 +57,27 @@ describe('async hooks', () => {
 
   it('asyncRewake: a background hook that exits 2 after the model stopped wakes it with its stderr', async () => {
     const dir = tempProject();
-    const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'cat >/dev/null; [ -f "$CLAUDE_PROJECT_DIR/woken" ] && exit 0; touch "$CLAUDE_PROJECT_DIR/woken"; sleep 0.5; echo "TESTS FAILED" >&2; exit 2', asyncRewake: true }] }] } };
+    const settings = {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              {
+                type: 'command',
+                command:
+                  'cat >/dev/null; [ -f "$CLAUDE_PROJECT_DIR/woken" ] && exit 0; touch "$CLAUDE_PROJECT_DIR/woken"; sleep 0.5; echo "TESTS FAILED" >&2; exit 2',
+                asyncRewake: true,
+              },
+            ],
+          },
+        ],
+      },
+    };
     const { hooks } = settingsHooks(settings, dir);
-    const { result, model } = await compatRun([[text('all good')], [text('fixed it')]], { projectDir: dir, hooks });
+    const { result, model } = await compatRun([[text('all good')], [text('fixed it')]], {
+      projectDir: dir,
+      hooks,
+    });
     expect(result.result).toBe('fixed it');
     expect(model.requests).toHaveLength(2);
     expect(model.requests[1]!.messages.at(-1)).toEqual({
@@ -59,7 +88,16 @@ describe('async hooks', () => {
 
   it('asyncRewake: a background hook that exits 0 lets the run end', async () => {
     const dir = tempProject();
-    const { hooks } = settingsHooks({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'cat >/dev/null; sleep 0.3; exit 0', asyncRewake: true }] }] } }, dir);
+    const { hooks } = settingsHooks(
+      {
+        hooks: {
+          Stop: [
+            { hooks: [{ type: 'command', command: 'cat >/dev/null; sleep 0.3; exit 0', asyncRewake: true }] },
+          ],
+        },
+      },
+      dir,
+    );
     const { result, model } = await compatRun([[text('all good')]], { projectDir: dir, hooks });
     expect(result).toMatchObject({ result: 'all good', terminalReason: 'completed' });
     expect(model.requests).toHaveLength(1);

@@ -23,9 +23,14 @@ describe('the compatibility events are in the one event map', () => {
   });
 
   it('types their outputs: retry only on PermissionDenied, no decision on Notification', () => {
-    expectTypeOf<NonNullable<HookOutput<'PermissionDenied'>['hookSpecificOutput']>['retry']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<NonNullable<HookOutput<'PermissionDenied'>['hookSpecificOutput']>['retry']>().toEqualTypeOf<
+      boolean | undefined
+    >();
     const hooks = new HookEngine();
-    hooks.on('PermissionDenied', () => ({ hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true } }));
+    hooks.on('PermissionDenied', () => ({
+      hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true },
+    }));
+    // prettier-ignore
     // @ts-expect-error Notification cannot block
     hooks.on('Notification', (): HookOutput<'Notification'> => ({ decision: 'block' }));
     hooks.on('SubagentStop', () => ({ decision: 'block', reason: 'look again' }));

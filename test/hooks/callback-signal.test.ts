@@ -5,7 +5,17 @@ import { HookEngine, type HookInput } from '../../src/index.js';
 // timer only for hooks that return a promise; these tests pin the behaviour that must not change.
 
 function stopInput(): HookInput<'Stop'> {
-  return { session_id: 's', transcript_path: '/t.jsonl', cwd: '/w', permission_mode: 'default', hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: '', background_tasks: [], session_crons: [] };
+  return {
+    session_id: 's',
+    transcript_path: '/t.jsonl',
+    cwd: '/w',
+    permission_mode: 'default',
+    hook_event_name: 'Stop',
+    stop_hook_active: false,
+    last_assistant_message: '',
+    background_tasks: [],
+    session_crons: [],
+  };
 }
 
 describe('callback hooks: timeout and signal', () => {
@@ -24,7 +34,14 @@ describe('callback hooks: timeout and signal', () => {
   it('a hook reading its signal after the timeout gets an aborted one', async () => {
     const engine = new HookEngine();
     let late: AbortSignal | undefined;
-    engine.on('Stop', { timeout: 0.01 }, (_input, context) => new Promise<undefined>((resolve) => setTimeout(() => ((late = context.signal), resolve(undefined)), 50)));
+    engine.on(
+      'Stop',
+      { timeout: 0.01 },
+      (_input, context) =>
+        new Promise<undefined>((resolve) =>
+          setTimeout(() => ((late = context.signal), resolve(undefined)), 50),
+        ),
+    );
     await engine.fire('Stop', stopInput());
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(late?.aborted).toBe(true);
@@ -57,7 +74,16 @@ describe('callback hooks: timeout and signal', () => {
     engine.on('PreToolUse', () => {
       throw new Error('sync boom');
     });
-    const input: HookInput<'PreToolUse'> = { session_id: 's', transcript_path: '/t', cwd: '/w', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: {}, tool_use_id: 't1' };
+    const input: HookInput<'PreToolUse'> = {
+      session_id: 's',
+      transcript_path: '/t',
+      cwd: '/w',
+      permission_mode: 'default',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: {},
+      tool_use_id: 't1',
+    };
     const { outcomes } = await engine.fire('PreToolUse', input);
     expect(outcomes[0]).toMatchObject({ status: 'failed', failClosed: true, error: 'threw: sync boom' });
 

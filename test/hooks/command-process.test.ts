@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hookEnvironment, runCommandProcess, type CommandProcessOptions, type CommandSpec } from '../../src/hooks/transports/command-process.js';
+import {
+  hookEnvironment,
+  runCommandProcess,
+  type CommandProcessOptions,
+  type CommandSpec,
+} from '../../src/hooks/transports/command-process.js';
 
 // Time bounds are deliberately loose: the suite must pass on a loaded 2-core machine. What is
 // asserted is "well before the hook would have ended on its own", never a tight duration.
@@ -21,7 +26,12 @@ afterEach(() => {
 });
 
 function options(overrides: Partial<CommandProcessOptions> = {}): CommandProcessOptions {
-  const env = hookEnvironment(process.env, { projectDir, sessionId: 'session-1', cwd: projectDir, effort: 'medium' });
+  const env = hookEnvironment(process.env, {
+    projectDir,
+    sessionId: 'session-1',
+    cwd: projectDir,
+    effort: 'medium',
+  });
   return { stdin: '{"hook_event_name":"PreToolUse"}', cwd: projectDir, env, timeoutMs: 20_000, ...overrides };
 }
 
@@ -50,15 +60,25 @@ function groupSignal(pgid: number, signal: NodeJS.Signals | 0): boolean {
 async function expectGroupGone(pgid: number | undefined): Promise<void> {
   expect(pgid).toBeTypeOf('number');
   const deadline = Date.now() + 15_000;
-  while (groupSignal(pgid as number, 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(() => process.kill(-(pgid as number), 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }) as Error);
+  while (groupSignal(pgid as number, 0) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(() => process.kill(-(pgid as number), 0)).toThrow(
+    expect.objectContaining({ code: 'ESRCH' }) as Error,
+  );
 }
 
 describe('runCommandProcess: stdin, output, exit codes', () => {
   it('writes the event JSON to stdin and then EOF (cat returns and echoes it)', async () => {
     const stdin = JSON.stringify({ hook_event_name: 'PreToolUse', tool_input: { command: 'echo ü' } });
     const result = await run({ command: 'cat' }, { stdin });
-    expect(result).toMatchObject({ exitCode: 0, signal: null, stdout: stdin, stderr: '', timedOut: false, aborted: false });
+    expect(result).toMatchObject({
+      exitCode: 0,
+      signal: null,
+      stdout: stdin,
+      stderr: '',
+      timedOut: false,
+      aborted: false,
+    });
     expect(result.spawnError).toBeUndefined();
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
   });
@@ -71,7 +91,10 @@ describe('runCommandProcess: stdin, output, exit codes', () => {
   });
 
   it('copes with a hook that closes stdin early and keeps running', async () => {
-    const result = await run({ command: 'exec 0<&-; sleep 0.2; echo done' }, { stdin: 'y'.repeat(1024 * 1024) });
+    const result = await run(
+      { command: 'exec 0<&-; sleep 0.2; echo done' },
+      { stdin: 'y'.repeat(1024 * 1024) },
+    );
     expect(result).toMatchObject({ exitCode: 0, stdout: 'done\n' });
   });
 
@@ -82,7 +105,12 @@ describe('runCommandProcess: stdin, output, exit codes', () => {
     [3, 'other'],
   ])('reports exit code %i with stdout and stderr kept apart', async (code, word) => {
     const result = await run({ command: `echo out-${word}; echo err-${word} >&2; exit ${code}` });
-    expect(result).toMatchObject({ exitCode: code, signal: null, stdout: `out-${word}\n`, stderr: `err-${word}\n` });
+    expect(result).toMatchObject({
+      exitCode: code,
+      signal: null,
+      stdout: `out-${word}\n`,
+      stderr: `err-${word}\n`,
+    });
   });
 
   it('gives exit 127 from sh for a missing command in shell form (not a spawn error)', async () => {
@@ -94,13 +122,23 @@ describe('runCommandProcess: stdin, output, exit codes', () => {
 
   it('runs shell form with /bin/sh by default and with the named shell when given', async () => {
     const probe = 'if [ -n "${BASH_VERSION:-}" ]; then echo bash; else echo sh; fi';
-    expect((await run({ command: probe })).stdout).toBe(process.platform === 'linux' && fs.realpathSync('/bin/sh').endsWith('bash') ? 'bash\n' : 'sh\n');
+    expect((await run({ command: probe })).stdout).toBe(
+      process.platform === 'linux' && fs.realpathSync('/bin/sh').endsWith('bash') ? 'bash\n' : 'sh\n',
+    );
     expect((await run({ command: probe, shell: 'bash' })).stdout).toBe('bash\n');
   });
 
   it('caps captured output and says it was truncated, without blocking the writer', async () => {
-    const result = await run({ command: "head -c 300000 /dev/zero | tr '\\0' a; echo tail >&2" }, { maxOutputBytes: 1000 });
-    expect(result).toMatchObject({ exitCode: 0, stdoutTruncated: true, stderrTruncated: false, stderr: 'tail\n' });
+    const result = await run(
+      { command: "head -c 300000 /dev/zero | tr '\\0' a; echo tail >&2" },
+      { maxOutputBytes: 1000 },
+    );
+    expect(result).toMatchObject({
+      exitCode: 0,
+      stdoutTruncated: true,
+      stderrTruncated: false,
+      stderr: 'tail\n',
+    });
     expect(result.stdout).toBe('a'.repeat(1000));
   });
 
@@ -123,7 +161,10 @@ describe('runCommandProcess: stdin, output, exit codes', () => {
 describe('runCommandProcess: exec form', () => {
   it('passes args as argv without a shell and substitutes ${CLAUDE_PROJECT_DIR} in command', async () => {
     script('probe.sh', '#!/bin/sh\nfor arg in "$0" "$@"; do printf "%s\\n" "$arg"; done\n');
-    const result = await run({ command: '${CLAUDE_PROJECT_DIR}/probe.sh', args: ['exec', 'two words', '$HOME', '$(echo no)'] });
+    const result = await run({
+      command: '${CLAUDE_PROJECT_DIR}/probe.sh',
+      args: ['exec', 'two words', '$HOME', '$(echo no)'],
+    });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(`${projectDir}/probe.sh\nexec\ntwo words\n$HOME\n$(echo no)\n`);
   });
@@ -153,15 +194,32 @@ describe('runCommandProcess: exec form', () => {
 
 describe('runCommandProcess: environment', () => {
   it('sets the Claude Code variables and HOOKLOOP, inherits the rest', async () => {
-    const env = hookEnvironment({ ...process.env, INHERITED_X: 'kept', OTEL_EXPORTER: 'dropped' }, {
-      projectDir,
-      sessionId: 'session-42',
-      cwd: projectDir,
-      effort: 'medium',
-      envFile: path.join(projectDir, 'env.sh'),
-    });
-    const names = ['CLAUDE_PROJECT_DIR', 'CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_PID', 'CLAUDE_EFFORT', 'CLAUDE_ENV_FILE', 'HOOKLOOP', 'INHERITED_X', 'OTEL_EXPORTER'];
-    const result = await run({ command: names.map((name) => `printf '%s=%s\\n' ${name} "\${${name}-unset}"`).join('; ') }, { env });
+    const env = hookEnvironment(
+      { ...process.env, INHERITED_X: 'kept', OTEL_EXPORTER: 'dropped' },
+      {
+        projectDir,
+        sessionId: 'session-42',
+        cwd: projectDir,
+        effort: 'medium',
+        envFile: path.join(projectDir, 'env.sh'),
+      },
+    );
+    const names = [
+      'CLAUDE_PROJECT_DIR',
+      'CLAUDECODE',
+      'CLAUDE_CODE_ENTRYPOINT',
+      'CLAUDE_CODE_SESSION_ID',
+      'CLAUDE_PID',
+      'CLAUDE_EFFORT',
+      'CLAUDE_ENV_FILE',
+      'HOOKLOOP',
+      'INHERITED_X',
+      'OTEL_EXPORTER',
+    ];
+    const result = await run(
+      { command: names.map((name) => `printf '%s=%s\\n' ${name} "\${${name}-unset}"`).join('; ') },
+      { env },
+    );
     expect(result.stdout.trim().split('\n')).toEqual([
       `CLAUDE_PROJECT_DIR=${projectDir}`,
       'CLAUDECODE=1',
@@ -177,7 +235,10 @@ describe('runCommandProcess: environment', () => {
   });
 
   it('leaves CLAUDE_EFFORT and CLAUDE_ENV_FILE unset unless given, even when inherited', () => {
-    const env = hookEnvironment({ CLAUDE_EFFORT: 'high', CLAUDE_ENV_FILE: '/outer/env.sh', PATH: '/bin', UNSET: undefined }, { projectDir: '/p', sessionId: 's', cwd: '/p/sub', pid: 7 });
+    const env = hookEnvironment(
+      { CLAUDE_EFFORT: 'high', CLAUDE_ENV_FILE: '/outer/env.sh', PATH: '/bin', UNSET: undefined },
+      { projectDir: '/p', sessionId: 's', cwd: '/p/sub', pid: 7 },
+    );
     expect(env).toEqual({
       PATH: '/bin',
       CLAUDE_PROJECT_DIR: '/p',
@@ -216,7 +277,10 @@ describe('runCommandProcess: timeouts, aborts and process groups', () => {
 
   it('SIGKILLs a hook that traps and ignores SIGTERM', async () => {
     const started = Date.now();
-    const result = await run({ command: "trap '' TERM; sleep 30; echo survived" }, { timeoutMs: 300, killGraceMs: 500 });
+    const result = await run(
+      { command: "trap '' TERM; sleep 30; echo survived" },
+      { timeoutMs: 300, killGraceMs: 500 },
+    );
     expect(result.timedOut).toBe(true);
     expect(result.signal).toBe('SIGKILL');
     expect(result.stdout).toBe('');

@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hookEnvironment, runCommandProcess, type CommandSpec } from '../../src/hooks/transports/command-process.js';
+import {
+  hookEnvironment,
+  runCommandProcess,
+  type CommandSpec,
+} from '../../src/hooks/transports/command-process.js';
 
 // A hook line with no shell syntax runs without /bin/sh; it must see and answer exactly what it
 // would have under `sh -c`. `shell: '/bin/sh'` forces the shell, for the side-by-side comparison.
@@ -14,8 +18,16 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(projectDir, { recursive: true, force: true }));
 
 function run(spec: CommandSpec, env: Record<string, string> = {}) {
-  const base = hookEnvironment({ ...process.env, ...env }, { projectDir, sessionId: 'session-1', cwd: projectDir, effort: 'medium' });
-  return runCommandProcess(spec, { stdin: '{"hook_event_name":"PreToolUse"}', cwd: projectDir, env: base, timeoutMs: 20_000 });
+  const base = hookEnvironment(
+    { ...process.env, ...env },
+    { projectDir, sessionId: 'session-1', cwd: projectDir, effort: 'medium' },
+  );
+  return runCommandProcess(spec, {
+    stdin: '{"hook_event_name":"PreToolUse"}',
+    cwd: projectDir,
+    env: base,
+    timeoutMs: 20_000,
+  });
 }
 
 function script(name: string, body: string): string {
@@ -25,7 +37,8 @@ function script(name: string, body: string): string {
 }
 
 // What the hook saw, and who started it (sh, or not).
-const REPORT = '#!/bin/sh\nprintf "%s|" "$0" "$@" "$PWD" "$(cat)"\nprintf "parent=%s" "$(cat /proc/$PPID/comm)" >&2\nexit 3\n';
+const REPORT =
+  '#!/bin/sh\nprintf "%s|" "$0" "$@" "$PWD" "$(cat)"\nprintf "parent=%s" "$(cat /proc/$PPID/comm)" >&2\nexit 3\n';
 
 describe('hook commands without shell syntax', () => {
   it('run without /bin/sh, with the argv, PWD, stdin and exit code the shell would have given', async () => {
@@ -55,7 +68,10 @@ describe('hook commands without shell syntax', () => {
 
   it('a program killed by a signal reports 128 + the signal number, as under sh', async () => {
     const crash = script('crash.sh', '#!/bin/sh\nkill -SEGV $$\n');
-    const [direct, shell] = await Promise.all([run({ command: crash }), run({ command: crash, shell: '/bin/sh' })]);
+    const [direct, shell] = await Promise.all([
+      run({ command: crash }),
+      run({ command: crash, shell: '/bin/sh' }),
+    ]);
     expect([direct.exitCode, direct.signal]).toEqual([139, null]);
     expect([shell.exitCode, shell.signal]).toEqual([139, null]);
   });

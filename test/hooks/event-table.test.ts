@@ -1,20 +1,55 @@
 import { describe, expect, it } from 'vitest';
 import { buildPayload } from '../../src/hooks/payload.js';
-import { EVENT_TABLE, eventSpec, FAIL_CLOSED_EVENTS, GATE_EVENTS, HOOK_EVENT_NAMES, TOOL_EVENTS } from '../../src/hooks/event-table.js';
+import {
+  EVENT_TABLE,
+  eventSpec,
+  FAIL_CLOSED_EVENTS,
+  GATE_EVENTS,
+  HOOK_EVENT_NAMES,
+  TOOL_EVENTS,
+} from '../../src/hooks/event-table.js';
 import { deny, HookEngine, hookEventSchemas, type HookPayload } from '../../src/index.js';
 
-const session = { sessionId: 's1', transcriptPath: '/tmp/t.jsonl', cwd: '/tmp', promptId: 'p1', mode: 'default', effort: 'medium' };
+const session = {
+  sessionId: 's1',
+  transcriptPath: '/tmp/t.jsonl',
+  cwd: '/tmp',
+  promptId: 'p1',
+  mode: 'default',
+  effort: 'medium',
+};
 const example = (event: (typeof HOOK_EVENT_NAMES)[number]) =>
-  eventSpec(event).example({ toolName: 'Bash', toolInput: { command: 'ls' }, response: undefined, prompt: 'hi', projectDir: '/tmp', toolUseId: 'toolu_1', agentId: 'a1' });
+  eventSpec(event).example({
+    toolName: 'Bash',
+    toolInput: { command: 'ls' },
+    response: undefined,
+    prompt: 'hi',
+    projectDir: '/tmp',
+    toolUseId: 'toolu_1',
+    agentId: 'a1',
+  });
 
 describe('the event table', () => {
   it('is the list of events, its schemas and its derived lists', () => {
     expect(HOOK_EVENT_NAMES).toEqual(Object.keys(EVENT_TABLE));
     expect(Object.keys(hookEventSchemas)).toEqual([...HOOK_EVENT_NAMES]);
-    expect([...TOOL_EVENTS]).toEqual(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PermissionDecision', 'PostToolUse', 'PostToolUseFailure']);
-    expect([...GATE_EVENTS]).toEqual(['UserPromptSubmit', 'UserPromptExpansion', 'PreToolUse', 'PermissionRequest']);
+    expect([...TOOL_EVENTS]).toEqual([
+      'PreToolUse',
+      'PermissionRequest',
+      'PermissionDenied',
+      'PermissionDecision',
+      'PostToolUse',
+      'PostToolUseFailure',
+    ]);
+    expect([...GATE_EVENTS]).toEqual([
+      'UserPromptSubmit',
+      'UserPromptExpansion',
+      'PreToolUse',
+      'PermissionRequest',
+    ]);
     for (const event of GATE_EVENTS) expect(FAIL_CLOSED_EVENTS.has(event)).toBe(true);
-    for (const event of HOOK_EVENT_NAMES) expect(eventSpec(event).acceptsIf).toBe(eventSpec(event).matchField === 'tool_name');
+    for (const event of HOOK_EVENT_NAMES)
+      expect(eventSpec(event).acceptsIf).toBe(eventSpec(event).matchField === 'tool_name');
   });
 
   it('builds, for every event, a payload its own input schema accepts (what `hooks test` sends)', () => {
@@ -42,7 +77,10 @@ describe('fire', () => {
     const hooks = new HookEngine();
     hooks.on('Notification', () => ({ systemMessage: 'pinged' }));
     hooks.on('Notification', { matcher: 'idle_prompt' }, () => ({ systemMessage: 'not for this type' }));
-    const result = await hooks.fire('Notification', buildPayload('Notification', session, { message: 'm', notification_type: 'permission_prompt' }));
+    const result = await hooks.fire(
+      'Notification',
+      buildPayload('Notification', session, { message: 'm', notification_type: 'permission_prompt' }),
+    );
     expect(result).toMatchObject({ systemMessages: ['pinged'], contexts: [] });
     expect(result.outcomes).toHaveLength(1);
   });

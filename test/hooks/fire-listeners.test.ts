@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/index.js';
 
-const start = { session_id: 's', transcript_path: '/t', cwd: '/w', hook_event_name: 'SessionStart', source: 'startup' } as const;
+const start = {
+  session_id: 's',
+  transcript_path: '/t',
+  cwd: '/w',
+  hook_event_name: 'SessionStart',
+  source: 'startup',
+} as const;
 
 // The session's services that the removed CLI subclass kept for hot reload are gone: ConfigChange
 // now fires through the loop's own hook phase, which has them (see hot-reload.test.ts).

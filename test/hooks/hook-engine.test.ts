@@ -39,22 +39,36 @@ describe('HookEngine callbacks', () => {
 
   it('chains PreToolUse rewrites in registration order, each seeing the previous rewrite', async () => {
     const engine = new HookEngine();
-    engine.on('PreToolUse', ({ tool_input }) => rewriteInput({ command: `${String(tool_input['command'])} --one` }));
-    engine.on('PreToolUse', ({ tool_input }) => rewriteInput({ command: `${String(tool_input['command'])} --two` }));
+    engine.on('PreToolUse', ({ tool_input }) =>
+      rewriteInput({ command: `${String(tool_input['command'])} --one` }),
+    );
+    engine.on('PreToolUse', ({ tool_input }) =>
+      rewriteInput({ command: `${String(tool_input['command'])} --two` }),
+    );
     const fired = await engine.fire('PreToolUse', preToolUse({ command: 'ls' }));
     expect(fired.updatedInput).toEqual({ command: 'ls --one --two' });
   });
 
-  it('three chained PostToolUse callbacks see each other\'s rewrites in registration order', async () => {
+  it("three chained PostToolUse callbacks see each other's rewrites in registration order", async () => {
     const engine = new HookEngine();
     const seen: unknown[] = [];
     for (const suffix of ['a', 'b', 'c']) {
       engine.on('PostToolUse', ({ tool_response }) => {
         seen.push(tool_response);
-        return { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: `${String(tool_response)}${suffix}` } };
+        return {
+          hookSpecificOutput: {
+            hookEventName: 'PostToolUse',
+            updatedToolOutput: `${String(tool_response)}${suffix}`,
+          },
+        };
       });
     }
-    const input: HookInput<'PostToolUse'> = { ...preToolUse({ command: 'ls' }), hook_event_name: 'PostToolUse', tool_response: 'x', duration_ms: 1 };
+    const input: HookInput<'PostToolUse'> = {
+      ...preToolUse({ command: 'ls' }),
+      hook_event_name: 'PostToolUse',
+      tool_response: 'x',
+      duration_ms: 1,
+    };
     const fired = await engine.fire('PostToolUse', input);
     expect(seen).toEqual(['x', 'xa', 'xab']);
     expect(fired.updatedToolOutput?.value).toBe('xabc');
@@ -94,7 +108,13 @@ describe('HookEngine callbacks', () => {
   it('a field that does not belong to the event is a contract error naming it, and a PreToolUse gate fails closed', async () => {
     const engine = new HookEngine();
     // A Stop-only field returned from PreToolUse (the cast simulates untyped JavaScript callers).
-    engine.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'x', stopHookActive: true } }) as never);
+    engine.on(
+      'PreToolUse',
+      () =>
+        ({
+          hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'x', stopHookActive: true },
+        }) as never,
+    );
     const fired = await engine.fire('PreToolUse', preToolUse({ command: 'ls' }));
     expect(fired.outcomes[0]!.status).toBe('failed');
     expect(fired.outcomes[0]!.error).toContain('hookSpecificOutput.stopHookActive');
@@ -106,9 +126,18 @@ describe('HookEngine callbacks', () => {
     engine.on('PostToolUse', () => {
       throw new Error('audit disk full');
     });
-    const input: HookInput<'PostToolUse'> = { ...preToolUse({ command: 'ls' }), hook_event_name: 'PostToolUse', tool_response: 'x', duration_ms: 1 };
+    const input: HookInput<'PostToolUse'> = {
+      ...preToolUse({ command: 'ls' }),
+      hook_event_name: 'PostToolUse',
+      tool_response: 'x',
+      duration_ms: 1,
+    };
     const fired = await engine.fire('PostToolUse', input);
-    expect(fired.outcomes[0]).toMatchObject({ status: 'failed', failClosed: false, error: 'threw: audit disk full' });
+    expect(fired.outcomes[0]).toMatchObject({
+      status: 'failed',
+      failClosed: false,
+      error: 'threw: audit disk full',
+    });
   });
 
   it('a hanging gate callback times out and fails closed', async () => {
@@ -124,7 +153,13 @@ describe('HookEngine callbacks', () => {
     for (const order of [decisions, [...decisions].reverse()]) {
       const engine = new HookEngine();
       for (const decision of order) {
-        engine.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: decision } }));
+        engine.on('PreToolUse', () => ({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: decision,
+            permissionDecisionReason: decision,
+          },
+        }));
       }
       const fired = await engine.fire('PreToolUse', preToolUse({ command: 'ls' }));
       // deny short-circuits when it comes first; either way the result is deny

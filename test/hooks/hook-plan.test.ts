@@ -44,8 +44,17 @@ describe('HookEngine.plan', () => {
     const engine = new HookEngine();
     let ran = false;
     engine.on('SessionStart', { if: 'Bash(*)' }, () => void (ran = true));
-    const start = { session_id: 's', transcript_path: '/t', cwd: '/w', hook_event_name: 'SessionStart', source: 'startup' } as const;
-    expect((await engine.plan('SessionStart', start)).handlers[0]?.skip).toEqual({ kind: 'if-off-tool-event', condition: 'Bash(*)' });
+    const start = {
+      session_id: 's',
+      transcript_path: '/t',
+      cwd: '/w',
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    } as const;
+    expect((await engine.plan('SessionStart', start)).handlers[0]?.skip).toEqual({
+      kind: 'if-off-tool-event',
+      condition: 'Bash(*)',
+    });
     await engine.fire('SessionStart', start);
     expect(ran).toBe(false);
   });

@@ -15,8 +15,15 @@ describe('`if` conditions on in-process hooks', () => {
       seen.push(String(tool_input['command']));
       return deny('no removals');
     });
-    const calls = [toolUse('toolu_01', 'Bash', { command: 'touch made.txt' }), toolUse('toolu_02', 'Bash', { command: 'rm victim.txt' })];
-    const { result } = await compatRun([calls, [text('done')]], { projectDir: dir, hooks, permissions: { rules: { allow: ['Bash'] } } });
+    const calls = [
+      toolUse('toolu_01', 'Bash', { command: 'touch made.txt' }),
+      toolUse('toolu_02', 'Bash', { command: 'rm victim.txt' }),
+    ];
+    const { result } = await compatRun([calls, [text('done')]], {
+      projectDir: dir,
+      hooks,
+      permissions: { rules: { allow: ['Bash'] } },
+    });
     expect(seen).toEqual(['rm victim.txt']);
     expect(fs.existsSync(path.join(dir, 'made.txt'))).toBe(true);
     expect(fs.readFileSync(path.join(dir, 'victim.txt'), 'utf8')).toBe('keep me');
@@ -27,8 +34,15 @@ describe('`if` conditions on in-process hooks', () => {
     const dir = tempProject();
     const hooks = new HookEngine();
     hooks.on('PreToolUse', { if: 'Write(./protected/**)' }, () => deny('protected'));
-    const calls = [toolUse('toolu_01', 'Write', { file_path: path.join(dir, 'protected', 'a.txt'), content: 'x' }), toolUse('toolu_02', 'Write', { file_path: path.join(dir, 'free.txt'), content: 'y' })];
-    await compatRun([calls, [text('done')]], { projectDir: dir, hooks, permissions: { mode: 'acceptEdits' } });
+    const calls = [
+      toolUse('toolu_01', 'Write', { file_path: path.join(dir, 'protected', 'a.txt'), content: 'x' }),
+      toolUse('toolu_02', 'Write', { file_path: path.join(dir, 'free.txt'), content: 'y' }),
+    ];
+    await compatRun([calls, [text('done')]], {
+      projectDir: dir,
+      hooks,
+      permissions: { mode: 'acceptEdits' },
+    });
     expect(fs.existsSync(path.join(dir, 'protected', 'a.txt'))).toBe(false);
     expect(fs.readFileSync(path.join(dir, 'free.txt'), 'utf8')).toBe('y');
   });

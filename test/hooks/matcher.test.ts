@@ -20,7 +20,11 @@ const rows: Array<{ matcher: string | undefined; matches: string[]; misses: stri
   { matcher: '', matches: ['Bash', 'Write', 'Read', 'mcp__oracle__echo'], misses: [] },
   { matcher: undefined, matches: ['Bash', 'Write', 'Read', 'mcp__oracle__echo'], misses: [] },
   { matcher: 'mcp__oracle__.*', matches: ['mcp__oracle__echo'], misses: ['Bash', 'mcp__other__echo'] },
-  { matcher: 'mcp__.*__echo', matches: ['mcp__oracle__echo', 'mcp__other__echo'], misses: ['mcp__oracle__fail'] },
+  {
+    matcher: 'mcp__.*__echo',
+    matches: ['mcp__oracle__echo', 'mcp__other__echo'],
+    misses: ['mcp__oracle__fail'],
+  },
   { matcher: 'mcp__oracle__echo', matches: ['mcp__oracle__echo'], misses: ['mcp__oracle__fail'] },
   { matcher: 'mcp__oracle', matches: [], misses: ['mcp__oracle__echo'] },
   // Event-level matchers (SessionStart source, PreCompact trigger, SubagentStart agent type,
@@ -61,7 +65,9 @@ describe('matcherMatches', () => {
 
   it('treats a name-only matcher as equality, for any name', () => {
     const name = fc.stringMatching(/^[A-Za-z0-9_]{1,12}$/);
-    fc.assert(fc.property(name, name, (matcher, value) => matcherMatches(matcher, value) === (matcher === value)));
+    fc.assert(
+      fc.property(name, name, (matcher, value) => matcherMatches(matcher, value) === (matcher === value)),
+    );
   });
 
   it('caches compiled matchers', () => {
@@ -73,7 +79,9 @@ describe('matcherMatches', () => {
 describe('compileMatcher validation', () => {
   it('throws a ConfigError naming the matcher and the regex error', () => {
     expect(() => compileMatcher('(Read')).toThrow(ConfigError);
-    expect(() => compileMatcher('(Read')).toThrow(/^invalid matcher "\(Read": Invalid regular expression: .*Unterminated group/);
+    expect(() => compileMatcher('(Read')).toThrow(
+      /^invalid matcher "\(Read": Invalid regular expression: .*Unterminated group/,
+    );
   });
 
   it('prefixes the file and field when given', () => {
@@ -85,7 +93,9 @@ describe('compileMatcher validation', () => {
     }
     expect(caught).toBeInstanceOf(ConfigError);
     const error = caught as ConfigError;
-    expect(error.message).toMatch(/^\/p\/\.claude\/settings\.json: hooks\.PreToolUse\[2\]\.matcher: invalid matcher "Bash\|\*": Invalid regular expression/);
+    expect(error.message).toMatch(
+      /^\/p\/\.claude\/settings\.json: hooks\.PreToolUse\[2\]\.matcher: invalid matcher "Bash\|\*": Invalid regular expression/,
+    );
     expect(error.message).not.toContain('\n');
     expect(error.file).toBe('/p/.claude/settings.json');
     expect(error.field).toBe('hooks.PreToolUse[2].matcher');

@@ -34,14 +34,27 @@ await defineHook(async (input) => {
 function setup(commands: readonly string[], hook: Record<string, unknown>) {
   const project = tempProject({ 'hook.mjs': HOOK });
   const log = path.join(project, 'hook.log');
-  const entry = { type: 'command', command: `node ${JSON.stringify(path.join(project, 'hook.mjs'))}`, persistent: true, timeout: 30, ...hook };
+  const entry = {
+    type: 'command',
+    command: `node ${JSON.stringify(path.join(project, 'hook.mjs'))}`,
+    persistent: true,
+    timeout: 30,
+    ...hook,
+  };
   const settings = writeJson(project, 'settings.json', {
     permissions: { allow: ['Bash'] },
     hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [entry] }], SessionEnd: [{ hooks: [entry] }] },
   });
-  const script = writeJson(project, 'script.json', [...commands.map((command, index) => [toolUse(`t${index}`, 'Bash', { command })]), [text('done')]]);
+  const script = writeJson(project, 'script.json', [
+    ...commands.map((command, index) => [toolUse(`t${index}`, 'Bash', { command })]),
+    [text('done')],
+  ]);
   const requests = path.join(project, 'requests.jsonl');
-  const run = runCli(['-p', 'go', '--settings', settings, '--model-script', script, '--record-requests', requests], project, { HOOK_LOG: log });
+  const run = runCli(
+    ['-p', 'go', '--settings', settings, '--model-script', script, '--record-requests', requests],
+    project,
+    { HOOK_LOG: log },
+  );
   const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : [];
   const sent = fs.existsSync(requests) ? fs.readFileSync(requests, 'utf8') : '';
   return { project, run, lines, sent, ran: (name: string) => fs.existsSync(path.join(project, name)) };
@@ -69,7 +82,10 @@ async function gone(pid: number): Promise<boolean> {
 
 describe('persistent command hooks', () => {
   it('one process answers every event of the session, decisions and blocks count, and it ends at SessionEnd', async () => {
-    const { run, lines, sent, ran } = setup(['touch ran-one', 'touch ran-BLOCK', 'touch ran-DENY', 'touch ran-two'], {});
+    const { run, lines, sent, ran } = setup(
+      ['touch ran-one', 'touch ran-BLOCK', 'touch ran-DENY', 'touch ran-two'],
+      {},
+    );
     expect(run.status, run.stderr).toBe(0);
     expect(pids(lines, 'start')).toHaveLength(1);
     const [pid] = pids(lines, 'start');
@@ -91,12 +107,16 @@ describe('persistent command hooks', () => {
   });
 
   it('a crash is that exit code for its event, and the next event gets a new process; garbage on stdout fails the event and replaces the process', async () => {
-    const { run, lines, ran } = setup(['touch ran-one', 'touch ran-CRASH', 'touch ran-two', 'touch ran-GARBAGE', 'touch ran-three'], {});
+    const { run, lines, ran } = setup(
+      ['touch ran-one', 'touch ran-CRASH', 'touch ran-two', 'touch ran-GARBAGE', 'touch ran-three'],
+      {},
+    );
     expect(run.status, run.stderr).toBe(0);
     const started = pids(lines, 'start');
     expect(started).toHaveLength(3);
     // Exit 3 and a line that is not JSON are non-blocking failures: the calls still ran.
-    for (const name of ['ran-one', 'ran-CRASH', 'ran-two', 'ran-GARBAGE', 'ran-three']) expect(ran(name), name).toBe(true);
+    for (const name of ['ran-one', 'ran-CRASH', 'ran-two', 'ran-GARBAGE', 'ran-three'])
+      expect(ran(name), name).toBe(true);
     expect(lines).toContain(`event ${started[1]} PreToolUse 1`);
     expect(lines).toContain(`event ${started[2]} PreToolUse 1`);
     expect(lines).toContain(`event ${started[2]} SessionEnd 2`);
@@ -104,7 +124,10 @@ describe('persistent command hooks', () => {
   });
 
   it('an event past the timeout kills the process; with onFailure "block" the call is blocked; the next event starts a new one', async () => {
-    const { run, lines, sent, ran } = setup(['touch ran-one', 'touch ran-HANG', 'touch ran-two'], { timeout: 5, onFailure: 'block' });
+    const { run, lines, sent, ran } = setup(['touch ran-one', 'touch ran-HANG', 'touch ran-two'], {
+      timeout: 5,
+      onFailure: 'block',
+    });
     expect(run.status, run.stderr).toBe(0);
     const started = pids(lines, 'start');
     expect(started).toHaveLength(2);
@@ -121,7 +144,13 @@ describe('hookloop/hook defineHook', () => {
     const project = tempProject({ 'hook.mjs': HOOK });
     const run = (command: string) =>
       spawnSync(process.execPath, [path.join(project, 'hook.mjs')], {
-        input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: project, tool_name: 'Bash', tool_input: { command } }),
+        input: JSON.stringify({
+          hook_event_name: 'PreToolUse',
+          session_id: 's',
+          cwd: project,
+          tool_name: 'Bash',
+          tool_input: { command },
+        }),
         env: { PATH: process.env['PATH'] ?? '', HOOK_LOG: path.join(project, 'hook.log') },
         encoding: 'utf8',
       });
@@ -130,7 +159,13 @@ describe('hookloop/hook defineHook', () => {
     expect(blocked.stderr).toBe('blocked by the persistent hook');
     const denied = run('DENY');
     expect(denied.status).toBe(0);
-    expect(JSON.parse(denied.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'denied by the persistent hook' } });
+    expect(JSON.parse(denied.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'denied by the persistent hook',
+      },
+    });
     const plain = run('ls');
     expect(plain.status).toBe(0);
     expect(plain.stdout).toBe('');

@@ -5,7 +5,18 @@ import { HookEngine, type HookInput, replaceOutput, rewriteInput } from '../../s
 // 5): objects are copied, so changing them afterwards changes nothing; strings are shared as is.
 
 function postToolUse(response: unknown): HookInput<'PostToolUse'> {
-  return { session_id: 's', transcript_path: '/t', cwd: '/w', permission_mode: 'default', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: response, tool_use_id: 't1', duration_ms: 1 };
+  return {
+    session_id: 's',
+    transcript_path: '/t',
+    cwd: '/w',
+    permission_mode: 'default',
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Bash',
+    tool_input: {},
+    tool_response: response,
+    tool_use_id: 't1',
+    duration_ms: 1,
+  };
 }
 
 describe('hook rewrites are detached from the hook', () => {
@@ -41,7 +52,16 @@ describe('hook rewrites are detached from the hook', () => {
       input.args.push('-a');
       seenInput = tool_input;
     });
-    await pre.fire('PreToolUse', { session_id: 's', transcript_path: '/t', cwd: '/w', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'pwd' }, tool_use_id: 't1' });
+    await pre.fire('PreToolUse', {
+      session_id: 's',
+      transcript_path: '/t',
+      cwd: '/w',
+      permission_mode: 'default',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'pwd' },
+      tool_use_id: 't1',
+    });
     expect(seenInput).toEqual({ command: 'ls', args: ['-l'] });
   });
 });

@@ -6,7 +6,14 @@ import { HookEngine, type HookEventName, type HookInput } from '../../src/index.
 // PreToolUse exit 2 waits for its sibling (multi-hooks-block-siblings).
 
 /** An external handler that answers `outcome` after `ms`, or reports that it was aborted first. */
-function external(engine: HookEngine, event: HookEventName, name: string, ms: number, answer: Partial<HandlerOutcome>, log: string[]): RegisteredHandler {
+function external(
+  engine: HookEngine,
+  event: HookEventName,
+  name: string,
+  ms: number,
+  answer: Partial<HandlerOutcome>,
+  log: string[],
+): RegisteredHandler {
   const origin = { transport: 'command' as const, text: name, source: 'settings.json' };
   return {
     id: engine.allocateId(),
@@ -26,21 +33,39 @@ function external(engine: HookEngine, event: HookEventName, name: string, ms: nu
           if (log.includes(`${name} finished`)) return;
           clearTimeout(timer);
           log.push(`${name} aborted`);
-          resolve({ origin, status: 'failed', output: {}, error: 'aborted', failClosed: false, durationMs: 0 });
+          resolve({
+            origin,
+            status: 'failed',
+            output: {},
+            error: 'aborted',
+            failClosed: false,
+            durationMs: 0,
+          });
         });
       }),
   };
 }
 
-const common = { session_id: 's', transcript_path: '/t.jsonl', cwd: '/w', permission_mode: 'default' as const };
+const common = {
+  session_id: 's',
+  transcript_path: '/t.jsonl',
+  cwd: '/w',
+  permission_mode: 'default' as const,
+};
 
 describe('external hooks of one event', () => {
   it('UserPromptSubmit: a block aborts the siblings still running', async () => {
     const engine = new HookEngine();
     const log: string[] = [];
-    engine.add(external(engine, 'UserPromptSubmit', 'block', 20, { output: { decision: 'block', reason: 'no' } }, log));
+    engine.add(
+      external(engine, 'UserPromptSubmit', 'block', 20, { output: { decision: 'block', reason: 'no' } }, log),
+    );
     engine.add(external(engine, 'UserPromptSubmit', 'slow', 5000, {}, log));
-    const input: HookInput<'UserPromptSubmit'> = { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'p' };
+    const input: HookInput<'UserPromptSubmit'> = {
+      ...common,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'p',
+    };
     const started = Date.now();
     const { outcomes } = await engine.fire('UserPromptSubmit', input);
     expect(Date.now() - started).toBeLessThan(2000);
@@ -51,9 +76,17 @@ describe('external hooks of one event', () => {
   it('PreToolUse: an exit-2 block still waits for its siblings', async () => {
     const engine = new HookEngine();
     const log: string[] = [];
-    engine.add(external(engine, 'PreToolUse', 'block', 10, { status: 'blocked', blockMessage: '[block]: no' }, log));
+    engine.add(
+      external(engine, 'PreToolUse', 'block', 10, { status: 'blocked', blockMessage: '[block]: no' }, log),
+    );
     engine.add(external(engine, 'PreToolUse', 'slower', 150, {}, log));
-    const input: HookInput<'PreToolUse'> = { ...common, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_1' };
+    const input: HookInput<'PreToolUse'> = {
+      ...common,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_use_id: 'toolu_1',
+    };
     await engine.fire('PreToolUse', input);
     expect(log).toEqual(['block finished', 'slower finished']);
   });

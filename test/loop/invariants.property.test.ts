@@ -1,22 +1,41 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, HookEngine, type HookEventName, type PermissionMode, startSession } from '../../src/index.js';
+import {
+  defineTool,
+  HookEngine,
+  type HookEventName,
+  type PermissionMode,
+  startSession,
+} from '../../src/index.js';
 import { ScriptedModel, type ScriptTurn } from '../../src/testing.js';
 import { answer, BEHAVIOURS } from '../faults/fault-harness.js';
 import { pairingViolations, tempProject } from '../support/scripted-run.js';
 
-const EVENTS: HookEventName[] = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop'];
+const EVENTS: HookEventName[] = [
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Stop',
+];
 
 const callArb = fc.oneof(
-  { weight: 6, arbitrary: fc.integer({ min: 0, max: 9 }).map((n) => ({ name: 'Act', input: { n } as unknown })) },
+  {
+    weight: 6,
+    arbitrary: fc.integer({ min: 0, max: 9 }).map((n) => ({ name: 'Act', input: { n } as unknown })),
+  },
   { weight: 1, arbitrary: fc.constant({ name: 'Act', input: { n: 'not a number' } as unknown }) },
   { weight: 1, arbitrary: fc.constant({ name: 'Ghost', input: {} as unknown }) },
 );
 
 const scenarioArb = fc.record({
   turns: fc.array(fc.array(callArb, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 3 }),
-  hooks: fc.array(fc.record({ event: fc.constantFrom(...EVENTS), behaviour: fc.constantFrom(...BEHAVIOURS) }), { maxLength: 5 }),
+  hooks: fc.array(
+    fc.record({ event: fc.constantFrom(...EVENTS), behaviour: fc.constantFrom(...BEHAVIOURS) }),
+    { maxLength: 5 },
+  ),
   rules: fc.record({ allow: fc.subarray(['Act']), ask: fc.subarray(['Act']), deny: fc.subarray(['Act']) }),
   mode: fc.constantFrom<PermissionMode>('default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'),
   approve: fc.boolean(),
@@ -70,12 +89,16 @@ async function play(scenario: Scenario) {
   });
   let result = await session.send('go');
   // Calls left waiting for a decision (a defer) are decided in the same session: denied, so every call ends paired.
-  for (let rounds = 0; rounds < 25 && result.pending !== undefined && result.pending.length > 0; rounds++) result = await session.resume(Object.fromEntries(result.pending.map((call) => [call.id, { behavior: 'deny' as const }])));
+  for (let rounds = 0; rounds < 25 && result.pending !== undefined && result.pending.length > 0; rounds++)
+    result = await session.resume(
+      Object.fromEntries(result.pending.map((call) => [call.id, { behavior: 'deny' as const }])),
+    );
   await session.end();
   return { result, runs, ranIds, calls };
 }
 
-const preGates = (scenario: Scenario) => scenario.hooks.filter((hook) => hook.event === 'PreToolUse').map((hook) => hook.behaviour);
+const preGates = (scenario: Scenario) =>
+  scenario.hooks.filter((hook) => hook.event === 'PreToolUse').map((hook) => hook.behaviour);
 
 describe('invariants over random runs (fast-check)', () => {
   it('every call is paired exactly once and in order, handlers run at most once, and hook allows never beat deny or ask rules', async () => {
@@ -90,10 +113,19 @@ describe('invariants over random runs (fast-check)', () => {
         // A deny rule is never beaten.
         if (scenario.rules.deny.includes('Act')) expect(runs).toEqual([]);
         // A PreToolUse deny, block, throw or hang (gates fail closed) is never beaten.
-        if (preGates(scenario).some((b) => b === 'deny' || b === 'throw' || b === 'hang' || b === 'garbage' || b === 'rewrite-invalid')) expect(runs).toEqual([]);
+        if (
+          preGates(scenario).some(
+            (b) =>
+              b === 'deny' || b === 'throw' || b === 'hang' || b === 'garbage' || b === 'rewrite-invalid',
+          )
+        )
+          expect(runs).toEqual([]);
         // An ask rule is never beaten by a PreToolUse allow: only the approver or a PermissionRequest allow can pass it.
-        const permissionRequestAllows = scenario.hooks.some((h) => h.event === 'PermissionRequest' && h.behaviour === 'allow');
-        if (scenario.rules.ask.includes('Act') && !scenario.approve && !permissionRequestAllows) expect(runs).toEqual([]);
+        const permissionRequestAllows = scenario.hooks.some(
+          (h) => h.event === 'PermissionRequest' && h.behaviour === 'allow',
+        );
+        if (scenario.rules.ask.includes('Act') && !scenario.approve && !permissionRequestAllows)
+          expect(runs).toEqual([]);
         // Plan mode refuses a tool that is not read-only, whatever the hooks say.
         if (scenario.mode === 'plan') expect(runs).toEqual([]);
         // The run ended, within its bounds.

@@ -8,12 +8,21 @@ import { scriptedRun, tempProject, text, toolUse } from '../support/scripted-run
 describe('permission_denials', () => {
   it('names the refused input as PreToolUse saw it: file paths absolute (mode-plan, mode-accept-edits)', async () => {
     const projectDir = tempProject();
-    const { result } = await scriptedRun([[toolUse('toolu_01', 'Write', { file_path: 'plan-write.txt', content: 'x\n' })], [text('done')]], {
-      projectDir,
-      tools: builtinTools(),
-      permissions: { mode: 'plan' },
-    });
-    expect(result.permissionDenials).toEqual([{ tool_name: 'Write', tool_use_id: 'toolu_01', tool_input: { file_path: `${projectDir}/plan-write.txt`, content: 'x\n' } }]);
+    const { result } = await scriptedRun(
+      [[toolUse('toolu_01', 'Write', { file_path: 'plan-write.txt', content: 'x\n' })], [text('done')]],
+      {
+        projectDir,
+        tools: builtinTools(),
+        permissions: { mode: 'plan' },
+      },
+    );
+    expect(result.permissionDenials).toEqual([
+      {
+        tool_name: 'Write',
+        tool_use_id: 'toolu_01',
+        tool_input: { file_path: `${projectDir}/plan-write.txt`, content: 'x\n' },
+      },
+    ]);
   });
 });
 
@@ -32,8 +41,20 @@ describe('PostToolBatch tool_calls', () => {
       { projectDir, hooks, tools: builtinTools(), permissions: { mode: 'acceptEdits' } },
     );
     expect(batches).toMatchObject([
-      [{ tool_name: 'Edit', tool_use_id: 'toolu_01', tool_input: { file_path: 'a.txt', old_string: 'one', new_string: 'ONE', replace_all: false } }],
-      [{ tool_name: 'Edit', tool_use_id: 'toolu_02', tool_input: { file_path: 'a.txt', old_string: 'missing', new_string: 'x', replace_all: false } }],
+      [
+        {
+          tool_name: 'Edit',
+          tool_use_id: 'toolu_01',
+          tool_input: { file_path: 'a.txt', old_string: 'one', new_string: 'ONE', replace_all: false },
+        },
+      ],
+      [
+        {
+          tool_name: 'Edit',
+          tool_use_id: 'toolu_02',
+          tool_input: { file_path: 'a.txt', old_string: 'missing', new_string: 'x', replace_all: false },
+        },
+      ],
     ]);
   });
 });

@@ -25,7 +25,12 @@ function terminal(answers: readonly string[]) {
 describe('interactive approval of .mcp.json servers', () => {
   it('asks per server, starts the approved ones and remembers both answers in settings.local.json', async () => {
     const dir = tempProject({
-      '.mcp.json': JSON.stringify({ mcpServers: { yes: { command: 'node', args: ['a.js'] }, no: { type: 'http', url: 'http://127.0.0.1:1/mcp' } } }),
+      '.mcp.json': JSON.stringify({
+        mcpServers: {
+          yes: { command: 'node', args: ['a.js'] },
+          no: { type: 'http', url: 'http://127.0.0.1:1/mcp' },
+        },
+      }),
       '.claude/settings.local.json': JSON.stringify({ permissions: { allow: ['Read'] } }),
     });
     const config = loadMcpConfig({ projectDir: dir, homeDir: dir, env: {}, interactive: true });
@@ -34,8 +39,14 @@ describe('interactive approval of .mcp.json servers', () => {
     expect(approved.map((entry) => [entry.name, entry.source])).toEqual([['yes', 'project']]);
     expect(tty.shown()).toContain('New MCP server found in');
     expect(tty.shown()).toContain('node a.js');
-    const settings = JSON.parse(fs.readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8')) as Record<string, unknown>;
-    expect(settings).toEqual({ permissions: { allow: ['Read'] }, enabledMcpjsonServers: ['yes'], disabledMcpjsonServers: ['no'] });
+    const settings = JSON.parse(
+      fs.readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(settings).toEqual({
+      permissions: { allow: ['Read'] },
+      enabledMcpjsonServers: ['yes'],
+      disabledMcpjsonServers: ['no'],
+    });
     // Next time nobody is asked: one approved, one rejected.
     const again = loadMcpConfig({ projectDir: dir, homeDir: dir, env: {}, interactive: true });
     expect(again.servers.map((server) => server.name)).toEqual(['yes']);

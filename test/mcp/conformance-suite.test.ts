@@ -17,7 +17,9 @@ function suiteDir(): string | undefined {
   const configured = process.env['HOOKLOOP_MCP_CONFORMANCE_DIR'];
   if (configured) return fs.existsSync(path.join(configured, 'package.json')) ? configured : undefined;
   try {
-    return path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json'));
+    return path.dirname(
+      createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json'),
+    );
   } catch {
     return undefined;
   }
@@ -29,7 +31,11 @@ const NOT_SUPPORTED = new Set(['auth/cross-app-access-complete-flow']);
 
 const dir = suiteDir();
 const conformance = (args: readonly string[], cwd: string) =>
-  spawnSync(process.execPath, ['--import', path.join(FIXTURES, 'node20-globsync.mjs'), path.join(dir!, 'dist/index.js'), ...args], { cwd, encoding: 'utf8', timeout: 175_000 });
+  spawnSync(
+    process.execPath,
+    ['--import', path.join(FIXTURES, 'node20-globsync.mjs'), path.join(dir!, 'dist/index.js'), ...args],
+    { cwd, encoding: 'utf8', timeout: 175_000 },
+  );
 
 /** The client scenarios the installed suite lists (`conformance list`, its "Client scenarios" part). */
 function clientScenarios(): string[] {
@@ -40,7 +46,8 @@ function clientScenarios(): string[] {
 
 if (!dir) {
   describe('MCP conformance suite (client scenarios)', () => {
-    it.skip('@modelcontextprotocol/conformance is not installed (add it to devDependencies, or set HOOKLOOP_MCP_CONFORMANCE_DIR)', () => undefined);
+    it.skip('@modelcontextprotocol/conformance is not installed (add it to devDependencies, or set HOOKLOOP_MCP_CONFORMANCE_DIR)', () =>
+      undefined);
   });
 } else {
   const scenarios = clientScenarios();
@@ -48,16 +55,33 @@ if (!dir) {
     it('lists the client scenarios', () => {
       expect(scenarios.length).toBeGreaterThanOrEqual(26);
     });
-    it.each(scenarios.filter((name) => !NOT_SUPPORTED.has(name)))('%s passes', { timeout: 200_000 }, (scenario) => {
-      // The suite's own budget per client (default 30 s) is raised: a login and a run are two CLI
-      // starts, which a loaded machine can take longer than that for.
-      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-conformance-run-'));
-      const run = conformance(['client', '--command', `"${process.execPath}" "${path.join(FIXTURES, 'client.mjs')}"`, '--scenario', scenario, '--timeout', '150000', '-o', path.join(work, 'results')], work);
-      const output = `${run.stdout}\n${run.stderr}`;
-      // Every check of the scenario, not only the run's exit code: a check that failed is named in the message.
-      expect(output.match(/^.*\bFAILURE\b.*$/gm) ?? [], output.slice(-3000)).toEqual([]);
-      expect(output).toMatch(/OVERALL: PASSED/);
-      expect(run.status).toBe(0);
-    });
+    it.each(scenarios.filter((name) => !NOT_SUPPORTED.has(name)))(
+      '%s passes',
+      { timeout: 200_000 },
+      (scenario) => {
+        // The suite's own budget per client (default 30 s) is raised: a login and a run are two CLI
+        // starts, which a loaded machine can take longer than that for.
+        const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-conformance-run-'));
+        const run = conformance(
+          [
+            'client',
+            '--command',
+            `"${process.execPath}" "${path.join(FIXTURES, 'client.mjs')}"`,
+            '--scenario',
+            scenario,
+            '--timeout',
+            '150000',
+            '-o',
+            path.join(work, 'results'),
+          ],
+          work,
+        );
+        const output = `${run.stdout}\n${run.stderr}`;
+        // Every check of the scenario, not only the run's exit code: a check that failed is named in the message.
+        expect(output.match(/^.*\bFAILURE\b.*$/gm) ?? [], output.slice(-3000)).toEqual([]);
+        expect(output).toMatch(/OVERALL: PASSED/);
+        expect(run.status).toBe(0);
+      },
+    );
   });
 }

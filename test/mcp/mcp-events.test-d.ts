@@ -10,13 +10,21 @@ describe('MCP in the event map', () => {
     hooks.on('Elicitation', (input) => {
       expectTypeOf(input.mcp_server_name).toEqualTypeOf<string>();
       expectTypeOf(input.mode).toEqualTypeOf<'form' | 'url'>();
-      return { hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { color: 'blue' } } };
+      return {
+        hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { color: 'blue' } },
+      };
     });
     hooks.on('ElicitationResult', (input) => {
       expectTypeOf(input.action).toEqualTypeOf<'accept' | 'decline' | 'cancel'>();
     });
+    // prettier-ignore
     // @ts-expect-error an Elicitation answer has no permissionDecision
     hooks.on('Elicitation', (): HookOutput<'Elicitation'> => ({ hookSpecificOutput: { hookEventName: 'Elicitation', permissionDecision: 'allow' } }));
-    hooks.on('PostToolUse', (): HookOutput<'PostToolUse'> => ({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: [{ type: 'text', text: 'x' }] } }));
+    hooks.on('PostToolUse', (): HookOutput<'PostToolUse'> => ({
+      hookSpecificOutput: {
+        hookEventName: 'PostToolUse',
+        updatedMCPToolOutput: [{ type: 'text', text: 'x' }],
+      },
+    }));
   });
 });

@@ -45,31 +45,52 @@ function alive(pid: number): boolean {
 describe('MCP transports', () => {
   it('streamable HTTP with headers from ${VAR}', async () => {
     const url = await httpServer();
-    const dir = tempProject({ '.mcp.json': JSON.stringify({ mcpServers: { web: { type: 'http', url, headers: { 'x-test-token': 'Bearer ${TEST_TOKEN}' } } } }) });
+    const dir = tempProject({
+      '.mcp.json': JSON.stringify({
+        mcpServers: { web: { type: 'http', url, headers: { 'x-test-token': 'Bearer ${TEST_TOKEN}' } } },
+      }),
+    });
     const config = loadMcpConfig({ projectDir: dir, homeDir: dir, env: { TEST_TOKEN: 'sekrit' } });
     expect(config.servers.map((server) => [server.name, server.source])).toEqual([['web', 'project']]);
-    const { result } = await scriptedRun([[toolUse('t1', 'mcp__web__header', {})], [toolUse('t2', 'mcp__web__echo', { text: 'over http' })], [text('done')]], {
-      projectDir: dir,
-      mcpServers: config.servers,
-      permissions: { rules: { allow: ['mcp__web'] } },
-    });
-    expect(toolResults(result.messages).map((paired) => paired.content)).toEqual(['TOKEN:Bearer sekrit', 'ECHO:over http']);
+    const { result } = await scriptedRun(
+      [
+        [toolUse('t1', 'mcp__web__header', {})],
+        [toolUse('t2', 'mcp__web__echo', { text: 'over http' })],
+        [text('done')],
+      ],
+      {
+        projectDir: dir,
+        mcpServers: config.servers,
+        permissions: { rules: { allow: ['mcp__web'] } },
+      },
+    );
+    expect(toolResults(result.messages).map((paired) => paired.content)).toEqual([
+      'TOKEN:Bearer sekrit',
+      'ECHO:over http',
+    ]);
   });
 
   it('legacy SSE, with headers on the event stream', async () => {
     const url = await httpServer('--sse');
-    const { result } = await scriptedRun([[toolUse('t1', 'mcp__old__echo', { text: 'over sse' })], [text('done')]], {
-      mcpServers: { old: { type: 'sse', url, headers: { 'x-test-token': 'sse-token' } } },
-      permissions: { rules: { allow: ['mcp__old'] } },
-    });
+    const { result } = await scriptedRun(
+      [[toolUse('t1', 'mcp__old__echo', { text: 'over sse' })], [text('done')]],
+      {
+        mcpServers: { old: { type: 'sse', url, headers: { 'x-test-token': 'sse-token' } } },
+        permissions: { rules: { allow: ['mcp__old'] } },
+      },
+    );
     expect(toolResults(result.messages).map((paired) => paired.content)).toEqual(['ECHO:over sse']);
   });
 
   it('an HTTP server that is not there: a warning, the tool is not offered, the run goes on', async () => {
-    const { result, events, model } = await scriptedRun([[text('done')]], { mcpServers: { gone: { type: 'http', url: 'http://127.0.0.1:9/mcp' } } });
+    const { result, events, model } = await scriptedRun([[text('done')]], {
+      mcpServers: { gone: { type: 'http', url: 'http://127.0.0.1:9/mcp' } },
+    });
     expect(result.terminalReason).toBe('completed');
     expect(model.requests[0]!.tools.filter((tool) => tool.name.startsWith('mcp__'))).toEqual([]);
-    expect(events.some((event) => event.type === 'warning' && event.text.includes('MCP server "gone"'))).toBe(true);
+    expect(events.some((event) => event.type === 'warning' && event.text.includes('MCP server "gone"'))).toBe(
+      true,
+    );
   });
 
   it('ends a stdio server and everything it started when the session ends (no orphans)', async () => {
@@ -87,12 +108,16 @@ describe('MCP transports', () => {
     await session.end();
     expect(alive(pids.pid)).toBe(false);
     // The grandchild was killed with the group; give the kernel a moment to reap it.
-    for (let attempt = 0; attempt < 50 && alive(pids.child); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let attempt = 0; attempt < 50 && alive(pids.child); attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(alive(pids.child)).toBe(false);
   });
 
   it('McpClient works on its own for embedders', async () => {
-    const client = new McpClient({ name: 'own', config: { command: process.execPath, args: [SERVER] }, source: 'dynamic', file: 'test' }, { projectDir: tempProject() });
+    const client = new McpClient(
+      { name: 'own', config: { command: process.execPath, args: [SERVER] }, source: 'dynamic', file: 'test' },
+      { projectDir: tempProject() },
+    );
     await client.connect();
     try {
       expect(client.state).toBe('connected');
@@ -105,29 +130,60 @@ describe('MCP transports', () => {
   });
 
   it('plugin .mcp.json servers get ${CLAUDE_PLUGIN_ROOT} and the name plugin:<plugin>:<server>', () => {
-    const dir = tempProject({ 'plug/.mcp.json': JSON.stringify({ mcpServers: { tools: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server.js'] } } }) });
+    const dir = tempProject({
+      'plug/.mcp.json': JSON.stringify({
+        mcpServers: { tools: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server.js'] } },
+      }),
+    });
     const root = path.join(dir, 'plug');
-    const config = loadMcpConfig({ projectDir: dir, homeDir: dir, env: {}, plugins: [{ name: 'my-plugin', root }] });
-    expect(config.servers).toEqual([{ name: 'plugin:my-plugin:tools', config: { command: 'node', args: [`${root}/server.js`] }, source: 'plugin', file: path.join(root, '.mcp.json') }]);
+    const config = loadMcpConfig({
+      projectDir: dir,
+      homeDir: dir,
+      env: {},
+      plugins: [{ name: 'my-plugin', root }],
+    });
+    expect(config.servers).toEqual([
+      {
+        name: 'plugin:my-plugin:tools',
+        config: { command: 'node', args: [`${root}/server.js`] },
+        source: 'plugin',
+        file: path.join(root, '.mcp.json'),
+      },
+    ]);
     expect(mcpToolName('plugin:my-plugin:tools', 'do it')).toBe('mcp__plugin_my-plugin_tools__do_it');
     expect(normalizeMcpName('a.b c/d')).toBe('a_b_c_d');
   });
 
   it('headless, unapproved .mcp.json servers connect (as Claude Code -p); interactive, they wait for a person', () => {
     const dir = tempProject({ '.mcp.json': JSON.stringify({ mcpServers: { repo: { command: 'node' } } }) });
-    expect(loadMcpConfig({ projectDir: dir, homeDir: dir, env: {} }).servers.map((server) => server.name)).toEqual(['repo']);
+    expect(
+      loadMcpConfig({ projectDir: dir, homeDir: dir, env: {} }).servers.map((server) => server.name),
+    ).toEqual(['repo']);
     const interactive = loadMcpConfig({ projectDir: dir, homeDir: dir, env: {}, interactive: true });
     expect(interactive.servers).toEqual([]);
-    expect(interactive.skipped).toMatchObject([{ name: 'repo', state: 'pending', config: { command: 'node' } }]);
+    expect(interactive.skipped).toMatchObject([
+      { name: 'repo', state: 'pending', config: { command: 'node' } },
+    ]);
     fs.mkdirSync(path.join(dir, '.claude'));
-    fs.writeFileSync(path.join(dir, '.claude', 'settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['repo'] }));
-    expect(loadMcpConfig({ projectDir: dir, homeDir: dir, env: {}, interactive: true }).servers.map((server) => server.name)).toEqual(['repo']);
+    fs.writeFileSync(
+      path.join(dir, '.claude', 'settings.local.json'),
+      JSON.stringify({ enabledMcpjsonServers: ['repo'] }),
+    );
+    expect(
+      loadMcpConfig({ projectDir: dir, homeDir: dir, env: {}, interactive: true }).servers.map(
+        (server) => server.name,
+      ),
+    ).toEqual(['repo']);
   });
 
-  it('the checked-in .claude/settings.json cannot approve the repository\'s own servers (it can disable them)', () => {
+  it("the checked-in .claude/settings.json cannot approve the repository's own servers (it can disable them)", () => {
     const dir = tempProject({
       '.mcp.json': JSON.stringify({ mcpServers: { repo: { command: 'node' }, other: { command: 'node' } } }),
-      '.claude/settings.json': JSON.stringify({ enableAllProjectMcpServers: true, enabledMcpjsonServers: ['repo'], disabledMcpjsonServers: ['other'] }),
+      '.claude/settings.json': JSON.stringify({
+        enableAllProjectMcpServers: true,
+        enabledMcpjsonServers: ['repo'],
+        disabledMcpjsonServers: ['other'],
+      }),
     });
     const interactive = loadMcpConfig({ projectDir: dir, homeDir: dir, env: {}, interactive: true });
     expect(interactive.servers).toEqual([]);
@@ -140,21 +196,36 @@ describe('MCP transports', () => {
   it('later sources win by name: user < project < local < --mcp-config', () => {
     const dir = tempProject({
       '.mcp.json': JSON.stringify({ mcpServers: { same: { command: 'project' } } }),
-      'home/.claude.json': JSON.stringify({ mcpServers: { same: { command: 'user' }, onlyUser: { command: 'u' } } }),
+      'home/.claude.json': JSON.stringify({
+        mcpServers: { same: { command: 'user' }, onlyUser: { command: 'u' } },
+      }),
     });
     const sources = { projectDir: dir, homeDir: path.join(dir, 'home'), env: {} };
-    expect(loadMcpConfig(sources).servers.map((server) => [server.name, (server.config as { command: string }).command, server.source])).toEqual([
+    expect(
+      loadMcpConfig(sources).servers.map((server) => [
+        server.name,
+        (server.config as { command: string }).command,
+        server.source,
+      ]),
+    ).toEqual([
       ['same', 'project', 'project'],
       ['onlyUser', 'u', 'user'],
     ]);
     const flagged = loadMcpConfig({ ...sources, mcpConfigs: ['{"mcpServers":{"same":{"command":"flag"}}}'] });
-    expect(flagged.servers.find((server) => server.name === 'same')).toMatchObject({ source: 'dynamic', config: { command: 'flag' } });
+    expect(flagged.servers.find((server) => server.name === 'same')).toMatchObject({
+      source: 'dynamic',
+      config: { command: 'flag' },
+    });
   });
 
   it('an unset ${VAR} without default is kept as written, with a warning naming it', () => {
-    const dir = tempProject({ '.mcp.json': JSON.stringify({ mcpServers: { s: { type: 'http', url: 'https://x/${NOPE}' } } }) });
+    const dir = tempProject({
+      '.mcp.json': JSON.stringify({ mcpServers: { s: { type: 'http', url: 'https://x/${NOPE}' } } }),
+    });
     const config = loadMcpConfig({ projectDir: dir, homeDir: dir, env: {} });
     expect(config.servers[0]!.config).toMatchObject({ url: 'https://x/${NOPE}' });
-    expect(config.warnings).toEqual([`${path.join(dir, '.mcp.json')}: mcpServers.s: environment variable NOPE not set (kept as written)`]);
+    expect(config.warnings).toEqual([
+      `${path.join(dir, '.mcp.json')}: mcpServers.s: environment variable NOPE not set (kept as written)`,
+    ]);
   });
 });

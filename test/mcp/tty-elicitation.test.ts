@@ -2,7 +2,15 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ttyElicitor } from '../../src/cli/tty-elicitation.js';
 
-const request = { serverName: 'test', message: 'Who are you?', mode: 'form' as const, requestedSchema: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' }, admin: { type: 'boolean' } } } };
+const request = {
+  serverName: 'test',
+  message: 'Who are you?',
+  mode: 'form' as const,
+  requestedSchema: {
+    type: 'object',
+    properties: { name: { type: 'string' }, age: { type: 'integer' }, admin: { type: 'boolean' } },
+  },
+};
 
 /** A terminal that types the next answer whenever a question (`…: `) appears, and closes its input after the last. */
 function terminal(answers: string) {
@@ -30,7 +38,11 @@ describe('ttyElicitor (interactive elicitation)', () => {
   });
 
   it('an empty first answer declines; a closed input cancels', async () => {
-    expect(await ttyElicitor(terminal('\n').streams)(request, new AbortController().signal)).toEqual({ action: 'decline' });
-    expect(await ttyElicitor(terminal('').streams)(request, new AbortController().signal)).toEqual({ action: 'cancel' });
+    expect(await ttyElicitor(terminal('\n').streams)(request, new AbortController().signal)).toEqual({
+      action: 'decline',
+    });
+    expect(await ttyElicitor(terminal('').streams)(request, new AbortController().signal)).toEqual({
+      action: 'cancel',
+    });
   });
 });

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { matchCommandPattern, matchesAll, matchesAny, matchesCondition, matchesRule } from '../../src/permissions/match-rule.js';
+import {
+  matchCommandPattern,
+  matchesAll,
+  matchesAny,
+  matchesCondition,
+  matchesRule,
+} from '../../src/permissions/match-rule.js';
 
 const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-match-')));
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }));
@@ -17,8 +23,12 @@ describe('hook `if` conditions', () => {
     ['Bash(rm *)', ['echo $(rm -f nothing.txt)'], ['ls', 'echo hi && git --version']],
   ];
   for (const [rule, ran, skipped] of rows) {
-    for (const command of ran) it(`${rule} matches ${command}`, async () => expect(await matchesAny(rule, 'Bash', bash(command), ws, ws)).toBe(true));
-    for (const command of skipped) it(`${rule} does not match ${command}`, async () => expect(await matchesAny(rule, 'Bash', bash(command), ws, ws)).toBe(false));
+    for (const command of ran)
+      it(`${rule} matches ${command}`, async () =>
+        expect(await matchesAny(rule, 'Bash', bash(command), ws, ws)).toBe(true));
+    for (const command of skipped)
+      it(`${rule} does not match ${command}`, async () =>
+        expect(await matchesAny(rule, 'Bash', bash(command), ws, ws)).toBe(false));
   }
 
   it.each([
@@ -33,7 +43,9 @@ describe('hook `if` conditions', () => {
   });
 
   it('matchesCondition is the any flavour, and a malformed condition lets the hook run', async () => {
-    expect(await matchesCondition('Bash(git *)', 'Bash', bash('echo hi && git --version'), ws, ws)).toBe(true);
+    expect(await matchesCondition('Bash(git *)', 'Bash', bash('echo hi && git --version'), ws, ws)).toBe(
+      true,
+    );
     expect(await matchesCondition('Bash(git *)', 'Bash', bash('ls'), ws, ws)).toBe(false);
     expect(await matchesCondition('Bash(git *', 'Bash', bash('ls'), ws, ws)).toBe(true);
     expect(await matchesCondition('Write', 'Bash', bash('ls'), ws, ws)).toBe(false);
@@ -72,7 +84,9 @@ describe('Bash specifiers', () => {
   });
 
   it('compares words with and without their quotes', async () => {
-    expect(await matchesAny('Bash(git commit -m "fix it")', 'Bash', bash('git commit -m "fix it"'), ws, ws)).toBe(true);
+    expect(
+      await matchesAny('Bash(git commit -m "fix it")', 'Bash', bash('git commit -m "fix it"'), ws, ws),
+    ).toBe(true);
     expect(await matchesAny('Bash(rm -rf *)', 'Bash', bash('"rm" -rf x'), ws, ws)).toBe(true);
   });
 
@@ -84,7 +98,9 @@ describe('Bash specifiers', () => {
   });
 
   it('matches with output redirections left out', async () => {
-    expect(await matchesAll('Bash(python:*)', 'Bash', bash('python script.py > output.txt'), ws, ws)).toBe(true);
+    expect(await matchesAll('Bash(python:*)', 'Bash', bash('python script.py > output.txt'), ws, ws)).toBe(
+      true,
+    );
   });
 
   it('looks through wrappers; deny rules also through env, sudo, xargs and assignments', async () => {
@@ -92,7 +108,9 @@ describe('Bash specifiers', () => {
     expect(await matchesAny('Bash(rm:*)', 'Bash', bash('sudo rm -rf x'), ws, ws)).toBe(true);
     expect(await matchesAny('Bash(rm:*)', 'Bash', bash('find . | xargs -0 rm'), ws, ws)).toBe(true);
     expect(await matchesAny('Bash(rm:*)', 'Bash', bash('FOO=1 rm x'), ws, ws)).toBe(true);
-    expect(await matchesAll('Bash(npm test)', 'Bash', bash('NODE_OPTIONS=--require=evil npm test'), ws, ws)).toBe(false);
+    expect(
+      await matchesAll('Bash(npm test)', 'Bash', bash('NODE_OPTIONS=--require=evil npm test'), ws, ws),
+    ).toBe(false);
     expect(await matchesAny('Bash(rm:*)', 'Bash', bash('bash -c "rm x"'), ws, ws)).toBe(true);
   });
 });
@@ -101,14 +119,29 @@ describe('tool names', () => {
   it('Edit(...) covers every edit tool and Read(...) every read tool', async () => {
     expect(await matchesAny('Edit(src/**)', 'Write', file('src/a.ts'), ws, ws)).toBe(true);
     expect(await matchesAny('Edit', 'MultiEdit', file('a.ts'), ws, ws)).toBe(true);
-    expect(await matchesAny('Read(./secrets/**)', 'Grep', { pattern: 'x', path: path.join(ws, 'secrets/keys') }, ws, ws)).toBe(true);
-    expect(await matchesAny('Read(./secrets/**)', 'Glob', { pattern: '*' }, path.join(ws, 'secrets'), ws)).toBe(true);
+    expect(
+      await matchesAny(
+        'Read(./secrets/**)',
+        'Grep',
+        { pattern: 'x', path: path.join(ws, 'secrets/keys') },
+        ws,
+        ws,
+      ),
+    ).toBe(true);
+    expect(
+      await matchesAny('Read(./secrets/**)', 'Glob', { pattern: '*' }, path.join(ws, 'secrets'), ws),
+    ).toBe(true);
     expect(await matchesAny('Write(*.md)', 'Edit', file('a.md'), ws, ws)).toBe(false);
     expect(await matchesAny('Edit(*.md)', 'Read', file('a.md'), ws, ws)).toBe(false);
   });
 
   it('a custom tool takes its kind from the options', async () => {
-    expect(await matchesAny('Edit(*.md)', 'Scribble', { target: 'x' }, ws, ws, { kind: 'edit', filePaths: [path.join(ws, 'a.md')] })).toBe(true);
+    expect(
+      await matchesAny('Edit(*.md)', 'Scribble', { target: 'x' }, ws, ws, {
+        kind: 'edit',
+        filePaths: [path.join(ws, 'a.md')],
+      }),
+    ).toBe(true);
   });
 
   it('mcp__server and mcp__server__* cover the server; mcp__server__tool is exact', async () => {
@@ -132,22 +165,57 @@ describe('tool names', () => {
   });
 
   it('WebFetch(domain:…) matches the URL host', async () => {
-    expect(await matchesAny('WebFetch(domain:example.com)', 'WebFetch', { url: 'https://example.com/a' }, ws, ws)).toBe(true);
-    expect(await matchesAny('WebFetch(domain:example.com)', 'WebFetch', { url: 'https://evil.com/example.com' }, ws, ws)).toBe(false);
-    expect(await matchesAny('WebFetch(domain:*.example.com)', 'WebFetch', { url: 'https://docs.example.com/' }, ws, ws)).toBe(true);
-    expect(await matchesAny('WebFetch(domain:example.com)', 'WebFetch', { url: 'not a url' }, ws, ws)).toBe(false);
+    expect(
+      await matchesAny('WebFetch(domain:example.com)', 'WebFetch', { url: 'https://example.com/a' }, ws, ws),
+    ).toBe(true);
+    expect(
+      await matchesAny(
+        'WebFetch(domain:example.com)',
+        'WebFetch',
+        { url: 'https://evil.com/example.com' },
+        ws,
+        ws,
+      ),
+    ).toBe(false);
+    expect(
+      await matchesAny(
+        'WebFetch(domain:*.example.com)',
+        'WebFetch',
+        { url: 'https://docs.example.com/' },
+        ws,
+        ws,
+      ),
+    ).toBe(true);
+    expect(await matchesAny('WebFetch(domain:example.com)', 'WebFetch', { url: 'not a url' }, ws, ws)).toBe(
+      false,
+    );
     // As Claude Code 2.1.328 reads them: a wildcard covers subdomains only, case and a trailing dot do not count, `*` is every host.
-    expect(await matchesAny('WebFetch(domain:*.example.com)', 'WebFetch', { url: 'https://example.com/' }, ws, ws)).toBe(false);
-    expect(await matchesAny('WebFetch(domain:*.example.com)', 'WebFetch', { url: 'https://evilexample.com/' }, ws, ws)).toBe(false);
-    expect(await matchesAny('WebFetch(domain:Example.COM)', 'WebFetch', { url: 'https://example.com./a' }, ws, ws)).toBe(true);
-    expect(await matchesAny('WebFetch(domain:*)', 'WebFetch', { url: 'https://anything.example.org/' }, ws, ws)).toBe(true);
+    expect(
+      await matchesAny('WebFetch(domain:*.example.com)', 'WebFetch', { url: 'https://example.com/' }, ws, ws),
+    ).toBe(false);
+    expect(
+      await matchesAny(
+        'WebFetch(domain:*.example.com)',
+        'WebFetch',
+        { url: 'https://evilexample.com/' },
+        ws,
+        ws,
+      ),
+    ).toBe(false);
+    expect(
+      await matchesAny('WebFetch(domain:Example.COM)', 'WebFetch', { url: 'https://example.com./a' }, ws, ws),
+    ).toBe(true);
+    expect(
+      await matchesAny('WebFetch(domain:*)', 'WebFetch', { url: 'https://anything.example.org/' }, ws, ws),
+    ).toBe(true);
     expect(await matchesAll('KillShell', 'TaskStop', { task_id: 'b1' }, ws, ws)).toBe(true);
   });
 });
 
 describe('path specifiers', () => {
   const home = path.join(ws, 'home');
-  const at = (specifier: string, target: string, cwd = ws) => matchesRule(`Read(${specifier})`, 'Read', { file_path: target }, cwd, ws, { homeDir: home });
+  const at = (specifier: string, target: string, cwd = ws) =>
+    matchesRule(`Read(${specifier})`, 'Read', { file_path: target }, cwd, ws, { homeDir: home });
 
   it('anchors //abs, ~/x, /x (project dir) and ./x or x/y (cwd or project dir)', async () => {
     expect(await at(`/${ws}/secrets/**`, path.join(ws, 'secrets/a'))).toBe(true);
@@ -171,6 +239,8 @@ describe('path specifiers', () => {
     fs.writeFileSync(path.join(ws, 'secrets/key'), 'k');
     fs.symlinkSync(path.join(ws, 'secrets/key'), path.join(ws, 'innocent'));
     expect(await at('./secrets/**', path.join(ws, 'innocent'))).toBe(true);
-    expect(await matchesAll('Read(./innocent)', 'Read', { file_path: path.join(ws, 'innocent') }, ws, ws)).toBe(false);
+    expect(
+      await matchesAll('Read(./innocent)', 'Read', { file_path: path.join(ws, 'innocent') }, ws, ws),
+    ).toBe(false);
   });
 });

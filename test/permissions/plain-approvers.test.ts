@@ -19,7 +19,11 @@ describe('callbackApprover', () => {
   it('returns the callback answer; a throw or a bad answer denies', async () => {
     expect(await callbackApprover(() => 'always').approve(request({}))).toBe('always');
     expect(await callbackApprover(async () => 'allow' as const).approve(request({}))).toBe('allow');
-    expect(await callbackApprover(() => { throw new Error('x'); }).approve(request({}))).toBe('deny');
+    expect(
+      await callbackApprover(() => {
+        throw new Error('x');
+      }).approve(request({})),
+    ).toBe('deny');
     expect(await callbackApprover(() => 'maybe' as never).approve(request({}))).toBe('deny');
   });
 });

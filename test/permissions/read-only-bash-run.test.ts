@@ -3,7 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ApprovalRequest, builtinTools, callbackApprover, type PermissionMode } from '../../src/index.js';
+import {
+  type ApprovalRequest,
+  builtinTools,
+  callbackApprover,
+  type PermissionMode,
+} from '../../src/index.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
@@ -75,9 +80,21 @@ const ATTACKS = [
 ];
 
 function project(): string {
-  const dir = tempProject({ file: 'foo\nbar\n', f: 'one\ntwo\n', a: 'same\n', b: 'same\n', 'src/x.ts': 'export {};\n', 'pre.sh': '#!/bin/sh\ntouch "$HOOKLOOP_CANARY"\n' });
+  const dir = tempProject({
+    file: 'foo\nbar\n',
+    f: 'one\ntwo\n',
+    a: 'same\n',
+    b: 'same\n',
+    'src/x.ts': 'export {};\n',
+    'pre.sh': '#!/bin/sh\ntouch "$HOOKLOOP_CANARY"\n',
+  });
   fs.chmodSync(path.join(dir, 'pre.sh'), 0o755);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dir,
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+      stdio: 'ignore',
+    });
   git('init', '-q');
   git('add', '.');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'first');
@@ -90,7 +107,10 @@ function canaryPath(): string {
 
 async function runCalls(commands: readonly string[], mode: PermissionMode, projectDir: string) {
   const asked: ApprovalRequest[] = [];
-  const turns = [commands.map((command, index) => toolUse(`toolu_${index}`, 'Bash', { command })), [text('done')]];
+  const turns = [
+    commands.map((command, index) => toolUse(`toolu_${index}`, 'Bash', { command })),
+    [text('done')],
+  ];
   const { result } = await scriptedRun(turns, {
     projectDir,
     tools: builtinTools(),
@@ -108,22 +128,35 @@ describe('read-only Bash commands', () => {
     const dir = project();
     const { asked, results } = await runCalls(EVERYDAY, 'default', dir);
     expect(asked.map((request) => (request.input as { command: string }).command)).toEqual([]);
-    const failed = results.filter((result) => result.isError).map((result) => `${EVERYDAY[Number(result.toolCallId.slice(6))]}: ${result.content}`);
+    const failed = results
+      .filter((result) => result.isError)
+      .map((result) => `${EVERYDAY[Number(result.toolCallId.slice(6))]}: ${result.content}`);
     expect(failed).toEqual([]);
     expect(results.find((result) => result.toolCallId === 'toolu_9')?.content).toContain('foo');
   }, 60_000);
 
-  it.each(['default', 'dontAsk', 'plan'] as const)('every attack on the read-only decision is stopped in %s mode', async (mode) => {
-    const dir = project();
-    const canary = canaryPath();
-    const commands = ATTACKS.map((attack) => attack.replaceAll('CANARY', canary));
-    const { asked, results } = await runCalls(commands, mode, dir);
-    expect(fs.existsSync(canary)).toBe(false);
-    expect(results.filter((result) => !result.isError).map((result) => commands[Number(result.toolCallId.slice(6))])).toEqual([]);
-    // In default mode each one reached a person (here: a callback that refuses); dontAsk refuses by itself.
-    if (mode === 'default') expect(asked.map((request) => (request.input as { command: string }).command).sort()).toEqual([...commands].sort());
-    if (mode === 'dontAsk') expect(asked).toEqual([]);
-  }, 60_000);
+  it.each(['default', 'dontAsk', 'plan'] as const)(
+    'every attack on the read-only decision is stopped in %s mode',
+    async (mode) => {
+      const dir = project();
+      const canary = canaryPath();
+      const commands = ATTACKS.map((attack) => attack.replaceAll('CANARY', canary));
+      const { asked, results } = await runCalls(commands, mode, dir);
+      expect(fs.existsSync(canary)).toBe(false);
+      expect(
+        results
+          .filter((result) => !result.isError)
+          .map((result) => commands[Number(result.toolCallId.slice(6))]),
+      ).toEqual([]);
+      // In default mode each one reached a person (here: a callback that refuses); dontAsk refuses by itself.
+      if (mode === 'default')
+        expect(asked.map((request) => (request.input as { command: string }).command).sort()).toEqual(
+          [...commands].sort(),
+        );
+      if (mode === 'dontAsk') expect(asked).toEqual([]);
+    },
+    60_000,
+  );
 
   it('mkdir -p asks in default mode, like mkdir, and runs once approved', async () => {
     const dir = project();
@@ -143,10 +176,41 @@ describe('read-only Bash commands', () => {
   it('the CLI fires PermissionRequest for mkdir -p in default mode, and a logging hook sees it', () => {
     const dir = project();
     writeJson(dir, 'turns.json', [[toolUse('toolu_1', 'Bash', { command: 'mkdir -p out' })], [text('done')]]);
-    writeJson(dir, 'settings.json', { hooks: { PermissionRequest: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'cat >> "$CLAUDE_PROJECT_DIR/requests.log"; echo >> "$CLAUDE_PROJECT_DIR/requests.log"' }] }] } });
-    const run = runCli(['-p', 'make out', '--settings', 'settings.json', '--model-script', 'turns.json', '--output-format', 'json'], dir);
+    writeJson(dir, 'settings.json', {
+      hooks: {
+        PermissionRequest: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              {
+                type: 'command',
+                command:
+                  'cat >> "$CLAUDE_PROJECT_DIR/requests.log"; echo >> "$CLAUDE_PROJECT_DIR/requests.log"',
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const run = runCli(
+      [
+        '-p',
+        'make out',
+        '--settings',
+        'settings.json',
+        '--model-script',
+        'turns.json',
+        '--output-format',
+        'json',
+      ],
+      dir,
+    );
     expect(run.status).toBe(0);
-    const requests = fs.readFileSync(path.join(dir, 'requests.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { tool_input: unknown; permission_mode: string });
+    const requests = fs
+      .readFileSync(path.join(dir, 'requests.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { tool_input: unknown; permission_mode: string });
     expect(requests).toMatchObject([{ tool_input: { command: 'mkdir -p out' }, permission_mode: 'default' }]);
     expect(fs.existsSync(path.join(dir, 'out'))).toBe(false);
   }, 60_000);

@@ -20,9 +20,17 @@ beforeAll(ensureBuilt, 180_000);
 async function runHookloop(name: string): Promise<{ trace: Trace; models: string[] }> {
   const { runScenario } = await referenceTools.run();
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), `hookloop-${name}-`));
-  const run = await runScenario(path.join(SCENARIOS, 'scenarios', name), { name: 'hookloop', command: `node '${CLI}'`, shell: true }, { outDir, keep: true, agentLabel: 'hookloop' });
+  const run = await runScenario(
+    path.join(SCENARIOS, 'scenarios', name),
+    { name: 'hookloop', command: `node '${CLI}'`, shell: true },
+    { outDir, keep: true, agentLabel: 'hookloop' },
+  );
   try {
-    const requests = fs.readFileSync(path.join(run.runDir!, 'requests.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { body: { model: string } });
+    const requests = fs
+      .readFileSync(path.join(run.runDir!, 'requests.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { body: { model: string } });
     return { trace: readTrace(outDir), models: requests.map((request) => request.body.model) };
   } finally {
     fs.rmSync(run.runDir!, { recursive: true, force: true });
@@ -36,7 +44,15 @@ function instructionsLoaded(trace: Trace): string[] {
   return trace.hookCalls
     .filter((call) => call.event === 'InstructionsLoaded')
     .map((call) => {
-      const { session_id: _s, transcript_path: _t, cwd: _c, hook_event_name: _h, prompt_id: _p, effort: _e, ...own } = call.input as Record<string, unknown>;
+      const {
+        session_id: _s,
+        transcript_path: _t,
+        cwd: _c,
+        hook_event_name: _h,
+        prompt_id: _p,
+        effort: _e,
+        ...own
+      } = call.input as Record<string, unknown>;
       return JSON.stringify(own);
     })
     .sort();
@@ -53,7 +69,9 @@ describe('memory-files (user, parent folder, project, imports to depth 4, rules,
     const { trace } = await runHookloop('memory-files');
     const expected = reference('memory-files');
     // Claude Code loads a scoped rule and a subfolder's CLAUDE.md later, when a file they cover is read (documented as not done).
-    const atStart = instructionsLoaded(expected).filter((payload) => !/"load_reason":"(path_glob_match|nested_traversal)"/.test(payload));
+    const atStart = instructionsLoaded(expected).filter(
+      (payload) => !/"load_reason":"(path_glob_match|nested_traversal)"/.test(payload),
+    );
     expect(instructionsLoaded(trace)).toEqual(atStart);
     // Same files, same descriptions; hookloop reads a rules folder in name order (Claude Code in directory order).
     expect([...memoryHeaders(trace)].sort()).toEqual([...memoryHeaders(expected)].sort());
@@ -70,8 +88,18 @@ describe('--max-budget-usd 0.01 with a first answer that costs more', () => {
   it('ends the run as Claude Code does: error_max_budget_usd, budget_exhausted, the errors line, exit 1, no second request', async () => {
     const { trace, models } = await runHookloop('max-budget');
     const expected = reference('max-budget');
-    const fields = ['subtype', 'is_error', 'stop_reason', 'terminal_reason', 'num_turns', 'errors', 'permission_denials', 'api_error_status'];
-    const pick = (output: Record<string, unknown> | null | undefined) => Object.fromEntries(fields.map((field) => [field, output?.[field]]));
+    const fields = [
+      'subtype',
+      'is_error',
+      'stop_reason',
+      'terminal_reason',
+      'num_turns',
+      'errors',
+      'permission_denials',
+      'api_error_status',
+    ];
+    const pick = (output: Record<string, unknown> | null | undefined) =>
+      Object.fromEntries(fields.map((field) => [field, output?.[field]]));
     expect(pick(trace.output)).toEqual(pick(expected.output));
     expect(trace.exitCode).toBe(expected.exitCode);
     expect(models).toHaveLength(1);
@@ -82,7 +110,9 @@ describe('--max-budget-usd 0.01 with a first answer that costs more', () => {
 describe('--fallback-model when the main model stays overloaded', () => {
   it('sends the same requests to the same models as Claude Code: three to the main model, then the fallback', async () => {
     const { trace, models } = await runHookloop('fallback-model');
-    const expected = JSON.parse(fs.readFileSync(path.join(SCENARIOS, 'traces/fallback-model/request-models.json'), 'utf8')) as { models: string[] };
+    const expected = JSON.parse(
+      fs.readFileSync(path.join(SCENARIOS, 'traces/fallback-model/request-models.json'), 'utf8'),
+    ) as { models: string[] };
     expect(models).toEqual(expected.models);
     expect(trace.output?.['subtype']).toBe('success');
     expect(trace.stderr).toContain('switching to the fallback model claude-haiku-4-5');

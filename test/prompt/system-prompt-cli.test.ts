@@ -30,19 +30,29 @@ function firstRequest(dir: string, args: readonly string[] = []) {
   const script = writeJson(dir, '.turns.json', [[{ type: 'text', text: 'done' }]]);
   const log = path.join(dir, '.requests.jsonl');
   const run = runCli(['-p', 'go', '--model-script', script, '--record-requests', log, ...args], dir);
-  const request = fs.existsSync(log) ? (JSON.parse(fs.readFileSync(log, 'utf8').split('\n')[0]!) as LoggedRequest) : undefined;
+  const request = fs.existsSync(log)
+    ? (JSON.parse(fs.readFileSync(log, 'utf8').split('\n')[0]!) as LoggedRequest)
+    : undefined;
   return { run, request };
 }
 
 function texts(request: LoggedRequest): string[] {
-  return request.messages.flatMap((message) => (typeof message.content === 'string' ? [message.content] : message.content.map((block) => block.text ?? '')));
+  return request.messages.flatMap((message) =>
+    typeof message.content === 'string'
+      ? [message.content]
+      : message.content.map((block) => block.text ?? ''),
+  );
 }
 
 describe('the system prompt', () => {
   it('tells the model its tools, the permission mode, how to treat refusals and where it works (git status included)', () => {
     const dir = project({ 'README.md': 'hi\n' });
     execFileSync('git', ['init', '-q', '-b', 'trunk'], { cwd: dir });
-    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'first commit'], { cwd: dir });
+    execFileSync(
+      'git',
+      ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'first commit'],
+      { cwd: dir },
+    );
     const { run, request } = firstRequest(dir, ['--permission-mode', 'acceptEdits']);
     expect(run.status, run.stderr).toBe(0);
     const system = request!.system;
@@ -68,7 +78,12 @@ describe('the system prompt', () => {
 
   it('--system-prompt replaces it and --append-system-prompt adds after a blank line; the memory still comes with the prompt', () => {
     const dir = project({ 'CLAUDE.md': 'PROJECT-MEMORY\n' });
-    const { run, request } = firstRequest(dir, ['--system-prompt', 'REPLACED', '--append-system-prompt', 'APPENDED']);
+    const { run, request } = firstRequest(dir, [
+      '--system-prompt',
+      'REPLACED',
+      '--append-system-prompt',
+      'APPENDED',
+    ]);
     expect(run.status, run.stderr).toBe(0);
     expect(request!.system).toBe('REPLACED\n\nAPPENDED');
     expect(texts(request!).join('\n')).toContain('PROJECT-MEMORY');
@@ -76,10 +91,15 @@ describe('the system prompt', () => {
 
   it('the -file forms read the files as they are; a missing file is one line naming it, and text + file of one flag is refused', () => {
     const dir = project({ 'sp.txt': 'FROM-FILE\n', 'ap.txt': 'APPENDED-FILE\n' });
-    expect(firstRequest(dir, ['--system-prompt-file', 'sp.txt', '--append-system-prompt-file', 'ap.txt']).request!.system).toBe('FROM-FILE\n\n\nAPPENDED-FILE\n');
+    expect(
+      firstRequest(dir, ['--system-prompt-file', 'sp.txt', '--append-system-prompt-file', 'ap.txt']).request!
+        .system,
+    ).toBe('FROM-FILE\n\n\nAPPENDED-FILE\n');
     const missing = firstRequest(dir, ['--system-prompt-file', 'nope.txt']).run;
     expect(missing.status).toBe(2);
-    expect(missing.stderr.trim()).toMatch(/^hookloop: --system-prompt-file nope\.txt: cannot read it: .*ENOENT/);
+    expect(missing.stderr.trim()).toMatch(
+      /^hookloop: --system-prompt-file nope\.txt: cannot read it: .*ENOENT/,
+    );
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
     const both = firstRequest(dir, ['--system-prompt', 'x', '--system-prompt-file', 'sp.txt']).run;
     expect(both.status).toBe(2);
@@ -106,7 +126,10 @@ describe('memory files', () => {
     expect(run.status, run.stderr).toBe(0);
     const [memory, prompt] = texts(request!);
     expect(prompt).toBe('go');
-    const order = [...memory!.matchAll(/^Contents of (.+) \((.+)\):$/gm)].map((match) => [path.relative(dir, match[1]!), match[2]]);
+    const order = [...memory!.matchAll(/^Contents of (.+) \((.+)\):$/gm)].map((match) => [
+      path.relative(dir, match[1]!),
+      match[2],
+    ]);
     expect(order).toEqual([
       ['.test-home/.claude/CLAUDE.md', "user's private global instructions for all projects"],
       ['.test-home/.claude/rules/mine.md', "user's private global instructions for all projects"],
@@ -128,17 +151,34 @@ describe('memory files', () => {
 });
 
 describe('hookloop demo --record-requests', () => {
-  it('shows a complete request: the system prompt, the demo project\'s CLAUDE.md before the prompt, and every tool\'s definition', () => {
+  it("shows a complete request: the system prompt, the demo project's CLAUDE.md before the prompt, and every tool's definition", () => {
     const dir = project({});
     const run = runCli(['demo', '--record-requests', 'requests.jsonl'], dir);
     expect(run.status, run.stderr).toBe(0);
-    const [first] = fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LoggedRequest & { tool_definitions: { name: string; description: string; input_schema: object }[] });
+    const [first] = fs
+      .readFileSync(path.join(dir, 'requests.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as LoggedRequest & {
+            tool_definitions: { name: string; description: string; input_schema: object }[];
+          },
+      );
     expect(first!.system).toContain('# Environment');
     const [memory, prompt] = texts(first!);
-    expect(memory).toMatch(/Contents of .*\/CLAUDE\.md \(project instructions, checked into the codebase\):\n\n# Notes for agents/);
+    expect(memory).toMatch(
+      /Contents of .*\/CLAUDE\.md \(project instructions, checked into the codebase\):\n\n# Notes for agents/,
+    );
     expect(prompt).toBe('Fix the greeting typo in src/greet.js and tidy up.');
-    expect(first!.tool_definitions.map((tool) => tool.name)).toEqual(expect.arrayContaining(['Bash', 'Read', 'Edit', 'Write', 'Glob', 'Grep']));
-    expect(first!.tool_definitions.every((tool) => tool.description.length > 0 && typeof tool.input_schema === 'object')).toBe(true);
+    expect(first!.tool_definitions.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['Bash', 'Read', 'Edit', 'Write', 'Glob', 'Grep']),
+    );
+    expect(
+      first!.tool_definitions.every(
+        (tool) => tool.description.length > 0 && typeof tool.input_schema === 'object',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -146,14 +186,30 @@ describe('--fork-session', () => {
   it('continues a saved session under a new id from a copy of its transcript; the original is left as it was', () => {
     const dir = project({});
     const first = '6f1f5f0e-8d4e-4c1a-9a59-1a2b3c4d5e6f';
-    const script = writeJson(dir, '.turns.json', [[{ type: 'text', text: 'FIRST-ANSWER' }], [{ type: 'text', text: 'SECOND-ANSWER' }]]);
+    const script = writeJson(dir, '.turns.json', [
+      [{ type: 'text', text: 'FIRST-ANSWER' }],
+      [{ type: 'text', text: 'SECOND-ANSWER' }],
+    ]);
     expect(runCli(['-p', 'one', '--model-script', script, '--session-id', first], dir).status).toBe(0);
     const sessions = path.join(dir, '.test-home', '.claude', 'projects');
     const [slug] = fs.readdirSync(sessions);
     const original = path.join(sessions, slug!, `${first}.jsonl`);
     const before = fs.readFileSync(original, 'utf8');
     const script2 = writeJson(dir, '.turns2.json', [[{ type: 'text', text: 'FORKED-ANSWER' }]]);
-    const forked = runCli(['-p', 'two', '--model-script', script2, '--resume', first, '--fork-session', '--output-format', 'json'], dir);
+    const forked = runCli(
+      [
+        '-p',
+        'two',
+        '--model-script',
+        script2,
+        '--resume',
+        first,
+        '--fork-session',
+        '--output-format',
+        'json',
+      ],
+      dir,
+    );
     expect(forked.status, forked.stderr).toBe(0);
     const result = JSON.parse(forked.stdout) as { session_id: string; result: string };
     expect(result.result).toBe('FORKED-ANSWER');
@@ -168,15 +224,26 @@ describe('--fork-session', () => {
   it('without --resume or --continue is one line naming the flag', () => {
     const run = runCli(['-p', 'x', '--fork-session'], project({}));
     expect(run.status).toBe(2);
-    expect(run.stderr.trim()).toBe('hookloop: --fork-session: forks a saved session; name it with --resume ID or --continue');
+    expect(run.stderr.trim()).toBe(
+      'hookloop: --fork-session: forks a saved session; name it with --resume ID or --continue',
+    );
   });
 });
 
 describe('flag values', () => {
   it.each([
-    [['--max-budget-usd', 'lots'], 'hookloop: --max-budget-usd: expected a positive number of dollars, e.g. 0.50, got "lots"'],
-    [['--max-budget-usd', '0'], 'hookloop: --max-budget-usd: expected a positive number of dollars, e.g. 0.50, got "0"'],
-    [['--append-system-prompt', 'a', '--append-system-prompt-file', 'b'], 'hookloop: --append-system-prompt and --append-system-prompt-file cannot be combined: give the text or a file'],
+    [
+      ['--max-budget-usd', 'lots'],
+      'hookloop: --max-budget-usd: expected a positive number of dollars, e.g. 0.50, got "lots"',
+    ],
+    [
+      ['--max-budget-usd', '0'],
+      'hookloop: --max-budget-usd: expected a positive number of dollars, e.g. 0.50, got "0"',
+    ],
+    [
+      ['--append-system-prompt', 'a', '--append-system-prompt-file', 'b'],
+      'hookloop: --append-system-prompt and --append-system-prompt-file cannot be combined: give the text or a file',
+    ],
   ])('%j is refused with one line', (args, line) => {
     const run = runCli(['-p', 'x', ...args], project({}));
     expect(run.status).toBe(2);
@@ -187,6 +254,8 @@ describe('flag values', () => {
     const dir = project({});
     const { run } = firstRequest(dir, ['--fallback-model', 'claude-haiku-4-5']);
     expect(run.status).toBe(0);
-    expect(run.stderr).toContain('--fallback-model ignored: a scripted model has no other model to switch to');
+    expect(run.stderr).toContain(
+      '--fallback-model ignored: a scripted model has no other model to switch to',
+    );
   });
 });

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { assistantMessage, ProviderRequestError, systemMessage, toolResultMessage, userMessage } from '../../src/index.js';
+import {
+  assistantMessage,
+  ProviderRequestError,
+  systemMessage,
+  toolResultMessage,
+  userMessage,
+} from '../../src/index.js';
 import { AnthropicModel, anthropicSystemMessages } from '../../src/model/anthropic/anthropic-model.js';
 import { toRequestMessages } from '../../src/model/anthropic/convert-messages.js';
 import { mapStopReason } from '../../src/model/anthropic/map-stop-reason.js';
@@ -19,18 +25,48 @@ const ASSISTANT = {
 };
 const RESULTS = [
   { type: 'tool_result', tool_use_id: 'call_01', content: 'a.txt\nb.txt' },
-  { type: 'tool_result', tool_use_id: 'call_02', content: 'Exit code 1\ncat: missing: No such file', is_error: true },
+  {
+    type: 'tool_result',
+    tool_use_id: 'call_02',
+    content: 'Exit code 1\ncat: missing: No such file',
+    is_error: true,
+  },
 ];
 const CACHE = { cache_control: { type: 'ephemeral' } };
 
 describeProviderConformance({
   provider: 'anthropic',
   path: '/v1/messages',
-  create: ({ baseURL, retry, timeoutMs, systemMessages }) => new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: 'sk-test', baseURL, retry, timeoutMs, systemMessages }),
+  create: ({ baseURL, retry, timeoutMs, systemMessages }) =>
+    new AnthropicModel({
+      model: 'claude-sonnet-5-5',
+      apiKey: 'sk-test',
+      baseURL,
+      retry,
+      timeoutMs,
+      systemMessages,
+    }),
   cacheUsage: { inputTokens: 5, outputTokens: 3, cacheReadInputTokens: 1000, cacheCreationInputTokens: 200 },
   checkRequest(body, mode) {
-    expect(body).toMatchObject({ model: 'claude-sonnet-5-5', stream: true, max_tokens: 32000, system: [{ type: 'text', text: 'You are terse.', ...CACHE }] });
-    expect(body['tools']).toEqual([{ name: 'Bash', description: BASH.description, input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'], additionalProperties: false }, ...CACHE }]);
+    expect(body).toMatchObject({
+      model: 'claude-sonnet-5-5',
+      stream: true,
+      max_tokens: 32000,
+      system: [{ type: 'text', text: 'You are terse.', ...CACHE }],
+    });
+    expect(body['tools']).toEqual([
+      {
+        name: 'Bash',
+        description: BASH.description,
+        input_schema: {
+          type: 'object',
+          properties: { command: { type: 'string' } },
+          required: ['command'],
+          additionalProperties: false,
+        },
+        ...CACHE,
+      },
+    ]);
     if (mode === 'system-role') {
       expect(body['messages']).toEqual([
         { role: 'user', content: [{ type: 'text', text: 'list the files' }] },
@@ -41,7 +77,13 @@ describeProviderConformance({
       ]);
     } else {
       expect(body['messages']).toEqual([
-        { role: 'user', content: [{ type: 'text', text: 'list the files' }, { type: 'text', text: reminder(CTX1) }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'list the files' },
+            { type: 'text', text: reminder(CTX1) },
+          ],
+        },
         ASSISTANT,
         { role: 'user', content: [...RESULTS, { type: 'text', text: reminder(CTX2), ...CACHE }] },
       ]);
@@ -57,12 +99,23 @@ describe('Anthropic provider specifics', () => {
   });
 
   it('sends thinking blocks back, signature intact, with the assistant turn that made the tool call', async () => {
-    server = await startReplayServer([fixtureReply('anthropic', 'thinking-tool.sse'), fixtureReply('anthropic', 'text.sse')]);
+    server = await startReplayServer([
+      fixtureReply('anthropic', 'thinking-tool.sse'),
+      fixtureReply('anthropic', 'text.sse'),
+    ]);
     const model = new AnthropicModel({ model: 'claude-opus-5-5', apiKey: 'k', baseURL: server.url });
     const first = await model.complete({ system: '', messages: [userMessage('ls please')], tools: [BASH] });
     expect(first.message.toolCalls).toEqual([{ id: 'call_01', name: 'Bash', input: { command: 'ls' } }]);
     expect(first.message.text).toBe('');
-    await model.complete({ system: '', messages: [userMessage('ls please'), first.message, toolResultMessage('call_01', 'Bash', 'a.txt', false)], tools: [BASH] });
+    await model.complete({
+      system: '',
+      messages: [
+        userMessage('ls please'),
+        first.message,
+        toolResultMessage('call_01', 'Bash', 'a.txt', false),
+      ],
+      tools: [BASH],
+    });
     const sent = server.requests[1]!.body['messages'] as { role: string; content: unknown[] }[];
     expect(sent[1]).toEqual({
       role: 'assistant',
@@ -77,33 +130,66 @@ describe('Anthropic provider specifics', () => {
   it('reports an event that does not match the protocol as a malformed stream', async () => {
     server = await startReplayServer([fixtureReply('anthropic', 'schema-malformed.sse')]);
     const model = new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: 'k', baseURL: server.url });
-    const error = await model.complete({ system: '', messages: [userMessage('x')], tools: [] }).catch((reason: unknown) => reason);
+    const error = await model
+      .complete({ system: '', messages: [userMessage('x')], tools: [] })
+      .catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(ProviderRequestError);
-    expect((error as Error).message).toMatch(/^API Error: malformed stream event \(content_block_delta\): index:/);
+    expect((error as Error).message).toMatch(
+      /^API Error: malformed stream event \(content_block_delta\): index:/,
+    );
   });
 
   it('sends the API key or the gateway token as a bearer credential, as SDK 1.x does', async () => {
-    server = await startReplayServer([fixtureReply('anthropic', 'text.sse'), fixtureReply('anthropic', 'text.sse')]);
-    await new AnthropicModel({ model: 'm', apiKey: 'sk-key', baseURL: server.url }).complete({ system: '', messages: [userMessage('x')], tools: [] });
-    await new AnthropicModel({ model: 'm', authToken: 'tok', baseURL: server.url }).complete({ system: '', messages: [userMessage('x')], tools: [] });
+    server = await startReplayServer([
+      fixtureReply('anthropic', 'text.sse'),
+      fixtureReply('anthropic', 'text.sse'),
+    ]);
+    await new AnthropicModel({ model: 'm', apiKey: 'sk-key', baseURL: server.url }).complete({
+      system: '',
+      messages: [userMessage('x')],
+      tools: [],
+    });
+    await new AnthropicModel({ model: 'm', authToken: 'tok', baseURL: server.url }).complete({
+      system: '',
+      messages: [userMessage('x')],
+      tools: [],
+    });
     expect(server.requests[0]!.headers['authorization']).toBe('Bearer sk-key');
     expect(server.requests[1]!.headers['authorization']).toBe('Bearer tok');
   });
 
   it('leaves out prompt-cache breakpoints when caching is off', async () => {
     server = await startReplayServer([fixtureReply('anthropic', 'text.sse')]);
-    await new AnthropicModel({ model: 'm', apiKey: 'k', baseURL: server.url, promptCaching: false }).complete({ system: 'S', messages: [userMessage('x')], tools: [BASH] });
+    await new AnthropicModel({ model: 'm', apiKey: 'k', baseURL: server.url, promptCaching: false }).complete(
+      { system: 'S', messages: [userMessage('x')], tools: [BASH] },
+    );
     expect(JSON.stringify(server.requests[0]!.body)).not.toContain('cache_control');
   });
 });
 
 describe('Anthropic message conversion', () => {
-  const convert = (messages: Parameters<typeof toRequestMessages>[0], systemMessages: 'system-role' | 'user-text') => toRequestMessages(messages, { systemMessages, cache: false });
+  const convert = (
+    messages: Parameters<typeof toRequestMessages>[0],
+    systemMessages: 'system-role' | 'user-text',
+  ) => toRequestMessages(messages, { systemMessages, cache: false });
 
   it('moves a system message that a user message follows to just before the next assistant turn, merged with the next one (the API placement rule)', () => {
-    const wire = convert([userMessage('p'), assistantMessage('a'), userMessage('Stop hook feedback:\nmore'), systemMessage('S1'), userMessage('ctx'), systemMessage('S2')], 'system-role');
+    const wire = convert(
+      [
+        userMessage('p'),
+        assistantMessage('a'),
+        userMessage('Stop hook feedback:\nmore'),
+        systemMessage('S1'),
+        userMessage('ctx'),
+        systemMessage('S2'),
+      ],
+      'system-role',
+    );
     expect(wire.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'system']);
-    expect(wire[2]!.content).toEqual([{ type: 'text', text: 'Stop hook feedback:\nmore' }, { type: 'text', text: 'ctx' }]);
+    expect(wire[2]!.content).toEqual([
+      { type: 'text', text: 'Stop hook feedback:\nmore' },
+      { type: 'text', text: 'ctx' },
+    ]);
     expect(wire[3]!.content).toEqual([{ type: 'text', text: 'S1\n\nS2' }]);
   });
 
@@ -114,11 +200,26 @@ describe('Anthropic message conversion', () => {
 
   it('leaves out empty assistant turns and empty text blocks, which the API rejects', () => {
     const wire = convert([userMessage('p'), assistantMessage(''), userMessage('again')], 'user-text');
-    expect(wire).toEqual([{ role: 'user', content: [{ type: 'text', text: 'p' }, { type: 'text', text: 'again' }] }]);
+    expect(wire).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'p' },
+          { type: 'text', text: 'again' },
+        ],
+      },
+    ]);
   });
 
   it('sends a call whose raw arguments were not JSON with an empty input object', () => {
-    const wire = convert([userMessage('p'), assistantMessage('', [{ id: 'c', name: 'Bash', input: '{"command": "ls"' }]), toolResultMessage('c', 'Bash', 'bad json', true)], 'user-text');
+    const wire = convert(
+      [
+        userMessage('p'),
+        assistantMessage('', [{ id: 'c', name: 'Bash', input: '{"command": "ls"' }]),
+        toolResultMessage('c', 'Bash', 'bad json', true),
+      ],
+      'user-text',
+    );
     expect(wire[1]!.content).toEqual([{ type: 'tool_use', id: 'c', name: 'Bash', input: {} }]);
   });
 

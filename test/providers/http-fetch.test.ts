@@ -29,11 +29,23 @@ describe('httpFetch', () => {
   it('sends method, headers and body, and answers with status, headers and a body readable twice through clone()', async () => {
     const url = await serve(async (request, response) => {
       const body = await readBody(request);
-      response.writeHead(201, 'Made', { 'content-type': 'application/json', 'x-seen': `${request.method} ${request.headers['x-api-key']} ${request.headers['content-length']}` });
+      response.writeHead(201, 'Made', {
+        'content-type': 'application/json',
+        'x-seen': `${request.method} ${request.headers['x-api-key']} ${request.headers['content-length']}`,
+      });
       response.end(JSON.stringify({ echoed: body }));
     });
-    const response = await httpFetch(`${url}/v1/messages`, { method: 'POST', headers: new Headers({ 'X-Api-Key': 'k1' }), body: '{"a":1}' });
-    expect([response.ok, response.status, response.statusText, response.url]).toEqual([true, 201, 'Made', `${url}/v1/messages`]);
+    const response = await httpFetch(`${url}/v1/messages`, {
+      method: 'POST',
+      headers: new Headers({ 'X-Api-Key': 'k1' }),
+      body: '{"a":1}',
+    });
+    expect([response.ok, response.status, response.statusText, response.url]).toEqual([
+      true,
+      201,
+      'Made',
+      `${url}/v1/messages`,
+    ]);
     expect(response.headers.get('x-seen')).toBe('POST k1 7');
     const copy = response.clone();
     expect(await response.json()).toEqual({ echoed: '{"a":1}' });
@@ -53,7 +65,8 @@ describe('httpFetch', () => {
     expect(new TextDecoder().decode(first.value)).toBe('event: one\n\n');
     finish();
     let rest = '';
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value);
     expect(rest).toBe('event: two\n\n');
   });
 
@@ -84,7 +97,9 @@ describe('httpFetch', () => {
       requests++;
       response.end();
     });
-    await expect(httpFetch(url, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(httpFetch(url, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
     expect(requests).toBe(0);
   });
 

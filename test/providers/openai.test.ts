@@ -24,11 +24,33 @@ const RESULTS = [
 describeProviderConformance({
   provider: 'openai',
   path: '/v1/chat/completions',
-  create: ({ baseURL, retry, timeoutMs, systemMessages }) => new OpenAICompatibleModel({ model: 'gpt-5', apiKey: 'sk-test', baseURL: `${baseURL}/v1`, retry, timeoutMs, systemMessages }),
+  create: ({ baseURL, retry, timeoutMs, systemMessages }) =>
+    new OpenAICompatibleModel({
+      model: 'gpt-5',
+      apiKey: 'sk-test',
+      baseURL: `${baseURL}/v1`,
+      retry,
+      timeoutMs,
+      systemMessages,
+    }),
   cacheUsage: { inputTokens: 5, outputTokens: 3, cacheReadInputTokens: 1000 },
   checkRequest(body, mode) {
     expect(body).toMatchObject({ model: 'gpt-5', stream: true, stream_options: { include_usage: true } });
-    expect(body['tools']).toEqual([{ type: 'function', function: { name: 'Bash', description: BASH.description, parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'], additionalProperties: false } } }]);
+    expect(body['tools']).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'Bash',
+          description: BASH.description,
+          parameters: {
+            type: 'object',
+            properties: { command: { type: 'string' } },
+            required: ['command'],
+            additionalProperties: false,
+          },
+        },
+      },
+    ]);
     if (mode === 'system-role') {
       expect(body['messages']).toEqual([
         { role: 'system', content: 'You are terse.' },
@@ -59,12 +81,22 @@ describe('OpenAI-compatible dialects', () => {
 
   async function answer(fixture: string) {
     server = await startReplayServer([fixtureReply('openai', fixture, { chunkBytes: 4 })]);
-    return new OpenAICompatibleModel({ model: 'm', baseURL: `${server.url}/v1` }).complete({ system: '', messages: [userMessage('go')], tools: [BASH] });
+    return new OpenAICompatibleModel({ model: 'm', baseURL: `${server.url}/v1` }).complete({
+      system: '',
+      messages: [userMessage('go')],
+      tools: [BASH],
+    });
   }
 
   it('pieces without index, with the id only on the first piece of each call', async () => {
     const response = await answer('dialect-no-index.sse');
-    expect(response.message).toMatchObject({ text: '', toolCalls: [{ id: 'call_a', name: 'Bash', input: { command: 'ls' } }, { id: 'call_b', name: 'Read', input: { file_path: '/x' } }] });
+    expect(response.message).toMatchObject({
+      text: '',
+      toolCalls: [
+        { id: 'call_a', name: 'Bash', input: { command: 'ls' } },
+        { id: 'call_b', name: 'Read', input: { file_path: '/x' } },
+      ],
+    });
     expect(response.stopReason).toBe('tool_use');
   });
 
@@ -74,7 +106,11 @@ describe('OpenAI-compatible dialects', () => {
       { id: 'call_x1', name: 'Bash', input: { command: 'ls -la' } },
       { id: 'call_x2', name: 'Read', input: { file_path: '/etc/hosts' } },
     ]);
-    expect(response).toMatchObject({ stopReason: 'tool_use', usage: { inputTokens: 50, outputTokens: 20 }, model: 'qwen3:8b' });
+    expect(response).toMatchObject({
+      stopReason: 'tool_use',
+      usage: { inputTokens: 50, outputTokens: 20 },
+      model: 'qwen3:8b',
+    });
   });
 
   it('DeepSeek cache-hit counts; a call without an id gets a stable one', async () => {

@@ -5,7 +5,21 @@
  * Retry delays are injected: nothing sleeps for real.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AbortError, assistantMessage, type Message, type ModelClient, type ModelRequest, type ModelStreamEvent, ProviderRequestError, type RetryOptions, systemMessage, type SystemMessageSetting, toolResultMessage, type ToolSpec, userMessage } from '../../src/index.js';
+import {
+  AbortError,
+  assistantMessage,
+  type Message,
+  type ModelClient,
+  type ModelRequest,
+  type ModelStreamEvent,
+  ProviderRequestError,
+  type RetryOptions,
+  systemMessage,
+  type SystemMessageSetting,
+  toolResultMessage,
+  type ToolSpec,
+  userMessage,
+} from '../../src/index.js';
 import { fixtureReply, startReplayServer, type Reply, type ReplayServer } from './support/replay-server.js';
 
 /** What a provider's test file gives the suite. */
@@ -13,11 +27,21 @@ export interface ProviderUnderTest {
   /** Fixture folder and provider name (`anthropic`, `openai`). */
   readonly provider: string;
   /** A client for `baseURL` (the replay server) with these options. */
-  create(options: { baseURL: string; retry: RetryOptions; timeoutMs?: number; systemMessages?: SystemMessageSetting }): ModelClient;
+  create(options: {
+    baseURL: string;
+    retry: RetryOptions;
+    timeoutMs?: number;
+    systemMessages?: SystemMessageSetting;
+  }): ModelClient;
   /** The request path the adapter posts to. */
   readonly path: string;
   /** The usage `cache-usage` must report (providers count cache writes differently). */
-  readonly cacheUsage: { inputTokens: number; outputTokens: number; cacheReadInputTokens?: number; cacheCreationInputTokens?: number };
+  readonly cacheUsage: {
+    inputTokens: number;
+    outputTokens: number;
+    cacheReadInputTokens?: number;
+    cacheCreationInputTokens?: number;
+  };
   /** Checks the wire body of CONVERSATION sent with system messages in `mode`. */
   checkRequest(body: Record<string, unknown>, mode: 'system-role' | 'user-text'): void;
 }
@@ -26,7 +50,13 @@ export interface ProviderUnderTest {
 export const BASH: ToolSpec = {
   name: 'Bash',
   description: 'Run a shell command',
-  inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { command: { type: 'string' } }, required: ['command'], additionalProperties: false },
+  inputSchema: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: { command: { type: 'string' } },
+    required: ['command'],
+    additionalProperties: false,
+  },
 };
 
 /**
@@ -56,43 +86,78 @@ export function describeProviderConformance(subject: ProviderUnderTest): void {
     });
 
     /** A client against a replay server serving `replies`; `sleeps` collects the retry delays instead of waiting. */
-    async function setup(replies: readonly (Reply | string)[], options: { maxRetries?: number; timeoutMs?: number; systemMessages?: SystemMessageSetting } = {}) {
-      server = await startReplayServer(replies.map((reply) => (typeof reply === 'string' ? fixtureReply(subject.provider, reply) : reply)));
+    async function setup(
+      replies: readonly (Reply | string)[],
+      options: { maxRetries?: number; timeoutMs?: number; systemMessages?: SystemMessageSetting } = {},
+    ) {
+      server = await startReplayServer(
+        replies.map((reply) => (typeof reply === 'string' ? fixtureReply(subject.provider, reply) : reply)),
+      );
       const sleeps: number[] = [];
       const retries: unknown[] = [];
-      const retry: RetryOptions = { maxRetries: options.maxRetries ?? 2, sleep: async (ms) => void sleeps.push(ms), random: () => 0, onRetry: ({ error }) => void retries.push(error) };
-      const model = subject.create({ baseURL: server.url, retry, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.systemMessages ? { systemMessages: options.systemMessages } : {}) });
+      const retry: RetryOptions = {
+        maxRetries: options.maxRetries ?? 2,
+        sleep: async (ms) => void sleeps.push(ms),
+        random: () => 0,
+        onRetry: ({ error }) => void retries.push(error),
+      };
+      const model = subject.create({
+        baseURL: server.url,
+        retry,
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.systemMessages ? { systemMessages: options.systemMessages } : {}),
+      });
       return { model, sleeps, retries, server };
     }
 
     function request(extra: Partial<ModelRequest> = {}): ModelRequest & { events: ModelStreamEvent[] } {
       const events: ModelStreamEvent[] = [];
-      return { system: 'You are terse.', messages: [userMessage('hi')], tools: [BASH], onStream: (event) => events.push(event), events, ...extra };
+      return {
+        system: 'You are terse.',
+        messages: [userMessage('hi')],
+        tools: [BASH],
+        onStream: (event) => events.push(event),
+        events,
+        ...extra,
+      };
     }
 
     async function failure(promise: Promise<unknown>): Promise<ProviderRequestError> {
-      const error = await promise.then(() => undefined, (reason: unknown) => reason);
+      const error = await promise.then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
       expect(error).toBeInstanceOf(ProviderRequestError);
       return error as ProviderRequestError;
     }
 
     it('streams text deltas in order and resolves with the whole message, stop reason and usage', async () => {
-      const { model } = await setup([{ ...fixtureReply(subject.provider, 'text.sse'), chunkBytes: 5 } as Reply]);
+      const { model } = await setup([
+        { ...fixtureReply(subject.provider, 'text.sse'), chunkBytes: 5 } as Reply,
+      ]);
       const req = request();
       const response = await model.complete(req);
       expect(response.message).toMatchObject({ role: 'assistant', text: 'Hello, world! ✓', toolCalls: [] });
       expect(response.stopReason).toBe('end_turn');
       expect(response.usage).toEqual({ inputTokens: 12, outputTokens: 4 });
-      const deltas = req.events.filter((event) => event.type === 'text_delta').map((event) => (event as { text: string }).text);
+      const deltas = req.events
+        .filter((event) => event.type === 'text_delta')
+        .map((event) => (event as { text: string }).text);
       expect(deltas.join('')).toBe('Hello, world! ✓');
       expect(deltas.length).toBeGreaterThan(1);
       expect(req.events[0]?.type).toBe('message_start');
-      expect(req.events.at(-1)).toMatchObject({ type: 'message_stop', stopReason: 'end_turn', usage: { inputTokens: 12, outputTokens: 4 } });
+      expect(req.events.at(-1)).toMatchObject({
+        type: 'message_stop',
+        stopReason: 'end_turn',
+        usage: { inputTokens: 12, outputTokens: 4 },
+      });
       expect(server!.requests[0]!.url).toBe(subject.path);
     });
 
     it('assembles parallel tool calls whose arguments arrive split across chunks, in order, with their ids', async () => {
-      const { model } = await setup([{ ...fixtureReply(subject.provider, 'parallel-tools.sse'), chunkBytes: 3 } as Reply]);
+      const { model } = await setup([
+        { ...fixtureReply(subject.provider, 'parallel-tools.sse'), chunkBytes: 3 } as Reply,
+      ]);
       const req = request();
       const response = await model.complete(req);
       expect(response.message.text).toBe("I'll check.");
@@ -107,7 +172,9 @@ export function describeProviderConformance(subject: ProviderUnderTest): void {
         { type: 'tool_call_start', index: 0, id: 'call_01', name: 'Bash' },
         { type: 'tool_call_start', index: 1, id: 'call_02', name: 'Read' },
       ]);
-      const args = req.events.filter((event) => event.type === 'tool_call_delta' && event.index === 0).map((event) => (event as { argumentsDelta: string }).argumentsDelta);
+      const args = req.events
+        .filter((event) => event.type === 'tool_call_delta' && event.index === 0)
+        .map((event) => (event as { argumentsDelta: string }).argumentsDelta);
       expect(JSON.parse(args.join(''))).toEqual({ command: 'echo "hié" > out.txt' });
     });
 
@@ -127,7 +194,11 @@ export function describeProviderConformance(subject: ProviderUnderTest): void {
       });
     }
 
-    for (const [fixture, status] of [['error-400.json', 400], ['error-401.json', 401], ['error-404.json', 404]] as const) {
+    for (const [fixture, status] of [
+      ['error-400.json', 400],
+      ['error-401.json', 401],
+      ['error-404.json', 404],
+    ] as const) {
       it(`does not retry HTTP ${status}: the error names the provider, the status and the server's message`, async () => {
         const { model, sleeps } = await setup([fixture, 'text.sse']);
         const error = await failure(model.complete(request()));
@@ -135,7 +206,9 @@ export function describeProviderConformance(subject: ProviderUnderTest): void {
         expect(error.message).toMatch(new RegExp(`^API Error: ${status} `));
         expect(error.serverMessage).toBeTruthy();
         expect(error.message).toContain(error.serverMessage);
-        expect(error.describe()).toMatch(new RegExp(`^${subject.provider}: HTTP ${status} .*\\(not retried\\)$`));
+        expect(error.describe()).toMatch(
+          new RegExp(`^${subject.provider}: HTTP ${status} .*\\(not retried\\)$`),
+        );
         expect(error.stack ?? '').not.toContain(error.describe());
         expect(server!.requests).toHaveLength(1);
         expect(sleeps).toEqual([]);
@@ -151,7 +224,10 @@ export function describeProviderConformance(subject: ProviderUnderTest): void {
     });
 
     it('retries overloaded 5xx answers with exponential backoff and gives up after maxRetries', async () => {
-      const { model, sleeps } = await setup(['error-overloaded.json', 'error-overloaded.json', 'error-overloaded.json', 'text.sse'], { maxRetries: 2 });
+      const { model, sleeps } = await setup(
+        ['error-overloaded.json', 'error-overloaded.json', 'error-overloaded.json', 'text.sse'],
+        { maxRetries: 2 },
+      );
       const error = await failure(model.complete(request()));
       expect(error.retryable).toBe(true);
       expect(error.status).toBeGreaterThanOrEqual(500);
@@ -174,14 +250,25 @@ export function describeProviderConformance(subject: ProviderUnderTest): void {
     });
 
     it('does not retry a 200 answer that is not an event stream, and says what the server sent', async () => {
-      const { model } = await setup([{ kind: 'json', status: 200, body: { id: 'not-a-stream', choices: [] } }, { kind: 'json', status: 200, headers: { 'content-type': 'text/html' }, body: '<html>proxy' }, 'text.sse'], { maxRetries: 2 });
+      const { model } = await setup(
+        [
+          { kind: 'json', status: 200, body: { id: 'not-a-stream', choices: [] } },
+          { kind: 'json', status: 200, headers: { 'content-type': 'text/html' }, body: '<html>proxy' },
+          'text.sse',
+        ],
+        { maxRetries: 2 },
+      );
       const error = await failure(model.complete(request()));
       expect(error).toMatchObject({ kind: 'stream', retryable: false, provider: subject.provider });
-      expect(error.message).toBe('API Error: the server sent a non-stream body to a streaming request (content-type application/json): {"id":"not-a-stream","choices":[]}');
+      expect(error.message).toBe(
+        'API Error: the server sent a non-stream body to a streaming request (content-type application/json): {"id":"not-a-stream","choices":[]}',
+      );
       expect(error.describe()).toMatch(/\(not retried\)$/);
       expect(server!.requests).toHaveLength(1);
       const html = await failure(model.complete(request()));
-      expect(html.message).toMatch(/^API Error: the server sent a non-stream body to a streaming request \(content-type text\/html\): "<html>proxy"$/);
+      expect(html.message).toMatch(
+        /^API Error: the server sent a non-stream body to a streaming request \(content-type text\/html\): "<html>proxy"$/,
+      );
       expect((await model.complete(request())).message.text).toBe('Hello, world! ✓');
     });
 
@@ -202,7 +289,10 @@ export function describeProviderConformance(subject: ProviderUnderTest): void {
     });
 
     it('treats a connection dropped mid-stream as a connection error', async () => {
-      const { model } = await setup([{ ...fixtureReply(subject.provider, 'text.sse'), dropAfterEvents: 3 } as Reply], { maxRetries: 0 });
+      const { model } = await setup(
+        [{ ...fixtureReply(subject.provider, 'text.sse'), dropAfterEvents: 3 } as Reply],
+        { maxRetries: 0 },
+      );
       const error = await failure(model.complete(request()));
       expect(error.kind).toBe('connection');
       expect(error.message).toMatch(/^API Error: Connection error/);
@@ -234,7 +324,10 @@ export function describeProviderConformance(subject: ProviderUnderTest): void {
       const { model, sleeps } = await setup([{ kind: 'hang' }, 'text.sse']);
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
-      const error = await model.complete(request({ signal: controller.signal })).then(() => undefined, (reason: unknown) => reason);
+      const error = await model.complete(request({ signal: controller.signal })).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
       expect(error).toBeInstanceOf(AbortError);
       expect(sleeps).toEqual([]);
       expect(server!.requests).toHaveLength(1);
@@ -242,7 +335,13 @@ export function describeProviderConformance(subject: ProviderUnderTest): void {
 
     it('completes even when the stream listener throws', async () => {
       const { model } = await setup(['text.sse']);
-      const response = await model.complete(request({ onStream: () => { throw new Error('listener bug'); } }));
+      const response = await model.complete(
+        request({
+          onStream: () => {
+            throw new Error('listener bug');
+          },
+        }),
+      );
       expect(response.message.text).toBe('Hello, world! ✓');
     });
   });

@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const SERVER = path.resolve('node_modules/.bin/restate-server');
 const WORKER = path.resolve('test/fixtures/restate/worker.mjs');
 const haveServer = existsSync(SERVER);
-if (!haveServer) console.warn(`skipping the Restate tests: ${SERVER} is not installed (npm install adds it as a dev dependency)`);
+if (!haveServer)
+  console.warn(
+    `skipping the Restate tests: ${SERVER} is not installed (npm install adds it as a dev dependency)`,
+  );
 
 const children: ChildProcess[] = [];
 const folder = mkdtempSync(path.join(tmpdir(), 'hookloop-restate-'));
@@ -47,7 +50,14 @@ function logLines(): string[] {
 }
 
 function startWorker(): ChildProcess {
-  const env = { ...process.env, LOG_FILE: logFile, WORKER_PORT: String(workerPort), PROJECT_DIR: folder, CONFIG_DIR: path.join(folder, 'config'), CRASH_MARKER: marker };
+  const env = {
+    ...process.env,
+    LOG_FILE: logFile,
+    WORKER_PORT: String(workerPort),
+    PROJECT_DIR: folder,
+    CONFIG_DIR: path.join(folder, 'config'),
+    CRASH_MARKER: marker,
+  };
   // The worker's stderr is Restate's own log (a refused decision is a logged terminal error): kept out of the test output.
   const child = spawn(process.execPath, [WORKER], { env, stdio: 'ignore' });
   children.push(child);
@@ -55,11 +65,21 @@ function startWorker(): ChildProcess {
 }
 
 async function workerListening(child: ChildProcess): Promise<void> {
-  await until('the worker to listen', async () => (logLines().some((line) => line.startsWith(`worker ${child.pid} listening`)) ? true : undefined));
+  await until('the worker to listen', async () =>
+    logLines().some((line) => line.startsWith(`worker ${child.pid} listening`)) ? true : undefined,
+  );
 }
 
-async function call(pathname: string, body?: unknown, method = 'POST'): Promise<{ status: number; json: unknown; text: string }> {
-  const response = await fetch(`${ingress}${pathname}`, { method, headers: { 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+async function call(
+  pathname: string,
+  body?: unknown,
+  method = 'POST',
+): Promise<{ status: number; json: unknown; text: string }> {
+  const response = await fetch(`${ingress}${pathname}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await response.text();
   let json: unknown;
   try {
@@ -72,7 +92,12 @@ async function call(pathname: string, body?: unknown, method = 'POST'): Promise<
 
 describe.skipIf(!haveServer)('durable sessions on a real Restate server', () => {
   beforeAll(async () => {
-    const [fabric, adminPort, ingressPort, worker] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [fabric, adminPort, ingressPort, worker] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     workerPort = worker;
     admin = `http://127.0.0.1:${adminPort}`;
     ingress = `http://127.0.0.1:${ingressPort}`;
@@ -92,16 +117,25 @@ describe.skipIf(!haveServer)('durable sessions on a real Restate server', () => 
     // The installed command is a Node shim that starts the platform's binary: its own process group, so both die together.
     children.push(spawn(SERVER, ['--no-logo'], { env, stdio: 'ignore', detached: true }));
     await until('the Restate server', async () => ((await fetch(`${admin}/health`)).ok ? true : undefined));
-    await until('the ingress', async () => ((await fetch(`${ingress}/restate/health`)).ok ? true : undefined));
+    await until('the ingress', async () =>
+      (await fetch(`${ingress}/restate/health`)).ok ? true : undefined,
+    );
     await workerListening(startWorker());
-    const registered = await fetch(`${admin}/deployments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ uri: `http://127.0.0.1:${workerPort}` }) });
+    const registered = await fetch(`${admin}/deployments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ uri: `http://127.0.0.1:${workerPort}` }),
+    });
     expect(registered.status, await registered.text()).toBeLessThan(300);
   }, 40_000);
 
   afterAll(async () => {
-    const running = children.filter((child) => child.exitCode === null && child.signalCode === null && child.pid !== undefined);
+    const running = children.filter(
+      (child) => child.exitCode === null && child.signalCode === null && child.pid !== undefined,
+    );
     const exited = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
-    for (const child of running) process.kill(child.spawnargs[0] === SERVER ? -child.pid! : child.pid!, 'SIGKILL');
+    for (const child of running)
+      process.kill(child.spawnargs[0] === SERVER ? -child.pid! : child.pid!, 'SIGKILL');
     await Promise.all(exited);
     rmSync(folder, { recursive: true, force: true });
   });
@@ -110,22 +144,41 @@ describe.skipIf(!haveServer)('durable sessions on a real Restate server', () => 
     const key = '3f1e2d4c-0000-4000-8000-000000000001';
     const running = call(`/hookloop-session/${key}/prompt`, { prompt: 'go' });
     const crashed = children.at(-1)!;
-    await until('the worker to kill itself', async () => (crashed.exitCode !== null || crashed.signalCode !== null ? true : undefined));
+    await until('the worker to kill itself', async () =>
+      crashed.exitCode !== null || crashed.signalCode !== null ? true : undefined,
+    );
     expect(crashed.signalCode).toBe('SIGKILL');
     await workerListening(startWorker());
     const { status, json } = await running;
     expect(status).toBe(200);
     expect(json).toMatchObject({ result: 'done', terminalReason: 'completed', sessionId: key });
     const lines = logLines().filter((line) => !line.startsWith('worker '));
-    expect(lines).toEqual([`model ${key} turn 1`, `hook PreToolUse ${key} toolu_1`, 'effect 1 toolu_1', `hook PostToolUse ${key} toolu_1`, `model ${key} turn 1`, `hook Stop ${key}`]);
+    expect(lines).toEqual([
+      `model ${key} turn 1`,
+      `hook PreToolUse ${key} toolu_1`,
+      'effect 1 toolu_1',
+      `hook PostToolUse ${key} toolu_1`,
+      `model ${key} turn 1`,
+      `hook Stop ${key}`,
+    ]);
     // The JSONL transcript on disk has each message once, although the crashed attempt had written its first lines.
     const projects = path.join(folder, 'config', 'projects');
-    const transcriptFile = readdirSync(projects).map((slug) => path.join(projects, slug, `${key}.jsonl`)).find((file) => existsSync(file))!;
-    const written = readFileSync(transcriptFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    const transcriptFile = readdirSync(projects)
+      .map((slug) => path.join(projects, slug, `${key}.jsonl`))
+      .find((file) => existsSync(file))!;
+    const written = readFileSync(transcriptFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
     expect(written.filter((line) => line.type === 'assistant')).toHaveLength(2);
     expect(written.filter((line) => line.type === 'user')).toHaveLength(2);
     const transcript = await call(`/hookloop-session/${key}/transcript`);
-    expect((transcript.json as { role: string }[]).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect((transcript.json as { role: string }[]).map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
   }, 30_000);
 
   it('a deferred call waits on the server; a decision from another process for a different input is refused, one for the frozen input runs it', async () => {
@@ -135,29 +188,49 @@ describe.skipIf(!haveServer)('durable sessions on a real Restate server', () => 
     const invocationId = (sent.json as { invocationId: string }).invocationId;
     const pending = await until('the call to wait', async () => {
       const answer = await call(`/hookloop-session/${key}/pending`);
-      return Array.isArray(answer.json) && answer.json.length > 0 ? (answer.json as { id: string; input: unknown }[]) : undefined;
+      return Array.isArray(answer.json) && answer.json.length > 0
+        ? (answer.json as { id: string; input: unknown }[])
+        : undefined;
     });
-    expect(pending).toEqual([expect.objectContaining({ id: 'toolu_1', name: 'Append', input: { n: 1 }, reason: 'defer' })]);
-    const decide = (decisions: unknown) => decideFromAnotherProcess(`${ingress}/hookloop-session/${key}/decide`, decisions);
+    expect(pending).toEqual([
+      expect.objectContaining({ id: 'toolu_1', name: 'Append', input: { n: 1 }, reason: 'defer' }),
+    ]);
+    const decide = (decisions: unknown) =>
+      decideFromAnotherProcess(`${ingress}/hookloop-session/${key}/decide`, decisions);
     const wrong = await decide({ toolu_1: { behavior: 'allow', input: { n: 2 } } });
     expect(wrong.status).toBeGreaterThanOrEqual(400);
     expect(wrong.text).toContain('not the pending input');
     const unnamed = await decide({ toolu_1: { behavior: 'allow' } });
     expect(unnamed.text).toContain('must name the input');
-    expect(logLines().slice(before).filter((line) => line.startsWith('effect'))).toEqual([]);
+    expect(
+      logLines()
+        .slice(before)
+        .filter((line) => line.startsWith('effect')),
+    ).toEqual([]);
     const right = await decide({ toolu_1: { behavior: 'allow', input: { n: 1 } } });
     expect(right.status, right.text).toBe(200);
     const finished = await call(`/restate/invocation/${invocationId}/attach`, undefined, 'GET');
     expect(finished.json).toMatchObject({ result: 'done', terminalReason: 'completed' });
-    expect(logLines().slice(before).filter((line) => line.startsWith('effect'))).toEqual(['effect 1 toolu_1']);
+    expect(
+      logLines()
+        .slice(before)
+        .filter((line) => line.startsWith('effect')),
+    ).toEqual(['effect 1 toolu_1']);
   }, 30_000);
 });
 
 /** POSTs `decisions` from a separate Node process, as an approval page or a chat bot would. */
-function decideFromAnotherProcess(url: string, decisions: unknown): Promise<{ status: number; text: string }> {
+function decideFromAnotherProcess(
+  url: string,
+  decisions: unknown,
+): Promise<{ status: number; text: string }> {
   const script = `const r = await fetch(process.argv[1], { method: 'POST', headers: { 'content-type': 'application/json' }, body: process.argv[2] }); process.stdout.write(JSON.stringify({ status: r.status, text: await r.text() }));`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script, url, JSON.stringify(decisions)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', script, url, JSON.stringify(decisions)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);

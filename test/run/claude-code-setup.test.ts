@@ -12,7 +12,10 @@ function writeMock(dir: string, file: string, value: unknown): void {
 
 /** A model that asks for Bash `command`, then ends. */
 function bashThenDone(command: string): ScriptedModel {
-  return new ScriptedModel([[{ type: 'tool_use', id: 'call0', name: 'Bash', input: { command } }], [{ type: 'text', text: 'done' }]]);
+  return new ScriptedModel([
+    [{ type: 'tool_use', id: 'call0', name: 'Bash', input: { command } }],
+    [{ type: 'text', text: 'done' }],
+  ]);
 }
 
 describe('loadClaudeCodeSetup (the package root)', () => {
@@ -22,13 +25,25 @@ describe('loadClaudeCodeSetup (the package root)', () => {
     const seen = path.join(dir, 'seen.json');
     writeMock(dir, '.claude/settings.json', {
       permissions: { deny: ['Bash(touch:*)'] },
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(seen)}` }] }] },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(seen)}` }] },
+        ],
+      },
     });
     const warnings: string[] = [];
-    const setup = await loadClaudeCodeSetup(dir, { homeDir: home, env: {}, warn: (text) => warnings.push(text) });
+    const setup = await loadClaudeCodeSetup(dir, {
+      homeDir: home,
+      env: {},
+      warn: (text) => warnings.push(text),
+    });
     const result = await runAgent('go', { ...setup, model: bashThenDone('touch made'), transcript: false });
     expect(result.isError).toBe(false);
-    expect(JSON.parse(fs.readFileSync(seen, 'utf8'))).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'touch made' } });
+    expect(JSON.parse(fs.readFileSync(seen, 'utf8'))).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'touch made' },
+    });
     expect(fs.existsSync(path.join(dir, 'made'))).toBe(false);
     expect(result.permissionDenials.map((denial) => denial.tool_name)).toEqual(['Bash']);
     expect(warnings).toEqual([]);
@@ -36,7 +51,13 @@ describe('loadClaudeCodeSetup (the package root)', () => {
 
   it('adds the command-line rules after the settings: an allowedTools rule lets the call run in dontAsk mode', async () => {
     const dir = tempProject();
-    const setup = await loadClaudeCodeSetup(dir, { homeDir: tempProject(), env: {}, allowedTools: ['Bash(touch:*)'], permissionMode: 'dontAsk', warn: () => {} });
+    const setup = await loadClaudeCodeSetup(dir, {
+      homeDir: tempProject(),
+      env: {},
+      allowedTools: ['Bash(touch:*)'],
+      permissionMode: 'dontAsk',
+      warn: () => {},
+    });
     const result = await runAgent('go', { ...setup, model: bashThenDone('touch made'), transcript: false });
     expect(result.permissionDenials).toEqual([]);
     expect(fs.existsSync(path.join(dir, 'made'))).toBe(true);
@@ -54,7 +75,11 @@ describe('loadClaudeCodeSetup (the package root)', () => {
     const dir = tempProject();
     writeMock(dir, '.claude/settings.json', { permissions: { allow: ['Bash(npm test', 'Read'] } });
     const warnings: string[] = [];
-    const setup = await loadClaudeCodeSetup(dir, { homeDir: tempProject(), env: {}, warn: (text) => warnings.push(text) });
+    const setup = await loadClaudeCodeSetup(dir, {
+      homeDir: tempProject(),
+      env: {},
+      warn: (text) => warnings.push(text),
+    });
     expect(setup.permissions?.rules?.allow).toEqual(['Read']);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/\.claude\/settings\.json: permissions\.allow\[0\]: .*ignored/);
@@ -65,6 +90,8 @@ describe('loadClaudeCodeSetup (the package root)', () => {
     writeMock(dir, '.claude/settings.json', { permissions: { defaultMode: 'auto' } });
     const warnings: string[] = [];
     await loadClaudeCodeSetup(dir, { homeDir: tempProject(), env: {}, warn: (text) => warnings.push(text) });
-    expect(warnings).toEqual([`${path.join(dir, '.claude/settings.json')}: permissions.defaultMode: hookloop has no "auto" mode (it needs Claude Code's classifier); ignored`]);
+    expect(warnings).toEqual([
+      `${path.join(dir, '.claude/settings.json')}: permissions.defaultMode: hookloop has no "auto" mode (it needs Claude Code's classifier); ignored`,
+    ]);
   });
 });

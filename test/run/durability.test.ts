@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, HookEngine, runAgent, startSession, sendAndAwaitDecisions, type Durability, type RunOptions } from '../../src/index.js';
+import {
+  defineTool,
+  HookEngine,
+  runAgent,
+  startSession,
+  sendAndAwaitDecisions,
+  type Durability,
+  type RunOptions,
+} from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { tempProject, text, toolUse } from '../support/scripted-run.js';
 
@@ -8,7 +16,10 @@ import { tempProject, text, toolUse } from '../support/scripted-run.js';
 // journal replays those steps instead of running them. `crashAfter` throws after that many new
 // steps completed, the way a killed worker stops between two steps.
 class Crash extends Error {}
-function journalingDurability(journal: Map<string, string>, options: { crashAfter?: number; decisions?: Record<string, unknown> } = {}): Durability & { readonly names: string[] } {
+function journalingDurability(
+  journal: Map<string, string>,
+  options: { crashAfter?: number; decisions?: Record<string, unknown> } = {},
+): Durability & { readonly names: string[] } {
   let fresh = 0;
   let ids = 0;
   const names: string[] = [];
@@ -20,7 +31,9 @@ function journalingDurability(journal: Map<string, string>, options: { crashAfte
       if (recorded !== undefined) return JSON.parse(recorded);
       const value = await fn();
       journal.set(name, JSON.stringify(value ?? null));
-      if (options.crashAfter !== undefined && ++fresh >= options.crashAfter) { throw new Crash('worker killed'); }
+      if (options.crashAfter !== undefined && ++fresh >= options.crashAfter) {
+        throw new Crash('worker killed');
+      }
       return JSON.parse(JSON.stringify(value ?? null));
     },
     uuid: () => `00000000-0000-4000-8000-${String(++ids).padStart(12, '0')}`,
@@ -47,8 +60,19 @@ function scenario() {
   hooks.on('PreToolUse', ({ tool_use_id }) => void hookFirings.push(`pre ${tool_use_id}`));
   hooks.on('PostToolUse', ({ tool_use_id }) => void hookFirings.push(`post ${tool_use_id}`));
   hooks.on('Stop', () => void hookFirings.push('stop'));
-  const model = new ScriptedModel([[toolUse('toolu_1', 'Append', { n: 1 })], [toolUse('toolu_2', 'Append', { n: 2 })], [text('done')]]);
-  const options: RunOptions = { model, projectDir: tempProject(), tools: [write], hooks, transcript: false, permissions: { mode: 'bypassPermissions' } };
+  const model = new ScriptedModel([
+    [toolUse('toolu_1', 'Append', { n: 1 })],
+    [toolUse('toolu_2', 'Append', { n: 2 })],
+    [text('done')],
+  ]);
+  const options: RunOptions = {
+    model,
+    projectDir: tempProject(),
+    tools: [write],
+    hooks,
+    transcript: false,
+    permissions: { mode: 'bypassPermissions' },
+  };
   return { effects, hookFirings, seenKeys, model, options };
 }
 
@@ -65,7 +89,9 @@ describe('the durability seam', () => {
     const { effects, hookFirings, seenKeys, model, options } = scenario();
     const journal = new Map<string, string>();
     // Steps: model turn 1, PreToolUse, the handler, then the crash (before PostToolUse is journaled... it is the 4th step).
-    await expect(runAgent('go', { ...options, durability: journalingDurability(journal, { crashAfter: 3 }) })).rejects.toThrow('worker killed');
+    await expect(
+      runAgent('go', { ...options, durability: journalingDurability(journal, { crashAfter: 3 }) }),
+    ).rejects.toThrow('worker killed');
     expect(effects).toEqual([1]);
     const replay = journalingDurability(journal);
     const result = await runAgent('go', { ...options, durability: replay });
@@ -75,7 +101,11 @@ describe('the durability seam', () => {
     expect(hookFirings).toEqual(['pre toolu_1', 'post toolu_1', 'pre toolu_2', 'post toolu_2', 'stop']);
     // Three model turns in all: the replay asked only for the two the crashed run had not.
     expect(model.requests).toHaveLength(3);
-    expect(replay.names.filter((name) => name.startsWith('model:'))).toEqual(['model:main:turn-1', 'model:main:turn-2', 'model:main:turn-3']);
+    expect(replay.names.filter((name) => name.startsWith('model:'))).toEqual([
+      'model:main:turn-1',
+      'model:main:turn-2',
+      'model:main:turn-3',
+    ]);
   });
 
   it('session and prompt ids come from the durability, so a replay names the same session', async () => {
@@ -88,7 +118,11 @@ describe('the durability seam', () => {
   it('a deferred call waits for the decision instead of ending the run, and an approval runs it', async () => {
     const { effects, options } = scenario();
     const hooks = new HookEngine();
-    hooks.on('PreToolUse', ({ tool_use_id }) => (tool_use_id === 'toolu_1' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'defer' } } : undefined));
+    hooks.on('PreToolUse', ({ tool_use_id }) =>
+      tool_use_id === 'toolu_1'
+        ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'defer' } }
+        : undefined,
+    );
     const durability = journalingDurability(new Map(), { decisions: { toolu_1: { behavior: 'allow' } } });
     const session = await startSession({ ...options, hooks, durability });
     const result = await sendAndAwaitDecisions(session, 'go', durability);
@@ -100,22 +134,36 @@ describe('the durability seam', () => {
   it('a denial decided while the run waits pairs the call with its message, and the run goes on', async () => {
     const { effects, options } = scenario();
     const hooks = new HookEngine();
-    hooks.on('PreToolUse', ({ tool_use_id }) => (tool_use_id === 'toolu_1' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'defer' } } : undefined));
-    const durability = journalingDurability(new Map(), { decisions: { toolu_1: { behavior: 'deny', message: 'not today' } } });
+    hooks.on('PreToolUse', ({ tool_use_id }) =>
+      tool_use_id === 'toolu_1'
+        ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'defer' } }
+        : undefined,
+    );
+    const durability = journalingDurability(new Map(), {
+      decisions: { toolu_1: { behavior: 'deny', message: 'not today' } },
+    });
     const session = await startSession({ ...options, hooks, durability });
     const result = await sendAndAwaitDecisions(session, 'go', durability);
     await session.end();
     expect(result.terminalReason).toBe('completed');
     expect(effects).toEqual([2]);
-    expect(result.messages.find((message) => message.role === 'tool' && message.toolCallId === 'toolu_1')).toMatchObject({ content: 'not today', isError: true });
+    expect(
+      result.messages.find((message) => message.role === 'tool' && message.toolCallId === 'toolu_1'),
+    ).toMatchObject({ content: 'not today', isError: true });
   });
 
   it('in-process, a deferred call still ends the run tool_deferred with the call pending', async () => {
     const { effects, options } = scenario();
     const hooks = new HookEngine();
-    hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'defer' } }));
+    hooks.on('PreToolUse', () => ({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'defer' },
+    }));
     const session = await startSession({ ...options, hooks });
-    const result = await sendAndAwaitDecisions(session, 'go', (await import('../../src/index.js')).inProcessDurability);
+    const result = await sendAndAwaitDecisions(
+      session,
+      'go',
+      (await import('../../src/index.js')).inProcessDurability,
+    );
     await session.end();
     expect(result.terminalReason).toBe('tool_deferred');
     expect(result.pending?.map((call) => call.id)).toEqual(['toolu_1']);

@@ -5,12 +5,17 @@ import { builtinTools, runAgent } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { bashTurn, runScripted, sandboxProject } from './support.js';
 
-const CREDENTIALS = { ANTHROPIC_API_KEY: 'sk-ant-secret-1', ANTHROPIC_AUTH_TOKEN: 'secret-2', OPENAI_API_KEY: 'sk-secret-3' };
+const CREDENTIALS = {
+  ANTHROPIC_API_KEY: 'sk-ant-secret-1',
+  ANTHROPIC_AUTH_TOKEN: 'secret-2',
+  OPENAI_API_KEY: 'sk-secret-3',
+};
 
 /** Waits for `file` to hold text (a background shell writes it after the call returned). */
 async function contentOf(file: string): Promise<string> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('\n')) return fs.readFileSync(file, 'utf8');
+    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('\n'))
+      return fs.readFileSync(file, 'utf8');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
@@ -20,20 +25,40 @@ describe('the environment of Bash processes (CLI)', () => {
   it('keeps provider credentials out of Bash and background shells; hooks still get them, as in Claude Code', async () => {
     const where = sandboxProject({
       permissions: { allow: ['Bash'] },
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "hook=$ANTHROPIC_API_KEY" >> "$CLAUDE_PROJECT_DIR/hook-env.txt"' }] }] },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              {
+                type: 'command',
+                command: 'echo "hook=$ANTHROPIC_API_KEY" >> "$CLAUDE_PROJECT_DIR/hook-env.txt"',
+              },
+            ],
+          },
+        ],
+      },
     });
     const run = await runScripted(
       where,
       [
-        bashTurn('echo', { command: 'echo "a=$ANTHROPIC_API_KEY t=$ANTHROPIC_AUTH_TOKEN o=$OPENAI_API_KEY"; env | grep -c -e sk-ant-secret -e sk-secret -e secret-2 || true' }),
-        bashTurn('bg', { command: 'echo "bg=$ANTHROPIC_API_KEY$OPENAI_API_KEY" > bg-env.txt', run_in_background: true }),
+        bashTurn('echo', {
+          command:
+            'echo "a=$ANTHROPIC_API_KEY t=$ANTHROPIC_AUTH_TOKEN o=$OPENAI_API_KEY"; env | grep -c -e sk-ant-secret -e sk-secret -e secret-2 || true',
+        }),
+        bashTurn('bg', {
+          command: 'echo "bg=$ANTHROPIC_API_KEY$OPENAI_API_KEY" > bg-env.txt',
+          run_in_background: true,
+        }),
       ],
       { env: CREDENTIALS },
     );
     expect(run.status).toBe(0);
     expect(run.results['echo']).toBe('a= t= o=\n0');
     expect(await contentOf(path.join(where.project, 'bg-env.txt'))).toBe('bg=\n');
-    expect(fs.readFileSync(path.join(where.project, 'hook-env.txt'), 'utf8')).toContain('hook=sk-ant-secret-1');
+    expect(fs.readFileSync(path.join(where.project, 'hook-env.txt'), 'utf8')).toContain(
+      'hook=sk-ant-secret-1',
+    );
   });
 
   it("keeps provider credentials out of the Bash command's parent process too (/proc/$PPID/environ), in bypassPermissions", async () => {
@@ -42,8 +67,14 @@ describe('the environment of Bash processes (CLI)', () => {
       where,
       [
         // The first command of the run, when the spawner may still be starting, and a later one.
-        bashTurn('first', { command: 'tr "\\0" "\\n" < /proc/$PPID/environ | grep -c -e sk-ant-secret -e sk-secret -e secret-2 || true' }),
-        bashTurn('later', { command: 'tr "\\0" "\\n" < /proc/$PPID/environ | grep -c -e sk-ant-secret -e sk-secret -e secret-2 || true; tr "\\0" "\\n" < /proc/$PPID/environ | grep -c "^HOME=" || true' }),
+        bashTurn('first', {
+          command:
+            'tr "\\0" "\\n" < /proc/$PPID/environ | grep -c -e sk-ant-secret -e sk-secret -e secret-2 || true',
+        }),
+        bashTurn('later', {
+          command:
+            'tr "\\0" "\\n" < /proc/$PPID/environ | grep -c -e sk-ant-secret -e sk-secret -e secret-2 || true; tr "\\0" "\\n" < /proc/$PPID/environ | grep -c "^HOME=" || true',
+        }),
       ],
       { env: CREDENTIALS, args: ['--permission-mode', 'bypassPermissions'] },
     );
@@ -57,8 +88,13 @@ describe('the environment of Bash processes (CLI)', () => {
     const where = sandboxProject({ permissions: { allow: ['Bash'] } });
     const state = path.join(where.project, 'ralph-loop.local.md');
     const run = await runScripted(where, [
-      bashTurn('setup', { command: `printf 'session_id: %s\\nclaudecode: %s\\n' "\${CLAUDE_CODE_SESSION_ID}" "$CLAUDECODE" > ralph-loop.local.md` }),
-      bashTurn('bg', { command: 'echo "bg_session: $CLAUDE_CODE_SESSION_ID" > bg-session.txt', run_in_background: true }),
+      bashTurn('setup', {
+        command: `printf 'session_id: %s\\nclaudecode: %s\\n' "\${CLAUDE_CODE_SESSION_ID}" "$CLAUDECODE" > ralph-loop.local.md`,
+      }),
+      bashTurn('bg', {
+        command: 'echo "bg_session: $CLAUDE_CODE_SESSION_ID" > bg-session.txt',
+        run_in_background: true,
+      }),
     ]);
     expect(run.status).toBe(0);
     const sessionId = run.json?.session_id;
@@ -68,8 +104,15 @@ describe('the environment of Bash processes (CLI)', () => {
   });
 
   it('withholds variables that sandbox.credentials denies, even with the sandbox off', async () => {
-    const where = sandboxProject({ permissions: { allow: ['Bash'] }, sandbox: { credentials: { envVars: [{ name: 'DEPLOY_TOKEN', mode: 'deny' }] } } });
-    const run = await runScripted(where, [bashTurn('echo', { command: 'echo "deploy=$DEPLOY_TOKEN other=$OTHER_VALUE"' })], { env: { DEPLOY_TOKEN: 'tok', OTHER_VALUE: 'kept' } });
+    const where = sandboxProject({
+      permissions: { allow: ['Bash'] },
+      sandbox: { credentials: { envVars: [{ name: 'DEPLOY_TOKEN', mode: 'deny' }] } },
+    });
+    const run = await runScripted(
+      where,
+      [bashTurn('echo', { command: 'echo "deploy=$DEPLOY_TOKEN other=$OTHER_VALUE"' })],
+      { env: { DEPLOY_TOKEN: 'tok', OTHER_VALUE: 'kept' } },
+    );
     expect(run.results['echo']).toBe('deploy= other=kept');
   });
 });
@@ -81,7 +124,14 @@ describe('the environment of Bash processes (library)', () => {
     process.env['OPENAI_API_KEY'] = 'sk-inherited';
     try {
       const model = new ScriptedModel([
-        [{ type: 'tool_use', id: 'env', name: 'Bash', input: { command: 'echo "sid=$CLAUDE_CODE_SESSION_ID o=$OPENAI_API_KEY x=$EXPLICIT"' } }],
+        [
+          {
+            type: 'tool_use',
+            id: 'env',
+            name: 'Bash',
+            input: { command: 'echo "sid=$CLAUDE_CODE_SESSION_ID o=$OPENAI_API_KEY x=$EXPLICIT"' },
+          },
+        ],
         [{ type: 'text', text: 'done' }],
       ]);
       const result = await runAgent('go', {

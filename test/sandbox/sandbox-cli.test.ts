@@ -14,7 +14,11 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
     const canary = path.join(where.outside, 'canary');
     const run = await runScripted(
       where,
-      [bashTurn('in', { command: 'touch inside && echo made' }), bashTurn('out', { command: `touch ${canary}` }), bashTurn('key', { command: 'echo "key=$ANTHROPIC_API_KEY"' })],
+      [
+        bashTurn('in', { command: 'touch inside && echo made' }),
+        bashTurn('out', { command: `touch ${canary}` }),
+        bashTurn('key', { command: 'echo "key=$ANTHROPIC_API_KEY"' }),
+      ],
       { env: { ANTHROPIC_API_KEY: 'sk-ant-secret' } },
     );
     expect(run.status).toBe(0);
@@ -39,12 +43,20 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
         bashTurn('flag', { command: 'f=flag-settings.json; echo x > "$f"' }),
         bashTurn('legit', { command: 'f=notes.txt; echo ok > "$f" && cat notes.txt' }),
       ],
-      { args: ['--permission-mode', 'bypassPermissions', '--settings', 'flag-settings.json'], env: { IS_SANDBOX: '1' } },
+      {
+        args: ['--permission-mode', 'bypassPermissions', '--settings', 'flag-settings.json'],
+        env: { IS_SANDBOX: '1' },
+      },
     );
     expect(run.status).toBe(0);
-    for (const id of ['computed', 'local', 'flag']) expect(run.results[id]).toMatch(/Read-only file system|Permission denied|Operation not permitted|Device or resource busy/);
+    for (const id of ['computed', 'local', 'flag'])
+      expect(run.results[id]).toMatch(
+        /Read-only file system|Permission denied|Operation not permitted|Device or resource busy/,
+      );
     // `ln -s .claude alias` names a `.claude` entry, which the policy refuses before the sandbox sees it.
-    expect(run.results['alias']).toMatch(/Read-only file system|Permission denied|Operation not permitted|Device or resource busy|holds hookloop configuration/);
+    expect(run.results['alias']).toMatch(
+      /Read-only file system|Permission denied|Operation not permitted|Device or resource busy|holds hookloop configuration/,
+    );
     expect(fs.readFileSync(settingsFile, 'utf8')).toBe(before);
     expect(fs.existsSync(path.join(where.project, '.claude', 'settings.local.json'))).toBe(false);
     expect(fs.readFileSync(path.join(where.project, 'flag-settings.json'), 'utf8')).toBe('{}');
@@ -53,7 +65,10 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
 
   it('autoAllowBashIfSandboxed runs a writing command in default mode without approval; deny rules still deny', async () => {
     const where = sandboxProject({ sandbox: { enabled: true }, permissions: { deny: ['Bash(touch:*)'] } });
-    const run = await runScripted(where, [bashTurn('mkdir', { command: 'mkdir made-dir' }), bashTurn('touch', { command: 'touch denied-file' })]);
+    const run = await runScripted(where, [
+      bashTurn('mkdir', { command: 'mkdir made-dir' }),
+      bashTurn('touch', { command: 'touch denied-file' }),
+    ]);
     expect(run.status).toBe(0);
     expect(fs.existsSync(path.join(where.project, 'made-dir'))).toBe(true);
     expect(run.results['touch']).toMatch(/has been denied/);
@@ -80,7 +95,10 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
   });
 
   it('carries Read and Edit deny rules into the sandbox; a rule it cannot enforce turns auto-allow off with one warning', async () => {
-    const where = sandboxProject({ sandbox: { enabled: true }, permissions: { deny: ['Read(./secrets/**)', 'Edit(./generated/**)'] } });
+    const where = sandboxProject({
+      sandbox: { enabled: true },
+      permissions: { deny: ['Read(./secrets/**)', 'Edit(./generated/**)'] },
+    });
     fs.mkdirSync(path.join(where.project, 'secrets'));
     fs.writeFileSync(path.join(where.project, 'secrets', 'key.txt'), 'TOP-SECRET');
     fs.mkdirSync(path.join(where.project, 'generated'));
@@ -94,7 +112,10 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
     expect(fs.existsSync(path.join(where.project, 'generated', 'out.txt'))).toBe(false);
     expect(run.results['other']).toBe('made');
 
-    const globbed = sandboxProject({ sandbox: { enabled: true }, permissions: { deny: ['Edit(**/*.lock)'] } });
+    const globbed = sandboxProject({
+      sandbox: { enabled: true },
+      permissions: { deny: ['Edit(**/*.lock)'] },
+    });
     const asked = await runScripted(globbed, [bashTurn('mkdir', { command: 'mkdir not-auto' })]);
     expect(asked.stderr.split('\n').filter((line) => line.includes('Edit(**/*.lock)'))).toHaveLength(1);
     expect(asked.json?.permission_denials.map((denial) => denial.tool_use_id)).toEqual(['mkdir']);
@@ -103,10 +124,14 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
   it('with allowUnsandboxedCommands false, dangerouslyDisableSandbox is ignored: the command stays confined', async () => {
     const where = sandboxProject({ sandbox: { enabled: true, allowUnsandboxedCommands: false } });
     const canary = path.join(where.outside, 'canary');
-    const run = await runScripted(where, [bashTurn('escape', { command: `touch ${canary}`, dangerouslyDisableSandbox: true })], {
-      args: ['--permission-mode', 'bypassPermissions'],
-      env: { IS_SANDBOX: '1' },
-    });
+    const run = await runScripted(
+      where,
+      [bashTurn('escape', { command: `touch ${canary}`, dangerouslyDisableSandbox: true })],
+      {
+        args: ['--permission-mode', 'bypassPermissions'],
+        env: { IS_SANDBOX: '1' },
+      },
+    );
     expect(run.results['escape']).toMatch(/Read-only file system|Permission denied/);
     expect(fs.existsSync(canary)).toBe(false);
   });
@@ -125,7 +150,9 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
       const blocked = await runScripted(closed, [bashTurn('net', { command: fetch })]);
       expect(blocked.results['net']).not.toMatch(/pong/);
       expect(blocked.results['net']).toMatch(/blocked by network allowlist/);
-      const open = sandboxProject({ sandbox: { enabled: true, network: { allowedDomains: [`127.0.0.1:${port}`] } } });
+      const open = sandboxProject({
+        sandbox: { enabled: true, network: { allowedDomains: [`127.0.0.1:${port}`] } },
+      });
       const allowed = await runScripted(open, [bashTurn('net', { command: fetch })]);
       expect(allowed.results['net']).toMatch(/^pong exit=0/);
     } finally {
@@ -136,7 +163,13 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
   it('SIGTERM still ends a CLI run with the sandbox on (the runtime does not keep the process alive)', async () => {
     const where = sandboxProject({ sandbox: { enabled: true } });
     const script = path.join(where.root, 'script.json');
-    fs.writeFileSync(script, JSON.stringify([bashTurn('long', { command: 'touch started; sleep 30; touch late' }), [{ type: 'text', text: 'done' }]]));
+    fs.writeFileSync(
+      script,
+      JSON.stringify([
+        bashTurn('long', { command: 'touch started; sleep 30; touch late' }),
+        [{ type: 'text', text: 'done' }],
+      ]),
+    );
     const child = spawn(process.execPath, [CLI, '-p', 'go', '--model-script', script], {
       cwd: where.project,
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: where.home },
@@ -151,7 +184,9 @@ describe.skipIf(!canSandbox)('Bash in the OS sandbox (CLI)', () => {
   });
 
   it('failIfUnavailable turns a missing bubblewrap into an error; without it, one warning naming the package and no auto-allow', async () => {
-    const failing = sandboxProject({ sandbox: { enabled: true, failIfUnavailable: true, bwrapPath: '/nonexistent/bwrap' } });
+    const failing = sandboxProject({
+      sandbox: { enabled: true, failIfUnavailable: true, bwrapPath: '/nonexistent/bwrap' },
+    });
     const refused = await runScripted(failing, [bashTurn('mkdir', { command: 'mkdir never' })]);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/^hookloop: .*sandbox.*bubblewrap/m);

@@ -7,7 +7,9 @@ import { canSandbox, sandboxProject } from './support.js';
 
 function bashScript(...commands: string[]): ScriptedModel {
   return new ScriptedModel([
-    ...commands.map((command, index) => [{ type: 'tool_use' as const, id: `call${index}`, name: 'Bash', input: { command } }]),
+    ...commands.map((command, index) => [
+      { type: 'tool_use' as const, id: `call${index}`, name: 'Bash', input: { command } },
+    ]),
     [{ type: 'text' as const, text: 'done' }],
   ]);
 }
@@ -20,7 +22,13 @@ describe.skipIf(!canSandbox)('RunOptions.sandbox (library)', () => {
     fs.mkdirSync(extra);
     for (let round = 0; round < 2; round += 1) {
       const result = await runAgent('go', {
-        model: bashScript(`touch in-${round}`, `touch ${extra}/extra-${round}`, `touch ${where.outside}/canary-${round}`, `d=.claude; touch "$d/settings.local.json" "$d/hooks/guard-${round}.sh"`, `touch .claude/loop-${round}.local.md`),
+        model: bashScript(
+          `touch in-${round}`,
+          `touch ${extra}/extra-${round}`,
+          `touch ${where.outside}/canary-${round}`,
+          `d=.claude; touch "$d/settings.local.json" "$d/hooks/guard-${round}.sh"`,
+          `touch .claude/loop-${round}.local.md`,
+        ),
         projectDir: where.project,
         tools: builtinTools(),
         permissions: { mode: 'bypassPermissions', additionalDirectories: [extra] },
@@ -42,9 +50,26 @@ describe.skipIf(!canSandbox)('RunOptions.sandbox (library)', () => {
     const where = sandboxProject({});
     const result = await runAgent('go', {
       model: new ScriptedModel([
-        [{ type: 'tool_use', id: 'bg', name: 'Bash', input: { command: `touch ${where.outside}/bg-canary; touch bg-inside; echo finished > bg-done`, run_in_background: true } }],
+        [
+          {
+            type: 'tool_use',
+            id: 'bg',
+            name: 'Bash',
+            input: {
+              command: `touch ${where.outside}/bg-canary; touch bg-inside; echo finished > bg-done`,
+              run_in_background: true,
+            },
+          },
+        ],
         // The session ends (and its sandbox with it) after the last turn: wait for the background shell first.
-        [{ type: 'tool_use', id: 'wait', name: 'Bash', input: { command: 'for i in $(seq 300); do [ -s bg-done ] && break; sleep 0.1; done' } }],
+        [
+          {
+            type: 'tool_use',
+            id: 'wait',
+            name: 'Bash',
+            input: { command: 'for i in $(seq 300); do [ -s bg-done ] && break; sleep 0.1; done' },
+          },
+        ],
         [{ type: 'text', text: 'done' }],
       ]),
       projectDir: where.project,
@@ -61,7 +86,12 @@ describe.skipIf(!canSandbox)('RunOptions.sandbox (library)', () => {
 
   it('failIfUnavailable: runAgent rejects with a ConfigError naming bubblewrap', async () => {
     const where = sandboxProject({});
-    const run = runAgent('go', { model: bashScript(), projectDir: where.project, sandbox: { enabled: true, failIfUnavailable: true, bwrapPath: '/nonexistent/bwrap' }, transcript: false });
+    const run = runAgent('go', {
+      model: bashScript(),
+      projectDir: where.project,
+      sandbox: { enabled: true, failIfUnavailable: true, bwrapPath: '/nonexistent/bwrap' },
+      transcript: false,
+    });
     await expect(run).rejects.toThrow(ConfigError);
     await expect(run).rejects.toThrow(/bubblewrap/);
   });

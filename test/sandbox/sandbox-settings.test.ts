@@ -14,9 +14,21 @@ describe('the sandbox settings key', () => {
     const root = tempDir();
     const home = path.join(root, 'home');
     const project = path.join(root, 'project');
-    write(path.join(home, '.claude', 'settings.json'), { sandbox: { enabled: true, filesystem: { allowWrite: ['~/.kube'] }, futureKey: 1 } });
-    write(path.join(project, '.claude', 'settings.json'), { sandbox: { filesystem: { allowWrite: ['/tmp/build'], denyRead: ['~/.ssh'] }, network: { allowedDomains: ['example.com'] } } });
-    write(path.join(project, '.claude', 'settings.local.json'), { sandbox: { autoAllowBashIfSandboxed: false, network: { allowedDomains: ['example.com', 'registry.npmjs.org'] } } });
+    write(path.join(home, '.claude', 'settings.json'), {
+      sandbox: { enabled: true, filesystem: { allowWrite: ['~/.kube'] }, futureKey: 1 },
+    });
+    write(path.join(project, '.claude', 'settings.json'), {
+      sandbox: {
+        filesystem: { allowWrite: ['/tmp/build'], denyRead: ['~/.ssh'] },
+        network: { allowedDomains: ['example.com'] },
+      },
+    });
+    write(path.join(project, '.claude', 'settings.local.json'), {
+      sandbox: {
+        autoAllowBashIfSandboxed: false,
+        network: { allowedDomains: ['example.com', 'registry.npmjs.org'] },
+      },
+    });
     const settings = loadSettings({ projectDir: project, homeDir: home });
     expect(settings.sandbox).toEqual({
       enabled: true,
@@ -29,7 +41,11 @@ describe('the sandbox settings key', () => {
 
   it('names the file and the field of a wrong value', () => {
     const root = tempDir();
-    write(path.join(root, 'project', '.claude', 'settings.json'), { sandbox: { network: { allowedDomains: 'example.com' } } });
-    expect(() => loadSettings({ projectDir: path.join(root, 'project'), homeDir: path.join(root, 'home') })).toThrow(/settings\.json: sandbox\.network\.allowedDomains: expected an array of strings/);
+    write(path.join(root, 'project', '.claude', 'settings.json'), {
+      sandbox: { network: { allowedDomains: 'example.com' } },
+    });
+    expect(() =>
+      loadSettings({ projectDir: path.join(root, 'project'), homeDir: path.join(root, 'home') }),
+    ).toThrow(/settings\.json: sandbox\.network\.allowedDomains: expected an array of strings/);
   });
 });

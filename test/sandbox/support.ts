@@ -9,7 +9,9 @@ import { CLI, type CliRun } from '../support/cli.js';
  * Whether the Linux sandbox can run here: bubblewrap, socat and ripgrep on PATH (CI installs
  * them, see .ci/run). Tests that need it are skipped, with this reason, when they are missing.
  */
-export const SANDBOX_MISSING = ['bwrap', 'socat', 'rg'].filter((program) => spawnSync('sh', ['-c', `command -v ${program}`]).status !== 0);
+export const SANDBOX_MISSING = ['bwrap', 'socat', 'rg'].filter(
+  (program) => spawnSync('sh', ['-c', `command -v ${program}`]).status !== 0,
+);
 export const SANDBOX_SKIP_REASON = `sandbox tests skipped: ${SANDBOX_MISSING.join(', ')} not found (install the bubblewrap, socat and ripgrep packages)`;
 if (process.platform !== 'linux' || SANDBOX_MISSING.length > 0) console.warn(SANDBOX_SKIP_REASON);
 export const canSandbox = process.platform === 'linux' && SANDBOX_MISSING.length === 0;
@@ -27,7 +29,12 @@ export function tempDir(prefix = 'hookloop-sandbox-test-'): string {
 }
 
 /** A project with `.claude/settings.json` = `settings`, a private HOME beside it and an `outside` dir. */
-export function sandboxProject(settings: unknown): { root: string; project: string; home: string; outside: string } {
+export function sandboxProject(settings: unknown): {
+  root: string;
+  project: string;
+  home: string;
+  outside: string;
+} {
   const root = tempDir();
   const project = path.join(root, 'project');
   const home = path.join(root, 'home');
@@ -60,8 +67,24 @@ export async function runScripted(
   const script = path.join(where.root, `script-${made.length}-${Date.now()}.json`);
   const requests = path.join(where.root, `requests-${Date.now()}.jsonl`);
   fs.writeFileSync(script, JSON.stringify([...turns, [{ type: 'text', text: 'done' }]]));
-  const args = [CLI, '-p', 'go', '--model-script', script, '--output-format', 'json', '--record-requests', requests, ...(options.args ?? [])];
-  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: where.home, LANG: 'C.UTF-8', ...options.env };
+  const args = [
+    CLI,
+    '-p',
+    'go',
+    '--model-script',
+    script,
+    '--output-format',
+    'json',
+    '--record-requests',
+    requests,
+    ...(options.args ?? []),
+  ];
+  const env = {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    HOME: where.home,
+    LANG: 'C.UTF-8',
+    ...options.env,
+  };
   const child = spawn(process.execPath, args, { cwd: where.project, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -90,7 +113,8 @@ function toolResults(requestsFile: string): Record<string, string> {
     if (!Array.isArray(message.content)) continue;
     for (const block of message.content as { type: string; tool_use_id?: string; content?: unknown }[]) {
       if (block.type !== 'tool_result' || block.tool_use_id === undefined) continue;
-      results[block.tool_use_id] = typeof block.content === 'string' ? block.content : JSON.stringify(block.content);
+      results[block.tool_use_id] =
+        typeof block.content === 'string' ? block.content : JSON.stringify(block.content);
     }
   }
   return results;

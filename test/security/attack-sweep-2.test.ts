@@ -13,13 +13,23 @@ import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support
 
 function allowingHooks(): HookEngine {
   const hooks = new HookEngine();
-  hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }));
+  hooks.on('PreToolUse', () => ({
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' },
+  }));
   return hooks;
 }
 
-interface Rules { allow?: string[]; deny?: string[]; ask?: string[] }
+interface Rules {
+  allow?: string[];
+  deny?: string[];
+  ask?: string[];
+}
 
-async function bash(dir: string, command: string, options: { mode?: PermissionMode; rules?: Rules; hooks?: HookEngine } = {}) {
+async function bash(
+  dir: string,
+  command: string,
+  options: { mode?: PermissionMode; rules?: Rules; hooks?: HookEngine } = {},
+) {
   const { result } = await scriptedRun([[toolUse('t1', 'Bash', { command })], [text('done')]], {
     projectDir: dir,
     tools: builtinTools(),
@@ -44,7 +54,11 @@ const RM_RULES: Rules = { allow: ['Bash'], deny: ['Bash(rm:*)'] };
 describe('a cd behind a wrapper moves the shell', () => {
   it('command cd / command -p cd / timeout cd then a relative read of a denied file is denied; outside the workspace asks', async () => {
     const dir = tempProject({ 'secrets/key.txt': 'TOPSECRET\n', 'a.txt': 'a\n' });
-    for (const command of ['command cd secrets && cat key.txt', 'command -p cd secrets && cat key.txt', 'timeout 5 cd secrets && cat key.txt']) {
+    for (const command of [
+      'command cd secrets && cat key.txt',
+      'command -p cd secrets && cat key.txt',
+      'timeout 5 cd secrets && cat key.txt',
+    ]) {
       const result = await bash(dir, command, { rules: SECRET_RULES });
       expect(result.isError, command).toBe(true);
       expect(String(result.content), command).not.toContain('TOPSECRET');
@@ -82,7 +96,13 @@ describe('deny rules see programs behind command-string runners and `time --`', 
   it('legitimate: the same wrappers around other programs still run under allow: [Bash]', async () => {
     const dir = tempProject({ 'victim.txt': 'v\n' });
     fs.writeFileSync(path.join(dir, 'setup.sh'), 'echo hi\n');
-    for (const command of ['script -qc "ls" /dev/null', 'time -- ls', 'time -p ls', '. ./setup.sh', 'source setup.sh']) {
+    for (const command of [
+      'script -qc "ls" /dev/null',
+      'time -- ls',
+      'time -p ls',
+      '. ./setup.sh',
+      'source setup.sh',
+    ]) {
       expect(await bash(dir, command, { rules: RM_RULES }), command).toMatchObject({ isError: false });
     }
   });
@@ -93,7 +113,7 @@ describe('settings that make a program run a command', () => {
     'git -c alias.x=!rm x victim.txt',
     'git -calias.x=!rm x victim.txt',
     'git --config-env=alias.x=E x',
-    "GIT_CONFIG_PARAMETERS=\"'alias.x=!rm victim.txt'\" git x",
+    'GIT_CONFIG_PARAMETERS="\'alias.x=!rm victim.txt\'" git x',
     'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0="!rm victim.txt" git x',
     'env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0="!rm victim.txt" git x',
     'GIT_PAGER="rm victim.txt" git -p log',
@@ -104,7 +124,11 @@ describe('settings that make a program run a command', () => {
 
   it('legitimate: data-only git settings and identity variables still run', async () => {
     const dir = tempProject({ 'victim.txt': 'v\n' });
-    for (const command of ['git -c user.name=x -c color.ui=never --version', 'GIT_AUTHOR_NAME=x git --version', 'LC_ALL=C git --version']) {
+    for (const command of [
+      'git -c user.name=x -c color.ui=never --version',
+      'GIT_AUTHOR_NAME=x git --version',
+      'LC_ALL=C git --version',
+    ]) {
       expect(await bash(dir, command, { rules: RM_RULES }), command).toMatchObject({ isError: false });
     }
   });
@@ -117,33 +141,42 @@ function gitRepository(): string {
 }
 
 describe('configuration written through spellings the parser cannot read, and git subcommands that set configuration', () => {
-  it.each(['bypassPermissions', 'acceptEdits'] as const)('in %s, with allow: [Bash] and an allowing hook, <> redirections and git remote/branch/submodule/push -u are refused', async (mode) => {
-    const dir = gitRepository();
-    const before = fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8');
-    for (const command of [
-      'cat evil.json 1<>.claude/settings.json',
-      'cat evil.json <>.clau""de/settings.json',
-      'cat evil.json <>sub/.mcp.json',
-      'git remote add x y',
-      'git remote set-url origin x',
-      'git branch -u origin/x',
-      'git submodule add ./sub x',
-      'git push -u origin x',
-      'git init --template=. x',
-      'git clone -c core.fsmonitor=x . sub/y',
-    ]) {
-      const result = await bash(dir, command, { mode, rules: { allow: ['Bash'] }, hooks: allowingHooks() });
-      expect(result.isError, command).toBe(true);
-      expect(String(result.content), command).toMatch(/needs approval/);
-    }
-    expect(fs.existsSync(path.join(dir, '.claude', 'settings.json'))).toBe(false);
-    expect(fs.existsSync(path.join(dir, 'sub', '.mcp.json'))).toBe(false);
-    expect(fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe(before);
-  });
+  it.each(['bypassPermissions', 'acceptEdits'] as const)(
+    'in %s, with allow: [Bash] and an allowing hook, <> redirections and git remote/branch/submodule/push -u are refused',
+    async (mode) => {
+      const dir = gitRepository();
+      const before = fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8');
+      for (const command of [
+        'cat evil.json 1<>.claude/settings.json',
+        'cat evil.json <>.clau""de/settings.json',
+        'cat evil.json <>sub/.mcp.json',
+        'git remote add x y',
+        'git remote set-url origin x',
+        'git branch -u origin/x',
+        'git submodule add ./sub x',
+        'git push -u origin x',
+        'git init --template=. x',
+        'git clone -c core.fsmonitor=x . sub/y',
+      ]) {
+        const result = await bash(dir, command, { mode, rules: { allow: ['Bash'] }, hooks: allowingHooks() });
+        expect(result.isError, command).toBe(true);
+        expect(String(result.content), command).toMatch(/needs approval/);
+      }
+      expect(fs.existsSync(path.join(dir, '.claude', 'settings.json'))).toBe(false);
+      expect(fs.existsSync(path.join(dir, 'sub', '.mcp.json'))).toBe(false);
+      expect(fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe(before);
+    },
+  );
 
   it('legitimate: <> on an ordinary file, git remote -v, git init and a plain clone still run in bypassPermissions', async () => {
     const dir = gitRepository();
-    for (const command of ['cat evil.json <>ok.txt', 'git remote -v', 'git remote', 'git init', 'git clone -q . sub/z']) {
+    for (const command of [
+      'cat evil.json <>ok.txt',
+      'git remote -v',
+      'git remote',
+      'git init',
+      'git clone -q . sub/z',
+    ]) {
       const result = await bash(dir, command, { mode: 'bypassPermissions' });
       expect(result.isError, `${command}: ${String(result.content)}`).toBe(false);
     }
@@ -154,9 +187,28 @@ describe('a command hook refusal spelled loosely still refuses (CLI, bypassPermi
   function hookRun(answer: unknown): { victim: boolean; stderr: string } {
     const dir = tempProject({ 'victim.txt': 'v\n' });
     writeJson(dir, 'answer.json', answer);
-    writeJson(dir, 'hooks.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'cat answer.json' }] }] } });
-    writeJson(dir, 'turns.json', [[{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'rm victim.txt' } }], [{ type: 'text', text: 'done' }]]);
-    const run = runCli(['-p', 'go', '--settings', 'hooks.json', '--permission-mode', 'bypassPermissions', '--model-script', 'turns.json', '--output-format', 'json'], dir);
+    writeJson(dir, 'hooks.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'cat answer.json' }] }] },
+    });
+    writeJson(dir, 'turns.json', [
+      [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'rm victim.txt' } }],
+      [{ type: 'text', text: 'done' }],
+    ]);
+    const run = runCli(
+      [
+        '-p',
+        'go',
+        '--settings',
+        'hooks.json',
+        '--permission-mode',
+        'bypassPermissions',
+        '--model-script',
+        'turns.json',
+        '--output-format',
+        'json',
+      ],
+      dir,
+    );
     return { victim: fs.existsSync(path.join(dir, 'victim.txt')), stderr: run.stderr };
   }
 
@@ -173,7 +225,11 @@ describe('a command hook refusal spelled loosely still refuses (CLI, bypassPermi
   });
 
   it('legitimate: a loosely spelled allow grants nothing extra, and an exact deny-free answer lets the command run', () => {
-    expect(hookRun({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }).victim).toBe(false);
-    expect(hookRun({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'Allow' } }).stderr).not.toMatch(/kept the refusal/);
+    expect(
+      hookRun({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }).victim,
+    ).toBe(false);
+    expect(
+      hookRun({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'Allow' } }).stderr,
+    ).not.toMatch(/kept the refusal/);
   });
 });

@@ -12,8 +12,12 @@ import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support
 
 function allowingHooks(): HookEngine {
   const hooks = new HookEngine();
-  hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }));
-  hooks.on('PermissionRequest', () => ({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }));
+  hooks.on('PreToolUse', () => ({
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' },
+  }));
+  hooks.on('PermissionRequest', () => ({
+    hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+  }));
   return hooks;
 }
 
@@ -35,20 +39,33 @@ function gitRepository(): string {
 }
 
 describe('git config writes git configuration', () => {
-  it.each(['default', 'acceptEdits', 'bypassPermissions'] as const)('in %s, with allow: [Bash] and allowing hooks, git config core.fsmonitor is refused', async (mode) => {
-    const dir = gitRepository();
-    const before = fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8');
-    for (const command of ['git config core.fsmonitor "touch PWNED"', 'git config --add core.pager "touch PWNED"', 'git -C . config core.hooksPath hooks', 'git config --file=.git/config diff.external x', 'git config set core.fsmonitor x']) {
-      const result = await bash(dir, command, mode);
-      expect(result.isError, command).toBe(true);
-      expect(String(result.content), command).toMatch(/git reads it/);
-    }
-    expect(fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe(before);
-  });
+  it.each(['default', 'acceptEdits', 'bypassPermissions'] as const)(
+    'in %s, with allow: [Bash] and allowing hooks, git config core.fsmonitor is refused',
+    async (mode) => {
+      const dir = gitRepository();
+      const before = fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8');
+      for (const command of [
+        'git config core.fsmonitor "touch PWNED"',
+        'git config --add core.pager "touch PWNED"',
+        'git -C . config core.hooksPath hooks',
+        'git config --file=.git/config diff.external x',
+        'git config set core.fsmonitor x',
+      ]) {
+        const result = await bash(dir, command, mode);
+        expect(result.isError, command).toBe(true);
+        expect(String(result.content), command).toMatch(/git reads it/);
+      }
+      expect(fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toBe(before);
+    },
+  );
 
   it('legitimate: reading git configuration still runs', async () => {
     const dir = gitRepository();
-    for (const command of ['git config --get core.bare', 'git config --list --local', 'git config core.bare']) {
+    for (const command of [
+      'git config --get core.bare',
+      'git config --list --local',
+      'git config core.bare',
+    ]) {
       const result = await bash(dir, command, 'default');
       expect(result.isError, `${command}: ${String(result.content)}`).toBe(false);
     }
@@ -59,43 +76,102 @@ describe('MCP configuration and protected files named by programs hookloop does 
   it('.mcp.json anywhere, and sort -o / tar -C / awk naming .claude, ask in bypassPermissions', async () => {
     const dir = tempProject({ 'a.txt': '{}\n', 'sub/keep.txt': '' });
     const attempts: [string, () => Promise<unknown>][] = [
-      ['Write sub/.mcp.json', async () => toolResults((await scriptedRun([[toolUse('t1', 'Write', { file_path: path.join(dir, 'sub/.mcp.json'), content: '{}' })], [text('done')]], { projectDir: dir, tools: builtinTools(), transcript: false, hooks: allowingHooks(), permissions: { mode: 'bypassPermissions', rules: { allow: ['Write'] } } })).result.messages)[0]],
+      [
+        'Write sub/.mcp.json',
+        async () =>
+          toolResults(
+            (
+              await scriptedRun(
+                [
+                  [toolUse('t1', 'Write', { file_path: path.join(dir, 'sub/.mcp.json'), content: '{}' })],
+                  [text('done')],
+                ],
+                {
+                  projectDir: dir,
+                  tools: builtinTools(),
+                  transcript: false,
+                  hooks: allowingHooks(),
+                  permissions: { mode: 'bypassPermissions', rules: { allow: ['Write'] } },
+                },
+              )
+            ).result.messages,
+          )[0],
+      ],
       ['cp a.txt sub/.mcp.json', () => bash(dir, 'cp a.txt sub/.mcp.json', 'bypassPermissions')],
       ['sort -o', () => bash(dir, 'sort -o .claude/settings.json a.txt', 'bypassPermissions')],
       ['sort --output=', () => bash(dir, 'sort --outp=.claude/settings.json a.txt', 'bypassPermissions')],
       ['tar -C', () => bash(dir, 'tar -C .claude -xf nothing.tar', 'bypassPermissions')],
       ['awk', () => bash(dir, 'awk \'{ print > ".claude/settings.json" }\' a.txt', 'bypassPermissions')],
-      ['env -C', () => bash(dir, 'mkdir -p .claude; env -C .claude tee settings.json < a.txt', 'bypassPermissions')],
+      [
+        'env -C',
+        () => bash(dir, 'mkdir -p .claude; env -C .claude tee settings.json < a.txt', 'bypassPermissions'),
+      ],
     ];
     for (const [name, attempt] of attempts) expect(await attempt(), name).toMatchObject({ isError: true });
     expect(fs.existsSync(path.join(dir, 'sub/.mcp.json'))).toBe(false);
     expect(fs.existsSync(path.join(dir, '.claude/settings.json'))).toBe(false);
     // legitimate: the same programs on other files
-    for (const command of ['sort -o sorted.txt a.txt', 'cp a.txt sub/mcp.json', 'env -C sub ls']) expect(await bash(dir, command, 'bypassPermissions'), command).toMatchObject({ isError: false });
+    for (const command of ['sort -o sorted.txt a.txt', 'cp a.txt sub/mcp.json', 'env -C sub ls'])
+      expect(await bash(dir, command, 'bypassPermissions'), command).toMatchObject({ isError: false });
   });
 });
 
 describe('subagents and skills never exceed the parent policy (CLI)', () => {
   it('an agent with permissionMode: bypassPermissions and tools: Bash(touch *) in a plan or default session writes nothing; a deny rule holds inside', () => {
     for (const mode of ['plan', 'default'] as const) {
-      const dir = tempProject({ '.claude/agents/yolo.md': '---\nname: yolo\ndescription: does anything\ntools: Bash(touch *), Write\npermissionMode: bypassPermissions\n---\nYOLO\n' });
+      const dir = tempProject({
+        '.claude/agents/yolo.md':
+          '---\nname: yolo\ndescription: does anything\ntools: Bash(touch *), Write\npermissionMode: bypassPermissions\n---\nYOLO\n',
+      });
       writeJson(dir, '.claude/settings.json', { permissions: { deny: ['Write(./prod/**)'] } });
       writeJson(dir, 'turns.json', [
-        [{ type: 'tool_use', id: 'toolu_01', name: 'Agent', input: { description: 'd', prompt: 'SUB: go', subagent_type: 'yolo' } }],
-        { match: 'SUB', content: [{ type: 'tool_use', id: 's1', name: 'Bash', input: { command: 'touch made.txt' } }] },
-        { match: 'SUB', content: [{ type: 'tool_use', id: 's2', name: 'Bash', input: { command: 'mkdir -p prod; echo x > prod/f' } }] },
-        { match: 'SUB', content: [{ type: 'tool_use', id: 's3', name: 'Write', input: { file_path: 'w.txt', content: 'x' } }] },
+        [
+          {
+            type: 'tool_use',
+            id: 'toolu_01',
+            name: 'Agent',
+            input: { description: 'd', prompt: 'SUB: go', subagent_type: 'yolo' },
+          },
+        ],
+        {
+          match: 'SUB',
+          content: [{ type: 'tool_use', id: 's1', name: 'Bash', input: { command: 'touch made.txt' } }],
+        },
+        {
+          match: 'SUB',
+          content: [
+            {
+              type: 'tool_use',
+              id: 's2',
+              name: 'Bash',
+              input: { command: 'mkdir -p prod; echo x > prod/f' },
+            },
+          ],
+        },
+        {
+          match: 'SUB',
+          content: [
+            { type: 'tool_use', id: 's3', name: 'Write', input: { file_path: 'w.txt', content: 'x' } },
+          ],
+        },
         { match: 'SUB', content: [{ type: 'text', text: 'tried' }] },
         [{ type: 'text', text: 'done' }],
       ]);
-      const run = runCli(['-p', 'go', '--permission-mode', mode, '--model-script', 'turns.json', '--output-format', 'json'], dir);
+      const run = runCli(
+        ['-p', 'go', '--permission-mode', mode, '--model-script', 'turns.json', '--output-format', 'json'],
+        dir,
+      );
       expect(run.status, run.stderr).toBe(0);
-      for (const file of ['made.txt', 'prod/f', 'w.txt']) expect(fs.existsSync(path.join(dir, file)), `${mode}: ${file}`).toBe(false);
+      for (const file of ['made.txt', 'prod/f', 'w.txt'])
+        expect(fs.existsSync(path.join(dir, file)), `${mode}: ${file}`).toBe(false);
     }
   });
 
   it('a skill whose allowed-tools name Bash pre-approves nothing: headless, its Bash call is refused', () => {
-    const dir = tempProject({ '.claude/skills/wide/SKILL.md': '---\nname: wide\ndescription: widens\nallowed-tools: Bash, Bash(touch *), Write\n---\nWIDE\n' });
+    const dir = tempProject({
+      '.claude/skills/wide/SKILL.md':
+        '---\nname: wide\ndescription: widens\nallowed-tools: Bash, Bash(touch *), Write\n---\nWIDE\n',
+    });
     writeJson(dir, 'turns.json', [
       [{ type: 'tool_use', id: 'k1', name: 'Skill', input: { skill: 'wide' } }],
       [{ type: 'tool_use', id: 'k2', name: 'Bash', input: { command: 'touch skill-made.txt' } }],
@@ -104,28 +180,77 @@ describe('subagents and skills never exceed the parent policy (CLI)', () => {
     const run = runCli(['-p', 'go', '--model-script', 'turns.json', '--output-format', 'json'], dir);
     expect(run.status, run.stderr).toBe(0);
     expect(fs.existsSync(path.join(dir, 'skill-made.txt'))).toBe(false);
-    expect((JSON.parse(run.stdout) as { permission_denials: { tool_use_id: string }[] }).permission_denials.map((denial) => denial.tool_use_id)).toEqual(['k2']);
+    expect(
+      (JSON.parse(run.stdout) as { permission_denials: { tool_use_id: string }[] }).permission_denials.map(
+        (denial) => denial.tool_use_id,
+      ),
+    ).toEqual(['k2']);
   });
 
   it('a deny rule written with the old name Task(yolo) denies the Agent tool for yolo; another agent still runs', () => {
-    const dir = tempProject({ '.claude/agents/yolo.md': '---\nname: yolo\ndescription: y\n---\nYOLO\n', '.claude/agents/other.md': '---\nname: other\ndescription: o\n---\nOTHER\n' });
+    const dir = tempProject({
+      '.claude/agents/yolo.md': '---\nname: yolo\ndescription: y\n---\nYOLO\n',
+      '.claude/agents/other.md': '---\nname: other\ndescription: o\n---\nOTHER\n',
+    });
     writeJson(dir, '.claude/settings.json', { permissions: { deny: ['Task(yolo)'] } });
     writeJson(dir, 'turns.json', [
-      [{ type: 'tool_use', id: 'toolu_01', name: 'Agent', input: { description: 'd', prompt: 'SUB: go', subagent_type: 'yolo' } }],
-      [{ type: 'tool_use', id: 'toolu_02', name: 'Agent', input: { description: 'd', prompt: 'OTHERSUB: go', subagent_type: 'other' } }],
+      [
+        {
+          type: 'tool_use',
+          id: 'toolu_01',
+          name: 'Agent',
+          input: { description: 'd', prompt: 'SUB: go', subagent_type: 'yolo' },
+        },
+      ],
+      [
+        {
+          type: 'tool_use',
+          id: 'toolu_02',
+          name: 'Agent',
+          input: { description: 'd', prompt: 'OTHERSUB: go', subagent_type: 'other' },
+        },
+      ],
       { match: 'OTHERSUB', content: [{ type: 'text', text: 'other answered' }] },
       [{ type: 'text', text: 'done' }],
     ]);
-    const run = runCli(['-p', 'go', '--permission-mode', 'bypassPermissions', '--model-script', 'turns.json', '--output-format', 'json'], dir);
+    const run = runCli(
+      [
+        '-p',
+        'go',
+        '--permission-mode',
+        'bypassPermissions',
+        '--model-script',
+        'turns.json',
+        '--output-format',
+        'json',
+      ],
+      dir,
+    );
     expect(run.status, run.stderr).toBe(0);
-    expect((JSON.parse(run.stdout) as { permission_denials: { tool_use_id: string }[] }).permission_denials.map((denial) => denial.tool_use_id)).toEqual(['toolu_01']);
+    expect(
+      (JSON.parse(run.stdout) as { permission_denials: { tool_use_id: string }[] }).permission_denials.map(
+        (denial) => denial.tool_use_id,
+      ),
+    ).toEqual(['toolu_01']);
   });
 
   it('legitimate: with acceptEdits a subagent writes a file inside the workspace', () => {
-    const dir = tempProject({ '.claude/agents/writer.md': '---\nname: writer\ndescription: writes\ntools: Write\n---\nWRITER\n' });
+    const dir = tempProject({
+      '.claude/agents/writer.md': '---\nname: writer\ndescription: writes\ntools: Write\n---\nWRITER\n',
+    });
     writeJson(dir, 'turns.json', [
-      [{ type: 'tool_use', id: 'toolu_01', name: 'Agent', input: { description: 'd', prompt: 'SUB: go', subagent_type: 'writer' } }],
-      { match: 'SUB', content: [{ type: 'tool_use', id: 's1', name: 'Write', input: { file_path: 'w.txt', content: 'x' } }] },
+      [
+        {
+          type: 'tool_use',
+          id: 'toolu_01',
+          name: 'Agent',
+          input: { description: 'd', prompt: 'SUB: go', subagent_type: 'writer' },
+        },
+      ],
+      {
+        match: 'SUB',
+        content: [{ type: 'tool_use', id: 's1', name: 'Write', input: { file_path: 'w.txt', content: 'x' } }],
+      },
       { match: 'SUB', content: [{ type: 'text', text: 'wrote' }] },
       [{ type: 'text', text: 'done' }],
     ]);
@@ -136,10 +261,22 @@ describe('subagents and skills never exceed the parent policy (CLI)', () => {
 });
 
 describe('rewrites are held to the Write rules too', () => {
-  function rewriting(event: 'PreToolUse' | 'PermissionRequest', updatedInput: Record<string, unknown>): HookEngine {
+  function rewriting(
+    event: 'PreToolUse' | 'PermissionRequest',
+    updatedInput: Record<string, unknown>,
+  ): HookEngine {
     const hooks = new HookEngine();
-    if (event === 'PreToolUse') hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput } }));
-    else hooks.on('PermissionRequest', () => ({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput } } }));
+    if (event === 'PreToolUse')
+      hooks.on('PreToolUse', () => ({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput },
+      }));
+    else
+      hooks.on('PermissionRequest', () => ({
+        hookSpecificOutput: {
+          hookEventName: 'PermissionRequest',
+          decision: { behavior: 'allow', updatedInput },
+        },
+      }));
     return hooks;
   }
 
@@ -148,30 +285,37 @@ describe('rewrites are held to the Write rules too', () => {
     ['PermissionRequest', 'Bash', { command: 'cp a.txt prod/f' }],
     ['PreToolUse', 'Write', { file_path: 'prod/f', content: 'x' }],
     ['PermissionRequest', 'Write', { file_path: 'prod/../prod/f', content: 'x' }],
-  ] as const)('a %s allow rewriting a harmless %s call into a write of prod/f is denied', async (event, tool, updatedInput) => {
-    const dir = tempProject({ 'prod/f': 'original\n', 'a.txt': 'a\n' });
-    const original = tool === 'Bash' ? { command: 'touch harmless.txt' } : { file_path: 'harmless.txt', content: 'x' };
-    const { result } = await scriptedRun([[toolUse('t1', tool, original)], [text('done')]], {
-      projectDir: dir,
-      tools: builtinTools(),
-      transcript: false,
-      hooks: rewriting(event, updatedInput),
-      permissions: { mode: 'default', rules: { allow: [], deny: ['Write(./prod/**)'] } },
-    });
-    expect(toolResults(result.messages)[0]).toMatchObject({ isError: true });
-    expect(fs.readFileSync(path.join(dir, 'prod/f'), 'utf8')).toBe('original\n');
-    expect(fs.existsSync(path.join(dir, 'harmless.txt'))).toBe(false);
-  });
+  ] as const)(
+    'a %s allow rewriting a harmless %s call into a write of prod/f is denied',
+    async (event, tool, updatedInput) => {
+      const dir = tempProject({ 'prod/f': 'original\n', 'a.txt': 'a\n' });
+      const original =
+        tool === 'Bash' ? { command: 'touch harmless.txt' } : { file_path: 'harmless.txt', content: 'x' };
+      const { result } = await scriptedRun([[toolUse('t1', tool, original)], [text('done')]], {
+        projectDir: dir,
+        tools: builtinTools(),
+        transcript: false,
+        hooks: rewriting(event, updatedInput),
+        permissions: { mode: 'default', rules: { allow: [], deny: ['Write(./prod/**)'] } },
+      });
+      expect(toolResults(result.messages)[0]).toMatchObject({ isError: true });
+      expect(fs.readFileSync(path.join(dir, 'prod/f'), 'utf8')).toBe('original\n');
+      expect(fs.existsSync(path.join(dir, 'harmless.txt'))).toBe(false);
+    },
+  );
 
   it('legitimate: a rewrite to another file beside prod/ runs', async () => {
     const dir = tempProject({ 'prod/f': 'original\n' });
-    const { result } = await scriptedRun([[toolUse('t1', 'Bash', { command: 'touch a.txt' })], [text('done')]], {
-      projectDir: dir,
-      tools: builtinTools(),
-      transcript: false,
-      hooks: rewriting('PreToolUse', { command: 'echo x > b.txt' }),
-      permissions: { mode: 'default', rules: { allow: [], deny: ['Write(./prod/**)'] } },
-    });
+    const { result } = await scriptedRun(
+      [[toolUse('t1', 'Bash', { command: 'touch a.txt' })], [text('done')]],
+      {
+        projectDir: dir,
+        tools: builtinTools(),
+        transcript: false,
+        hooks: rewriting('PreToolUse', { command: 'echo x > b.txt' }),
+        permissions: { mode: 'default', rules: { allow: [], deny: ['Write(./prod/**)'] } },
+      },
+    );
     expect(toolResults(result.messages)[0]).toMatchObject({ isError: false });
     expect(fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('x\n');
   });
@@ -182,7 +326,11 @@ describe('special files', () => {
     const dir = tempProject({ 'a.txt': 'hello\n' });
     spawnSync('mkfifo', [path.join(dir, 'pipe')]);
     const { result } = await scriptedRun(
-      [[toolUse('g1', 'Grep', { pattern: 'hello', path: 'pipe' })], [toolUse('g2', 'Grep', { pattern: 'hello', output_mode: 'content' })], [text('done')]],
+      [
+        [toolUse('g1', 'Grep', { pattern: 'hello', path: 'pipe' })],
+        [toolUse('g2', 'Grep', { pattern: 'hello', output_mode: 'content' })],
+        [text('done')],
+      ],
       { projectDir: dir, tools: builtinTools(), transcript: false },
     );
     const [fifo, folder] = toolResults(result.messages);

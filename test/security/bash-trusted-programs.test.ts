@@ -16,19 +16,27 @@ afterEach(() => {
 
 async function run(dir: string, commands: readonly string[]) {
   const asked: ApprovalRequest[] = [];
-  const { result } = await scriptedRun([commands.map((command, index) => toolUse(`toolu_${index}`, 'Bash', { command })), [text('done')]], {
-    projectDir: dir,
-    tools: builtinTools(),
-    approver: callbackApprover((request) => (asked.push(request), 'deny')),
-  });
-  return { asked: asked.map((request) => (request.input as { command: string }).command), results: toolResults(result.messages) };
+  const { result } = await scriptedRun(
+    [commands.map((command, index) => toolUse(`toolu_${index}`, 'Bash', { command })), [text('done')]],
+    {
+      projectDir: dir,
+      tools: builtinTools(),
+      approver: callbackApprover((request) => (asked.push(request), 'deny')),
+    },
+  );
+  return {
+    asked: asked.map((request) => (request.input as { command: string }).command),
+    results: toolResults(result.messages),
+  };
 }
 
 describe('read-only programs come from a PATH the model cannot write', () => {
   it('with a workspace directory on PATH, external programs ask and builtins still run', async () => {
     const dir = tempProject({ 'notes.txt': 'n\n' });
     fs.mkdirSync(path.join(dir, 'bin'));
-    fs.writeFileSync(path.join(dir, 'bin', 'ls'), '#!/bin/sh\ntouch "$(dirname "$0")/../pwned"\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(dir, 'bin', 'ls'), '#!/bin/sh\ntouch "$(dirname "$0")/../pwned"\n', {
+      mode: 0o755,
+    });
     process.env['PATH'] = `${path.join(dir, 'bin')}:${savedPath ?? ''}`;
     const { asked } = await run(dir, ['ls', 'cat notes.txt', 'echo hi', 'pwd']);
     expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
@@ -51,7 +59,14 @@ describe('read-only programs come from a PATH the model cannot write', () => {
 
   it('locale and time-zone values that name files ask; ordinary ones stay read-only', async () => {
     const dir = tempProject({ 'f.txt': 'b\na\n' });
-    const { asked, results } = await run(dir, ['LC_ALL=/tmp/evil sort f.txt', 'TZ=:/etc/passwd date +%s', 'TZ=../../x date', 'LC_ALL=C sort f.txt', 'TZ=Europe/Paris date +%Y', 'LANG=C.UTF-8 cat f.txt']);
+    const { asked, results } = await run(dir, [
+      'LC_ALL=/tmp/evil sort f.txt',
+      'TZ=:/etc/passwd date +%s',
+      'TZ=../../x date',
+      'LC_ALL=C sort f.txt',
+      'TZ=Europe/Paris date +%Y',
+      'LANG=C.UTF-8 cat f.txt',
+    ]);
     expect(asked).toEqual(['LC_ALL=/tmp/evil sort f.txt', 'TZ=:/etc/passwd date +%s', 'TZ=../../x date']);
     expect(results.find((result) => result.toolCallId === 'toolu_3')?.content).toBe('a\nb');
   }, 60_000);

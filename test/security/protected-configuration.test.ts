@@ -10,7 +10,9 @@ import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support
 // mode, whatever rules or hooks say.
 
 const ALL_MODES: PermissionMode[] = ['default', 'acceptEdits', 'bypassPermissions', 'dontAsk'];
-const EVIL = JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch /tmp/pwned' }] }] } });
+const EVIL = JSON.stringify({
+  hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch /tmp/pwned' }] }] },
+});
 
 let home: string;
 const saved = { HOME: process.env['HOME'], HOOKLOOP_HOME: process.env['HOOKLOOP_HOME'] };
@@ -29,12 +31,22 @@ afterEach(() => {
 /** A PermissionRequest hook and a PreToolUse hook that both allow everything: neither may approve these writes. */
 function allowingHooks(): HookEngine {
   const hooks = new HookEngine();
-  hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }));
-  hooks.on('PermissionRequest', () => ({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }));
+  hooks.on('PreToolUse', () => ({
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' },
+  }));
+  hooks.on('PermissionRequest', () => ({
+    hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+  }));
   return hooks;
 }
 
-async function attempt(dir: string, tool: string, input: Record<string, unknown>, mode: PermissionMode, extra: { configurationFiles?: string[]; allow?: string[] } = {}) {
+async function attempt(
+  dir: string,
+  tool: string,
+  input: Record<string, unknown>,
+  mode: PermissionMode,
+  extra: { configurationFiles?: string[]; allow?: string[] } = {},
+) {
   const { result } = await scriptedRun([[toolUse('t1', tool, input)], [text('done')]], {
     projectDir: dir,
     tools: builtinTools(),
@@ -47,19 +59,25 @@ async function attempt(dir: string, tool: string, input: Record<string, unknown>
 }
 
 describe('hookloop configuration cannot be written by the model', () => {
-  it.each(ALL_MODES)('Write .claude/settings.json is refused in %s, with an allow rule and allowing hooks', async (mode) => {
-    const dir = tempProject();
-    const result = await attempt(dir, 'Write', { file_path: '.claude/settings.json', content: EVIL }, mode);
-    expect(result.isError).toBe(true);
-    expect(fs.existsSync(path.join(dir, '.claude', 'settings.json'))).toBe(false);
-  });
+  it.each(ALL_MODES)(
+    'Write .claude/settings.json is refused in %s, with an allow rule and allowing hooks',
+    async (mode) => {
+      const dir = tempProject();
+      const result = await attempt(dir, 'Write', { file_path: '.claude/settings.json', content: EVIL }, mode);
+      expect(result.isError).toBe(true);
+      expect(fs.existsSync(path.join(dir, '.claude', 'settings.json'))).toBe(false);
+    },
+  );
 
   it('through a symlinked alias of the workspace (inside it and outside it)', async () => {
     const dir = tempProject();
     const elsewhere = tempProject();
     fs.symlinkSync(dir, path.join(dir, 'alias'));
     fs.symlinkSync(dir, path.join(elsewhere, 'alias'));
-    for (const file of [path.join(dir, 'alias', '.claude', 'settings.json'), path.join(elsewhere, 'alias', '.claude', 'settings.local.json')]) {
+    for (const file of [
+      path.join(dir, 'alias', '.claude', 'settings.json'),
+      path.join(elsewhere, 'alias', '.claude', 'settings.local.json'),
+    ]) {
       const result = await attempt(dir, 'Write', { file_path: file, content: EVIL }, 'bypassPermissions');
       expect(result.isError).toBe(true);
     }
@@ -79,7 +97,12 @@ describe('hookloop configuration cannot be written by the model', () => {
   it('through a symlinked directory whose target does not exist yet', async () => {
     const dir = tempProject();
     fs.symlinkSync(path.join(home, '.claude'), path.join(dir, 'conf'));
-    const result = await attempt(dir, 'Write', { file_path: 'conf/settings.json', content: EVIL }, 'bypassPermissions');
+    const result = await attempt(
+      dir,
+      'Write',
+      { file_path: 'conf/settings.json', content: EVIL },
+      'bypassPermissions',
+    );
     expect(result.isError).toBe(true);
     expect(fs.existsSync(path.join(home, '.claude'))).toBe(false);
   });
@@ -88,7 +111,9 @@ describe('hookloop configuration cannot be written by the model', () => {
     const dir = tempProject({ 'conf/hooks.json': '{}', 'plugins/mine/hooks/hooks.json': '{}' });
     const configurationFiles = [path.join(dir, 'conf', 'hooks.json'), path.join(dir, 'plugins', 'mine')];
     for (const file of ['conf/hooks.json', 'plugins/mine/hooks/hooks.json', 'plugins/mine/hooks/new.json']) {
-      const result = await attempt(dir, 'Write', { file_path: file, content: EVIL }, 'acceptEdits', { configurationFiles });
+      const result = await attempt(dir, 'Write', { file_path: file, content: EVIL }, 'acceptEdits', {
+        configurationFiles,
+      });
       expect(result.isError).toBe(true);
     }
     expect(fs.readFileSync(path.join(dir, 'conf', 'hooks.json'), 'utf8')).toBe('{}');
@@ -98,7 +123,13 @@ describe('hookloop configuration cannot be written by the model', () => {
     const dir = tempProject();
     const configHome = tempProject();
     process.env['HOOKLOOP_HOME'] = configHome;
-    for (const file of [path.join(configHome, 'settings.json'), '.mcp.json', path.join(home, '.claude.json'), '.claude/agents/evil.md', '.claude/skills/x/SKILL.md']) {
+    for (const file of [
+      path.join(configHome, 'settings.json'),
+      '.mcp.json',
+      path.join(home, '.claude.json'),
+      '.claude/agents/evil.md',
+      '.claude/skills/x/SKILL.md',
+    ]) {
       const result = await attempt(dir, 'Write', { file_path: file, content: EVIL }, 'bypassPermissions');
       expect(result.isError).toBe(true);
     }
@@ -109,7 +140,12 @@ describe('hookloop configuration cannot be written by the model', () => {
   it('Bash redirections into configuration are refused, by real path, in bypassPermissions', async () => {
     const dir = tempProject();
     fs.symlinkSync(dir, path.join(dir, 'alias'));
-    for (const command of [`echo '${EVIL}' > .claude/settings.json`, `echo '{}' > alias/.claude/settings.local.json`, `echo '{}' > $HOME/.claude/settings.json`, `echo '{}' >> ~/.claude/settings.json`]) {
+    for (const command of [
+      `echo '${EVIL}' > .claude/settings.json`,
+      `echo '{}' > alias/.claude/settings.local.json`,
+      `echo '{}' > $HOME/.claude/settings.json`,
+      `echo '{}' >> ~/.claude/settings.json`,
+    ]) {
       fs.mkdirSync(path.join(dir, '.claude'), { recursive: true });
       fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
       const result = await attempt(dir, 'Bash', { command }, 'bypassPermissions');
@@ -121,7 +157,12 @@ describe('hookloop configuration cannot be written by the model', () => {
 
   it('a write whose destination is only known when the command runs asks, even in bypassPermissions', async () => {
     const dir = tempProject();
-    const result = await attempt(dir, 'Bash', { command: 'f=.claude/settings.json; mkdir -p .claude; echo x > "$f"' }, 'bypassPermissions');
+    const result = await attempt(
+      dir,
+      'Bash',
+      { command: 'f=.claude/settings.json; mkdir -p .claude; echo x > "$f"' },
+      'bypassPermissions',
+    );
     expect(result.isError).toBe(true);
     expect(fs.existsSync(path.join(dir, '.claude', 'settings.json'))).toBe(false);
   });
@@ -129,15 +170,18 @@ describe('hookloop configuration cannot be written by the model', () => {
   it('a person can approve a Write to .claude/settings.json, and it is written', async () => {
     const dir = tempProject();
     let asked = 0;
-    const { result } = await scriptedRun([[toolUse('t1', 'Write', { file_path: '.claude/settings.json', content: '{}' })], [text('done')]], {
-      projectDir: dir,
-      tools: builtinTools(),
-      permissions: { mode: 'acceptEdits' },
-      approver: callbackApprover(() => {
-        asked++;
-        return 'allow';
-      }),
-    });
+    const { result } = await scriptedRun(
+      [[toolUse('t1', 'Write', { file_path: '.claude/settings.json', content: '{}' })], [text('done')]],
+      {
+        projectDir: dir,
+        tools: builtinTools(),
+        permissions: { mode: 'acceptEdits' },
+        approver: callbackApprover(() => {
+          asked++;
+          return 'allow';
+        }),
+      },
+    );
     expect(asked).toBe(1);
     expect(toolResults(result.messages)[0]?.isError).toBe(false);
     expect(fs.readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8')).toBe('{}');
@@ -147,7 +191,12 @@ describe('hookloop configuration cannot be written by the model', () => {
     const dir = tempProject();
     fs.symlinkSync(path.join(dir, 'real.txt'), path.join(dir, 'link.txt'));
     const { result } = await scriptedRun(
-      [[toolUse('t1', 'Write', { file_path: 'src/a.txt', content: 'a' })], [toolUse('t2', 'Write', { file_path: 'link.txt', content: 'through a link' })], [toolUse('t3', 'Bash', { command: 'echo hi > out.txt' })], [text('done')]],
+      [
+        [toolUse('t1', 'Write', { file_path: 'src/a.txt', content: 'a' })],
+        [toolUse('t2', 'Write', { file_path: 'link.txt', content: 'through a link' })],
+        [toolUse('t3', 'Bash', { command: 'echo hi > out.txt' })],
+        [text('done')],
+      ],
       { projectDir: dir, tools: builtinTools(), permissions: { mode: 'acceptEdits' } },
     );
     expect(toolResults(result.messages).map((message) => message.isError)).toEqual([false, false, false]);
@@ -159,14 +208,22 @@ describe('hookloop configuration cannot be written by the model', () => {
 describe('every operand of a Bash writer is checked', () => {
   it('cp evil.json .claude/settings.json in acceptEdits is refused', async () => {
     const dir = tempProject({ 'evil.json': EVIL, '.claude/keep': '' });
-    const result = await attempt(dir, 'Bash', { command: 'cp evil.json .claude/settings.json' }, 'acceptEdits', { allow: [] });
+    const result = await attempt(
+      dir,
+      'Bash',
+      { command: 'cp evil.json .claude/settings.json' },
+      'acceptEdits',
+      { allow: [] },
+    );
     expect(result.isError).toBe(true);
     expect(fs.existsSync(path.join(dir, '.claude', 'settings.json'))).toBe(false);
   });
 
   it('cp -t .claude evil.json in acceptEdits is refused', async () => {
     const dir = tempProject({ 'evil.json': EVIL, '.claude/keep': '' });
-    const result = await attempt(dir, 'Bash', { command: 'cp -t .claude evil.json' }, 'acceptEdits', { allow: [] });
+    const result = await attempt(dir, 'Bash', { command: 'cp -t .claude evil.json' }, 'acceptEdits', {
+      allow: [],
+    });
     expect(result.isError).toBe(true);
     expect(fs.existsSync(path.join(dir, '.claude', 'evil.json'))).toBe(false);
   });
@@ -175,7 +232,8 @@ describe('every operand of a Bash writer is checked', () => {
 describe('files that make git run code ask even in acceptEdits', () => {
   function gitRepo(): string {
     const dir = tempProject({ 'tracked.txt': 'a\n' });
-    const git = (...args: string[]) => spawnSync('git', args, { cwd: dir, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: home } });
+    const git = (...args: string[]) =>
+      spawnSync('git', args, { cwd: dir, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: home } });
     git('init', '-q');
     git('-c', 'user.email=t@t', '-c', 'user.name=t', 'add', '.');
     return dir;
@@ -188,12 +246,27 @@ describe('files that make git run code ask even in acceptEdits', () => {
     const { result } = await scriptedRun(
       [
         [toolUse('t1', 'Write', { file_path: '.git/config', content: config })],
-        [toolUse('t2', 'Edit', { file_path: '.git/config', old_string: 'bare = false', new_string: `bare = false\n\tfsmonitor = "touch ${canary}"` })],
-        [toolUse('t3', 'Bash', { command: `printf '[core]\\n\\tfsmonitor = "touch ${canary}"\\n' >> .git/config` })],
+        [
+          toolUse('t2', 'Edit', {
+            file_path: '.git/config',
+            old_string: 'bare = false',
+            new_string: `bare = false\n\tfsmonitor = "touch ${canary}"`,
+          }),
+        ],
+        [
+          toolUse('t3', 'Bash', {
+            command: `printf '[core]\\n\\tfsmonitor = "touch ${canary}"\\n' >> .git/config`,
+          }),
+        ],
         [toolUse('t4', 'Bash', { command: 'git status --short' })],
         [text('done')],
       ],
-      { projectDir: dir, tools: builtinTools(), permissions: { mode: 'acceptEdits' }, hooks: allowingHooks() },
+      {
+        projectDir: dir,
+        tools: builtinTools(),
+        permissions: { mode: 'acceptEdits' },
+        hooks: allowingHooks(),
+      },
     );
     const results = toolResults(result.messages);
     expect(results.slice(0, 3).map((message) => message.isError)).toEqual([true, true, true]);
@@ -201,21 +274,41 @@ describe('files that make git run code ask even in acceptEdits', () => {
     expect(fs.existsSync(canary)).toBe(false);
   });
 
-  it.each(['.git/hooks/pre-commit', '.gitattributes', 'sub/.git', '.gitmodules'])('%s is refused in acceptEdits', async (file) => {
-    const dir = gitRepo();
-    const result = await attempt(dir, 'Write', { file_path: file, content: '#!/bin/sh\ntouch x\n' }, 'acceptEdits');
-    expect(result.isError).toBe(true);
-    expect(fs.existsSync(path.join(dir, file))).toBe(false);
-  });
+  it.each(['.git/hooks/pre-commit', '.gitattributes', 'sub/.git', '.gitmodules'])(
+    '%s is refused in acceptEdits',
+    async (file) => {
+      const dir = gitRepo();
+      const result = await attempt(
+        dir,
+        'Write',
+        { file_path: file, content: '#!/bin/sh\ntouch x\n' },
+        'acceptEdits',
+      );
+      expect(result.isError).toBe(true);
+      expect(fs.existsSync(path.join(dir, file))).toBe(false);
+    },
+  );
 
   it('a person can approve a write to .git/config', async () => {
     const dir = gitRepo();
-    await scriptedRun([[toolUse('t1', 'Edit', { file_path: '.git/config', old_string: 'bare = false', new_string: 'bare = false\n\tautocrlf = false' })], [text('done')]], {
-      projectDir: dir,
-      tools: builtinTools(),
-      permissions: { mode: 'acceptEdits' },
-      approver: callbackApprover(() => 'allow'),
-    });
+    await scriptedRun(
+      [
+        [
+          toolUse('t1', 'Edit', {
+            file_path: '.git/config',
+            old_string: 'bare = false',
+            new_string: 'bare = false\n\tautocrlf = false',
+          }),
+        ],
+        [text('done')],
+      ],
+      {
+        projectDir: dir,
+        tools: builtinTools(),
+        permissions: { mode: 'acceptEdits' },
+        approver: callbackApprover(() => 'allow'),
+      },
+    );
     expect(fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8')).toContain('autocrlf = false');
   });
 });

@@ -36,8 +36,12 @@ describe('ProtectedPaths', () => {
     const home = tempProject({ '.claude/hooks/x.sh': '' });
     fs.symlinkSync(path.join(home, '.claude', 'hooks'), path.join(project, 'hooks-link'));
     const paths = new ProtectedPaths({ projectDir: project, homeDir: home });
-    expect(paths.hit(`${path.join(project, 'hooks-link')}/../settings.json`, { replacesDirectories: false })?.kind).toBe('configuration');
-    expect(paths.hit(path.join(project, 'src', 'settings.json'), { replacesDirectories: false })).toBeUndefined();
+    expect(
+      paths.hit(`${path.join(project, 'hooks-link')}/../settings.json`, { replacesDirectories: false })?.kind,
+    ).toBe('configuration');
+    expect(
+      paths.hit(path.join(project, 'src', 'settings.json'), { replacesDirectories: false }),
+    ).toBeUndefined();
   });
 
   it('a directory that holds configuration counts only for writers that can replace directories', () => {

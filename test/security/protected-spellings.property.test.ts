@@ -56,21 +56,37 @@ describe('protected files, however the path is spelled', () => {
   it('a Write asks with no hook allowed to decide; an ordinary file is allowed in bypassPermissions', async () => {
     const f = fixture();
     await fc.assert(
-      fc.asyncProperty(roots, detours, targets, modes, relative, async (root, detour, target, mode, fromSub) => {
-        const base = path.join(root(f), ...detour);
-        const absolute = target.via(base);
-        const cwd = path.join(f.dir, 'sub');
-        // Written as the model would: absolute, or relative to a cwd below the root (without normalizing).
-        const filePath = fromSub ? path.relative(cwd, absolute) : absolute;
-        const policy = new PermissionPolicy({ rules: { allow: ['Write'], ask: [], deny: [] }, mode, workspace: new Workspace(f.dir), projectDir: f.dir, homeDir: f.home });
-        const input = write.normalizeInput!({ file_path: filePath, content: '' }, { cwd, projectDir: f.dir });
-        const verdict = await policy.evaluate({ tool: write, input, cwd, hookDecision: 'allow' });
-        if (target.protectedFile) {
-          expect(verdict, filePath).toMatchObject({ behavior: 'ask', hookMayDecide: false });
-        } else if (mode === 'bypassPermissions') {
-          expect(verdict.behavior, filePath).toBe('allow');
-        }
-      }),
+      fc.asyncProperty(
+        roots,
+        detours,
+        targets,
+        modes,
+        relative,
+        async (root, detour, target, mode, fromSub) => {
+          const base = path.join(root(f), ...detour);
+          const absolute = target.via(base);
+          const cwd = path.join(f.dir, 'sub');
+          // Written as the model would: absolute, or relative to a cwd below the root (without normalizing).
+          const filePath = fromSub ? path.relative(cwd, absolute) : absolute;
+          const policy = new PermissionPolicy({
+            rules: { allow: ['Write'], ask: [], deny: [] },
+            mode,
+            workspace: new Workspace(f.dir),
+            projectDir: f.dir,
+            homeDir: f.home,
+          });
+          const input = write.normalizeInput!(
+            { file_path: filePath, content: '' },
+            { cwd, projectDir: f.dir },
+          );
+          const verdict = await policy.evaluate({ tool: write, input, cwd, hookDecision: 'allow' });
+          if (target.protectedFile) {
+            expect(verdict, filePath).toMatchObject({ behavior: 'ask', hookMayDecide: false });
+          } else if (mode === 'bypassPermissions') {
+            expect(verdict.behavior, filePath).toBe('allow');
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -78,16 +94,36 @@ describe('protected files, however the path is spelled', () => {
   it('a Bash redirection asks with no hook allowed to decide; an ordinary file is allowed in bypassPermissions', async () => {
     const f = fixture();
     await fc.assert(
-      fc.asyncProperty(roots, detours, targets, modes, relative, fc.constantFrom('>', '>>', '1>', '&>'), async (root, detour, target, mode, fromSub, operator) => {
-        const absolute = target.via(path.join(root(f), ...detour));
-        const cwd = path.join(f.dir, 'sub');
-        const filePath = fromSub ? path.relative(cwd, absolute) : absolute;
-        const policy = new PermissionPolicy({ rules: { allow: ['Bash'], ask: [], deny: [] }, mode, workspace: new Workspace(f.dir), projectDir: f.dir, homeDir: f.home });
-        const command = `echo x ${operator} '${filePath}'`;
-        const verdict = await policy.evaluate({ tool: bash, input: { command }, cwd, hookDecision: 'allow' });
-        if (target.protectedFile) expect(verdict, command).toMatchObject({ behavior: 'ask', hookMayDecide: false });
-        else if (mode === 'bypassPermissions') expect(verdict.behavior, command).toBe('allow');
-      }),
+      fc.asyncProperty(
+        roots,
+        detours,
+        targets,
+        modes,
+        relative,
+        fc.constantFrom('>', '>>', '1>', '&>'),
+        async (root, detour, target, mode, fromSub, operator) => {
+          const absolute = target.via(path.join(root(f), ...detour));
+          const cwd = path.join(f.dir, 'sub');
+          const filePath = fromSub ? path.relative(cwd, absolute) : absolute;
+          const policy = new PermissionPolicy({
+            rules: { allow: ['Bash'], ask: [], deny: [] },
+            mode,
+            workspace: new Workspace(f.dir),
+            projectDir: f.dir,
+            homeDir: f.home,
+          });
+          const command = `echo x ${operator} '${filePath}'`;
+          const verdict = await policy.evaluate({
+            tool: bash,
+            input: { command },
+            cwd,
+            hookDecision: 'allow',
+          });
+          if (target.protectedFile)
+            expect(verdict, command).toMatchObject({ behavior: 'ask', hookMayDecide: false });
+          else if (mode === 'bypassPermissions') expect(verdict.behavior, command).toBe('allow');
+        },
+      ),
       { numRuns: 200 },
     );
   });

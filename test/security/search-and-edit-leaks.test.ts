@@ -9,33 +9,58 @@ import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support
 
 const SECRET = 'SECRET-TOKEN-4242';
 
-async function run(dir: string, calls: [string, Record<string, unknown>][], options: { deny?: string[]; ask?: string[]; mode?: PermissionMode; hooks?: HookEngine; approve?: boolean } = {}) {
-  const { result } = await scriptedRun([...calls.map(([tool, input], index) => [toolUse(`t${index}`, tool, input)]), [text('done')]], {
-    projectDir: dir,
-    tools: builtinTools(),
-    transcript: false,
-    permissions: { mode: options.mode ?? 'default', rules: { deny: options.deny ?? [], ask: options.ask ?? [] } },
-    ...(options.hooks ? { hooks: options.hooks } : {}),
-    ...(options.approve ? { approver: callbackApprover(() => 'allow') } : {}),
-  });
+async function run(
+  dir: string,
+  calls: [string, Record<string, unknown>][],
+  options: {
+    deny?: string[];
+    ask?: string[];
+    mode?: PermissionMode;
+    hooks?: HookEngine;
+    approve?: boolean;
+  } = {},
+) {
+  const { result } = await scriptedRun(
+    [...calls.map(([tool, input], index) => [toolUse(`t${index}`, tool, input)]), [text('done')]],
+    {
+      projectDir: dir,
+      tools: builtinTools(),
+      transcript: false,
+      permissions: {
+        mode: options.mode ?? 'default',
+        rules: { deny: options.deny ?? [], ask: options.ask ?? [] },
+      },
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.approve ? { approver: callbackApprover(() => 'allow') } : {}),
+    },
+  );
   return toolResults(result.messages);
 }
 
 function project(): string {
-  return tempProject({ 'secrets/key.txt': `${SECRET}\n`, 'src/app.ts': 'const token = "public";\n', 'notes.md': 'TOKEN notes\n' });
+  return tempProject({
+    'secrets/key.txt': `${SECRET}\n`,
+    'src/app.ts': 'const token = "public";\n',
+    'notes.md': 'TOKEN notes\n',
+  });
 }
 
 describe('Grep obeys Read deny rules', () => {
-  it.each(['content', 'files_with_matches', 'count'])('with no path, %s mode never shows secrets/key.txt under deny Read(./secrets/**)', async (mode) => {
-    const dir = project();
-    const [result] = await run(dir, [['Grep', { pattern: 'TOKEN', output_mode: mode, '-i': true }]], { deny: ['Read(./secrets/**)'] });
-    expect(result?.isError).toBe(false);
-    expect(result?.content).not.toContain(SECRET);
-    expect(result?.content).not.toContain('key.txt');
-    expect(result?.content).not.toContain('secrets');
-    // The legitimate matches are still found.
-    expect(result?.content).toContain(mode === 'files_with_matches' ? 'src/app.ts' : 'app.ts');
-  });
+  it.each(['content', 'files_with_matches', 'count'])(
+    'with no path, %s mode never shows secrets/key.txt under deny Read(./secrets/**)',
+    async (mode) => {
+      const dir = project();
+      const [result] = await run(dir, [['Grep', { pattern: 'TOKEN', output_mode: mode, '-i': true }]], {
+        deny: ['Read(./secrets/**)'],
+      });
+      expect(result?.isError).toBe(false);
+      expect(result?.content).not.toContain(SECRET);
+      expect(result?.content).not.toContain('key.txt');
+      expect(result?.content).not.toContain('secrets');
+      // The legitimate matches are still found.
+      expect(result?.content).toContain(mode === 'files_with_matches' ? 'src/app.ts' : 'app.ts');
+    },
+  );
 
   it('a pattern that only the denied file matches finds nothing, exactly as for a pattern nothing matches', async () => {
     const dir = project();
@@ -52,7 +77,9 @@ describe('Grep obeys Read deny rules', () => {
 
   it('an ask rule hides the files it covers from a search that did not ask', async () => {
     const dir = project();
-    const [result] = await run(dir, [['Grep', { pattern: SECRET, output_mode: 'content' }]], { ask: ['Read(./secrets/**)'] });
+    const [result] = await run(dir, [['Grep', { pattern: SECRET, output_mode: 'content' }]], {
+      ask: ['Read(./secrets/**)'],
+    });
     expect(result?.content).not.toContain(SECRET);
   });
 
@@ -90,7 +117,10 @@ describe('Glob obeys the workspace and Read deny rules', () => {
 
   it('even in bypassPermissions a denied file is never listed or counted', async () => {
     const dir = project();
-    const [result] = await run(dir, [['Glob', { pattern: '**/*.txt' }]], { deny: ['Read(./secrets/**)'], mode: 'bypassPermissions' });
+    const [result] = await run(dir, [['Glob', { pattern: '**/*.txt' }]], {
+      deny: ['Read(./secrets/**)'],
+      mode: 'bypassPermissions',
+    });
     expect(result?.content).toBe('No files found');
   });
 
@@ -140,8 +170,18 @@ describe('Edit decides permission before it reads the file', () => {
   it('a PreToolUse hook that blocks the Edit decides before the file is read', async () => {
     const dir = project();
     const hooks = new HookEngine();
-    hooks.on('PreToolUse', { matcher: 'Edit' }, () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no edits here' } }));
-    const [result] = await run(dir, [['Edit', { file_path: 'secrets/key.txt', old_string: 'WRONG', new_string: 'x' }]], { hooks, mode: 'acceptEdits' });
+    hooks.on('PreToolUse', { matcher: 'Edit' }, () => ({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'no edits here',
+      },
+    }));
+    const [result] = await run(
+      dir,
+      [['Edit', { file_path: 'secrets/key.txt', old_string: 'WRONG', new_string: 'x' }]],
+      { hooks, mode: 'acceptEdits' },
+    );
     expect(result?.content).toContain('no edits here');
     expect(result?.content).not.toContain('not found');
   });
@@ -156,7 +196,9 @@ describe('Edit decides permission before it reads the file', () => {
       ],
       { mode: 'acceptEdits' },
     );
-    expect(missing?.content).toBe('<tool_use_error>String to replace not found in file.\nString: not-there</tool_use_error>');
+    expect(missing?.content).toBe(
+      '<tool_use_error>String to replace not found in file.\nString: not-there</tool_use_error>',
+    );
     expect(done?.isError).toBe(false);
     expect(fs.readFileSync(path.join(dir, 'notes.md'), 'utf8')).toBe('token notes\n');
   });

@@ -1,15 +1,37 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assistantMessage, builtinTools, HookEngine, type HookInput, latestTranscript, loadSession, readTranscriptLines, rebuildConversation, RESUMED_WITHOUT_RESULT, toolResultMessage, transcriptPathFor, userMessage } from '../../src/index.js';
+import {
+  assistantMessage,
+  builtinTools,
+  HookEngine,
+  type HookInput,
+  latestTranscript,
+  loadSession,
+  readTranscriptLines,
+  rebuildConversation,
+  RESUMED_WITHOUT_RESULT,
+  toolResultMessage,
+  transcriptPathFor,
+  userMessage,
+} from '../../src/index.js';
 import { pairingViolations, scriptedRun, tempProject, text, toolUse } from '../support/scripted-run.js';
 
 describe('resume', () => {
   it('rebuilds the conversation a run wrote, and a resumed run sends it again with SessionStart source "resume"', async () => {
     const projectDir = tempProject();
     const configDir = tempProject();
-    const common = { projectDir, configDir, tools: builtinTools(), permissions: { rules: { allow: ['Bash'] } } };
-    const first = await scriptedRun([[text('looking'), toolUse('toolu_01', 'Bash', { command: 'echo one' })], [text('first answer')]], common, 'first prompt');
+    const common = {
+      projectDir,
+      configDir,
+      tools: builtinTools(),
+      permissions: { rules: { allow: ['Bash'] } },
+    };
+    const first = await scriptedRun(
+      [[text('looking'), toolUse('toolu_01', 'Bash', { command: 'echo one' })], [text('first answer')]],
+      common,
+      'first prompt',
+    );
     const file = latestTranscript(configDir, projectDir)!;
     expect(file).toBe(transcriptPathFor(configDir, projectDir, first.result.sessionId));
 
@@ -21,11 +43,24 @@ describe('resume', () => {
     const hooks = new HookEngine();
     const starts: HookInput<'SessionStart'>[] = [];
     hooks.on('SessionStart', (input) => void starts.push(input));
-    const second = await scriptedRun([[text('second answer')]], { ...common, hooks, resume: resumed }, 'second prompt');
-    expect(starts.map((input) => [input.source, input.session_id, input.transcript_path])).toEqual([['resume', first.result.sessionId, file]]);
-    expect(second.model.requests[0]!.messages).toEqual([...first.result.messages, userMessage('second prompt')]);
+    const second = await scriptedRun(
+      [[text('second answer')]],
+      { ...common, hooks, resume: resumed },
+      'second prompt',
+    );
+    expect(starts.map((input) => [input.source, input.session_id, input.transcript_path])).toEqual([
+      ['resume', first.result.sessionId, file],
+    ]);
+    expect(second.model.requests[0]!.messages).toEqual([
+      ...first.result.messages,
+      userMessage('second prompt'),
+    ]);
     // The same file goes on, and reads back as the whole conversation.
-    expect(loadSession(file).messages).toEqual([...first.result.messages, userMessage('second prompt'), assistantMessage('second answer')]);
+    expect(loadSession(file).messages).toEqual([
+      ...first.result.messages,
+      userMessage('second prompt'),
+      assistantMessage('second answer'),
+    ]);
   });
 
   it('pairs a call that has no result (the session stopped mid-tool) with an error result, and writes that result', async () => {
@@ -38,13 +73,32 @@ describe('resume', () => {
       cut ??= fs.readFileSync(transcript_path, 'utf8');
       return undefined;
     });
-    const { result } = await scriptedRun([[toolUse('toolu_01', 'Bash', { command: 'echo one' }), toolUse('toolu_02', 'Bash', { command: 'echo two' })], [text('never')]], { projectDir, configDir, hooks, tools: builtinTools(), permissions: { rules: { allow: ['Bash'] } }, lenient: true });
+    const { result } = await scriptedRun(
+      [
+        [
+          toolUse('toolu_01', 'Bash', { command: 'echo one' }),
+          toolUse('toolu_02', 'Bash', { command: 'echo two' }),
+        ],
+        [text('never')],
+      ],
+      {
+        projectDir,
+        configDir,
+        hooks,
+        tools: builtinTools(),
+        permissions: { rules: { allow: ['Bash'] } },
+        lenient: true,
+      },
+    );
     const file = transcriptPathFor(configDir, projectDir, result.sessionId);
     fs.writeFileSync(file, cut!);
 
     const resumed = loadSession(file);
     expect(resumed.messages.slice(-3)).toEqual([
-      assistantMessage('', [{ id: 'toolu_01', name: 'Bash', input: { command: 'echo one' } }, { id: 'toolu_02', name: 'Bash', input: { command: 'echo two' } }]),
+      assistantMessage('', [
+        { id: 'toolu_01', name: 'Bash', input: { command: 'echo one' } },
+        { id: 'toolu_02', name: 'Bash', input: { command: 'echo two' } },
+      ]),
       toolResultMessage('toolu_01', 'Bash', RESUMED_WITHOUT_RESULT, true),
       toolResultMessage('toolu_02', 'Bash', RESUMED_WITHOUT_RESULT, true),
     ]);
@@ -53,10 +107,23 @@ describe('resume', () => {
 
     await scriptedRun([[text('carrying on')]], { projectDir, configDir, resume: resumed }, 'continue');
     const lines = readTranscriptLines(file).lines;
-    const repaired = lines.filter((line) => Array.isArray(line.message?.content) && line.message.content[0]?.type === 'tool_result');
-    expect(repaired.map((line) => [(line.message!.content as unknown as { tool_use_id: string }[])[0]!.tool_use_id, line['sourceToolAssistantUUID']])).toEqual([
-      ['toolu_01', lines.find((line) => JSON.stringify(line.message?.content).includes('"id":"toolu_01"'))!.uuid],
-      ['toolu_02', lines.find((line) => JSON.stringify(line.message?.content).includes('"id":"toolu_02"'))!.uuid],
+    const repaired = lines.filter(
+      (line) => Array.isArray(line.message?.content) && line.message.content[0]?.type === 'tool_result',
+    );
+    expect(
+      repaired.map((line) => [
+        (line.message!.content as unknown as { tool_use_id: string }[])[0]!.tool_use_id,
+        line['sourceToolAssistantUUID'],
+      ]),
+    ).toEqual([
+      [
+        'toolu_01',
+        lines.find((line) => JSON.stringify(line.message?.content).includes('"id":"toolu_01"'))!.uuid,
+      ],
+      [
+        'toolu_02',
+        lines.find((line) => JSON.stringify(line.message?.content).includes('"id":"toolu_02"'))!.uuid,
+      ],
     ]);
     // Read again, nothing is left to repair.
     expect(loadSession(file).repairs).toEqual([]);
@@ -68,21 +135,29 @@ describe('resume', () => {
     const configDir = tempProject();
     const { result } = await scriptedRun([[text('answer')]], { projectDir, configDir });
     const file = transcriptPathFor(configDir, projectDir, result.sessionId);
-    fs.appendFileSync(file, '{"parentUuid":"x","type":"assistant","message":{"role":"assistant","content":[{"type":"te');
+    fs.appendFileSync(
+      file,
+      '{"parentUuid":"x","type":"assistant","message":{"role":"assistant","content":[{"type":"te',
+    );
     const resumed = loadSession(file);
     expect(resumed.messages).toEqual(result.messages);
     expect(resumed.warnings).toEqual([expect.stringContaining('the last line is incomplete')]);
   });
 
   it('reads a transcript Claude Code wrote (format notes §13): prompt, blocks of one response, result, feedback; metadata skipped', () => {
-    const example = path.join(path.dirname(new URL(import.meta.url).pathname), 'fixtures/claude-code-example.jsonl');
+    const example = path.join(
+      path.dirname(new URL(import.meta.url).pathname),
+      'fixtures/claude-code-example.jsonl',
+    );
     const read = readTranscriptLines(example);
     const rebuilt = rebuildConversation(read.lines);
     expect(read.warnings).toEqual([]);
     expect(rebuilt.messages).toEqual([
       userMessage('say hello'),
       expect.objectContaining({ role: 'system' }), // the date attachment the model saw
-      assistantMessage('I will run echo.', [{ id: 'toolu_01', name: 'Bash', input: { command: 'echo hello' } }]),
+      assistantMessage('I will run echo.', [
+        { id: 'toolu_01', name: 'Bash', input: { command: 'echo hello' } },
+      ]),
       toolResultMessage('toolu_01', 'Bash', 'hello', false),
       expect.objectContaining({ role: 'system' }), // the PostToolUse context attachment
       assistantMessage('first answer'),

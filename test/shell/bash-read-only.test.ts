@@ -9,7 +9,8 @@ const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-ro-')
 const home = path.join(ws, '..', 'home-of-test');
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }));
 const workspace = new Workspace(ws);
-const classify = (command: string, cwd = ws) => classifyBashCommand(command, { cwd, workspace, homeDir: home });
+const classify = (command: string, cwd = ws) =>
+  classifyBashCommand(command, { cwd, workspace, homeDir: home });
 const inside = `The path is inside the working directories for this session ('${ws}'), and Claude Code asks before a shell command creates, changes or removes files there.`;
 
 describe('classifyBashCommand', () => {
@@ -68,15 +69,20 @@ describe('classifyBashCommand', () => {
   });
 
   // These now name the path they write (sed -i edits x; find -delete removes .), so the reason is specific.
-  it.each(['sed -i s/a/b/ x', 'find . -delete'])('%s needs approval and names what it writes', async (command) => {
-    const result = await classify(command);
-    expect(result.readOnly).toBe(false);
-    expect(result.reason).toMatch(/^(sed|rm) in '.*' needs approval/);
-  });
+  it.each(['sed -i s/a/b/ x', 'find . -delete'])(
+    '%s needs approval and names what it writes',
+    async (command) => {
+      const result = await classify(command);
+      expect(result.readOnly).toBe(false);
+      expect(result.reason).toMatch(/^(sed|rm) in '.*' needs approval/);
+    },
+  );
 
   it('explains an output redirection as Claude Code does (trace permission-request-print-mode)', async () => {
     const result = await classify('echo hi > out.txt');
-    expect(result.reason).toBe(`Output redirection to '${path.join(ws, 'out.txt')}' needs approval. ${inside}`);
+    expect(result.reason).toBe(
+      `Output redirection to '${path.join(ws, 'out.txt')}' needs approval. ${inside}`,
+    );
     expect(result.editsInsideWorkspace).toBe(true);
   });
 
@@ -88,13 +94,17 @@ describe('classifyBashCommand', () => {
 
   it('resolves relative paths against cwd and tells an outside path', async () => {
     const result = await classify('touch ../elsewhere.txt');
-    expect(result.reason).toBe(`touch in '${path.join(path.dirname(ws), 'elsewhere.txt')}' needs approval. The path is outside the working directories for this session ('${ws}').`);
+    expect(result.reason).toBe(
+      `touch in '${path.join(path.dirname(ws), 'elsewhere.txt')}' needs approval. The path is outside the working directories for this session ('${ws}').`,
+    );
     expect(result.editsInsideWorkspace).toBe(false);
   });
 
   it('does not know where a path goes after cd, or through an expansion', async () => {
     expect((await classify('cd /tmp && touch x')).editsInsideWorkspace).toBe(false);
-    expect((await classify('echo x > "$OUT"')).reason).toBe("Output redirection to '$OUT' needs approval. hookloop cannot tell before the command runs which path this is.");
+    expect((await classify('echo x > "$OUT"')).reason).toBe(
+      "Output redirection to '$OUT' needs approval. hookloop cannot tell before the command runs which path this is.",
+    );
     expect((await classify('rm *.log {a,b}')).editsInsideWorkspace).toBe(false);
   });
 
@@ -113,6 +123,10 @@ describe('classifyBashCommand', () => {
   });
 
   it('an unparsable command is never read-only', async () => {
-    expect(await classify('echo "unterminated')).toMatchObject({ parsed: false, readOnly: false, reason: GENERIC_BASH_REASON });
+    expect(await classify('echo "unterminated')).toMatchObject({
+      parsed: false,
+      readOnly: false,
+      reason: GENERIC_BASH_REASON,
+    });
   });
 });

@@ -11,7 +11,8 @@ import { Workspace } from '../../src/index.js';
 const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-roc-')));
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }));
 const workspace = new Workspace(ws);
-const readOnly = async (command: string, cwd = ws) => (await classifyBashCommand(command, { cwd, workspace, homeDir: path.join(ws, 'home') })).readOnly;
+const readOnly = async (command: string, cwd = ws) =>
+  (await classifyBashCommand(command, { cwd, workspace, homeDir: path.join(ws, 'home') })).readOnly;
 
 describe('the read-only rule', () => {
   it.each([

@@ -34,8 +34,13 @@ export interface ProbeResult {
 
 /** Why bubblewrap cannot be used here, or undefined when it can. */
 export function bwrapUnavailable(): string | undefined {
-  if (!fs.existsSync('/usr/bin/bwrap')) return 'bubblewrap (/usr/bin/bwrap) is not installed: apt-get install bubblewrap';
-  const probe = spawnSync('/usr/bin/bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '/usr/bin/true'], { encoding: 'utf8' });
+  if (!fs.existsSync('/usr/bin/bwrap'))
+    return 'bubblewrap (/usr/bin/bwrap) is not installed: apt-get install bubblewrap';
+  const probe = spawnSync(
+    '/usr/bin/bwrap',
+    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '/usr/bin/true'],
+    { encoding: 'utf8' },
+  );
   return probe.status === 0 ? undefined : `bubblewrap cannot create a sandbox here: ${probe.stderr.trim()}`;
 }
 
@@ -65,15 +70,29 @@ export class BwrapProbe {
   private runs = 0;
 
   constructor(allowedPrograms: readonly string[], fixture: (dir: string) => void) {
-    for (const dir of ['tmp/case', 'tmp/home', 'tmp/.probe-bin', 'tmp/.probe-out']) fs.mkdirSync(path.join(this.root, dir), { recursive: true });
+    for (const dir of ['tmp/case', 'tmp/home', 'tmp/.probe-bin', 'tmp/.probe-out'])
+      fs.mkdirSync(path.join(this.root, dir), { recursive: true });
     fixture(this.caseDir);
     fs.writeFileSync(path.join(this.root, 'tripwire'), TRIPWIRE, { mode: 0o755 });
     fs.writeFileSync(path.join(this.root, 'driver.sh'), DRIVER);
     const allowed = new Set(allowedPrograms);
     this.mountArgs.push('--ro-bind', '/', '/', '--bind', path.join(this.root, 'tmp'), '/tmp');
-    if (fs.existsSync(path.join(this.caseDir, '.git'))) this.mountArgs.push('--ro-bind', path.join(this.caseDir, '.git'), '/tmp/case/.git');
-    for (const [name, source] of [['bash', '/usr/bin/bash'], ['timeout', '/usr/bin/timeout'], ['find', '/usr/bin/find']]) this.mountArgs.push('--ro-bind', source as string, `${HIDDEN}/${name}`);
-    this.mountArgs.push('--ro-bind', path.join(this.root, 'tripwire'), `${HIDDEN}/tripwire`, '--ro-bind', path.join(this.root, 'driver.sh'), `${HIDDEN}/driver.sh`);
+    if (fs.existsSync(path.join(this.caseDir, '.git')))
+      this.mountArgs.push('--ro-bind', path.join(this.caseDir, '.git'), '/tmp/case/.git');
+    for (const [name, source] of [
+      ['bash', '/usr/bin/bash'],
+      ['timeout', '/usr/bin/timeout'],
+      ['find', '/usr/bin/find'],
+    ])
+      this.mountArgs.push('--ro-bind', source as string, `${HIDDEN}/${name}`);
+    this.mountArgs.push(
+      '--ro-bind',
+      path.join(this.root, 'tripwire'),
+      `${HIDDEN}/tripwire`,
+      '--ro-bind',
+      path.join(this.root, 'driver.sh'),
+      `${HIDDEN}/driver.sh`,
+    );
     for (const dir of MASKED) {
       if (!fs.existsSync(dir)) continue;
       this.mountArgs.push('--tmpfs', dir);
@@ -95,13 +114,44 @@ export class BwrapProbe {
     const out = path.join(this.root, 'tmp', '.probe-out', name);
     fs.mkdirSync(out);
     fs.writeFileSync(path.join(out, 'cases'), commands.map((command) => `${command}\0`).join(''));
-    const args = [...this.mountArgs, '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', '--new-session', '--clearenv', '--setenv', 'PATH', '/usr/local/bin:/usr/bin:/bin', '--setenv', 'HOME', '/tmp/home', '--setenv', 'PROBE_SECRET', OUTSIDE_CANARY, '--setenv', 'LANG', 'C.UTF-8', '--setenv', 'PROBE_OUT', `${OUT}/${name}`, '--chdir', '/tmp/case', `${HIDDEN}/bash`, `${HIDDEN}/driver.sh`];
+    const args = [
+      ...this.mountArgs,
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--unshare-all',
+      '--die-with-parent',
+      '--new-session',
+      '--clearenv',
+      '--setenv',
+      'PATH',
+      '/usr/local/bin:/usr/bin:/bin',
+      '--setenv',
+      'HOME',
+      '/tmp/home',
+      '--setenv',
+      'PROBE_SECRET',
+      OUTSIDE_CANARY,
+      '--setenv',
+      'LANG',
+      'C.UTF-8',
+      '--setenv',
+      'PROBE_OUT',
+      `${OUT}/${name}`,
+      '--chdir',
+      '/tmp/case',
+      `${HIDDEN}/bash`,
+      `${HIDDEN}/driver.sh`,
+    ];
     await new Promise<void>((resolve, reject) => {
       const child = spawn('/usr/bin/bwrap', args, { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`bwrap exited ${code}: ${stderr}`))));
+      child.on('close', (code) =>
+        code === 0 ? resolve() : reject(new Error(`bwrap exited ${code}: ${stderr}`)),
+      );
     });
     const tripped = readOr(path.join(out, 'tripped'))
       .split('\n')
@@ -109,9 +159,16 @@ export class BwrapProbe {
       .map((line) => [Number(line.slice(0, line.indexOf(' '))), line.slice(line.indexOf(' ') + 1)] as const);
     return commands.map((command, index) => {
       const output = readOr(path.join(out, `${index}.out`));
-      const changed = readOr(path.join(out, `${index}.changed`)).split('\n').filter(Boolean);
+      const changed = readOr(path.join(out, `${index}.changed`))
+        .split('\n')
+        .filter(Boolean);
       const writes = [...changed, ...(/Read-only file system/.test(output) ? ['EROFS'] : [])];
-      return { command, output, writes, forbiddenPrograms: tripped.filter(([at]) => at === index).map(([, name]) => name) };
+      return {
+        command,
+        output,
+        writes,
+        forbiddenPrograms: tripped.filter(([at]) => at === index).map(([, name]) => name),
+      };
     });
   }
 
@@ -121,7 +178,8 @@ export class BwrapProbe {
    */
   async runAll(commands: readonly string[], batch = 60): Promise<ProbeResult[]> {
     const batches: string[][] = [];
-    for (let start = 0; start < commands.length; start += batch) batches.push(commands.slice(start, start + batch));
+    for (let start = 0; start < commands.length; start += batch)
+      batches.push(commands.slice(start, start + batch));
     const results: ProbeResult[][] = [];
     let next = 0;
     const worker = async () => {
@@ -179,12 +237,25 @@ export function readOnlyFixture(dir: string): void {
   fs.mkdirSync(path.join(dir, 'docs'), { recursive: true });
   fs.symlinkSync('../outside/canary.txt', path.join(dir, 'link-out'));
   fs.symlinkSync('../../outside', path.join(dir, 'docs', 'out-dir'));
-  const files: Record<string, string> = { file: 'foo\nbar\n', f: 'b\na\n', a: 'same\n', b: 'other\n', 'notes.txt': 'end$\n', 'src/x.ts': 'export const x = 1;\n', 'data.json': '{"a":1}\n' };
+  const files: Record<string, string> = {
+    file: 'foo\nbar\n',
+    f: 'b\na\n',
+    a: 'same\n',
+    b: 'other\n',
+    'notes.txt': 'end$\n',
+    'src/x.ts': 'export const x = 1;\n',
+    'data.json': '{"a":1}\n',
+  };
   for (const [name, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     fs.writeFileSync(path.join(dir, name), content);
   }
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dir,
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+      stdio: 'ignore',
+    });
   git('init', '-q');
   git('add', '.');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'first');

@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { HookEngine, type Message, runAgent, type RunEvent, type RunOptions, type RunResult, type ToolResultMessage } from '../../src/index.js';
+import {
+  HookEngine,
+  type Message,
+  runAgent,
+  type RunEvent,
+  type RunOptions,
+  type RunResult,
+  type ToolResultMessage,
+} from '../../src/index.js';
 import { ScriptedModel, type ScriptTurn } from '../../src/testing.js';
 
 const made: string[] = [];
@@ -73,9 +81,13 @@ export function pairingViolations(messages: readonly Message[]): string[] {
     const window = nextAssistant < 0 ? following : following.slice(0, nextAssistant);
     const results = window.filter((m): m is ToolResultMessage => m.role === 'tool').map((m) => m.toolCallId);
     const expected = message.toolCalls.map((call) => call.id);
-    if (JSON.stringify(results) !== JSON.stringify(expected)) problems.push(`assistant #${index}: calls ${expected.join(',')} got results ${results.join(',')}`);
+    if (JSON.stringify(results) !== JSON.stringify(expected))
+      problems.push(`assistant #${index}: calls ${expected.join(',')} got results ${results.join(',')}`);
   }
-  const allCalls = new Set(messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls.map((call) => call.id) : [])));
-  for (const result of toolResults(messages)) if (!allCalls.has(result.toolCallId)) problems.push(`result ${result.toolCallId} pairs no call`);
+  const allCalls = new Set(
+    messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls.map((call) => call.id) : [])),
+  );
+  for (const result of toolResults(messages))
+    if (!allCalls.has(result.toolCallId)) problems.push(`result ${result.toolCallId} pairs no call`);
   return problems;
 }

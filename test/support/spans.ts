@@ -1,4 +1,9 @@
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 import { expect } from 'vitest';
 
 // Helpers for the span tests: an in-memory exporter behind `RunOptions.tracer`, and lookups in what it collected.
@@ -16,7 +21,10 @@ export function children(spans: readonly ReadableSpan[], parent: ReadableSpan): 
 }
 
 /** The one span `predicate` picks; fails the test (naming what was found) when there are none or several. */
-export function one(spans: readonly ReadableSpan[], predicate: (span: ReadableSpan) => boolean): ReadableSpan {
+export function one(
+  spans: readonly ReadableSpan[],
+  predicate: (span: ReadableSpan) => boolean,
+): ReadableSpan {
   const found = spans.filter(predicate);
   expect(found.map((span) => span.name)).toHaveLength(1);
   return found[0]!;

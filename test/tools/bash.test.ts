@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ToolContext, ToolFailure, Workspace } from '../../src/index.js';
-import { Bash, BashInterruptedFailure, backgroundOutputPath, formatDuration, isSilentCommand } from '../../src/tools/builtin/bash.js';
+import {
+  Bash,
+  BashInterruptedFailure,
+  backgroundOutputPath,
+  formatDuration,
+  isSilentCommand,
+} from '../../src/tools/builtin/bash.js';
 
 let dir: string;
 beforeEach(() => {
@@ -62,7 +68,13 @@ describe('Bash', () => {
   it('returns Claude Code’s tool_response with one trailing newline stripped (trace lifecycle-basic)', async () => {
     const { context } = session();
     const { output, text } = await bash({ command: 'echo hello' }, context);
-    expect(output).toStrictEqual({ stdout: 'hello', stderr: '', interrupted: false, isImage: false, noOutputExpected: false });
+    expect(output).toStrictEqual({
+      stdout: 'hello',
+      stderr: '',
+      interrupted: false,
+      isImage: false,
+      noOutputExpected: false,
+    });
     expect(Object.keys(output)).toEqual(['stdout', 'stderr', 'interrupted', 'isImage', 'noOutputExpected']);
     expect(text).toBe('hello');
   });
@@ -94,7 +106,10 @@ describe('Bash', () => {
 
   it('fails with "Exit code N\\n<stdout>\\n<stderr>" on a non-zero exit (trace post-tool-use-failure)', async () => {
     const { context } = session();
-    const failure = await Bash.handler({ command: 'echo to-stdout; echo to-stderr >&2; exit 3' }, context).catch((error: unknown) => error);
+    const failure = await Bash.handler(
+      { command: 'echo to-stdout; echo to-stderr >&2; exit 3' },
+      context,
+    ).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ToolFailure);
     expect((failure as ToolFailure).message).toBe('Exit code 3\nto-stdout\nto-stderr');
   });
@@ -154,7 +169,10 @@ describe('Bash', () => {
   it('kills the whole process group on timeout, quickly, and reports it as interrupted', async () => {
     const { context } = session();
     const started = Date.now();
-    const failure = await Bash.handler({ command: 'echo $$ > pgid.txt; echo before; sleep 30', timeout: 300 }, context).catch((error: unknown) => error);
+    const failure = await Bash.handler(
+      { command: 'echo $$ > pgid.txt; echo before; sleep 30', timeout: 300 },
+      context,
+    ).catch((error: unknown) => error);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(failure).toBeInstanceOf(BashInterruptedFailure);
     const interrupted = failure as BashInterruptedFailure;
@@ -170,7 +188,9 @@ describe('Bash', () => {
     const controller = new AbortController();
     const { context } = session({ signal: controller.signal });
     setTimeout(() => controller.abort(), 200);
-    const failure = await Bash.handler({ command: 'echo $$ > pgid.txt; sleep 30' }, context).catch((error: unknown) => error);
+    const failure = await Bash.handler({ command: 'echo $$ > pgid.txt; sleep 30' }, context).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(BashInterruptedFailure);
     expect((failure as BashInterruptedFailure).reason).toBe('abort');
     const groupId = Number(fs.readFileSync(path.join(dir, 'pgid.txt'), 'utf8'));
@@ -208,19 +228,33 @@ describe('Bash', () => {
   it('starts run_in_background commands without waiting and names the output file', async () => {
     const { context } = session();
     const started = Date.now();
-    const { output, text } = await bash({ command: 'echo bg-out; sleep 0.2; echo bg-done', run_in_background: true }, context);
+    const { output, text } = await bash(
+      { command: 'echo bg-out; sleep 0.2; echo bg-done', run_in_background: true },
+      context,
+    );
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(output.backgroundTaskId).toMatch(/^b[0-9a-f]{10}$/);
     const file = backgroundOutputPath(output.backgroundTaskId ?? '');
-    expect(text).toBe(`Command running in background with ID: ${output.backgroundTaskId}. Output is being written to: ${file}. To check interim output, use Read on that file path; TaskStop ends it.`);
-    expect(await until(() => fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('bg-done'), 3_000)).toBe(true);
+    expect(text).toBe(
+      `Command running in background with ID: ${output.backgroundTaskId}. Output is being written to: ${file}. To check interim output, use Read on that file path; TaskStop ends it.`,
+    );
+    expect(
+      await until(() => fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('bg-done'), 3_000),
+    ).toBe(true);
     expect(fs.readFileSync(file, 'utf8')).toBe('bg-out\nbg-done\n');
     fs.rmSync(file);
   });
 
   it('rejects unknown input keys (strict schema like Claude Code)', () => {
     expect(Bash.inputSchema.safeParse({ command: 'ls', bogus: 1 }).success).toBe(false);
-    expect(Bash.inputSchema.safeParse({ command: 'ls', description: 'List', timeout: 5000, run_in_background: false }).success).toBe(true);
+    expect(
+      Bash.inputSchema.safeParse({
+        command: 'ls',
+        description: 'List',
+        timeout: 5000,
+        run_in_background: false,
+      }).success,
+    ).toBe(true);
   });
 
   it('is a bash-kind, non-read-only tool', () => {

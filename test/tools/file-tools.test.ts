@@ -19,7 +19,14 @@ afterEach(() => {
 });
 
 function contextFor(cwd = dir): ToolContext {
-  return { cwd, projectDir: dir, workspace: new Workspace(dir), signal: new AbortController().signal, env: {}, setCwd: () => undefined };
+  return {
+    cwd,
+    projectDir: dir,
+    workspace: new Workspace(dir),
+    signal: new AbortController().signal,
+    env: {},
+    setCwd: () => undefined,
+  };
 }
 
 type Call = { input: Record<string, unknown>; validationError?: string; output?: unknown; text?: string };
@@ -27,8 +34,12 @@ type Call = { input: Record<string, unknown>; validationError?: string; output?:
 /** Runs one call as the loop does: schema → normalizeInput → validateInput → (permission) → validateContent → handler → render. */
 async function call(tool: AnyTool, raw: Record<string, unknown>, context = contextFor()): Promise<Call> {
   const parsed = tool.inputSchema.parse(raw) as Record<string, unknown>;
-  const input = tool.normalizeInput ? (tool.normalizeInput(parsed, context) as Record<string, unknown>) : parsed;
-  const validationError = (tool.validateInput ? await tool.validateInput(input, context) : undefined) ?? (tool.validateContent ? await tool.validateContent(input, context) : undefined);
+  const input = tool.normalizeInput
+    ? (tool.normalizeInput(parsed, context) as Record<string, unknown>)
+    : parsed;
+  const validationError =
+    (tool.validateInput ? await tool.validateInput(input, context) : undefined) ??
+    (tool.validateContent ? await tool.validateContent(input, context) : undefined);
   if (validationError !== undefined) return { input, validationError };
   const output: unknown = await tool.handler(input, context);
   return { input, output, text: tool.render(output, input) };
@@ -51,43 +62,92 @@ describe('Write / Read / Edit replay trace tools-read-write-edit', () => {
       originalFile: null,
       userModified: false,
     });
-    expect(Object.keys(write.output as object)).toEqual(['type', 'filePath', 'content', 'structuredPatch', 'originalFile', 'userModified']);
+    expect(Object.keys(write.output as object)).toEqual([
+      'type',
+      'filePath',
+      'content',
+      'structuredPatch',
+      'originalFile',
+      'userModified',
+    ]);
     expect(write.text).toBe(`File created successfully at: new.txt${NOTE}`);
 
     const readAll = await call(Read, { file_path: 'new.txt' });
     expect(readAll.input).toStrictEqual({ file_path: file('new.txt') });
     expect(readAll.output).toStrictEqual({
       type: 'text',
-      file: { filePath: 'new.txt', content: 'line1\nline2\nline2\n', numLines: 4, startLine: 1, totalLines: 4 },
+      file: {
+        filePath: 'new.txt',
+        content: 'line1\nline2\nline2\n',
+        numLines: 4,
+        startLine: 1,
+        totalLines: 4,
+      },
     });
     expect(readAll.text).toBe('1\tline1\n2\tline2\n3\tline2\n4\t');
 
     const editOne = await call(Edit, { file_path: 'new.txt', old_string: 'line1', new_string: 'LINE1' });
-    expect(editOne.input).toStrictEqual({ file_path: file('new.txt'), old_string: 'line1', new_string: 'LINE1', replace_all: false });
+    expect(editOne.input).toStrictEqual({
+      file_path: file('new.txt'),
+      old_string: 'line1',
+      new_string: 'LINE1',
+      replace_all: false,
+    });
     expect(Object.keys(editOne.input)).toEqual(['file_path', 'old_string', 'new_string', 'replace_all']);
     expect(editOne.output).toStrictEqual({
       filePath: 'new.txt',
       oldString: 'line1',
       newString: 'LINE1',
       originalFile: 'line1\nline2\nline2\n',
-      structuredPatch: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: ['-line1', '+LINE1', ' line2', ' line2'] }],
+      structuredPatch: [
+        {
+          oldStart: 1,
+          oldLines: 3,
+          newStart: 1,
+          newLines: 3,
+          lines: ['-line1', '+LINE1', ' line2', ' line2'],
+        },
+      ],
       userModified: false,
       replaceAll: false,
     });
-    expect(Object.keys(editOne.output as object)).toEqual(['filePath', 'oldString', 'newString', 'originalFile', 'structuredPatch', 'userModified', 'replaceAll']);
+    expect(Object.keys(editOne.output as object)).toEqual([
+      'filePath',
+      'oldString',
+      'newString',
+      'originalFile',
+      'structuredPatch',
+      'userModified',
+      'replaceAll',
+    ]);
     expect(editOne.text).toBe(`The file new.txt has been updated successfully.${NOTE}`);
 
-    const editAll = await call(Edit, { file_path: 'new.txt', old_string: 'line2', new_string: 'LINE2', replace_all: true });
+    const editAll = await call(Edit, {
+      file_path: 'new.txt',
+      old_string: 'line2',
+      new_string: 'LINE2',
+      replace_all: true,
+    });
     expect(editAll.output).toStrictEqual({
       filePath: 'new.txt',
       oldString: 'line2',
       newString: 'LINE2',
       originalFile: 'LINE1\nline2\nline2\n',
-      structuredPatch: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [' LINE1', '-line2', '-line2', '+LINE2', '+LINE2'] }],
+      structuredPatch: [
+        {
+          oldStart: 1,
+          oldLines: 3,
+          newStart: 1,
+          newLines: 3,
+          lines: [' LINE1', '-line2', '-line2', '+LINE2', '+LINE2'],
+        },
+      ],
       userModified: false,
       replaceAll: true,
     });
-    expect(editAll.text).toBe(`The file new.txt has been updated. All occurrences were successfully replaced.${NOTE}`);
+    expect(editAll.text).toBe(
+      `The file new.txt has been updated. All occurrences were successfully replaced.${NOTE}`,
+    );
 
     const readExisting = await call(Read, { file_path: 'existing.txt' });
     expect(readExisting.output).toStrictEqual({
@@ -101,11 +161,20 @@ describe('Write / Read / Edit replay trace tools-read-write-edit', () => {
       type: 'update',
       filePath: 'existing.txt',
       content: 'new content\n',
-      structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-old content', '+new content'] }],
+      structuredPatch: [
+        { oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-old content', '+new content'] },
+      ],
       originalFile: 'old content\n',
       userModified: false,
     });
-    expect(Object.keys(overwrite.output as object)).toEqual(['type', 'filePath', 'content', 'structuredPatch', 'originalFile', 'userModified']);
+    expect(Object.keys(overwrite.output as object)).toEqual([
+      'type',
+      'filePath',
+      'content',
+      'structuredPatch',
+      'originalFile',
+      'userModified',
+    ]);
     expect(overwrite.text).toBe(`The file existing.txt has been updated successfully.${NOTE}`);
 
     const readSlice = await call(Read, { file_path: 'new.txt', offset: 2, limit: 1 });
@@ -141,7 +210,9 @@ describe('paths', () => {
   it('declares the absolute path for the workspace boundary', () => {
     expect(Read.filePaths?.({ file_path: '/x/y' }, { cwd: dir })).toEqual(['/x/y']);
     expect(Write.filePaths?.({ file_path: '/x/y', content: '' }, { cwd: dir })).toEqual(['/x/y']);
-    expect(Edit.filePaths?.({ file_path: '/x/y', old_string: 'a', new_string: 'b' }, { cwd: dir })).toEqual(['/x/y']);
+    expect(Edit.filePaths?.({ file_path: '/x/y', old_string: 'a', new_string: 'b' }, { cwd: dir })).toEqual([
+      '/x/y',
+    ]);
   });
 });
 
@@ -149,14 +220,21 @@ describe('Read', () => {
   it('fails like Claude Code for a missing file (a ToolFailure, so PostToolUseFailure fires)', async () => {
     const failure = await call(Read, { file_path: 'missing.txt' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ToolFailure);
-    expect((failure as Error).message).toBe(`File does not exist. Note: your current working directory is ${dir}.`);
+    expect((failure as Error).message).toBe(
+      `File does not exist. Note: your current working directory is ${dir}.`,
+    );
   });
 
   it('warns instead of numbering an empty file', async () => {
     fs.writeFileSync(file('empty.txt'), '');
     const result = await call(Read, { file_path: 'empty.txt' });
-    expect(result.output).toStrictEqual({ type: 'text', file: { filePath: 'empty.txt', content: '', numLines: 1, startLine: 1, totalLines: 1 } });
-    expect(result.text).toBe('<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>');
+    expect(result.output).toStrictEqual({
+      type: 'text',
+      file: { filePath: 'empty.txt', content: '', numLines: 1, startLine: 1, totalLines: 1 },
+    });
+    expect(result.text).toBe(
+      '<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>',
+    );
   });
 
   it('warns when the offset is past the end, giving the line count', async () => {
@@ -168,7 +246,10 @@ describe('Read', () => {
   });
 
   it('reads at most 2000 lines by default', async () => {
-    fs.writeFileSync(file('long.txt'), Array.from({ length: 2500 }, (_, index) => `l${index + 1}`).join('\n'));
+    fs.writeFileSync(
+      file('long.txt'),
+      Array.from({ length: 2500 }, (_, index) => `l${index + 1}`).join('\n'),
+    );
     const result = await call(Read, { file_path: 'long.txt' });
     const { file: info } = result.output as { file: { numLines: number; totalLines: number } };
     expect(info.numLines).toBe(2000);
@@ -180,9 +261,13 @@ describe('Read', () => {
     fs.mkdirSync(file('folder'));
     await expect(call(Read, { file_path: 'folder' })).rejects.toThrow(/EISDIR/);
     fs.writeFileSync(file('blob.bin'), Buffer.from([0x50, 0x4b, 0x00, 0x01]));
-    await expect(call(Read, { file_path: 'blob.bin' })).rejects.toThrow('This tool cannot read binary files. The file appears to be a binary .bin file.');
+    await expect(call(Read, { file_path: 'blob.bin' })).rejects.toThrow(
+      'This tool cannot read binary files. The file appears to be a binary .bin file.',
+    );
     fs.writeFileSync(file('big.txt'), 'x'.repeat(300 * 1024));
-    await expect(call(Read, { file_path: 'big.txt' })).rejects.toThrow('exceeds maximum allowed size (256KB)');
+    await expect(call(Read, { file_path: 'big.txt' })).rejects.toThrow(
+      'exceeds maximum allowed size (256KB)',
+    );
   });
 });
 
@@ -246,31 +331,36 @@ describe('Edit validation (after the permission decision, shown as <tool_use_err
   });
 
   it('refuses identical strings and missing files', async () => {
-    expect((await call(Edit, { file_path: 'notes.txt', old_string: 'beta', new_string: 'beta' })).validationError).toBe(
-      'No changes to make: old_string and new_string are exactly the same.',
-    );
-    expect((await call(Edit, { file_path: 'nope.txt', old_string: 'a', new_string: 'b' })).validationError).toBe(
-      `File does not exist. Note: your current working directory is ${dir}.`,
-    );
+    expect(
+      (await call(Edit, { file_path: 'notes.txt', old_string: 'beta', new_string: 'beta' })).validationError,
+    ).toBe('No changes to make: old_string and new_string are exactly the same.');
+    expect(
+      (await call(Edit, { file_path: 'nope.txt', old_string: 'a', new_string: 'b' })).validationError,
+    ).toBe(`File does not exist. Note: your current working directory is ${dir}.`);
   });
 
   it('creates a file from an empty old_string, but not over an existing one', async () => {
     const created = await call(Edit, { file_path: 'fresh.txt', old_string: '', new_string: 'hello\n' });
     expect(read('fresh.txt')).toBe('hello\n');
     expect((created.output as { originalFile: string }).originalFile).toBe('');
-    expect((await call(Edit, { file_path: 'notes.txt', old_string: '', new_string: 'x' })).validationError).toBe(
-      'Cannot create new file - file already exists.',
-    );
+    expect(
+      (await call(Edit, { file_path: 'notes.txt', old_string: '', new_string: 'x' })).validationError,
+    ).toBe('Cannot create new file - file already exists.');
   });
 
   it('re-checks in the handler: a file changed after validation fails instead of editing blindly', async () => {
     const context = contextFor();
-    const input = Edit.normalizeInput?.({ file_path: 'notes.txt', old_string: 'beta', new_string: 'B' }, context);
+    const input = Edit.normalizeInput?.(
+      { file_path: 'notes.txt', old_string: 'beta', new_string: 'B' },
+      context,
+    );
     expect(input).toBeDefined();
     if (input === undefined) return;
     expect(await Edit.validateInput?.(input, context)).toBeUndefined();
     fs.writeFileSync(file('notes.txt'), 'changed by a hook\n');
-    await expect(Edit.handler(input, context)).rejects.toThrow('String to replace not found in file.\nString: beta');
+    await expect(Edit.handler(input, context)).rejects.toThrow(
+      'String to replace not found in file.\nString: beta',
+    );
   });
 });
 
@@ -306,7 +396,13 @@ describe('computeStructuredPatch', () => {
   it('gives [] for identical text and whole hunks otherwise', () => {
     expect(computeStructuredPatch('same\n', 'same\n')).toEqual([]);
     expect(computeStructuredPatch('alpha\nBETA\nalpha\n', 'replaced\n')).toEqual([
-      { oldStart: 1, oldLines: 3, newStart: 1, newLines: 1, lines: ['-alpha', '-BETA', '-alpha', '+replaced'] },
+      {
+        oldStart: 1,
+        oldLines: 3,
+        newStart: 1,
+        newLines: 1,
+        lines: ['-alpha', '-BETA', '-alpha', '+replaced'],
+      },
     ]);
   });
 
@@ -318,7 +414,9 @@ describe('computeStructuredPatch', () => {
       [1, 5],
       [16, 5],
     ]);
-    expect(hunks[0]?.lines).toEqual(['l1', '-l2', '+L2', 'l3', 'l4', 'l5'].map((line) => (/^[-+]/.test(line) ? line : ` ${line}`)));
+    expect(hunks[0]?.lines).toEqual(
+      ['l1', '-l2', '+L2', 'l3', 'l4', 'l5'].map((line) => (/^[-+]/.test(line) ? line : ` ${line}`)),
+    );
   });
 });
 

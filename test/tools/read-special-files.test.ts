@@ -9,15 +9,25 @@ import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support
 // Issue 14 item 12: Read of a FIFO in the workspace hung the run forever. Read reads regular files
 // only; anything else is a tool error result, and no kind of file can make it wait.
 
-async function readAll(projectDir: string, paths: readonly string[], mode: 'default' | 'bypassPermissions' = 'default') {
-  const { result } = await scriptedRun([[...paths.map((file, index) => toolUse(`toolu_${index}`, 'Read', { file_path: file }))], [text('done')]], {
-    projectDir,
-    tools: builtinTools(),
-    permissions: { mode },
-    transcript: false,
-  });
+async function readAll(
+  projectDir: string,
+  paths: readonly string[],
+  mode: 'default' | 'bypassPermissions' = 'default',
+) {
+  const { result } = await scriptedRun(
+    [[...paths.map((file, index) => toolUse(`toolu_${index}`, 'Read', { file_path: file }))], [text('done')]],
+    {
+      projectDir,
+      tools: builtinTools(),
+      permissions: { mode },
+      transcript: false,
+    },
+  );
   expect(result.terminalReason).toBe('completed');
-  return toolResults(result.messages).map((message) => ({ isError: message.isError, content: message.content }));
+  return toolResults(result.messages).map((message) => ({
+    isError: message.isError,
+    content: message.content,
+  }));
 }
 
 describe('Read of what is not a regular file', () => {
@@ -26,9 +36,15 @@ describe('Read of what is not a regular file', () => {
     execFileSync('mkfifo', [path.join(projectDir, 'pipe')]);
     fs.symlinkSync('pipe', path.join(projectDir, 'link-to-pipe'));
     expect(await readAll(projectDir, ['pipe', 'link-to-pipe'])).toEqual([
-      { isError: true, content: `Cannot read '${projectDir}/pipe': it is a named pipe (FIFO), not a regular file. Read only reads regular files.` },
+      {
+        isError: true,
+        content: `Cannot read '${projectDir}/pipe': it is a named pipe (FIFO), not a regular file. Read only reads regular files.`,
+      },
       // Read reads the real path its permission was decided for, so the link is named by its target.
-      { isError: true, content: `Cannot read '${projectDir}/pipe': it is a named pipe (FIFO), not a regular file. Read only reads regular files.` },
+      {
+        isError: true,
+        content: `Cannot read '${projectDir}/pipe': it is a named pipe (FIFO), not a regular file. Read only reads regular files.`,
+      },
     ]);
   });
 
@@ -39,8 +55,11 @@ describe('Read of what is not a regular file', () => {
     try {
       const results = await readAll(projectDir, ['sock', '/dev/zero'], 'bypassPermissions');
       expect(results).toEqual([
-        { isError: true, content: expect.stringContaining("it is a socket, not a regular file") },
-        { isError: true, content: expect.stringContaining("'/dev/zero': it is a character device, not a regular file") },
+        { isError: true, content: expect.stringContaining('it is a socket, not a regular file') },
+        {
+          isError: true,
+          content: expect.stringContaining("'/dev/zero': it is a character device, not a regular file"),
+        },
       ]);
     } finally {
       server.close();
@@ -63,12 +82,21 @@ describe('Write over what is not a regular file', () => {
   it('refuses to replace a FIFO (it stays a FIFO) and still writes a regular file', async () => {
     const projectDir = tempProject();
     execFileSync('mkfifo', [path.join(projectDir, 'pipe')]);
-    const { result } = await scriptedRun([[toolUse('toolu_1', 'Write', { file_path: 'pipe', content: 'x' }), toolUse('toolu_2', 'Write', { file_path: 'plain.txt', content: 'ok' })], [text('done')]], {
-      projectDir,
-      tools: builtinTools(),
-      permissions: { mode: 'bypassPermissions' },
-      transcript: false,
-    });
+    const { result } = await scriptedRun(
+      [
+        [
+          toolUse('toolu_1', 'Write', { file_path: 'pipe', content: 'x' }),
+          toolUse('toolu_2', 'Write', { file_path: 'plain.txt', content: 'ok' }),
+        ],
+        [text('done')],
+      ],
+      {
+        projectDir,
+        tools: builtinTools(),
+        permissions: { mode: 'bypassPermissions' },
+        transcript: false,
+      },
+    );
     const [fifo, plain] = toolResults(result.messages);
     expect(fifo?.isError).toBe(true);
     expect(String(fifo?.content)).toContain('not a regular file');

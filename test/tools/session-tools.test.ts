@@ -1,7 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assistantMessage, builtinTools, HookEngine, runAgent, startSession, type Message, type ModelRequest, type ModelResponse, type ToolResultMessage } from '../../src/index.js';
+import {
+  assistantMessage,
+  builtinTools,
+  HookEngine,
+  runAgent,
+  startSession,
+  type Message,
+  type ModelRequest,
+  type ModelResponse,
+  type ToolResultMessage,
+} from '../../src/index.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { tempProject, text, toolUse } from '../support/scripted-run.js';
 
@@ -19,14 +29,22 @@ function lastResults(messages: readonly Message[]): ToolResultMessage[] {
 }
 
 /** A model that plays `steps`; each step sees the results so far (for ids only known at run time). */
-function liveModel(steps: readonly ((results: readonly ToolResultMessage[]) => ModelResponse['message'] | Promise<ModelResponse['message']>)[]) {
+function liveModel(
+  steps: readonly ((
+    results: readonly ToolResultMessage[],
+  ) => ModelResponse['message'] | Promise<ModelResponse['message']>)[],
+) {
   let index = 0;
   return {
     name: 'live',
     complete: async (request: ModelRequest): Promise<ModelResponse> => {
       const step = steps[index++];
       const message = step ? await step(lastResults(request.messages)) : assistantMessage('done');
-      return { message, usage: { inputTokens: 1, outputTokens: 1 }, stopReason: message.toolCalls.length > 0 ? 'tool_use' : 'end_turn' };
+      return {
+        message,
+        usage: { inputTokens: 1, outputTokens: 1 },
+        stopReason: message.toolCalls.length > 0 ? 'tool_use' : 'end_turn',
+      };
     },
   };
 }
@@ -35,7 +53,16 @@ describe('TodoWrite', () => {
   it("answers with Claude Code's text, and a hook set matching Write|Edit|MultiEdit|TodoWrite sees {oldTodos, newTodos}", () => {
     const dir = tempProject();
     const log = path.join(dir, 'post.jsonl');
-    writeJson(dir, 'settings.json', { hooks: { PostToolUse: [{ matcher: 'Write|Edit|MultiEdit|TodoWrite', hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }] }] } });
+    writeJson(dir, 'settings.json', {
+      hooks: {
+        PostToolUse: [
+          {
+            matcher: 'Write|Edit|MultiEdit|TodoWrite',
+            hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }],
+          },
+        ],
+      },
+    });
     writeJson(dir, 'turns.json', [
       [toolUse('t1', 'TodoWrite', { todos: TODOS })],
       [toolUse('t2', 'TodoWrite', { todos: DONE })],
@@ -43,16 +70,37 @@ describe('TodoWrite', () => {
       [toolUse('t4', 'TodoWrite', { todos: [{ content: 'x', status: 'bogus' }] })],
       [text('planned')],
     ]);
-    const run = runCli(['-p', 'plan', '--settings', 'settings.json', '--model-script', 'turns.json', '--output-format', 'stream-json'], dir);
+    const run = runCli(
+      [
+        '-p',
+        'plan',
+        '--settings',
+        'settings.json',
+        '--model-script',
+        'turns.json',
+        '--output-format',
+        'stream-json',
+      ],
+      dir,
+    );
     expect(run.status).toBe(0);
-    const posts = fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { tool_name: string; tool_response: unknown });
+    const posts = fs
+      .readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { tool_name: string; tool_response: unknown });
     expect(posts.map((post) => post.tool_name)).toEqual(['TodoWrite', 'TodoWrite', 'TodoWrite']);
     expect(posts[0]!.tool_response).toEqual({ oldTodos: [], newTodos: TODOS });
     expect(posts[1]!.tool_response).toEqual({ oldTodos: TODOS, newTodos: DONE });
     // A list whose items are all completed is finished: the next one starts from nothing.
     expect(posts[2]!.tool_response).toEqual({ oldTodos: [], newTodos: TODOS });
-    expect(run.stdout).toContain('Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable');
-    expect(run.stdout).toContain('InputValidationError: TodoWrite failed due to the following issues:\\nThe required parameter `todos[0].activeForm` is missing\\nThe parameter `todos[0].status` is invalid: Invalid option: expected one of \\"pending\\"|\\"in_progress\\"|\\"completed\\"');
+    expect(run.stdout).toContain(
+      'Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable',
+    );
+    expect(run.stdout).toContain(
+      'InputValidationError: TodoWrite failed due to the following issues:\\nThe required parameter `todos[0].activeForm` is missing\\nThe parameter `todos[0].status` is invalid: Invalid option: expected one of \\"pending\\"|\\"in_progress\\"|\\"completed\\"',
+    );
   });
 
   it('is offered to the model with its Claude Code schema', async () => {
@@ -60,13 +108,30 @@ describe('TodoWrite', () => {
     await runAgent('go', {
       projectDir: tempProject(),
       tools: builtinTools(),
-      model: { name: 'peek', complete: async (request) => ((seen = request.tools), { message: assistantMessage('ok'), usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end_turn' }) },
+      model: {
+        name: 'peek',
+        complete: async (request) => (
+          (seen = request.tools),
+          {
+            message: assistantMessage('ok'),
+            usage: { inputTokens: 1, outputTokens: 1 },
+            stopReason: 'end_turn',
+          }
+        ),
+      },
     });
     const todo = seen.find((tool) => tool.name === 'TodoWrite');
-    const schema = todo?.inputSchema as { required: string[]; properties: { todos: { items: { required: string[]; properties: { status: { enum: string[] } } } } } };
+    const schema = todo?.inputSchema as {
+      required: string[];
+      properties: { todos: { items: { required: string[]; properties: { status: { enum: string[] } } } } };
+    };
     expect(schema.required).toEqual(['todos']);
     expect(schema.properties.todos.items.required).toEqual(['content', 'status', 'activeForm']);
-    expect(schema.properties.todos.items.properties.status.enum).toEqual(['pending', 'in_progress', 'completed']);
+    expect(schema.properties.todos.items.properties.status.enum).toEqual([
+      'pending',
+      'in_progress',
+      'completed',
+    ]);
   });
 });
 
@@ -80,9 +145,11 @@ describe('background Bash and TaskStop', () => {
       return false;
     }
   };
-  const idOf = (results: readonly ToolResultMessage[]) => /with ID: (\w+)/.exec(results.at(-1)?.content ?? '')?.[1] ?? 'none';
+  const idOf = (results: readonly ToolResultMessage[]) =>
+    /with ID: (\w+)/.exec(results.at(-1)?.content ?? '')?.[1] ?? 'none';
   const untilFile = async (file: string) => {
-    while (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') === '') await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') === '')
+      await new Promise((resolve) => setTimeout(resolve, 20));
   };
 
   it('returns an id at once, PreToolUse sees run_in_background, and TaskStop ends the whole process group', async () => {
@@ -106,16 +173,31 @@ describe('background Bash and TaskStop', () => {
           expect(alive(pid)).toBe(true);
           return assistantMessage('', [{ id: 't2', name: 'TaskStop', input: { task_id: idOf(results) } }]);
         },
-        (results) => assistantMessage('', [{ id: 't3', name: 'TaskStop', input: { task_id: /task: (\w+)/.exec(results.at(-1)?.content ?? '')?.[1] ?? 'none' } }]),
+        (results) =>
+          assistantMessage('', [
+            {
+              id: 't3',
+              name: 'TaskStop',
+              input: { task_id: /task: (\w+)/.exec(results.at(-1)?.content ?? '')?.[1] ?? 'none' },
+            },
+          ]),
         () => assistantMessage('', [{ id: 't4', name: 'TaskStop', input: { shell_id: 'nosuch' } }]),
       ]),
     });
     const results = lastResults(result.messages);
-    expect(results[0]!.content).toMatch(/^Command running in background with ID: b\w+\. Output is being written to: \S+\.output\./);
+    expect(results[0]!.content).toMatch(
+      /^Command running in background with ID: b\w+\. Output is being written to: \S+\.output\./,
+    );
     expect(preInputs[0]).toEqual({ command, run_in_background: true });
     expect(results[1]!.content).toBe(`Successfully stopped task: ${idOf([results[0]!])} (${command})`);
-    expect(results[2]).toMatchObject({ isError: true, content: `<tool_use_error>Task ${idOf([results[0]!])} is not running (status: killed)</tool_use_error>` });
-    expect(results[3]).toMatchObject({ isError: true, content: '<tool_use_error>No task found with ID: nosuch</tool_use_error>' });
+    expect(results[2]).toMatchObject({
+      isError: true,
+      content: `<tool_use_error>Task ${idOf([results[0]!])} is not running (status: killed)</tool_use_error>`,
+    });
+    expect(results[3]).toMatchObject({
+      isError: true,
+      content: '<tool_use_error>No task found with ID: nosuch</tool_use_error>',
+    });
     while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(alive(pid)).toBe(false);
   });
@@ -126,7 +208,16 @@ describe('background Bash and TaskStop', () => {
       projectDir: dir,
       tools: builtinTools(),
       permissions: { rules: { allow: ['Bash'] } },
-      model: liveModel([() => assistantMessage('', [{ id: 't1', name: 'Bash', input: { command: `sh -c 'echo $$ > ${dir}/pid; exec sleep 60'`, run_in_background: true } }])]),
+      model: liveModel([
+        () =>
+          assistantMessage('', [
+            {
+              id: 't1',
+              name: 'Bash',
+              input: { command: `sh -c 'echo $$ > ${dir}/pid; exec sleep 60'`, run_in_background: true },
+            },
+          ]),
+      ]),
     });
     await session.send('go');
     await untilFile(path.join(dir, 'pid'));
@@ -144,7 +235,12 @@ describe('background Bash and TaskStop', () => {
       projectDir: dir,
       tools: builtinTools(),
       permissions: { rules: { allow: ['Bash'], deny: ['Bash(touch:*)'] } },
-      model: liveModel([() => assistantMessage('', [{ id: 't1', name: 'Bash', input: { command: `touch ${dir}/made`, run_in_background: true } }])]),
+      model: liveModel([
+        () =>
+          assistantMessage('', [
+            { id: 't1', name: 'Bash', input: { command: `touch ${dir}/made`, run_in_background: true } },
+          ]),
+      ]),
     });
     expect(lastResults(result.messages)[0]!.isError).toBe(true);
     expect(fs.existsSync(path.join(dir, 'made'))).toBe(false);

@@ -1,5 +1,15 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { addContext, block, HookEngine, type BlockFeedback, type ContextEvent, type HookInput, type HookOutput, type HookResult, type PreToolDecision } from '../../src/index.js';
+import {
+  addContext,
+  block,
+  HookEngine,
+  type BlockFeedback,
+  type ContextEvent,
+  type HookInput,
+  type HookOutput,
+  type HookResult,
+  type PreToolDecision,
+} from '../../src/index.js';
 
 declare const preToolUse: HookInput<'PreToolUse'>;
 declare const stop: HookInput<'Stop'>;
@@ -18,6 +28,7 @@ describe('fire returns the typed merged result of its event', () => {
     expectTypeOf(result.reason).toEqualTypeOf<string | undefined>();
     expectTypeOf(result.updatedInput).toEqualTypeOf<Record<string, unknown> | undefined>();
     expectTypeOf(result.contexts).toEqualTypeOf<readonly string[]>();
+    // prettier-ignore
     // @ts-expect-error PreToolUse answers merge into a decision, not into blocks
     void result.blocks;
   });
@@ -25,31 +36,45 @@ describe('fire returns the typed merged result of its event', () => {
   it('Stop: the blocks that send the model back to work; no decision', async () => {
     const result = await hooks.fire('Stop', stop);
     expectTypeOf(result.blocks).toEqualTypeOf<readonly BlockFeedback[]>();
+    // prettier-ignore
     // @ts-expect-error Stop has no permission decision
     void result.decision;
   });
 
   it('the other rules: PermissionRequest, PostToolUse, SessionStart, Elicitation, observers', async () => {
-    expectTypeOf((await hooks.fire('PermissionRequest', permissionRequest)).behavior).toEqualTypeOf<'allow' | 'deny' | 'defer' | undefined>();
-    expectTypeOf((await hooks.fire('PostToolUse', postToolUse)).updatedToolOutput).toEqualTypeOf<{ readonly value: unknown } | undefined>();
-    expectTypeOf((await hooks.fire('SessionStart', sessionStart)).initialUserMessage).toEqualTypeOf<string | undefined>();
-    expectTypeOf((await hooks.fire('Elicitation', elicitation)).answer?.action).toEqualTypeOf<'accept' | 'decline' | 'cancel' | undefined>();
+    expectTypeOf((await hooks.fire('PermissionRequest', permissionRequest)).behavior).toEqualTypeOf<
+      'allow' | 'deny' | 'defer' | undefined
+    >();
+    expectTypeOf((await hooks.fire('PostToolUse', postToolUse)).updatedToolOutput).toEqualTypeOf<
+      { readonly value: unknown } | undefined
+    >();
+    expectTypeOf((await hooks.fire('SessionStart', sessionStart)).initialUserMessage).toEqualTypeOf<
+      string | undefined
+    >();
+    expectTypeOf((await hooks.fire('Elicitation', elicitation)).answer?.action).toEqualTypeOf<
+      'accept' | 'decline' | 'cancel' | undefined
+    >();
     const observed = await hooks.fire('Notification', notification);
     expectTypeOf(observed.systemMessages).toEqualTypeOf<readonly string[]>();
+    // prettier-ignore
     // @ts-expect-error Notification cannot block
     void observed.blocks;
   });
 
   it('always carries the outcomes in merge order', () => {
-    expectTypeOf<HookResult<'SessionEnd'>['outcomes']>().toEqualTypeOf<readonly import('../../src/index.js').HandlerOutcome[]>();
+    expectTypeOf<HookResult<'SessionEnd'>['outcomes']>().toEqualTypeOf<
+      readonly import('../../src/index.js').HandlerOutcome[]
+    >();
   });
 });
 
 describe('a handler cannot answer another event', () => {
   it('a PreToolUse handler returning a Stop-only answer does not compile', () => {
     const hooks = new HookEngine();
+    // prettier-ignore
     // @ts-expect-error a Stop-specific output is not a PreToolUse output
     hooks.on('PreToolUse', (): HookOutput<'PreToolUse'> => ({ hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'x' } }));
+    // prettier-ignore
     // @ts-expect-error the same through the builder: addContext('Stop', …) is a Stop answer
     hooks.on('PreToolUse', () => addContext('Stop', 'keep going'));
     hooks.on('PreToolUse', () => addContext('PreToolUse', 'fine'));

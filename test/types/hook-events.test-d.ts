@@ -12,6 +12,7 @@ describe('the event map types every hook', () => {
     });
     hooks.on('Stop', (input) => {
       expectTypeOf(input.stop_hook_active).toEqualTypeOf<boolean>();
+      // prettier-ignore
       // @ts-expect-error Stop carries no tool_name
       void input.tool_name;
     });
@@ -22,13 +23,18 @@ describe('the event map types every hook', () => {
     // TypeScript does not check excess properties of an unannotated arrow's return value, so a
     // handler that wants the compile-time check annotates its return type (or uses the builders);
     // the runtime contract check (HookContractError) catches the rest.
+    // prettier-ignore
     // @ts-expect-error updatedInput belongs to PreToolUse, not Stop
     hooks.on('Stop', (): HookOutput<'Stop'> => ({ hookSpecificOutput: { hookEventName: 'Stop', updatedInput: {} } }));
+    // prettier-ignore
     // @ts-expect-error a PreToolUse payload field is not a Stop output field
     hooks.on('Stop', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } }));
+    // prettier-ignore
     // @ts-expect-error permissionDecision only takes allow | deny | ask | defer
     hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'maybe' } }));
-    hooks.on('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } }));
+    hooks.on('PreToolUse', () => ({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' },
+    }));
   });
 
   it('returns an unregister function', () => {
@@ -37,7 +43,9 @@ describe('the event map types every hook', () => {
 
   it('derives payload and output types from the schemas', () => {
     expectTypeOf<HookInput<'PostToolUse'>['duration_ms']>().toEqualTypeOf<number>();
-    expectTypeOf<NonNullable<HookOutput<'PreToolUse'>['hookSpecificOutput']>['updatedInput']>().toEqualTypeOf<Record<string, unknown> | undefined>();
+    expectTypeOf<NonNullable<HookOutput<'PreToolUse'>['hookSpecificOutput']>['updatedInput']>().toEqualTypeOf<
+      Record<string, unknown> | undefined
+    >();
   });
 });
 

@@ -28,12 +28,32 @@ export interface CommandProblem {
 
 // Shell builtins and keywords: nothing to find on disk.
 const BUILTINS = new Set(
-  ('. : [ [[ alias bg break builtin cd command continue declare echo eval exec exit export false fc fg getopts hash ' +
+  (
+    '. : [ [[ alias bg break builtin cd command continue declare echo eval exec exit export false fc fg getopts hash ' +
     'jobs kill let local printf pwd read readonly return set shift source test times trap true type typeset ulimit umask unalias unset wait ' +
-    'if then else elif fi for while until do done case esac function select time {').split(' '),
+    'if then else elif fi for while until do done case esac function select time {'
+  ).split(' '),
 );
 // Programs that run a script named by their first operand.
-const INTERPRETERS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'python', 'python3', 'node', 'deno', 'bun', 'ruby', 'perl', 'php', 'tsx', 'ts-node', 'uv', 'pwsh']);
+const INTERPRETERS = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'python',
+  'python3',
+  'node',
+  'deno',
+  'bun',
+  'ruby',
+  'perl',
+  'php',
+  'tsx',
+  'ts-node',
+  'uv',
+  'pwsh',
+]);
 const INLINE_CODE_OPTIONS = new Set(['-c', '-e', '--eval', '-p', '--print', '-m', '-r', '--command']);
 const SCRIPT_EXTENSION = /\.(py|js|mjs|cjs|ts|mts|sh|bash|zsh|rb|pl|php|ps1)$/;
 
@@ -42,12 +62,16 @@ const SCRIPT_EXTENSION = /\.(py|js|mjs|cjs|ts|mts|sh|bash|zsh|rb|pl|php|ps1)$/;
  * simple command of the line; the first one's problems are errors, later ones' warnings (they may
  * sit behind a `command -v x ||` guard). An interpreter's script operand must exist too.
  */
-export async function checkCommand(config: CommandHandlerConfig, context: CommandContext): Promise<CommandProblem[]> {
+export async function checkCommand(
+  config: CommandHandlerConfig,
+  context: CommandContext,
+): Promise<CommandProblem[]> {
   if (config.args !== undefined) {
     const file = expand(config.command, context);
     return /[$`]/.test(file) ? [] : checkProgram(file, 'error', context);
   }
-  if (config.shell !== undefined && /^(pwsh|powershell)(\.exe)?$/i.test(path.basename(config.shell))) return [];
+  if (config.shell !== undefined && /^(pwsh|powershell)(\.exe)?$/i.test(path.basename(config.shell)))
+    return [];
   const parsed = await parseBashCommand(config.command);
   if (!parsed.ok) return [{ severity: 'warning', message: `cannot check: ${parsed.error}` }];
   const first = firstInSource(config.command, parsed.commands);
@@ -59,13 +83,17 @@ export async function checkCommand(config: CommandHandlerConfig, context: Comman
     const file = staticValue(program, context);
     if (file === undefined || BUILTINS.has(file)) continue;
     problems.push(...checkProgram(file, severity, context), ...checkSplitting(program, severity, context));
-    if (INTERPRETERS.has(path.basename(file))) problems.push(...checkScriptOperand(command.argv.slice(1), severity, context));
+    if (INTERPRETERS.has(path.basename(file)))
+      problems.push(...checkScriptOperand(command.argv.slice(1), severity, context));
   }
   return problems;
 }
 
 /** The command that starts first in the source text (the parser lists inner commands before outer ones). */
-function firstInSource<T extends { readonly text: string }>(source: string, commands: readonly T[]): T | undefined {
+function firstInSource<T extends { readonly text: string }>(
+  source: string,
+  commands: readonly T[],
+): T | undefined {
   let best: T | undefined;
   let bestAt = Infinity;
   for (const command of commands) {
@@ -75,7 +103,11 @@ function firstInSource<T extends { readonly text: string }>(source: string, comm
   return best;
 }
 
-function checkProgram(file: string | undefined, severity: CommandProblem['severity'], context: CommandContext): CommandProblem[] {
+function checkProgram(
+  file: string | undefined,
+  severity: CommandProblem['severity'],
+  context: CommandContext,
+): CommandProblem[] {
   if (file === undefined || file === '') return [];
   if (!file.includes('/')) {
     return lookupPath(file, context.path) ? [] : [{ severity, message: `${file}: not found in PATH` }];
@@ -89,26 +121,46 @@ function checkProgram(file: string | undefined, severity: CommandProblem['severi
     return [{ severity, message: `${shown}: no such file` }];
   }
   if (!stat.isFile()) return [{ severity, message: `${shown}: not a file` }];
-  if (!isExecutable(resolved)) return [{ severity, message: `${shown}: not executable (chmod +x ${resolved})` }];
+  if (!isExecutable(resolved))
+    return [{ severity, message: `${shown}: not executable (chmod +x ${resolved})` }];
   return path.isAbsolute(file) ? [] : [relativeWarning(file)];
 }
 
 /** The script an interpreter runs (`python3 "$CLAUDE_PROJECT_DIR"/hook.py`); inline code (`-c`, `-e`) and modules (`-m`) are not files. */
-function checkScriptOperand(operands: readonly ShellWord[], severity: CommandProblem['severity'], context: CommandContext): CommandProblem[] {
+function checkScriptOperand(
+  operands: readonly ShellWord[],
+  severity: CommandProblem['severity'],
+  context: CommandContext,
+): CommandProblem[] {
   const operand = operands.find((word) => !word.value.startsWith('-'));
   const options = operand === undefined ? operands : operands.slice(0, operands.indexOf(operand));
   if (operand === undefined || options.some((word) => INLINE_CODE_OPTIONS.has(word.value))) return [];
   const file = staticValue(operand, context);
   if (file === undefined || !(file.includes('/') || SCRIPT_EXTENSION.test(file))) return [];
   const resolved = path.resolve(context.projectDir, file);
-  if (!fs.existsSync(resolved)) return [{ severity, message: `${file}${resolved === file ? '' : ` (${resolved})`}: no such file` }];
+  if (!fs.existsSync(resolved))
+    return [{ severity, message: `${file}${resolved === file ? '' : ` (${resolved})`}: no such file` }];
   return path.isAbsolute(file) ? [] : [relativeWarning(file)];
 }
 
 /** An unquoted `$CLAUDE_PROJECT_DIR` splits into several words when the project path has a space. */
-function checkSplitting(word: ShellWord, severity: CommandProblem['severity'], context: CommandContext): CommandProblem[] {
-  if (!/\$\{?CLAUDE_PROJECT_DIR/.test(word.source) || /["']/.test(word.source) || !/\s/.test(context.projectDir)) return [];
-  return [{ severity, message: `${word.source}: unquoted, so the project path splits at its space; write "$CLAUDE_PROJECT_DIR"${word.source.replace(/^\$\{?CLAUDE_PROJECT_DIR\}?/, '')}` }];
+function checkSplitting(
+  word: ShellWord,
+  severity: CommandProblem['severity'],
+  context: CommandContext,
+): CommandProblem[] {
+  if (
+    !/\$\{?CLAUDE_PROJECT_DIR/.test(word.source) ||
+    /["']/.test(word.source) ||
+    !/\s/.test(context.projectDir)
+  )
+    return [];
+  return [
+    {
+      severity,
+      message: `${word.source}: unquoted, so the project path splits at its space; write "$CLAUDE_PROJECT_DIR"${word.source.replace(/^\$\{?CLAUDE_PROJECT_DIR\}?/, '')}`,
+    },
+  ];
 }
 
 function relativeWarning(file: string): CommandProblem {
@@ -126,8 +178,14 @@ function staticValue(word: ShellWord, context: CommandContext): string | undefin
 }
 
 function expand(text: string, context: CommandContext): string {
-  let value = text.replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g, () => context.projectDir);
-  for (const [name, replacement] of [['CLAUDE_PLUGIN_ROOT', context.pluginRoot], ['CLAUDE_PLUGIN_DATA', context.pluginData]] as const) {
+  let value = text.replace(
+    /\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g,
+    () => context.projectDir,
+  );
+  for (const [name, replacement] of [
+    ['CLAUDE_PLUGIN_ROOT', context.pluginRoot],
+    ['CLAUDE_PLUGIN_DATA', context.pluginData],
+  ] as const) {
     if (replacement === undefined) continue;
     value = value.replace(new RegExp(`\\$\\{${name}\\}|\\$${name}(?![A-Za-z0-9_])`, 'g'), () => replacement);
   }

@@ -28,7 +28,11 @@ export interface EffectiveHandler {
  * traces each registered handler back to its settings entry. Returns them grouped by event, in
  * settings order, and the registration's warnings other than the reasons handlers were skipped.
  */
-export function registerEffective(engine: HookEngine, handlers: readonly SetupHandler[], projectDir: string): { byEvent: Map<string, EffectiveHandler[]>; warnings: string[] } {
+export function registerEffective(
+  engine: HookEngine,
+  handlers: readonly SetupHandler[],
+  projectDir: string,
+): { byEvent: Map<string, EffectiveHandler[]>; warnings: string[] } {
   const byEvent = new Map<string, EffectiveHandler[]>();
   const warnings = new Set<string>();
   // All at once first, as a run does (SessionStart hooks are numbered across the list); when some
@@ -74,7 +78,9 @@ export function locationOf(entry: SetupHandler): string {
 export function describeHandler(config: HandlerConfig): string {
   switch (config.type) {
     case 'command':
-      return config.args === undefined ? `command: ${config.command}` : `command: ${JSON.stringify([config.command, ...config.args])}`;
+      return config.args === undefined
+        ? `command: ${config.command}`
+        : `command: ${JSON.stringify([config.command, ...config.args])}`;
     case 'http':
       return `http: ${config.url}`;
     case 'prompt':
@@ -88,8 +94,13 @@ export function describeHandler(config: HandlerConfig): string {
 /** Where a handler came from, for text output: `.claude/settings.json (project)` or `plugin my-guard: <file>`. */
 export function describeSource(entry: SetupHandler, cwd: string): string {
   const relative = path.relative(cwd, entry.source.file);
-  const shown = entry.source.file === '--settings' || relative.startsWith('..') || path.isAbsolute(relative) ? entry.source.file : relative;
-  return entry.source.scope === 'plugin' ? `plugin ${entry.source.plugin ?? '?'}: ${shown}` : `${shown} (${entry.source.scope})`;
+  const shown =
+    entry.source.file === '--settings' || relative.startsWith('..') || path.isAbsolute(relative)
+      ? entry.source.file
+      : relative;
+  return entry.source.scope === 'plugin'
+    ? `plugin ${entry.source.plugin ?? '?'}: ${shown}`
+    : `${shown} (${entry.source.scope})`;
 }
 
 /** How a matcher prints: `*` for "every value". */

@@ -7,7 +7,10 @@ import type { HandlerAnswer, HookTestReport, TestedHandler } from './test-event.
  */
 export function formatTestReport(report: HookTestReport, cwd: string): string {
   const lines: string[] = [];
-  const subject = report.matchValue === undefined ? report.event : `${report.event} for ${report.matchField === 'tool_name' ? 'tool' : report.matchField} ${report.matchValue}`;
+  const subject =
+    report.matchValue === undefined
+      ? report.event
+      : `${report.event} for ${report.matchField === 'tool_name' ? 'tool' : report.matchField} ${report.matchValue}`;
   lines.push(subject, `payload: ${JSON.stringify(report.payload)}`);
   for (const note of report.notes) lines.push(`note: ${note}`);
   for (const handler of report.handlers) lines.push('', ...formatHandler(handler, cwd));
@@ -28,11 +31,18 @@ function formatHandler(handler: TestedHandler, cwd: string): string[] {
 
 function formatAnswer(answer: HandlerAnswer, async: boolean): string[] {
   const lines: string[] = [];
-  const ended = answer.exitCode !== undefined && answer.exitCode !== null ? `exit code ${answer.exitCode}` : answer.signal ? `killed by ${answer.signal}` : answer.outcome;
+  const ended =
+    answer.exitCode !== undefined && answer.exitCode !== null
+      ? `exit code ${answer.exitCode}`
+      : answer.signal
+        ? `killed by ${answer.signal}`
+        : answer.outcome;
   lines.push(`${ended} in ${answer.durationMs} ms`);
   if (answer.stdout !== undefined) lines.push(...block('stdout', answer.stdout));
   if (answer.stderr !== undefined) lines.push(...block('stderr', answer.stderr));
-  lines.push(`read as: ${describeReading(answer)}${async ? ' (async: not part of the merged decision)' : ''}`);
+  lines.push(
+    `read as: ${describeReading(answer)}${async ? ' (async: not part of the merged decision)' : ''}`,
+  );
   if (answer.warning !== undefined) lines.push(`warning: ${answer.warning}`);
   return lines;
 }
@@ -46,7 +56,9 @@ function describeReading(answer: HandlerAnswer): string {
       return `${answer.outcome === 'timeout' ? 'timed out' : 'failed'}, ${answer.failClosed ? 'blocking (fails closed)' : 'non-blocking'}: ${answer.error ?? ''}${Object.keys(answer.output).length > 0 ? `; its JSON output still counts: ${JSON.stringify(answer.output)}` : ''}`;
     case 'ok':
       if (Object.keys(answer.output).length > 0) return `JSON output ${JSON.stringify(answer.output)}`;
-      return answer.plainText !== undefined ? `plain text (context for SessionStart/UserPromptSubmit only): ${JSON.stringify(answer.plainText)}` : 'no opinion';
+      return answer.plainText !== undefined
+        ? `plain text (context for SessionStart/UserPromptSubmit only): ${JSON.stringify(answer.plainText)}`
+        : 'no opinion';
   }
 }
 
@@ -60,13 +72,26 @@ function block(name: string, text: string): string[] {
 
 function formatVerdict(report: HookTestReport): string[] {
   const { verdict } = report;
-  const lines = [`merged decision: ${verdict.decision}${verdict.decision === 'none' ? ' (no hook decided anything)' : ''}`];
+  const lines = [
+    `merged decision: ${verdict.decision}${verdict.decision === 'none' ? ' (no hook decided anything)' : ''}`,
+  ];
   if (verdict.reason !== undefined) lines.push(...block('reason', verdict.reason));
-  const merged = verdict.merged as { updatedInput?: unknown; updatedToolOutput?: { value: unknown }; contexts?: string[]; stop?: { reason?: string }; systemMessages?: string[]; plainTexts?: string[] };
+  const merged = verdict.merged as {
+    updatedInput?: unknown;
+    updatedToolOutput?: { value: unknown };
+    contexts?: string[];
+    stop?: { reason?: string };
+    systemMessages?: string[];
+    plainTexts?: string[];
+  };
   if (merged.updatedInput !== undefined) lines.push(`updatedInput: ${JSON.stringify(merged.updatedInput)}`);
-  if (merged.updatedToolOutput !== undefined) lines.push(`updatedToolOutput: ${JSON.stringify(merged.updatedToolOutput.value)}`);
+  if (merged.updatedToolOutput !== undefined)
+    lines.push(`updatedToolOutput: ${JSON.stringify(merged.updatedToolOutput.value)}`);
   for (const context of merged.contexts ?? []) lines.push(...block('additionalContext', context));
-  if (merged.stop !== undefined) lines.push(`continue: false — the run stops${merged.stop.reason !== undefined ? ` (stopReason: ${merged.stop.reason})` : ''}`);
+  if (merged.stop !== undefined)
+    lines.push(
+      `continue: false — the run stops${merged.stop.reason !== undefined ? ` (stopReason: ${merged.stop.reason})` : ''}`,
+    );
   for (const message of merged.systemMessages ?? []) lines.push(...block('systemMessage', message));
   return lines;
 }

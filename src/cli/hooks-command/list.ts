@@ -4,7 +4,14 @@ import { HookEngine } from '../../hooks/hook-engine.js';
 import { compileMatcher } from '../../hooks/matcher.js';
 import { closestName } from '../../hooks/settings/closest-name.js';
 import type { HookSetup } from '../../hooks/plugins/hook-setup.js';
-import { describeHandler, describeSource, locationOf, registerEffective, showMatcher, type EffectiveHandler } from './effective-handlers.js';
+import {
+  describeHandler,
+  describeSource,
+  locationOf,
+  registerEffective,
+  showMatcher,
+  type EffectiveHandler,
+} from './effective-handlers.js';
 
 /**
  * `hookloop hooks list`: every handler a run would have, per event in firing order, after the
@@ -48,7 +55,10 @@ export interface HookList {
 export function listHooks(setup: HookSetup, projectDir: string, event?: string): HookList {
   if (event !== undefined && !isHookEventName(event)) {
     const close = closestName(event, HOOK_EVENT_NAMES);
-    throw new ConfigError(`hooks list --event: unknown event ${JSON.stringify(event)}${close === undefined ? '' : ` (did you mean ${close}?)`}; expected one of ${HOOK_EVENT_NAMES.join(', ')}`, { field: '--event' });
+    throw new ConfigError(
+      `hooks list --event: unknown event ${JSON.stringify(event)}${close === undefined ? '' : ` (did you mean ${close}?)`}; expected one of ${HOOK_EVENT_NAMES.join(', ')}`,
+      { field: '--event' },
+    );
   }
   const { byEvent: effective, warnings } = registerEffective(new HookEngine(), setup.handlers, projectDir);
   const events: Record<string, ListedHandler[]> = {};
@@ -59,7 +69,12 @@ export function listHooks(setup: HookSetup, projectDir: string, event?: string):
   }
   return {
     files: setup.settings.files,
-    plugins: setup.plugins.map((plugin) => ({ name: plugin.name, root: plugin.root, dataDir: plugin.dataDir, hookFiles: plugin.hookFiles })),
+    plugins: setup.plugins.map((plugin) => ({
+      name: plugin.name,
+      root: plugin.root,
+      dataDir: plugin.dataDir,
+      hookFiles: plugin.hookFiles,
+    })),
     disableAllHooks: setup.settings.disableAllHooks,
     ...(event !== undefined ? { event } : {}),
     events,
@@ -79,7 +94,11 @@ function toListed(effective: EffectiveHandler): ListedHandler {
     handler: describeHandler(config),
     timeout: config.timeout,
     async: config.type === 'command' && config.async === true,
-    source: { file: entry.source.file, scope: entry.source.scope, ...(entry.source.plugin !== undefined ? { plugin: entry.source.plugin } : {}) },
+    source: {
+      file: entry.source.file,
+      scope: entry.source.scope,
+      ...(entry.source.plugin !== undefined ? { plugin: entry.source.plugin } : {}),
+    },
     location: locationOf(entry),
     ...(effective.duplicateOf !== undefined ? { duplicateOf: effective.duplicateOf } : {}),
     ...(effective.skipped !== undefined ? { skipped: effective.skipped } : {}),
@@ -90,7 +109,8 @@ function toListed(effective: EffectiveHandler): ListedHandler {
 export function formatHookList(list: HookList, setup: HookSetup, cwd: string): string {
   const lines: string[] = [];
   lines.push(`Settings read: ${list.files.length === 0 ? '(none)' : list.files.join(', ')}`);
-  for (const plugin of list.plugins) lines.push(`Plugin ${plugin.name}: ${plugin.root} (CLAUDE_PLUGIN_DATA=${plugin.dataDir})`);
+  for (const plugin of list.plugins)
+    lines.push(`Plugin ${plugin.name}: ${plugin.root} (CLAUDE_PLUGIN_DATA=${plugin.dataDir})`);
   if (list.disableAllHooks) lines.push('disableAllHooks is set: no hook runs.');
   for (const [event, handlers] of Object.entries(list.events)) {
     lines.push('', `${event} (${handlers.length} handler${handlers.length === 1 ? '' : 's'})`);
@@ -99,15 +119,27 @@ export function formatHookList(list: HookList, setup: HookSetup, cwd: string): s
         handler.if !== undefined ? `if ${handler.if}` : undefined,
         handler.timeout !== undefined ? `timeout ${handler.timeout} s` : undefined,
         handler.async ? 'async' : undefined,
-        handler.duplicateOf !== undefined ? `same as #${handler.duplicateOf}: runs once when both match` : undefined,
+        handler.duplicateOf !== undefined
+          ? `same as #${handler.duplicateOf}: runs once when both match`
+          : undefined,
         handler.skipped !== undefined ? `not run: ${handler.skipped}` : undefined,
       ].filter((note) => note !== undefined);
-      lines.push(`  #${handler.index} ${showMatcher(handler.matcher)}  ${handler.handler}${notes.length > 0 ? `  [${notes.join('; ')}]` : ''}`);
-      const entry = setup.handlers.find((candidate) => candidate.event === event && locationOf(candidate) === handler.location && candidate.source.file === handler.source.file);
-      lines.push(`      from ${entry === undefined ? handler.source.file : describeSource(entry, cwd)} ${handler.location}`);
+      lines.push(
+        `  #${handler.index} ${showMatcher(handler.matcher)}  ${handler.handler}${notes.length > 0 ? `  [${notes.join('; ')}]` : ''}`,
+      );
+      const entry = setup.handlers.find(
+        (candidate) =>
+          candidate.event === event &&
+          locationOf(candidate) === handler.location &&
+          candidate.source.file === handler.source.file,
+      );
+      lines.push(
+        `      from ${entry === undefined ? handler.source.file : describeSource(entry, cwd)} ${handler.location}`,
+      );
     }
   }
-  if (Object.keys(list.events).length === 0 && !list.disableAllHooks) lines.push('', list.event === undefined ? 'No hooks configured.' : `No hooks for ${list.event}.`);
+  if (Object.keys(list.events).length === 0 && !list.disableAllHooks)
+    lines.push('', list.event === undefined ? 'No hooks configured.' : `No hooks for ${list.event}.`);
   for (const warning of list.warnings) lines.push(`warning: ${warning}`);
   return `${lines.join('\n')}\n`;
 }

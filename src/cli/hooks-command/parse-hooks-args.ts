@@ -64,19 +64,24 @@ export interface HooksRecordOptions extends HookSourcesOptions {
 }
 
 /** What `hookloop hooks …` was asked to do. */
-export type HooksCommandOptions = HooksListOptions | HooksValidateOptions | HooksTestOptions | HooksRecordOptions;
+export type HooksCommandOptions =
+  HooksListOptions | HooksValidateOptions | HooksTestOptions | HooksRecordOptions;
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** `--line N`: a line number from 1. @throws InvalidArgumentError (commander prints it as a usage error). */
 function parseLine(value: string): number {
   const line = Number(value);
-  if (!/^\d+$/.test(value) || line < 1) throw new InvalidArgumentError(`expected a line number from 1, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || line < 1)
+    throw new InvalidArgumentError(`expected a line number from 1, got ${JSON.stringify(value)}`);
   return line;
 }
 
 function sourceFlags(flags: Record<string, unknown>): HookSourcesOptions {
-  return { settings: flags['settings'] as string | undefined, pluginDirs: (flags['pluginDir'] as string[] | undefined) ?? [] };
+  return {
+    settings: flags['settings'] as string | undefined,
+    pluginDirs: (flags['pluginDir'] as string[] | undefined) ?? [],
+  };
 }
 
 function withSourceOptions(command: Command): Command {
@@ -90,30 +95,73 @@ function withSourceOptions(command: Command): Command {
  * Pure: prints nothing (commander's output goes where `program` sends it).
  */
 export function addHooksCommand(program: Command, done: (options: HooksCommandOptions) => void): void {
-  const hooks = program.command('hooks').description('inspect, check and dry-run hook configuration (settings files and plugins)');
+  const hooks = program
+    .command('hooks')
+    .description('inspect, check and dry-run hook configuration (settings files and plugins)');
 
-  withSourceOptions(hooks.command('list').description('effective handlers per event, after merge and dedupe, with the file each came from'))
+  withSourceOptions(
+    hooks
+      .command('list')
+      .description('effective handlers per event, after merge and dedupe, with the file each came from'),
+  )
     .option('--event <name>', 'only this event')
     .option('--json', 'print JSON', false)
     .action((flags: Record<string, unknown>) =>
-      done({ command: 'hooks', action: 'list', ...sourceFlags(flags), event: flags['event'] as string | undefined, json: flags['json'] === true }),
+      done({
+        command: 'hooks',
+        action: 'list',
+        ...sourceFlags(flags),
+        event: flags['event'] as string | undefined,
+        json: flags['json'] === true,
+      }),
     );
 
-  withSourceOptions(hooks.command('validate').description('check settings/hooks files or plugin dirs: schema, events, matchers, if rules, commands'))
-    .argument('[files...]', 'settings or hooks.json files, or plugin directories (default: the files a run reads)')
+  withSourceOptions(
+    hooks
+      .command('validate')
+      .description('check settings/hooks files or plugin dirs: schema, events, matchers, if rules, commands'),
+  )
+    .argument(
+      '[files...]',
+      'settings or hooks.json files, or plugin directories (default: the files a run reads)',
+    )
     .option('--json', 'print JSON', false)
-    .action((files: string[], flags: Record<string, unknown>) => done({ command: 'hooks', action: 'validate', ...sourceFlags(flags), files, json: flags['json'] === true }));
+    .action((files: string[], flags: Record<string, unknown>) =>
+      done({
+        command: 'hooks',
+        action: 'validate',
+        ...sourceFlags(flags),
+        files,
+        json: flags['json'] === true,
+      }),
+    );
 
-  withSourceOptions(hooks.command('test').description('run one event through the real matcher, if, dedupe, execution and merge pipeline'))
-    .argument('[event]', 'the event, e.g. PreToolUse (with --payload: default, the payload\'s hook_event_name)')
+  withSourceOptions(
+    hooks
+      .command('test')
+      .description('run one event through the real matcher, if, dedupe, execution and merge pipeline'),
+  )
+    .argument(
+      '[event]',
+      "the event, e.g. PreToolUse (with --payload: default, the payload's hook_event_name)",
+    )
     .option('--tool <name>', 'tool events: the tool name, e.g. Bash')
     .option('--input <json>', 'tool events: the tool input as JSON, e.g. \'{"command":"ls"}\'')
     .option('--response <json>', 'PostToolUse: the tool_response as JSON')
     .option('--prompt <text>', 'UserPromptSubmit: the prompt')
-    .option('--payload <file>', 'a JSON payload, or JSON lines such as the output of `hooks record` (- = stdin); its fields override the built ones')
-    .option('--line <n>', 'with --payload: replay line N of the JSON lines (default: the first line, of EVENT when given)', parseLine)
+    .option(
+      '--payload <file>',
+      'a JSON payload, or JSON lines such as the output of `hooks record` (- = stdin); its fields override the built ones',
+    )
+    .option(
+      '--line <n>',
+      'with --payload: replay line N of the JSON lines (default: the first line, of EVENT when given)',
+      parseLine,
+    )
     .option('--all', 'with --payload: replay every line (of EVENT when given), one test each', false)
-    .addOption(new Option('--permission-mode <mode>', 'permission_mode in the payload').choices([...PERMISSION_MODES]))
+    .addOption(
+      new Option('--permission-mode <mode>', 'permission_mode in the payload').choices([...PERMISSION_MODES]),
+    )
     .option('--session-id <uuid>', 'session_id in the payload')
     .option('--json', 'print JSON', false)
     .action((event: string | undefined, flags: Record<string, unknown>) =>
@@ -136,9 +184,19 @@ export function addHooksCommand(program: Command, done: (options: HooksCommandOp
     );
 
   withSourceOptions(hooks.command('record'))
-    .description('run a session and print every hook payload it produced, one JSON line each: hooks record -- -p PROMPT …')
+    .description(
+      'run a session and print every hook payload it produced, one JSON line each: hooks record -- -p PROMPT …',
+    )
     .argument('[run-args...]', 'the arguments of the run (after --)')
     .option('-o, --output <file>', 'write the JSON lines to FILE instead of stdout')
     .allowUnknownOption()
-    .action((runArgs: string[], flags: Record<string, unknown>) => done({ command: 'hooks', action: 'record', ...sourceFlags(flags), output: flags['output'] as string | undefined, runArgs }));
+    .action((runArgs: string[], flags: Record<string, unknown>) =>
+      done({
+        command: 'hooks',
+        action: 'record',
+        ...sourceFlags(flags),
+        output: flags['output'] as string | undefined,
+        runArgs,
+      }),
+    );
 }

@@ -17,11 +17,18 @@ import type { RunSession } from './run-session.js';
  * Returns the session's exit code.
  * @throws ConfigError when RUN-ARGS do not describe a run, or FILE cannot be written.
  */
-export async function recordSession(command: HooksRecordOptions, io: CliIo, runSession: RunSession): Promise<number> {
+export async function recordSession(
+  command: HooksRecordOptions,
+  io: CliIo,
+  runSession: RunSession,
+): Promise<number> {
   // The version only matters to `--version`, which describes no run and is refused below.
   const parsed = parseArgs(command.runArgs, '');
   if (parsed.command !== 'run' || parsed.prompt === undefined) {
-    throw new ConfigError('hooks record: expected the arguments of a run, e.g. hookloop hooks record -- -p "PROMPT" --settings hooks.json --model-script turns.json', { field: 'run-args' });
+    throw new ConfigError(
+      'hooks record: expected the arguments of a run, e.g. hookloop hooks record -- -p "PROMPT" --settings hooks.json --model-script turns.json',
+      { field: 'run-args' },
+    );
   }
   const run = withSources(parsed, command);
   let descriptor: number | undefined;
@@ -29,11 +36,17 @@ export async function recordSession(command: HooksRecordOptions, io: CliIo, runS
     try {
       descriptor = fs.openSync(command.output, 'w');
     } catch (error) {
-      throw new ConfigError(`hooks record --output ${command.output}: cannot write: ${describeError(error)}`, { file: command.output });
+      throw new ConfigError(
+        `hooks record --output ${command.output}: cannot write: ${describeError(error)}`,
+        { file: command.output },
+      );
     }
   }
   const toFile = descriptor;
-  const write = toFile === undefined ? (line: string) => io.stdout.write(`${line}\n`) : (line: string) => fs.writeSync(toFile, `${line}\n`);
+  const write =
+    toFile === undefined
+      ? (line: string) => io.stdout.write(`${line}\n`)
+      : (line: string) => fs.writeSync(toFile, `${line}\n`);
   const sessionStdout = toFile === undefined ? redirectTo(io.stderr) : io.stdout;
   try {
     return await runSession(run, { ...io, stdout: sessionStdout }, { record: write });
@@ -48,7 +61,10 @@ export async function recordSession(command: HooksRecordOptions, io: CliIo, runS
  */
 function withSources(run: RunCommandOptions, command: HooksRecordOptions): RunCommandOptions {
   if (command.settings !== undefined && run.settings !== undefined && command.settings !== run.settings) {
-    throw new ConfigError('hooks record: --settings is given both before and after --; a run reads one --settings', { field: '--settings' });
+    throw new ConfigError(
+      'hooks record: --settings is given both before and after --; a run reads one --settings',
+      { field: '--settings' },
+    );
   }
   const settings = command.settings ?? run.settings;
   return { ...run, settings, pluginDirs: [...command.pluginDirs, ...run.pluginDirs] };

@@ -22,19 +22,37 @@ export type { RunSession } from './run-session.js';
  * returns its own code.
  * @throws ConfigError for bad flags or settings (main prints it and exits 2).
  */
-export async function runHooksCommand(command: HooksCommandOptions, io: CliIo, runSession: RunSession): Promise<number> {
+export async function runHooksCommand(
+  command: HooksCommandOptions,
+  io: CliIo,
+  runSession: RunSession,
+): Promise<number> {
   switch (command.action) {
     case 'list': {
       const setup = loadHookSetup({ ...setupOptions(command, io), createPluginData: false });
       const list = listHooks(setup, io.cwd, command.event);
       // Skills' front-matter hooks join a run only when the skill is loaded: listed apart.
-      const skills = loadSkills({ projectDir: io.cwd, configDir: resolveConfigDir(undefined, io.env ?? process.env, io.homeDir), plugins: setup.plugins }).skills;
-      const skillHooks = listSkillHooks(skills).filter((hook) => command.event === undefined || hook.event === command.event);
-      io.stdout.write(command.json ? `${JSON.stringify({ ...list, skillHooks }, null, 2)}\n` : formatHookList(list, setup, io.cwd) + formatSkillHooks(skillHooks, io.cwd));
+      const skills = loadSkills({
+        projectDir: io.cwd,
+        configDir: resolveConfigDir(undefined, io.env ?? process.env, io.homeDir),
+        plugins: setup.plugins,
+      }).skills;
+      const skillHooks = listSkillHooks(skills).filter(
+        (hook) => command.event === undefined || hook.event === command.event,
+      );
+      io.stdout.write(
+        command.json
+          ? `${JSON.stringify({ ...list, skillHooks }, null, 2)}\n`
+          : formatHookList(list, setup, io.cwd) + formatSkillHooks(skillHooks, io.cwd),
+      );
       return 0;
     }
     case 'validate': {
-      const report = await validateTargets(validationTargets(command, io), { projectDir: io.cwd, homeDir: io.homeDir, path: (io.env ?? process.env)['PATH'] ?? '' });
+      const report = await validateTargets(validationTargets(command, io), {
+        projectDir: io.cwd,
+        homeDir: io.homeDir,
+        path: (io.env ?? process.env)['PATH'] ?? '',
+      });
       io.stdout.write(command.json ? `${JSON.stringify(report, null, 2)}\n` : formatValidation(report));
       return report.ok ? 0 : 1;
     }
@@ -72,8 +90,18 @@ export function setupOptions(command: HookSourcesOptions, io: CliIo) {
 function validationTargets(command: HooksValidateOptions, io: CliIo): ValidationTargets {
   const flag = command.settings;
   const inline = flag !== undefined && flag.trimStart().startsWith('{') ? flag : undefined;
-  const defaults = [path.join(io.homeDir, '.claude', 'settings.json'), path.join(io.cwd, '.claude', 'settings.json'), path.join(io.cwd, '.claude', 'settings.local.json'), path.join(io.cwd, '.mcp.json')];
-  const files = command.files.length > 0 ? [...command.files] : defaults.filter((file) => fs.existsSync(file));
+  const defaults = [
+    path.join(io.homeDir, '.claude', 'settings.json'),
+    path.join(io.cwd, '.claude', 'settings.json'),
+    path.join(io.cwd, '.claude', 'settings.local.json'),
+    path.join(io.cwd, '.mcp.json'),
+  ];
+  const files =
+    command.files.length > 0 ? [...command.files] : defaults.filter((file) => fs.existsSync(file));
   if (flag !== undefined && inline === undefined) files.push(path.resolve(io.cwd, flag));
-  return { files: files.map((file) => path.resolve(io.cwd, file)), ...(inline !== undefined ? { inlineSettings: inline } : {}), pluginDirs: command.pluginDirs.map((dir) => path.resolve(io.cwd, dir)) };
+  return {
+    files: files.map((file) => path.resolve(io.cwd, file)),
+    ...(inline !== undefined ? { inlineSettings: inline } : {}),
+    pluginDirs: command.pluginDirs.map((dir) => path.resolve(io.cwd, dir)),
+  };
 }

@@ -1,5 +1,11 @@
 import type { HookEngine, Unregister } from '../../hooks/hook-engine.js';
-import { loadHookSetup, watchedSettingsFiles, type HookSetup, type HookSetupOptions, type SetupHandler } from '../../hooks/plugins/hook-setup.js';
+import {
+  loadHookSetup,
+  watchedSettingsFiles,
+  type HookSetup,
+  type HookSetupOptions,
+  type SetupHandler,
+} from '../../hooks/plugins/hook-setup.js';
 import { startHotReload, type HotReload } from '../../hooks/settings/hot-reload.js';
 
 /**
@@ -23,7 +29,10 @@ export interface SessionHooksOptions extends SessionServices {
   readonly engine: HookEngine;
   readonly setup: HookSetup;
   readonly setupOptions: HookSetupOptions;
-  readonly register: (handlers: readonly SetupHandler[]) => { readonly unregister: Unregister; readonly warnings: readonly string[] };
+  readonly register: (handlers: readonly SetupHandler[]) => {
+    readonly unregister: Unregister;
+    readonly warnings: readonly string[];
+  };
   readonly warn: (text: string) => void;
   readonly notify: (line: string) => void;
   readonly watch?: boolean;
@@ -43,7 +52,10 @@ export function startSessionHooks(options: SessionHooksOptions): SessionHooks {
   options.setup.warnings.forEach(options.warn);
   const current = options.register(options.setup.handlers);
   current.warnings.forEach(options.warn);
-  const untap = options.record === undefined ? undefined : options.engine.onFire((_event, payload) => options.record?.(JSON.stringify(payload)));
+  const untap =
+    options.record === undefined
+      ? undefined
+      : options.engine.onFire((_event, payload) => options.record?.(JSON.stringify(payload)));
   let reload: HotReload | undefined;
   if (options.watch !== false) {
     reload = startHotReload({

@@ -31,11 +31,16 @@ export function listSkillHooks(skills: readonly SkillDefinition[]): ListedSkillH
 /** The text form: one block, two lines per hook; empty when no skill declares hooks. */
 export function formatSkillHooks(hooks: readonly ListedSkillHook[], cwd: string): string {
   if (hooks.length === 0) return '';
-  const lines = ['', `Skill hooks (${hooks.length}; active from the moment the skill is loaded, by the Skill tool or as /name, for the rest of the session)`];
+  const lines = [
+    '',
+    `Skill hooks (${hooks.length}; active from the moment the skill is loaded, by the Skill tool or as /name, for the rest of the session)`,
+  ];
   for (const hook of hooks) {
     const relative = path.relative(cwd, hook.file);
     lines.push(`  ${hook.event} ${showMatcher(hook.matcher)}  ${hook.handler}${hook.once ? '  [once]' : ''}`);
-    lines.push(`      from skill ${hook.skill}: ${relative.startsWith('..') ? hook.file : relative} ${hook.location}`);
+    lines.push(
+      `      from skill ${hook.skill}: ${relative.startsWith('..') ? hook.file : relative} ${hook.location}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -2,7 +2,13 @@ import type { HookInput } from '../../hooks/event-schemas.js';
 import { HookEngine, type HookPlan, type SkipReason } from '../../hooks/hook-engine.js';
 import type { HandlerOutcome } from '../../hooks/handler.js';
 import type { HookSetup } from '../../hooks/plugins/hook-setup.js';
-import { describeHandler, locationOf, registerEffective, showMatcher, type EffectiveHandler } from './effective-handlers.js';
+import {
+  describeHandler,
+  locationOf,
+  registerEffective,
+  showMatcher,
+  type EffectiveHandler,
+} from './effective-handlers.js';
 import { KNOWN_TOOL_NAMES } from './known-tools.js';
 import type { TestPayload } from './build-payload.js';
 import { verdictOf, type TestVerdict } from './test-verdict.js';
@@ -60,7 +66,11 @@ export interface HookTestReport extends Omit<TestPayload, 'notes'> {
  * Runs the event. Async handlers are waited for and shown, though (as in a run) their answers do
  * not take part in the merge. Never throws for hook failures: they are answers.
  */
-export async function testEvent(setup: HookSetup, built: TestPayload, projectDir: string): Promise<HookTestReport> {
+export async function testEvent(
+  setup: HookSetup,
+  built: TestPayload,
+  projectDir: string,
+): Promise<HookTestReport> {
   // Wired as the CLI's run wires its engine: default `if` evaluation, the settings' concurrency
   // limits, the project folder given per fire.
   const engine = new HookEngine({ concurrency: setup.settings.hookConcurrency });
@@ -75,7 +85,11 @@ export async function testEvent(setup: HookSetup, built: TestPayload, projectDir
   const allBackground = new Promise<void>((resolve) => (backgroundDone = resolve));
   let backgroundSeen = 0;
   if (background === 0) backgroundDone();
-  const foreground = new Set(running.filter((entry) => entry.effective.registered?.background !== true).map((entry) => entry.effective.registered?.origin));
+  const foreground = new Set(
+    running
+      .filter((entry) => entry.effective.registered?.background !== true)
+      .map((entry) => entry.effective.registered?.origin),
+  );
   const result = await engine.fire(built.event, input, {
     projectDir,
     onOutcome: (outcome) => {
@@ -86,7 +100,9 @@ export async function testEvent(setup: HookSetup, built: TestPayload, projectDir
   // The engine runs exactly the handlers of its plan; the bound only guards against a mismatch.
   const longest = Math.max(0, ...running.map((entry) => entry.effective.entry.config.timeout ?? 600));
   await Promise.race([allBackground, delay(longest * 1000 + 2000)]);
-  const handlers = plan.map(({ effective, why }) => toTested(effective, why, answers.get(effective.registered?.origin)));
+  const handlers = plan.map(({ effective, why }) =>
+    toTested(effective, why, answers.get(effective.registered?.origin)),
+  );
   const nothingMatched = running.length === 0 ? describeNoMatch(configured, plan, built, setup) : undefined;
   return {
     event: built.event,
@@ -113,7 +129,11 @@ interface Planned {
  */
 function explain(configured: readonly EffectiveHandler[], plan: HookPlan): Planned[] {
   const fates = new Map(plan.handlers.map((entry) => [entry.handler, entry.skip]));
-  const indexOf = new Map(configured.flatMap((effective) => (effective.registered === undefined ? [] : [[effective.registered, effective.index] as const])));
+  const indexOf = new Map(
+    configured.flatMap((effective) =>
+      effective.registered === undefined ? [] : [[effective.registered, effective.index] as const],
+    ),
+  );
   return configured.map((effective) => {
     if (effective.registered === undefined) return { effective, why: effective.skipped ?? 'not registered' };
     const skip = fates.get(effective.registered);
@@ -139,31 +159,67 @@ function describeSkip(skip: SkipReason, plan: HookPlan, indexOf: ReadonlyMap<unk
 
 function caseHint(matcher: string | undefined, value: string): string {
   const names = (matcher ?? '').split(/[|,]/).map((name) => name.trim());
-  return names.some((name) => name !== value && name.toLowerCase() === value.toLowerCase()) ? ` (case-sensitive: did you mean ${value}?)` : '';
+  return names.some((name) => name !== value && name.toLowerCase() === value.toLowerCase())
+    ? ` (case-sensitive: did you mean ${value}?)`
+    : '';
 }
 
 /** `no handler matched PreToolUse for tool Bash; configured matchers: bash (case-sensitive: did you mean Bash?)`. */
-function describeNoMatch(configured: readonly EffectiveHandler[], plan: readonly Planned[], built: TestPayload, setup: HookSetup): string {
+function describeNoMatch(
+  configured: readonly EffectiveHandler[],
+  plan: readonly Planned[],
+  built: TestPayload,
+  setup: HookSetup,
+): string {
   if (configured.length === 0) {
     const files = [...setup.settings.files, ...setup.plugins.flatMap((plugin) => plugin.hookFiles)];
     return `no handler is configured for ${built.event}${setup.settings.disableAllHooks ? ' (disableAllHooks is set)' : ''}; read: ${files.join(', ') || 'no settings file'}`;
   }
-  const subject = built.matchValue === undefined ? built.event : `${built.event} for ${built.matchField === 'tool_name' ? 'tool' : (built.matchField ?? 'value')} ${built.matchValue}`;
-  const matchers = [...new Set(configured.map((effective) => showMatcher(effective.entry.matcher).replace(/^"(.*)"$/, '$1')))];
-  const hints = [...new Set(configured.map((effective) => caseHint(effective.entry.matcher, built.matchValue ?? '')).filter((hint) => hint !== ''))];
-  const known = built.matchField === 'tool_name' && built.matchValue !== undefined && !KNOWN_TOOL_NAMES.includes(built.matchValue) && !built.matchValue.startsWith('mcp__') ? ` (${built.matchValue} is not a tool name hookloop knows)` : '';
-  const reasons = [...new Set(plan.map((entry) => entry.why).filter((why) => why !== undefined && !why.startsWith('matcher ')))];
+  const subject =
+    built.matchValue === undefined
+      ? built.event
+      : `${built.event} for ${built.matchField === 'tool_name' ? 'tool' : (built.matchField ?? 'value')} ${built.matchValue}`;
+  const matchers = [
+    ...new Set(configured.map((effective) => showMatcher(effective.entry.matcher).replace(/^"(.*)"$/, '$1'))),
+  ];
+  const hints = [
+    ...new Set(
+      configured
+        .map((effective) => caseHint(effective.entry.matcher, built.matchValue ?? ''))
+        .filter((hint) => hint !== ''),
+    ),
+  ];
+  const known =
+    built.matchField === 'tool_name' &&
+    built.matchValue !== undefined &&
+    !KNOWN_TOOL_NAMES.includes(built.matchValue) &&
+    !built.matchValue.startsWith('mcp__')
+      ? ` (${built.matchValue} is not a tool name hookloop knows)`
+      : '';
+  const reasons = [
+    ...new Set(
+      plan.map((entry) => entry.why).filter((why) => why !== undefined && !why.startsWith('matcher ')),
+    ),
+  ];
   return `no handler matched ${subject}${known}; configured matchers: ${matchers.join(', ')}${hints.join('')}${reasons.length > 0 ? `; also: ${reasons.join('; ')}` : ''}`;
 }
 
-function toTested(effective: EffectiveHandler, why: string | undefined, outcome: HandlerOutcome | undefined): TestedHandler {
+function toTested(
+  effective: EffectiveHandler,
+  why: string | undefined,
+  outcome: HandlerOutcome | undefined,
+): TestedHandler {
   const { entry } = effective;
   return {
     index: effective.index,
     handler: describeHandler(entry.config),
     matcher: entry.matcher,
     if: entry.config.if,
-    source: { file: entry.source.file, scope: entry.source.scope, ...(entry.source.plugin !== undefined ? { plugin: entry.source.plugin } : {}) },
+    source: {
+      file: entry.source.file,
+      scope: entry.source.scope,
+      ...(entry.source.plugin !== undefined ? { plugin: entry.source.plugin } : {}),
+    },
     location: locationOf(entry),
     async: effective.registered?.background === true,
     status: why === undefined ? 'ran' : 'skipped',

@@ -15,12 +15,22 @@ import type { ValidationProblem } from './validation-problem.js';
  */
 export function settingsProblems(root: Readonly<Record<string, unknown>>, file: string): ValidationProblem[] {
   const problems: ValidationProblem[] = [];
-  const add = (severity: ValidationProblem['severity'], segments: readonly PropertyKey[], message: string) => problems.push({ severity, file, path: formatPath(segments), message });
+  const add = (severity: ValidationProblem['severity'], segments: readonly PropertyKey[], message: string) =>
+    problems.push({ severity, file, path: formatPath(segments), message });
   for (const key of Object.keys(root)) {
     // Event names at the top level already have their own error (they belong under "hooks").
-    if (KNOWN_SETTINGS_KEYS.includes(key) || isHookEventName(key) || (REFERENCE_ONLY_EVENTS as readonly string[]).includes(key)) continue;
+    if (
+      KNOWN_SETTINGS_KEYS.includes(key) ||
+      isHookEventName(key) ||
+      (REFERENCE_ONLY_EVENTS as readonly string[]).includes(key)
+    )
+      continue;
     const close = closestName(key, KNOWN_SETTINGS_KEYS);
-    add('warning', [key], `not a settings key${close === undefined ? '' : ` (did you mean ${close}?)`}; it is ignored`);
+    add(
+      'warning',
+      [key],
+      `not a settings key${close === undefined ? '' : ` (did you mean ${close}?)`}; it is ignored`,
+    );
   }
   const permissions = root['permissions'];
   if (isObject(permissions)) {
@@ -32,16 +42,32 @@ export function settingsProblems(root: Readonly<Record<string, unknown>>, file: 
         try {
           parseRule(rule, `permissions.${list}[${index}]`);
         } catch (error) {
-          add('error', ['permissions', list, index], error instanceof ConfigError ? error.message.replace(`permissions.${list}[${index}]: `, '') : describeError(error));
+          add(
+            'error',
+            ['permissions', list, index],
+            error instanceof ConfigError
+              ? error.message.replace(`permissions.${list}[${index}]: `, '')
+              : describeError(error),
+          );
         }
       });
     }
-    if (permissions['defaultMode'] === 'auto') add('warning', ['permissions', 'defaultMode'], 'hookloop has no "auto" mode (it needs Claude Code\'s classifier); ignored');
+    if (permissions['defaultMode'] === 'auto')
+      add(
+        'warning',
+        ['permissions', 'defaultMode'],
+        'hookloop has no "auto" mode (it needs Claude Code\'s classifier); ignored',
+      );
   }
   const concurrency = root['hookConcurrency'];
   if (isObject(concurrency)) {
     for (const event of Object.keys(concurrency)) {
-      if (!isHookEventName(event)) add('warning', ['hookConcurrency', event], `hookloop does not fire ${JSON.stringify(event)}; its limit is ignored`);
+      if (!isHookEventName(event))
+        add(
+          'warning',
+          ['hookConcurrency', event],
+          `hookloop does not fire ${JSON.stringify(event)}; its limit is ignored`,
+        );
     }
   }
   return problems;
@@ -56,7 +82,8 @@ export function httpUrlProblem(url: unknown): string | undefined {
   } catch {
     return `${JSON.stringify(url)} is not a URL; expected an absolute http(s) URL such as http://127.0.0.1:8080/hooks`;
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `${JSON.stringify(url)} is not an http(s) URL; expected one such as http://127.0.0.1:8080/hooks`;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `${JSON.stringify(url)} is not an http(s) URL; expected one such as http://127.0.0.1:8080/hooks`;
   return undefined;
 }
 

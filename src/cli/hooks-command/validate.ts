@@ -40,14 +40,18 @@ export interface ValidationTargets {
 }
 
 /** Checks every target; a file named in `files` that is a directory (or a `.claude-plugin/plugin.json`) is checked as a plugin. */
-export async function validateTargets(targets: ValidationTargets, context: ValidationContext): Promise<ValidationReport> {
+export async function validateTargets(
+  targets: ValidationTargets,
+  context: ValidationContext,
+): Promise<ValidationReport> {
   const problems: ValidationProblem[] = [];
   const files: string[] = [];
   const pluginDirs: string[] = [];
   for (const target of targets.files) {
     const file = path.resolve(target);
     if (isDirectory(file)) pluginDirs.push(file);
-    else if (file.endsWith(path.join('.claude-plugin', 'plugin.json'))) pluginDirs.push(path.dirname(path.dirname(file)));
+    else if (file.endsWith(path.join('.claude-plugin', 'plugin.json')))
+      pluginDirs.push(path.dirname(path.dirname(file)));
     else if (isMcpConfigFile(file)) {
       files.push(file);
       problems.push(...validateMcpConfigFile(file));
@@ -70,17 +74,31 @@ export async function validateTargets(targets: ValidationTargets, context: Valid
 
 /** The text form: one line per problem (`error: <file>: <path>: <message>`), then a count. */
 export function formatValidation(report: ValidationReport): string {
-  const lines = report.problems.map((problem) => `${problem.severity}: ${problem.file}: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}`);
+  const lines = report.problems.map(
+    (problem) =>
+      `${problem.severity}: ${problem.file}: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}`,
+  );
   const errors = report.problems.filter((problem) => problem.severity === 'error').length;
   const warnings = report.problems.length - errors;
   const checked = `${report.files.length} file${report.files.length === 1 ? '' : 's'} checked`;
-  lines.push(report.problems.length === 0 ? `ok: ${checked}: ${report.files.join(', ') || '(none)'}` : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}; ${checked}`);
+  lines.push(
+    report.problems.length === 0
+      ? `ok: ${checked}: ${report.files.join(', ') || '(none)'}`
+      : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}; ${checked}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
-async function validatePluginDir(dir: string, base: ValidationContext): Promise<{ files: string[]; problems: ValidationProblem[] }> {
+async function validatePluginDir(
+  dir: string,
+  base: ValidationContext,
+): Promise<{ files: string[]; problems: ValidationProblem[] }> {
   const root = path.resolve(dir);
-  if (!isDirectory(root)) return { files: [root], problems: [{ severity: 'error', file: root, path: '', message: 'no such plugin directory' }] };
+  if (!isDirectory(root))
+    return {
+      files: [root],
+      problems: [{ severity: 'error', file: root, path: '', message: 'no such plugin directory' }],
+    };
   const manifestFile = path.join(root, '.claude-plugin', 'plugin.json');
   const defaultHooks = path.join(root, 'hooks', 'hooks.json');
   const files: string[] = [];
@@ -92,20 +110,53 @@ async function validatePluginDir(dir: string, base: ValidationContext): Promise<
       const data = parseJson(fs.readFileSync(manifestFile, 'utf8'), manifestFile);
       const parsed = pluginManifestSchema.safeParse(data);
       // Even a manifest with a bad field still says where its hooks are.
-      if (data !== null && typeof data === 'object' && !Array.isArray(data)) manifest = data as Record<string, unknown>;
+      if (data !== null && typeof data === 'object' && !Array.isArray(data))
+        manifest = data as Record<string, unknown>;
       for (const issue of parsed.success ? [] : parsed.error.issues) {
         const got = describeValue(valueAt(data, issue.path));
-        problems.push({ severity: 'error', file: manifestFile, path: formatPath(issue.path), message: `expected ${issue.message}, got ${got}`, expected: issue.message, got });
+        problems.push({
+          severity: 'error',
+          file: manifestFile,
+          path: formatPath(issue.path),
+          message: `expected ${issue.message}, got ${got}`,
+          expected: issue.message,
+          got,
+        });
       }
     } catch (error) {
-      problems.push({ severity: 'error', file: manifestFile, path: '', message: describeError(error).replace(`${manifestFile}: `, '') });
+      problems.push({
+        severity: 'error',
+        file: manifestFile,
+        path: '',
+        message: describeError(error).replace(`${manifestFile}: `, ''),
+      });
     }
   } else if (!fs.existsSync(defaultHooks)) {
-    return { files: [root], problems: [{ severity: 'error', file: root, path: '', message: 'not a plugin: found neither .claude-plugin/plugin.json nor hooks/hooks.json' }] };
+    return {
+      files: [root],
+      problems: [
+        {
+          severity: 'error',
+          file: root,
+          path: '',
+          message: 'not a plugin: found neither .claude-plugin/plugin.json nor hooks/hooks.json',
+        },
+      ],
+    };
   }
   const real = fs.realpathSync(root);
   const name = typeof manifest?.['name'] === 'string' ? manifest['name'] : path.basename(real);
-  const context: CommandContext = { ...base, pluginRoot: real, pluginData: path.join(base.homeDir, '.claude', 'plugins', 'data', `${name}-inline`.replace(/[^A-Za-z0-9_-]/g, '-')) };
+  const context: CommandContext = {
+    ...base,
+    pluginRoot: real,
+    pluginData: path.join(
+      base.homeDir,
+      '.claude',
+      'plugins',
+      'data',
+      `${name}-inline`.replace(/[^A-Za-z0-9_-]/g, '-'),
+    ),
+  };
   if (fs.existsSync(defaultHooks)) {
     files.push(defaultHooks);
     problems.push(...(await validateFile(defaultHooks, context)));
@@ -118,14 +169,22 @@ async function validatePluginDir(dir: string, base: ValidationContext): Promise<
       const file = path.resolve(root, entry);
       if (file === defaultHooks) continue;
       if (!fs.existsSync(file)) {
-        problems.push({ severity: 'error', file: manifestFile, path: field, message: `no such file: ${file}` });
+        problems.push({
+          severity: 'error',
+          file: manifestFile,
+          path: field,
+          message: `no such file: ${file}`,
+        });
         continue;
       }
       files.push(file);
       problems.push(...(await validateFile(file, context)));
     } else if (entry !== null && typeof entry === 'object') {
       const inline = entry as Record<string, unknown>;
-      const events = inline['hooks'] !== null && typeof inline['hooks'] === 'object' && !Array.isArray(inline['hooks']) ? inline['hooks'] : inline;
+      const events =
+        inline['hooks'] !== null && typeof inline['hooks'] === 'object' && !Array.isArray(inline['hooks'])
+          ? inline['hooks']
+          : inline;
       problems.push(...(await validateData({ hooks: events }, manifestFile, context)));
     }
   }

@@ -16,7 +16,11 @@ export interface ExampleContext {
   readonly toolUseId: string;
   readonly agentId: string;
   /** The built-in tools' specs, for the model-call events' typical main-loop request; none when absent. */
-  readonly tools?: readonly { readonly name: string; readonly description: string; readonly inputSchema: Record<string, unknown> }[];
+  readonly tools?: readonly {
+    readonly name: string;
+    readonly description: string;
+    readonly inputSchema: Record<string, unknown>;
+  }[];
 }
 
 /** Timeouts that differ on one event (seconds): `command` replaces the command hooks' 600 s default; `clamp` bounds every handler's timeout, the default being `min`. */
@@ -55,7 +59,11 @@ export interface EventTimeouts {
  *   `updatedInput`, PostToolUse `updatedToolOutput`); undefined = answers change nothing.
  * - `example`: the event's own fields as `hooks test` makes them up (the loop's field order).
  */
-export interface EventSpec<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType, M extends CommonMerge = CommonMerge> {
+export interface EventSpec<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodType = z.ZodType,
+  M extends CommonMerge = CommonMerge,
+> {
   readonly input: I;
   readonly output: O;
   readonly matchField: (keyof z.infer<I> & string) | undefined;
@@ -70,14 +78,31 @@ export interface EventSpec<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   readonly extension: boolean;
   readonly timeouts: EventTimeouts;
   readonly merge: MergeRule<z.infer<O>, M>;
-  readonly rewrite: ((input: Readonly<Record<string, unknown>>, output: z.infer<O>) => Readonly<Record<string, unknown>> | undefined) | undefined;
+  readonly rewrite:
+    | ((
+        input: Readonly<Record<string, unknown>>,
+        output: z.infer<O>,
+      ) => Readonly<Record<string, unknown>> | undefined)
+    | undefined;
   readonly example: (context: ExampleContext) => Record<string, unknown>;
 }
 
-type Flag = 'acceptsIf' | 'gate' | 'failClosed' | 'cancelSiblings' | 'decidesStop' | 'outlivesAbort' | 'plainTextIsContext' | 'envFile' | 'extension';
+type Flag =
+  | 'acceptsIf'
+  | 'gate'
+  | 'failClosed'
+  | 'cancelSiblings'
+  | 'decidesStop'
+  | 'outlivesAbort'
+  | 'plainTextIsContext'
+  | 'envFile'
+  | 'extension';
 
 /** An entry as written: the flags default to false, `timeouts` to none, `rewrite` and `matchField` to undefined. */
-export type EventInit<I extends z.ZodObject, O extends z.ZodType, M extends CommonMerge> = Pick<EventSpec<I, O, M>, 'input' | 'output' | 'merge' | 'example'> &
+export type EventInit<I extends z.ZodObject, O extends z.ZodType, M extends CommonMerge> = Pick<
+  EventSpec<I, O, M>,
+  'input' | 'output' | 'merge' | 'example'
+> &
   Partial<Pick<EventSpec<I, O, M>, Flag | 'timeouts' | 'rewrite' | 'matchField'>>;
 
 /**
@@ -85,7 +110,9 @@ export type EventInit<I extends z.ZodObject, O extends z.ZodType, M extends Comm
  * output type (a compile error otherwise), so a rule never reads a field the event cannot carry.
  * @throws Error (at module load) when `gate` is set without `failClosed`: a gate that cannot block is a contradiction.
  */
-export function defineEvent<I extends z.ZodObject, O extends z.ZodType, M extends CommonMerge>(init: EventInit<I, O, M>): EventSpec<I, O, M> {
+export function defineEvent<I extends z.ZodObject, O extends z.ZodType, M extends CommonMerge>(
+  init: EventInit<I, O, M>,
+): EventSpec<I, O, M> {
   const spec: EventSpec<I, O, M> = {
     matchField: undefined,
     acceptsIf: false,

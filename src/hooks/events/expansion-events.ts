@@ -33,5 +33,11 @@ export const UserPromptExpansion = defineEvent({
   failClosed: true,
   cancelSiblings: true,
   merge: blockingRule,
-  example: (context) => ({ expansion_type: 'slash_command', command_name: 'review', command_args: context.prompt ?? '', command_source: 'projectSettings', prompt: `/review ${context.prompt ?? ''}`.trim() }),
+  example: (context) => ({
+    expansion_type: 'slash_command',
+    command_name: 'review',
+    command_args: context.prompt ?? '',
+    command_source: 'projectSettings',
+    prompt: `/review ${context.prompt ?? ''}`.trim(),
+  }),
 });

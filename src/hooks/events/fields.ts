@@ -34,7 +34,10 @@ export const commonOutput = {
   systemMessage: z.string().optional(),
 };
 /** Claude Code's schema takes the legacy `decision` on every event; only `block` does something where it can block (`approve` is accepted and changes nothing). */
-export const blockDecision = { decision: z.enum(['approve', 'block']).optional(), reason: z.string().optional() };
+export const blockDecision = {
+  decision: z.enum(['approve', 'block']).optional(),
+  reason: z.string().optional(),
+};
 export const contextOnly = { additionalContext: z.string().optional() };
 
 /** `hookSpecificOutput` of event `E`: strict, and its `hookEventName` must name `E`. */

@@ -5,7 +5,13 @@ import { defineEvent } from './define-event.js';
 import { commonInput, commonOutput } from './fields.js';
 
 /** Why a memory file was loaded, as Claude Code reports it (`nested_traversal`, `path_glob_match` and `compact` are Claude Code's; hookloop sends the first and the last two it implements). */
-export const INSTRUCTIONS_LOAD_REASONS = ['session_start', 'nested_traversal', 'path_glob_match', 'include', 'compact'] as const;
+export const INSTRUCTIONS_LOAD_REASONS = [
+  'session_start',
+  'nested_traversal',
+  'path_glob_match',
+  'include',
+  'compact',
+] as const;
 
 /**
  * A memory file (CLAUDE.md, CLAUDE.local.md, a rules file, or a file one of them imports with
@@ -28,5 +34,9 @@ export const InstructionsLoaded = defineEvent({
   output: z.strictObject(commonOutput),
   matchField: 'load_reason',
   merge: observerRule,
-  example: (context) => ({ file_path: path.join(context.projectDir, 'CLAUDE.md'), memory_type: 'Project', load_reason: 'session_start' }),
+  example: (context) => ({
+    file_path: path.join(context.projectDir, 'CLAUDE.md'),
+    memory_type: 'Project',
+    load_reason: 'session_start',
+  }),
 });

@@ -7,7 +7,10 @@ import { commonInput, commonOutput, specific } from './fields.js';
 
 const elicitationAction = z.enum(['accept', 'decline', 'cancel']);
 const mode = z.enum(['form', 'url']);
-const answerOutput = { action: elicitationAction.optional(), content: z.record(z.string(), z.unknown()).optional() };
+const answerOutput = {
+  action: elicitationAction.optional(),
+  content: z.record(z.string(), z.unknown()).optional(),
+};
 
 /** `action` (+ `content` for accept) answers the server for the user; exit 2 declines. */
 export const Elicitation = defineEvent({
@@ -23,7 +26,12 @@ export const Elicitation = defineEvent({
   output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('Elicitation', answerOutput) }),
   matchField: 'mcp_server_name',
   merge: elicitationRule,
-  example: () => ({ mcp_server_name: 'server', message: 'Please provide a value', mode: 'form', requested_schema: { type: 'object', properties: {} } }),
+  example: () => ({
+    mcp_server_name: 'server',
+    message: 'Please provide a value',
+    mode: 'form',
+    requested_schema: { type: 'object', properties: {} },
+  }),
 });
 
 /** The answer an elicitation got when no Elicitation hook gave one (the user, or the headless auto-cancel); `action` (+ `content`) replaces it, exit 2 declines. */
@@ -36,7 +44,10 @@ export const ElicitationResult = defineEvent({
     action: elicitationAction,
     content: z.record(z.string(), z.unknown()).optional(),
   }),
-  output: z.strictObject({ ...commonOutput, hookSpecificOutput: specific('ElicitationResult', answerOutput) }),
+  output: z.strictObject({
+    ...commonOutput,
+    hookSpecificOutput: specific('ElicitationResult', answerOutput),
+  }),
   matchField: 'mcp_server_name',
   merge: elicitationRule,
   example: () => ({ mcp_server_name: 'server', mode: 'form', action: 'cancel' }),

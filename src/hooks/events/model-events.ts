@@ -24,7 +24,13 @@ export const wireMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
   z.object({ role: z.literal('user'), content: z.string() }),
   z.object({ role: z.literal('assistant'), text: z.string(), tool_calls: z.array(wireToolCall) }),
-  z.object({ role: z.literal('tool'), tool_use_id: z.string(), tool_name: z.string(), content: z.string(), is_error: z.boolean() }),
+  z.object({
+    role: z.literal('tool'),
+    tool_use_id: z.string(),
+    tool_name: z.string(),
+    content: z.string(),
+    is_error: z.boolean(),
+  }),
 ]);
 /** A PreToolSelection `toolChoice`, as the Anthropic API names it: let the model choose, make it call some tool, none, or this one. */
 export const toolChoiceSchema = z.discriminatedUnion('type', [
@@ -43,7 +49,12 @@ const syntheticResponse = z.strictObject({
   stop_reason: z.string().optional(),
 });
 
-const modelCallFields = { ...commonInput, caller: z.enum(MODEL_CALLERS), turn: z.number(), model: z.string() };
+const modelCallFields = {
+  ...commonInput,
+  caller: z.enum(MODEL_CALLERS),
+  turn: z.number(),
+  model: z.string(),
+};
 // What `hooks test` makes up: a main-loop request of the first turn.
 const exampleCall = () => ({ caller: 'main', turn: 1, model: 'claude-sonnet-5-5' });
 
@@ -59,7 +70,13 @@ export const PreModelRequest = defineEvent({
     max_tokens: z.number().optional(),
     system: z.string(),
     messages: z.array(wireMessageSchema),
-    tools: z.array(z.object({ name: z.string(), description: z.string(), input_schema: z.record(z.string(), z.unknown()) })),
+    tools: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        input_schema: z.record(z.string(), z.unknown()),
+      }),
+    ),
   }),
   output: z.strictObject({
     ...commonOutput,
@@ -81,20 +98,37 @@ export const PreModelRequest = defineEvent({
     if (specificOutput === undefined) return undefined;
     const next: Record<string, unknown> = { ...input };
     if (specificOutput.updatedSystem !== undefined) next['system'] = specificOutput.updatedSystem;
-    if (specificOutput.updatedMessages !== undefined) next['messages'] = detached(specificOutput.updatedMessages);
+    if (specificOutput.updatedMessages !== undefined)
+      next['messages'] = detached(specificOutput.updatedMessages);
     if (specificOutput.updatedModel !== undefined) next['model'] = specificOutput.updatedModel;
     if (specificOutput.updatedMaxTokens !== undefined) next['max_tokens'] = specificOutput.updatedMaxTokens;
     return Object.keys(next).some((key) => next[key] !== input[key]) ? next : undefined;
   },
-  example: (context: ExampleContext) => ({ ...exampleCall(), system: '', messages: [{ role: 'user', content: context.prompt ?? '' }], tools: (context.tools ?? []).map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })) }),
+  example: (context: ExampleContext) => ({
+    ...exampleCall(),
+    system: '',
+    messages: [{ role: 'user', content: context.prompt ?? '' }],
+    tools: (context.tools ?? []).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputSchema,
+    })),
+  }),
 });
 
 /** Before a request that offers tools: `allowedTools` narrows them (every hook's list counts), `toolChoice` forces one (the last wins). */
 export const PreToolSelection = defineEvent({
-  input: z.object({ ...modelCallFields, hook_event_name: z.literal('PreToolSelection'), tools: z.array(z.object({ name: z.string(), description: z.string() })) }),
+  input: z.object({
+    ...modelCallFields,
+    hook_event_name: z.literal('PreToolSelection'),
+    tools: z.array(z.object({ name: z.string(), description: z.string() })),
+  }),
   output: z.strictObject({
     ...commonOutput,
-    hookSpecificOutput: specific('PreToolSelection', { allowedTools: z.array(z.string()).optional(), toolChoice: toolChoiceSchema.optional() }),
+    hookSpecificOutput: specific('PreToolSelection', {
+      allowedTools: z.array(z.string()).optional(),
+      toolChoice: toolChoiceSchema.optional(),
+    }),
   }),
   matchField: 'caller',
   extension: true,
@@ -103,9 +137,17 @@ export const PreToolSelection = defineEvent({
   rewrite: (input, output) => {
     const allowed = output.hookSpecificOutput?.allowedTools;
     if (allowed === undefined) return undefined;
-    return { ...input, tools: detached((input['tools'] as readonly { name: string }[]).filter((tool) => allowed.includes(tool.name))) };
+    return {
+      ...input,
+      tools: detached(
+        (input['tools'] as readonly { name: string }[]).filter((tool) => allowed.includes(tool.name)),
+      ),
+    };
   },
-  example: (context: ExampleContext) => ({ ...exampleCall(), tools: (context.tools ?? []).map((tool) => ({ name: tool.name, description: tool.description })) }),
+  example: (context: ExampleContext) => ({
+    ...exampleCall(),
+    tools: (context.tools ?? []).map((tool) => ({ name: tool.name, description: tool.description })),
+  }),
 });
 
 /**
@@ -119,27 +161,50 @@ export const PostModelResponse = defineEvent({
     /** True when a PreModelRequest hook answered (`syntheticResponse`) and no request was made. */
     synthetic: z.boolean(),
     response: z.object({ text: z.string(), tool_calls: z.array(wireToolCall), stop_reason: z.string() }),
-    usage: z.object({ input_tokens: z.number(), output_tokens: z.number(), cache_read_input_tokens: z.number().optional(), cache_creation_input_tokens: z.number().optional() }),
+    usage: z.object({
+      input_tokens: z.number(),
+      output_tokens: z.number(),
+      cache_read_input_tokens: z.number().optional(),
+      cache_creation_input_tokens: z.number().optional(),
+    }),
   }),
   output: z.strictObject({
     ...commonOutput,
-    hookSpecificOutput: specific('PostModelResponse', { updatedText: z.string().optional(), dropToolCalls: z.array(z.string()).optional() }),
+    hookSpecificOutput: specific('PostModelResponse', {
+      updatedText: z.string().optional(),
+      dropToolCalls: z.array(z.string()).optional(),
+    }),
   }),
   matchField: 'caller',
   extension: true,
   merge: postModelResponseRule,
   rewrite: (input, output) => {
     const specificOutput = output.hookSpecificOutput;
-    const response = input['response'] as { text: string; tool_calls: readonly { id: string }[]; stop_reason: string };
+    const response = input['response'] as {
+      text: string;
+      tool_calls: readonly { id: string }[];
+      stop_reason: string;
+    };
     const drop = specificOutput?.dropToolCalls ?? [];
     const text = specificOutput?.updatedText ?? response.text;
     if (drop.length === 0 && text === response.text) return undefined;
-    return { ...input, response: detached({ ...response, text, tool_calls: response.tool_calls.filter((call) => !drop.includes(call.id)) }) };
+    return {
+      ...input,
+      response: detached({
+        ...response,
+        text,
+        tool_calls: response.tool_calls.filter((call) => !drop.includes(call.id)),
+      }),
+    };
   },
   example: (context: ExampleContext) => ({
     ...exampleCall(),
     synthetic: false,
-    response: { text: typeof context.response === 'string' ? context.response : '', tool_calls: [], stop_reason: 'end_turn' },
+    response: {
+      text: typeof context.response === 'string' ? context.response : '',
+      tool_calls: [],
+      stop_reason: 'end_turn',
+    },
     usage: { input_tokens: 0, output_tokens: 0 },
   }),
 });

@@ -24,11 +24,30 @@ export const PermissionDecision = defineEvent({
     tool_input: toolInput,
     tool_use_id: z.string(),
     decision: z.enum(['allow', 'deny']),
-    decided_by: z.enum(['rule', 'mode', 'boundary', 'read_only', 'sandbox', 'hook', 'approver', 'validation']),
+    decided_by: z.enum([
+      'rule',
+      'mode',
+      'boundary',
+      'read_only',
+      'sandbox',
+      'hook',
+      'approver',
+      'validation',
+    ]),
     reason: z.string().optional(),
-    rule: z.object({ list: z.enum(['allow', 'ask', 'deny']), text: z.string(), file: z.string().optional() }).optional(),
+    rule: z
+      .object({ list: z.enum(['allow', 'ask', 'deny']), text: z.string(), file: z.string().optional() })
+      .optional(),
     boundary: z.enum(['workspace', 'protected_removal', 'configuration', 'read_rules']).optional(),
-    hook: z.object({ event: z.string(), type: z.string(), name: z.string(), source: z.string(), location: z.string().optional() }).optional(),
+    hook: z
+      .object({
+        event: z.string(),
+        type: z.string(),
+        name: z.string(),
+        source: z.string(),
+        location: z.string().optional(),
+      })
+      .optional(),
     policy_source: z.string().optional(),
   }),
   output: z.strictObject(commonOutput),
@@ -36,5 +55,12 @@ export const PermissionDecision = defineEvent({
   acceptsIf: true,
   extension: true,
   merge: observerRule,
-  example: (context) => ({ tool_name: context.toolName, tool_input: context.toolInput, tool_use_id: context.toolUseId, decision: 'allow', decided_by: 'mode', policy_source: 'mode default' }),
+  example: (context) => ({
+    tool_name: context.toolName,
+    tool_input: context.toolInput,
+    tool_use_id: context.toolUseId,
+    decision: 'allow',
+    decided_by: 'mode',
+    policy_source: 'mode default',
+  }),
 });

@@ -3,7 +3,13 @@ import { mergeCommon, type CommonAnswer, type CommonMerge, type MergeRule } from
 
 /** SessionStart's output fields as its rule reads them. */
 export interface SessionStartAnswer extends CommonAnswer {
-  readonly hookSpecificOutput?: { readonly additionalContext?: string | undefined; readonly initialUserMessage?: string | undefined; readonly sessionTitle?: string | undefined } | undefined;
+  readonly hookSpecificOutput?:
+    | {
+        readonly additionalContext?: string | undefined;
+        readonly initialUserMessage?: string | undefined;
+        readonly sessionTitle?: string | undefined;
+      }
+    | undefined;
 }
 
 /** SessionStart adds the first `initialUserMessage` and the last `sessionTitle`. */
@@ -12,7 +18,9 @@ export interface SessionStartMerge extends CommonMerge {
   readonly sessionTitle?: string;
 }
 
-export function mergeSessionStartAnswers(outcomes: readonly HandlerOutcome<SessionStartAnswer>[]): SessionStartMerge {
+export function mergeSessionStartAnswers(
+  outcomes: readonly HandlerOutcome<SessionStartAnswer>[],
+): SessionStartMerge {
   let initialUserMessage: string | undefined;
   let sessionTitle: string | undefined;
   for (const outcome of outcomes) {
@@ -20,7 +28,11 @@ export function mergeSessionStartAnswers(outcomes: readonly HandlerOutcome<Sessi
     initialUserMessage ??= specific?.initialUserMessage;
     if (specific?.sessionTitle !== undefined) sessionTitle = specific.sessionTitle;
   }
-  return { ...mergeCommon(outcomes), ...(initialUserMessage !== undefined ? { initialUserMessage } : {}), ...(sessionTitle !== undefined ? { sessionTitle } : {}) };
+  return {
+    ...mergeCommon(outcomes),
+    ...(initialUserMessage !== undefined ? { initialUserMessage } : {}),
+    ...(sessionTitle !== undefined ? { sessionTitle } : {}),
+  };
 }
 
 /** SessionStart: context for the first prompt, an opening message, a title. Nothing refuses. */
@@ -39,7 +51,13 @@ export interface ElicitationChoice {
 
 /** Elicitation's and ElicitationResult's output fields as their rule reads them. */
 export interface ElicitationHookAnswer extends CommonAnswer {
-  readonly hookSpecificOutput?: { readonly additionalContext?: string | undefined; readonly action?: ElicitationChoice['action'] | undefined; readonly content?: Record<string, unknown> | undefined } | undefined;
+  readonly hookSpecificOutput?:
+    | {
+        readonly additionalContext?: string | undefined;
+        readonly action?: ElicitationChoice['action'] | undefined;
+        readonly content?: Record<string, unknown> | undefined;
+      }
+    | undefined;
 }
 
 /** Elicitation / ElicitationResult: `answer` is the hooks' answer for the server, undefined when none gave one. */
@@ -48,14 +66,19 @@ export interface ElicitationMerge extends CommonMerge {
 }
 
 /** `decline` when a hook exited 2, else the last `hookSpecificOutput.action` (with its `content` for accept). */
-export function mergeElicitationAnswers(outcomes: readonly HandlerOutcome<ElicitationHookAnswer>[]): ElicitationMerge {
+export function mergeElicitationAnswers(
+  outcomes: readonly HandlerOutcome<ElicitationHookAnswer>[],
+): ElicitationMerge {
   let answer: ElicitationChoice | undefined;
   if (outcomes.some((outcome) => outcome.status === 'blocked')) answer = { action: 'decline' };
   else {
     for (const outcome of outcomes) {
       const specific = outcome.output.hookSpecificOutput;
       if (specific?.action === undefined) continue;
-      answer = { action: specific.action, ...(specific.action === 'accept' && specific.content ? { content: specific.content } : {}) };
+      answer = {
+        action: specific.action,
+        ...(specific.action === 'accept' && specific.content ? { content: specific.content } : {}),
+      };
     }
   }
   return { ...mergeCommon(outcomes), ...(answer ? { answer } : {}) };

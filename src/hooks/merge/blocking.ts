@@ -1,6 +1,14 @@
 import type { HandlerOutcome } from '../outcome.js';
 import { fromLabel } from '../outcome.js';
-import { BLOCKED_BY_HOOK, failClosedMessage, mergeCommon, type CommonAnswer, type CommonMerge, type MergeRule, type RuleVerdict } from './rule.js';
+import {
+  BLOCKED_BY_HOOK,
+  failClosedMessage,
+  mergeCommon,
+  type CommonAnswer,
+  type CommonMerge,
+  type MergeRule,
+  type RuleVerdict,
+} from './rule.js';
 
 /** The output fields of events that can block with feedback (`decision: "block"` + `reason`). */
 export interface BlockAnswer extends CommonAnswer {
@@ -25,13 +33,18 @@ export interface BlockingMerge extends CommonMerge {
  * Exit 2, `decision: "block"` and fail-closed failures each add a block, in merge order.
  * `labelExitBlocks`: the exit-2 block keeps the command label too (PostToolUse, as the reference prints it).
  */
-export function mergeBlocks(outcomes: readonly HandlerOutcome<BlockAnswer>[], labelExitBlocks = false): BlockingMerge {
+export function mergeBlocks(
+  outcomes: readonly HandlerOutcome<BlockAnswer>[],
+  labelExitBlocks = false,
+): BlockingMerge {
   const blocks: BlockFeedback[] = [];
   for (const outcome of outcomes) {
     const output = outcome.output;
     if (outcome.status === 'blocked') {
       const reason = outcome.blockMessage ?? '';
-      blocks.push(labelExitBlocks ? { reason, labelled: `${fromLabel(outcome.origin)}: ${reason}` } : { reason });
+      blocks.push(
+        labelExitBlocks ? { reason, labelled: `${fromLabel(outcome.origin)}: ${reason}` } : { reason },
+      );
     } else if (outcome.failClosed) {
       blocks.push({ reason: failClosedMessage(outcome) });
     } else if (output.decision === 'block') {
@@ -57,7 +70,13 @@ export const blockingRule: MergeRule<BlockAnswer, BlockingMerge> = {
 
 /** PostToolUse's output fields as its rule reads them. */
 export interface PostToolUseAnswer extends BlockAnswer {
-  readonly hookSpecificOutput?: { readonly additionalContext?: string | undefined; readonly updatedToolOutput?: unknown; readonly updatedMCPToolOutput?: unknown } | undefined;
+  readonly hookSpecificOutput?:
+    | {
+        readonly additionalContext?: string | undefined;
+        readonly updatedToolOutput?: unknown;
+        readonly updatedMCPToolOutput?: unknown;
+      }
+    | undefined;
 }
 
 /**
@@ -69,7 +88,9 @@ export interface PostToolUseMerge extends BlockingMerge {
   readonly updatedMCPToolOutput?: { readonly value: unknown };
 }
 
-export function mergePostToolUseAnswers(outcomes: readonly HandlerOutcome<PostToolUseAnswer>[]): PostToolUseMerge {
+export function mergePostToolUseAnswers(
+  outcomes: readonly HandlerOutcome<PostToolUseAnswer>[],
+): PostToolUseMerge {
   let updated: { value: unknown } | undefined;
   let updatedMcp: { value: unknown } | undefined;
   for (const outcome of outcomes) {
@@ -77,7 +98,11 @@ export function mergePostToolUseAnswers(outcomes: readonly HandlerOutcome<PostTo
     if (specific?.updatedToolOutput !== undefined) updated = { value: specific.updatedToolOutput };
     if (specific?.updatedMCPToolOutput !== undefined) updatedMcp = { value: specific.updatedMCPToolOutput };
   }
-  return { ...mergeBlocks(outcomes, true), ...(updated ? { updatedToolOutput: updated } : {}), ...(updatedMcp ? { updatedMCPToolOutput: updatedMcp } : {}) };
+  return {
+    ...mergeBlocks(outcomes, true),
+    ...(updated ? { updatedToolOutput: updated } : {}),
+    ...(updatedMcp ? { updatedMCPToolOutput: updatedMcp } : {}),
+  };
 }
 
 /** PostToolUse: blocks (feedback next to the unchanged result) plus output rewrites. */

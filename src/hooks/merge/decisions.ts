@@ -1,5 +1,12 @@
 import type { HandlerOutcome } from '../outcome.js';
-import { BLOCKED_BY_HOOK, failClosedMessage, mergeCommon, type CommonAnswer, type CommonMerge, type MergeRule } from './rule.js';
+import {
+  BLOCKED_BY_HOOK,
+  failClosedMessage,
+  mergeCommon,
+  type CommonAnswer,
+  type CommonMerge,
+  type MergeRule,
+} from './rule.js';
 
 /** PreToolUse decisions in merge precedence: deny > defer > ask > allow (Claude Code docs; a deny outranks everything). */
 export type PreToolDecision = 'deny' | 'defer' | 'ask' | 'allow';
@@ -43,7 +50,9 @@ export interface PreToolUseMerge extends CommonMerge {
  *    previous rewrite) come before settings hooks, and settings hooks are in settings order, user <
  *    project < local < `--settings` < plugins, so the file with the higher precedence wins.
  */
-export function mergePreToolUseAnswers(outcomes: readonly HandlerOutcome<PreToolUseAnswer>[]): PreToolUseMerge {
+export function mergePreToolUseAnswers(
+  outcomes: readonly HandlerOutcome<PreToolUseAnswer>[],
+): PreToolUseMerge {
   let decision: PreToolDecision | undefined;
   let reason: string | undefined;
   let deniedByExit = false;
@@ -65,13 +74,31 @@ export function mergePreToolUseAnswers(outcomes: readonly HandlerOutcome<PreTool
     // `permissionDecisionReason` is the text when both give one.
     const legacy = legacyDecision(output.decision);
     const own = specific?.permissionDecision ?? legacy;
-    if (specific?.permissionDecision) consider(specific.permissionDecision, specific.permissionDecision === 'deny' ? specific.permissionDecisionReason || output.reason || BLOCKED_BY_HOOK : specific.permissionDecisionReason);
-    if (legacy !== undefined) consider(legacy, legacy === 'deny' ? output.reason || BLOCKED_BY_HOOK : output.reason);
+    if (specific?.permissionDecision)
+      consider(
+        specific.permissionDecision,
+        specific.permissionDecision === 'deny'
+          ? specific.permissionDecisionReason || output.reason || BLOCKED_BY_HOOK
+          : specific.permissionDecisionReason,
+      );
+    if (legacy !== undefined)
+      consider(legacy, legacy === 'deny' ? output.reason || BLOCKED_BY_HOOK : output.reason);
     if (specific?.updatedInput !== undefined) rewrites.push({ decision: own, input: specific.updatedInput });
   }
-  const counted = rewrites.filter((rewrite) => rewrite.decision === undefined || decision === undefined || DECISION_RANK[rewrite.decision] >= DECISION_RANK[decision]);
+  const counted = rewrites.filter(
+    (rewrite) =>
+      rewrite.decision === undefined ||
+      decision === undefined ||
+      DECISION_RANK[rewrite.decision] >= DECISION_RANK[decision],
+  );
   const updatedInput = counted.at(-1)?.input;
-  return { ...mergeCommon(outcomes), ...(decision ? { decision } : {}), ...(reason !== undefined ? { reason } : {}), ...(deniedByExit ? { deniedByExit: true as const } : {}), ...(updatedInput ? { updatedInput } : {}) };
+  return {
+    ...mergeCommon(outcomes),
+    ...(decision ? { decision } : {}),
+    ...(reason !== undefined ? { reason } : {}),
+    ...(deniedByExit ? { deniedByExit: true as const } : {}),
+    ...(updatedInput ? { updatedInput } : {}),
+  };
 }
 
 function legacyDecision(decision: PreToolUseAnswer['decision']): PreToolDecision | undefined {
@@ -81,8 +108,13 @@ function legacyDecision(decision: PreToolUseAnswer['decision']): PreToolDecision
 /** PreToolUse: the strongest permission decision, and the rewrite that goes with it. */
 export const preToolUseRule: MergeRule<PreToolUseAnswer, PreToolUseMerge> = {
   merge: mergePreToolUseAnswers,
-  refuses: (output) => output.hookSpecificOutput?.permissionDecision === 'deny' || output.decision === 'block',
-  verdict: (merged) => ({ decision: merged.decision ?? 'none', ...(merged.reason !== undefined ? { reason: merged.reason } : {}), refuses: merged.decision === 'deny' }),
+  refuses: (output) =>
+    output.hookSpecificOutput?.permissionDecision === 'deny' || output.decision === 'block',
+  verdict: (merged) => ({
+    decision: merged.decision ?? 'none',
+    ...(merged.reason !== undefined ? { reason: merged.reason } : {}),
+    refuses: merged.decision === 'deny',
+  }),
 };
 
 /** PermissionRequest's output fields as its rule reads them. */
@@ -91,8 +123,16 @@ export interface PermissionRequestAnswer extends CommonAnswer {
     | {
         readonly additionalContext?: string | undefined;
         readonly decision?:
-          | { readonly behavior: 'allow'; readonly updatedInput?: Record<string, unknown> | undefined; readonly updatedPermissions?: readonly unknown[] | undefined }
-          | { readonly behavior: 'deny'; readonly message?: string | undefined; readonly interrupt?: boolean | undefined }
+          | {
+              readonly behavior: 'allow';
+              readonly updatedInput?: Record<string, unknown> | undefined;
+              readonly updatedPermissions?: readonly unknown[] | undefined;
+            }
+          | {
+              readonly behavior: 'deny';
+              readonly message?: string | undefined;
+              readonly interrupt?: boolean | undefined;
+            }
           | { readonly behavior: 'defer'; readonly message?: string | undefined }
           | undefined;
       }
@@ -112,7 +152,9 @@ export interface PermissionRequestMerge extends CommonMerge {
   readonly updatedPermissions: readonly unknown[];
 }
 
-export function mergePermissionRequestAnswers(outcomes: readonly HandlerOutcome<PermissionRequestAnswer>[]): PermissionRequestMerge {
+export function mergePermissionRequestAnswers(
+  outcomes: readonly HandlerOutcome<PermissionRequestAnswer>[],
+): PermissionRequestMerge {
   let behavior: 'allow' | 'deny' | 'defer' | undefined;
   let message: string | undefined;
   let interrupt = false;
@@ -153,12 +195,17 @@ export function mergePermissionRequestAnswers(outcomes: readonly HandlerOutcome<
 export const permissionRequestRule: MergeRule<PermissionRequestAnswer, PermissionRequestMerge> = {
   merge: mergePermissionRequestAnswers,
   refuses: (output) => output.hookSpecificOutput?.decision?.behavior === 'deny',
-  verdict: (merged) => ({ decision: merged.behavior ?? 'none', ...(merged.message !== undefined ? { reason: merged.message } : {}), refuses: merged.behavior === 'deny' }),
+  verdict: (merged) => ({
+    decision: merged.behavior ?? 'none',
+    ...(merged.message !== undefined ? { reason: merged.message } : {}),
+    refuses: merged.behavior === 'deny',
+  }),
 };
 
 /** PermissionDenied's output fields as its rule reads them. */
 export interface PermissionDeniedAnswer extends CommonAnswer {
-  readonly hookSpecificOutput?: { readonly additionalContext?: string | undefined; readonly retry?: boolean | undefined } | undefined;
+  readonly hookSpecificOutput?:
+    { readonly additionalContext?: string | undefined; readonly retry?: boolean | undefined } | undefined;
 }
 
 /** PermissionDenied: `retry: true` from any hook lets the model know it may try the call again. */
@@ -168,7 +215,10 @@ export interface PermissionDeniedMerge extends CommonMerge {
 
 /** PermissionDenied: an observer of a refusal that can only say "retry". */
 export const permissionDeniedRule: MergeRule<PermissionDeniedAnswer, PermissionDeniedMerge> = {
-  merge: (outcomes) => ({ ...mergeCommon(outcomes), retry: outcomes.some((outcome) => outcome.output.hookSpecificOutput?.retry === true) }),
+  merge: (outcomes) => ({
+    ...mergeCommon(outcomes),
+    retry: outcomes.some((outcome) => outcome.output.hookSpecificOutput?.retry === true),
+  }),
   refuses: () => false,
   verdict: () => ({ decision: 'none', refuses: false }),
 };

@@ -1,5 +1,11 @@
 import type { HandlerOutcome } from '../outcome.js';
-import { mergeCommon, type CommonAnswer, type CommonMerge, type MergeRule, type RuleVerdict } from './rule.js';
+import {
+  mergeCommon,
+  type CommonAnswer,
+  type CommonMerge,
+  type MergeRule,
+  type RuleVerdict,
+} from './rule.js';
 
 /**
  * The merge rules of hookloop's model-call events (extensions; docs/hooks.md "Model-call events").
@@ -41,7 +47,9 @@ export interface PreModelRequestMerge extends CommonMerge {
 }
 
 /** See PreModelRequestMerge. Never throws. */
-export function mergePreModelRequestAnswers(outcomes: readonly HandlerOutcome<PreModelRequestAnswer>[]): PreModelRequestMerge {
+export function mergePreModelRequestAnswers(
+  outcomes: readonly HandlerOutcome<PreModelRequestAnswer>[],
+): PreModelRequestMerge {
   const merged: { -readonly [K in keyof PreModelRequestMerge]?: PreModelRequestMerge[K] } = {};
   for (const outcome of outcomes) {
     const specific = outcome.output.hookSpecificOutput;
@@ -58,7 +66,12 @@ export function mergePreModelRequestAnswers(outcomes: readonly HandlerOutcome<Pr
 /** `answer` (a synthetic response: no request), `rewrite` (the request changed), else `none`. */
 function preModelRequestVerdict(merged: PreModelRequestMerge): RuleVerdict {
   if (merged.syntheticResponse !== undefined) return { decision: 'answer', refuses: false };
-  const rewrites = merged.updatedSystem !== undefined || merged.updatedMessages !== undefined || merged.updatedModel !== undefined || merged.updatedMaxTokens !== undefined || merged.contexts.length > 0;
+  const rewrites =
+    merged.updatedSystem !== undefined ||
+    merged.updatedMessages !== undefined ||
+    merged.updatedModel !== undefined ||
+    merged.updatedMaxTokens !== undefined ||
+    merged.contexts.length > 0;
   return { decision: rewrites ? 'rewrite' : 'none', refuses: false };
 }
 
@@ -70,11 +83,18 @@ export const preModelRequestRule: MergeRule<PreModelRequestAnswer, PreModelReque
 };
 
 /** A PreToolSelection `toolChoice`, as the Anthropic API names it. */
-export type ToolChoiceAnswer = { readonly type: 'auto' | 'any' | 'none' } | { readonly type: 'tool'; readonly name: string };
+export type ToolChoiceAnswer =
+  { readonly type: 'auto' | 'any' | 'none' } | { readonly type: 'tool'; readonly name: string };
 
 /** PreToolSelection's output fields as its rule reads them. */
 export interface PreToolSelectionAnswer extends CommonAnswer {
-  readonly hookSpecificOutput?: { readonly additionalContext?: undefined; readonly allowedTools?: readonly string[] | undefined; readonly toolChoice?: ToolChoiceAnswer | undefined } | undefined;
+  readonly hookSpecificOutput?:
+    | {
+        readonly additionalContext?: undefined;
+        readonly allowedTools?: readonly string[] | undefined;
+        readonly toolChoice?: ToolChoiceAnswer | undefined;
+      }
+    | undefined;
 }
 
 /**
@@ -87,7 +107,9 @@ export interface PreToolSelectionMerge extends CommonMerge {
 }
 
 /** See PreToolSelectionMerge. Never throws. */
-export function mergePreToolSelectionAnswers(outcomes: readonly HandlerOutcome<PreToolSelectionAnswer>[]): PreToolSelectionMerge {
+export function mergePreToolSelectionAnswers(
+  outcomes: readonly HandlerOutcome<PreToolSelectionAnswer>[],
+): PreToolSelectionMerge {
   let allowed: string[] | undefined;
   let toolChoice: ToolChoiceAnswer | undefined;
   for (const outcome of outcomes) {
@@ -98,19 +120,33 @@ export function mergePreToolSelectionAnswers(outcomes: readonly HandlerOutcome<P
     }
     if (specific?.toolChoice !== undefined) toolChoice = specific.toolChoice;
   }
-  return { ...mergeCommon(outcomes), ...(allowed !== undefined ? { allowedTools: allowed } : {}), ...(toolChoice !== undefined ? { toolChoice } : {}) };
+  return {
+    ...mergeCommon(outcomes),
+    ...(allowed !== undefined ? { allowedTools: allowed } : {}),
+    ...(toolChoice !== undefined ? { toolChoice } : {}),
+  };
 }
 
 /** PreToolSelection (hookloop extension): `narrow` when a hook narrowed the tools, `choose` when it only set toolChoice. Nothing refuses. */
 export const preToolSelectionRule: MergeRule<PreToolSelectionAnswer, PreToolSelectionMerge> = {
   merge: mergePreToolSelectionAnswers,
   refuses: () => false,
-  verdict: (merged) => ({ decision: merged.allowedTools !== undefined ? 'narrow' : merged.toolChoice !== undefined ? 'choose' : 'none', refuses: false }),
+  verdict: (merged) => ({
+    decision:
+      merged.allowedTools !== undefined ? 'narrow' : merged.toolChoice !== undefined ? 'choose' : 'none',
+    refuses: false,
+  }),
 };
 
 /** PostModelResponse's output fields as its rule reads them. */
 export interface PostModelResponseAnswer extends CommonAnswer {
-  readonly hookSpecificOutput?: { readonly additionalContext?: undefined; readonly updatedText?: string | undefined; readonly dropToolCalls?: readonly string[] | undefined } | undefined;
+  readonly hookSpecificOutput?:
+    | {
+        readonly additionalContext?: undefined;
+        readonly updatedText?: string | undefined;
+        readonly dropToolCalls?: readonly string[] | undefined;
+      }
+    | undefined;
 }
 
 /** PostModelResponse answers, merged: the last `updatedText`, and every call id any hook dropped (in merge order, once each). */
@@ -120,7 +156,9 @@ export interface PostModelResponseMerge extends CommonMerge {
 }
 
 /** See PostModelResponseMerge. Never throws. */
-export function mergePostModelResponseAnswers(outcomes: readonly HandlerOutcome<PostModelResponseAnswer>[]): PostModelResponseMerge {
+export function mergePostModelResponseAnswers(
+  outcomes: readonly HandlerOutcome<PostModelResponseAnswer>[],
+): PostModelResponseMerge {
   let updatedText: string | undefined;
   const dropped = new Set<string>();
   for (const outcome of outcomes) {
@@ -128,12 +166,19 @@ export function mergePostModelResponseAnswers(outcomes: readonly HandlerOutcome<
     if (specific?.updatedText !== undefined) updatedText = specific.updatedText;
     for (const id of specific?.dropToolCalls ?? []) dropped.add(id);
   }
-  return { ...mergeCommon(outcomes), ...(updatedText !== undefined ? { updatedText } : {}), dropToolCalls: [...dropped] };
+  return {
+    ...mergeCommon(outcomes),
+    ...(updatedText !== undefined ? { updatedText } : {}),
+    dropToolCalls: [...dropped],
+  };
 }
 
 /** PostModelResponse (hookloop extension): `rewrite` when the text changed or calls were dropped. Nothing refuses. */
 export const postModelResponseRule: MergeRule<PostModelResponseAnswer, PostModelResponseMerge> = {
   merge: mergePostModelResponseAnswers,
   refuses: () => false,
-  verdict: (merged) => ({ decision: merged.updatedText !== undefined || merged.dropToolCalls.length > 0 ? 'rewrite' : 'none', refuses: false }),
+  verdict: (merged) => ({
+    decision: merged.updatedText !== undefined || merged.dropToolCalls.length > 0 ? 'rewrite' : 'none',
+    refuses: false,
+  }),
 };

@@ -4,7 +4,13 @@ import type { MergeRule } from './rule.js';
 
 /** UserPromptSubmit's output fields as its rule reads them. */
 export interface PromptSubmitAnswer extends BlockAnswer {
-  readonly hookSpecificOutput?: { readonly additionalContext?: string | undefined; readonly updatedPrompt?: string | undefined; readonly suppressOriginalPrompt?: boolean | undefined } | undefined;
+  readonly hookSpecificOutput?:
+    | {
+        readonly additionalContext?: string | undefined;
+        readonly updatedPrompt?: string | undefined;
+        readonly suppressOriginalPrompt?: boolean | undefined;
+      }
+    | undefined;
 }
 
 /**
@@ -21,7 +27,9 @@ export interface PromptSubmitMerge extends BlockingMerge {
 }
 
 /** See PromptSubmitMerge. Never throws. */
-export function mergePromptSubmitAnswers(outcomes: readonly HandlerOutcome<PromptSubmitAnswer>[]): PromptSubmitMerge {
+export function mergePromptSubmitAnswers(
+  outcomes: readonly HandlerOutcome<PromptSubmitAnswer>[],
+): PromptSubmitMerge {
   let updatedPrompt: string | undefined;
   let suppressOriginalPrompt = false;
   for (const outcome of outcomes) {
@@ -29,7 +37,11 @@ export function mergePromptSubmitAnswers(outcomes: readonly HandlerOutcome<Promp
     if (specific?.updatedPrompt !== undefined) updatedPrompt = specific.updatedPrompt;
     if (specific?.suppressOriginalPrompt === true) suppressOriginalPrompt = true;
   }
-  return { ...mergeBlocks(outcomes), ...(updatedPrompt !== undefined ? { updatedPrompt } : {}), suppressOriginalPrompt };
+  return {
+    ...mergeBlocks(outcomes),
+    ...(updatedPrompt !== undefined ? { updatedPrompt } : {}),
+    suppressOriginalPrompt,
+  };
 }
 
 /** UserPromptSubmit: `block` (refuses), else `rewrite` when a hook rewrote the prompt, else `none`. */
@@ -38,6 +50,8 @@ export const promptSubmitRule: MergeRule<PromptSubmitAnswer, PromptSubmitMerge> 
   refuses: blockingRule.refuses,
   verdict: (merged) => {
     const verdict = blockingRule.verdict(merged);
-    return verdict.refuses || merged.updatedPrompt === undefined ? verdict : { decision: 'rewrite', refuses: false };
+    return verdict.refuses || merged.updatedPrompt === undefined
+      ? verdict
+      : { decision: 'rewrite', refuses: false };
   },
 };

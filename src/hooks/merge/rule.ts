@@ -78,10 +78,12 @@ export function mergeCommon(outcomes: readonly HandlerOutcome<CommonAnswer>[]): 
  * (a failed start, an HTTP error, a callback that threw) the detail is hookloop's `error` text.
  */
 export function failClosedMessage(outcome: HandlerOutcome<unknown>): string {
-  const why = outcome.origin.transport === 'callback' ? 'in-process gate hooks fail closed' : 'onFailure is "block"';
+  const why =
+    outcome.origin.transport === 'callback' ? 'in-process gate hooks fail closed' : 'onFailure is "block"';
   const what = outcome.status === 'timeout' ? 'timed out' : 'failed';
   // A command that exited with a code: Claude Code puts its stderr there as it is, without our `exit code N:` prefix.
-  const exited = outcome.raw?.exitCode !== undefined && outcome.raw.exitCode !== null && outcome.status === 'failed';
+  const exited =
+    outcome.raw?.exitCode !== undefined && outcome.raw.exitCode !== null && outcome.status === 'failed';
   const detail = exited ? (outcome.raw?.stderr ?? '') : (outcome.error ?? '');
   return `[${outcome.origin.text}]: ${what}; blocking because ${why}${detail ? `\n${detail}` : ''}`;
 }

@@ -1,6 +1,12 @@
 import path from 'node:path';
 import type { CONFIG_CHANGE_SOURCES } from '../event-schemas.js';
-import { loadSettings, settingSourceFiles, type LoadedHandler, type LoadedSettings, type LoadSettingsOptions } from '../settings/load-settings.js';
+import {
+  loadSettings,
+  settingSourceFiles,
+  type LoadedHandler,
+  type LoadedSettings,
+  type LoadSettingsOptions,
+} from '../settings/load-settings.js';
 import { loadPlugins, type LoadedPlugin, type PluginHandler } from './load-plugin.js';
 
 /**
@@ -37,9 +43,19 @@ export interface HookSetup {
  */
 export function loadHookSetup(options: HookSetupOptions): HookSetup {
   const settings = loadSettings(options);
-  const plugins = loadPlugins(options.pluginDirs ?? [], { homeDir: options.homeDir, createDataDir: options.createPluginData !== false });
-  const handlers = settings.disableAllHooks ? [] : [...settings.handlers, ...plugins.flatMap((plugin) => plugin.handlers)];
-  return { settings, plugins, handlers, warnings: [...settings.warnings, ...plugins.flatMap((plugin) => plugin.warnings)] };
+  const plugins = loadPlugins(options.pluginDirs ?? [], {
+    homeDir: options.homeDir,
+    createDataDir: options.createPluginData !== false,
+  });
+  const handlers = settings.disableAllHooks
+    ? []
+    : [...settings.handlers, ...plugins.flatMap((plugin) => plugin.handlers)];
+  return {
+    settings,
+    plugins,
+    handlers,
+    warnings: [...settings.warnings, ...plugins.flatMap((plugin) => plugin.warnings)],
+  };
 }
 
 /** A settings file a session watches, with the `source` its ConfigChange event reports. */
@@ -53,11 +69,19 @@ export interface WatchedSettingsFile {
  * local, and the `--settings` file when it is a path (inline JSON cannot change). Relative
  * `flagSettings` resolve against `cwd`, as `loadSettings` does.
  */
-export function watchedSettingsFiles(options: LoadSettingsOptions, cwd = process.cwd()): WatchedSettingsFile[] {
+export function watchedSettingsFiles(
+  options: LoadSettingsOptions,
+  cwd = process.cwd(),
+): WatchedSettingsFile[] {
   // Only the sources `--setting-sources` selects: a change to a file the run does not read changes nothing.
-  const files: WatchedSettingsFile[] = settingSourceFiles(options).map(({ file, scope }) => ({ file, source: `${scope}_settings` as const }));
+  const files: WatchedSettingsFile[] = settingSourceFiles(options).map(({ file, scope }) => ({
+    file,
+    source: `${scope}_settings` as const,
+  }));
   const flag = options.flagSettings;
-  if (flag !== undefined && !flag.trimStart().startsWith('{')) files.push({ file: path.resolve(cwd, flag), source: 'flag_settings' });
-  for (const extra of options.extraFiles ?? []) files.push({ file: path.resolve(cwd, extra), source: 'flag_settings' });
+  if (flag !== undefined && !flag.trimStart().startsWith('{'))
+    files.push({ file: path.resolve(cwd, flag), source: 'flag_settings' });
+  for (const extra of options.extraFiles ?? [])
+    files.push({ file: path.resolve(cwd, extra), source: 'flag_settings' });
   return files;
 }

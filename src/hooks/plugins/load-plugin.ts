@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { isHookEventName, REFERENCE_ONLY_EVENTS } from '../event-names.js';
-import { describeValue, formatPath, parseJson, parseSettingsText, valueAt, type LoadedHandler } from '../settings/load-settings.js';
+import {
+  describeValue,
+  formatPath,
+  parseJson,
+  parseSettingsText,
+  valueAt,
+  type LoadedHandler,
+} from '../settings/load-settings.js';
 import type { HandlerConfig } from '../settings/settings-schema.js';
 import { pluginManifestSchema, type PluginManifest } from './plugin-schema.js';
 
@@ -63,10 +70,19 @@ export function loadPlugin(dir: string, options: LoadPluginOptions): LoadedPlugi
   const manifest = fs.existsSync(manifestFile) ? readManifest(manifestFile) : undefined;
   const defaultHooks = path.join(root, DEFAULT_HOOKS);
   if (manifest === undefined && !fs.existsSync(defaultHooks)) {
-    throw new ConfigError(`--plugin-dir ${dir}: not a plugin: found neither ${MANIFEST} nor ${DEFAULT_HOOKS}`, { file: root });
+    throw new ConfigError(
+      `--plugin-dir ${dir}: not a plugin: found neither ${MANIFEST} nor ${DEFAULT_HOOKS}`,
+      { file: root },
+    );
   }
   const name = manifest?.name ?? path.basename(root);
-  const dataDir = path.join(options.homeDir, '.claude', 'plugins', 'data', `${name}-inline`.replace(/[^A-Za-z0-9_-]/g, '-'));
+  const dataDir = path.join(
+    options.homeDir,
+    '.claude',
+    'plugins',
+    'data',
+    `${name}-inline`.replace(/[^A-Za-z0-9_-]/g, '-'),
+  );
   if (options.createDataDir !== false) fs.mkdirSync(dataDir, { recursive: true });
   const env = { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: dataDir };
 
@@ -81,12 +97,28 @@ export function loadPlugin(dir: string, options: LoadPluginOptions): LoadedPlugi
       if (!isHookEventName(event)) continue;
       groups.forEach((group, groupIndex) =>
         group.hooks.forEach((config, handlerIndex) =>
-          handlers.push({ event, matcher: group.matcher, config: substitute(config, env), source: { file: source.file, scope: 'plugin', plugin: name }, groupIndex, handlerIndex, env }),
+          handlers.push({
+            event,
+            matcher: group.matcher,
+            config: substitute(config, env),
+            source: { file: source.file, scope: 'plugin', plugin: name },
+            groupIndex,
+            handlerIndex,
+            env,
+          }),
         ),
       );
     }
   }
-  return { name, root, dataDir, manifestFile: manifest === undefined ? undefined : manifestFile, hookFiles, handlers, warnings };
+  return {
+    name,
+    root,
+    dataDir,
+    manifestFile: manifest === undefined ? undefined : manifestFile,
+    hookFiles,
+    handlers,
+    warnings,
+  };
 }
 
 /**
@@ -99,7 +131,10 @@ export function loadPlugins(dirs: readonly string[], options: LoadPluginOptions)
     const plugin = loadPlugin(dir, options);
     const twin = plugins.find((other) => other.name === plugin.name);
     if (twin !== undefined) {
-      throw new ConfigError(`--plugin-dir ${dir}: a plugin named "${plugin.name}" is already loaded from ${twin.root}`, { file: plugin.root });
+      throw new ConfigError(
+        `--plugin-dir ${dir}: a plugin named "${plugin.name}" is already loaded from ${twin.root}`,
+        { file: plugin.root },
+      );
     }
     plugins.push(plugin);
   }
@@ -107,10 +142,20 @@ export function loadPlugins(dirs: readonly string[], options: LoadPluginOptions)
 }
 
 /** `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` replaced in a command handler's `command` and `args`. */
-function substitute(config: HandlerConfig, env: { CLAUDE_PLUGIN_ROOT: string; CLAUDE_PLUGIN_DATA: string }): HandlerConfig {
+function substitute(
+  config: HandlerConfig,
+  env: { CLAUDE_PLUGIN_ROOT: string; CLAUDE_PLUGIN_DATA: string },
+): HandlerConfig {
   if (config.type !== 'command') return config;
-  const expand = (text: string) => text.replace(/\$\{CLAUDE_PLUGIN_(ROOT|DATA)\}/g, (_match, which: string) => (which === 'ROOT' ? env.CLAUDE_PLUGIN_ROOT : env.CLAUDE_PLUGIN_DATA));
-  return { ...config, command: expand(config.command), ...(config.args !== undefined ? { args: config.args.map(expand) } : {}) };
+  const expand = (text: string) =>
+    text.replace(/\$\{CLAUDE_PLUGIN_(ROOT|DATA)\}/g, (_match, which: string) =>
+      which === 'ROOT' ? env.CLAUDE_PLUGIN_ROOT : env.CLAUDE_PLUGIN_DATA,
+    );
+  return {
+    ...config,
+    command: expand(config.command),
+    ...(config.args !== undefined ? { args: config.args.map(expand) } : {}),
+  };
 }
 
 interface HookSource {
@@ -122,16 +167,27 @@ interface HookSource {
 }
 
 /** `hooks/hooks.json` (when present), then what the manifest's `hooks` names, each file once. */
-function hookSources(root: string, manifestFile: string, manifest: PluginManifest | undefined, warnings: string[]): HookSource[] {
+function hookSources(
+  root: string,
+  manifestFile: string,
+  manifest: PluginManifest | undefined,
+  warnings: string[],
+): HookSource[] {
   const sources: HookSource[] = [];
   const seen = new Set<string>();
   const addFile = (file: string, required: string | undefined) => {
     if (seen.has(file)) {
-      warnings.push(`${manifestFile}: hooks: ${path.relative(root, file)} is read anyway; listing it again loads it once`);
+      warnings.push(
+        `${manifestFile}: hooks: ${path.relative(root, file)} is read anyway; listing it again loads it once`,
+      );
       return;
     }
     if (!fs.existsSync(file)) {
-      if (required !== undefined) throw new ConfigError(`${manifestFile}: ${required}: no such file: ${file}`, { file: manifestFile, field: required });
+      if (required !== undefined)
+        throw new ConfigError(`${manifestFile}: ${required}: no such file: ${file}`, {
+          file: manifestFile,
+          field: required,
+        });
       return;
     }
     seen.add(file);
@@ -146,7 +202,8 @@ function hookSources(root: string, manifestFile: string, manifest: PluginManifes
     const field = Array.isArray(declared) ? `hooks[${index}]` : 'hooks';
     if (typeof entry === 'string') {
       const file = path.resolve(root, entry);
-      if (path.relative(root, file).startsWith('..')) warnings.push(`${manifestFile}: ${field}: ${entry} is outside the plugin directory`);
+      if (path.relative(root, file).startsWith('..'))
+        warnings.push(`${manifestFile}: ${field}: ${entry} is outside the plugin directory`);
       addFile(file, field);
     } else {
       // Inline hooks: the event map itself, or a hooks file's `{ "hooks": … }`. Re-serialized so the
@@ -167,9 +224,14 @@ function isHooksFileShape(value: Record<string, unknown>): boolean {
 function checkHooksFileShape(text: string, file: string): void {
   const data = parseJson(text, file);
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return; // the settings parser reports it
-  const misplaced = Object.keys(data).find((key) => isHookEventName(key) || (REFERENCE_ONLY_EVENTS as readonly string[]).includes(key));
+  const misplaced = Object.keys(data).find(
+    (key) => isHookEventName(key) || (REFERENCE_ONLY_EVENTS as readonly string[]).includes(key),
+  );
   if (misplaced !== undefined && (data as Record<string, unknown>)['hooks'] === undefined) {
-    throw new ConfigError(`${file}: ${formatPath([misplaced])}: hook events belong under a top-level "hooks" key: {"hooks": {"${misplaced}": [...]}}`, { file, field: misplaced });
+    throw new ConfigError(
+      `${file}: ${formatPath([misplaced])}: hook events belong under a top-level "hooks" key: {"hooks": {"${misplaced}": [...]}}`,
+      { file, field: misplaced },
+    );
   }
 }
 
@@ -181,7 +243,10 @@ function readManifest(file: string): PluginManifest {
   const segments = issue?.path ?? [];
   const field = formatPath(segments);
   const message = `expected ${issue?.message ?? 'a plugin manifest'}, got ${describeValue(valueAt(data, segments))}`;
-  throw new ConfigError(field === '' ? `${file}: ${message}` : `${file}: ${field}: ${message}`, { file, field });
+  throw new ConfigError(field === '' ? `${file}: ${message}` : `${file}: ${field}: ${message}`, {
+    file,
+    field,
+  });
 }
 
 function realDirectory(dir: string): string {

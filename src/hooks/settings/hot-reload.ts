@@ -40,7 +40,10 @@ export interface HotReloadOptions {
   readonly engine: HookEngine;
   readonly files: readonly WatchedSettingsFile[];
   readonly load: () => HookSetup;
-  readonly register: (handlers: readonly SetupHandler[]) => { readonly unregister: Unregister; readonly warnings: readonly string[] };
+  readonly register: (handlers: readonly SetupHandler[]) => {
+    readonly unregister: Unregister;
+    readonly warnings: readonly string[];
+  };
   readonly current: { readonly unregister: Unregister; readonly warnings: readonly string[] };
   readonly notify: (line: string) => void;
   readonly verbose?: boolean;
@@ -72,7 +75,9 @@ export function startHotReload(options: HotReloadOptions): HotReload {
     try {
       setup = options.load();
     } catch (error) {
-      options.notify(`hookloop: ${changed.file} changed but cannot be used; keeping the previous hooks: ${describeError(error)}`);
+      options.notify(
+        `hookloop: ${changed.file} changed but cannot be used; keeping the previous hooks: ${describeError(error)}`,
+      );
       return;
     }
     if (stopped.signal.aborted) return;
@@ -84,9 +89,14 @@ export function startHotReload(options: HotReloadOptions): HotReload {
     installed.unregister();
     installed = next;
     const warnings = [...setup.warnings, ...next.warnings];
-    warnings.filter((line) => !shownWarnings.has(line)).forEach((line) => options.notify(`hookloop: warning: ${line}`));
+    warnings
+      .filter((line) => !shownWarnings.has(line))
+      .forEach((line) => options.notify(`hookloop: warning: ${line}`));
     shownWarnings = new Set(warnings);
-    if (options.verbose) options.notify(`[Config] ${changed.file} changed: hooks reloaded (${setup.handlers.length} handler(s))`);
+    if (options.verbose)
+      options.notify(
+        `[Config] ${changed.file} changed: hooks reloaded (${setup.handlers.length} handler(s))`,
+      );
   };
 
   /**
@@ -96,11 +106,16 @@ export function startHotReload(options: HotReloadOptions): HotReload {
   const allowedByHooks = async (changed: WatchedSettingsFile, fire: PhaseFire): Promise<boolean> => {
     const merged = await fire('ConfigChange', { source: changed.source, file_path: changed.file });
     for (const outcome of merged.outcomes) {
-      if (outcome.status === 'failed' || outcome.status === 'timeout') options.notify(`hookloop: ConfigChange hook [${outcome.origin.text}] ${outcome.status}: ${outcome.error ?? ''}`);
+      if (outcome.status === 'failed' || outcome.status === 'timeout')
+        options.notify(
+          `hookloop: ConfigChange hook [${outcome.origin.text}] ${outcome.status}: ${outcome.error ?? ''}`,
+        );
     }
     const block = merged.blocks[0];
     if (block === undefined || changed.source === 'policy_settings') return true;
-    options.notify(`hookloop: a ConfigChange hook blocked the change of ${changed.file}; keeping the previous hooks: ${block.reason}`);
+    options.notify(
+      `hookloop: a ConfigChange hook blocked the change of ${changed.file}; keeping the previous hooks: ${block.reason}`,
+    );
     return false;
   };
 
@@ -120,14 +135,25 @@ export function startHotReload(options: HotReloadOptions): HotReload {
     const changed = changedFiles();
     if (changed.length === 0) return;
     if (phase === 'after-tool') {
-      const tool = info.toolName === undefined ? 'a tool' : `${info.toolName}${info.toolUseId ? ` (${info.toolUseId})` : ''}`;
+      const tool =
+        info.toolName === undefined
+          ? 'a tool'
+          : `${info.toolName}${info.toolUseId ? ` (${info.toolUseId})` : ''}`;
       for (const entry of changed) {
-        options.notify(`hookloop: warning: ${entry.file} changed while ${tool} ran; not applied: a settings change made by a tool needs a person's approval (start a new session to use it)`);
+        options.notify(
+          `hookloop: warning: ${entry.file} changed while ${tool} ran; not applied: a settings change made by a tool needs a person's approval (start a new session to use it)`,
+        );
       }
       return;
     }
     for (const entry of changed) {
-      queue = queue.then(() => reload(entry, info.fire)).catch((error: unknown) => options.notify(`hookloop: reloading hooks after a change of ${entry.file} failed: ${describeError(error)}`));
+      queue = queue
+        .then(() => reload(entry, info.fire))
+        .catch((error: unknown) =>
+          options.notify(
+            `hookloop: reloading hooks after a change of ${entry.file} failed: ${describeError(error)}`,
+          ),
+        );
     }
     await queue;
   };
@@ -150,4 +176,3 @@ function readText(file: string): string | undefined {
     return undefined;
   }
 }
-

@@ -53,7 +53,9 @@ export function readSettingsLeniently(data: unknown, fileLabel: string): Lenient
     warnings.push(`${fileLabel}: ${formatPath(segments)}: ${text}; ${outcome}`);
   };
   if (!isObject(data)) {
-    warnings.push(`${fileLabel}: expected a JSON object, got ${describeValue(data)}; the whole file is ignored`);
+    warnings.push(
+      `${fileLabel}: expected a JSON object, got ${describeValue(data)}; the whole file is ignored`,
+    );
     return { settings: undefined, guardRules: { deny: [], ask: [] }, warnings, handlerIndexes: {} };
   }
   const cleaned: Record<string, unknown> = { ...data };
@@ -66,14 +68,21 @@ export function readSettingsLeniently(data: unknown, fileLabel: string): Lenient
     else cleaned['hooks'] = hooks;
   }
   const parsed = settingsFileSchema.safeParse(cleaned);
-  if (parsed.success) return { settings: parsed.data, guardRules: { deny: [], ask: [] }, warnings, handlerIndexes };
+  if (parsed.success)
+    return { settings: parsed.data, guardRules: { deny: [], ask: [] }, warnings, handlerIndexes };
   const issue = parsed.error.issues[0];
   const field = issue === undefined ? '' : formatPath(issue.path);
   const got = issue === undefined ? '' : `, got ${describeValue(valueAt(cleaned, issue.path))}`;
   // A sandbox the user asked for but that cannot be read is not dropped: running without it would be
   // less safe than what the file asks for, so the run stops (fails closed) where the reference drops the file.
-  if (issue?.path[0] === 'sandbox') throw new ConfigError(`${fileLabel}: ${field}: expected ${issue.message}${got}`, { file: fileLabel, field });
-  warnings.push(`${fileLabel}: ${field === '' ? '' : `${field}: `}expected ${issue?.message ?? 'valid settings'}${got}; the whole file is ignored (its deny and ask rules still count)`);
+  if (issue?.path[0] === 'sandbox')
+    throw new ConfigError(`${fileLabel}: ${field}: expected ${issue.message}${got}`, {
+      file: fileLabel,
+      field,
+    });
+  warnings.push(
+    `${fileLabel}: ${field === '' ? '' : `${field}: `}expected ${issue?.message ?? 'valid settings'}${got}; the whole file is ignored (its deny and ask rules still count)`,
+  );
   const kept = isObject(cleaned['permissions']) ? cleaned['permissions'] : {};
   const guardRules = { deny: stringList(kept['deny']), ask: stringList(kept['ask']) };
   return { settings: undefined, guardRules, warnings, handlerIndexes: {} };
@@ -81,13 +90,18 @@ export function readSettingsLeniently(data: unknown, fileLabel: string): Lenient
 
 type Warn = (segments: readonly PropertyKey[], text: string, outcome?: string) => void;
 
-function cleanPermissions(permissions: Record<string, unknown>, fileLabel: string, warn: Warn): Record<string, unknown> {
+function cleanPermissions(
+  permissions: Record<string, unknown>,
+  fileLabel: string,
+  warn: Warn,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...permissions };
   for (const list of ['allow', ...GUARD_LISTS] as const) {
     const rules = permissions[list];
     if (rules === undefined) continue;
     // A guard list the reference cannot read drops the whole file there; here it stops the run.
-    if (!Array.isArray(rules) && list !== 'allow') throw unreadableGuard(fileLabel, ['permissions', list], describeValue(rules));
+    if (!Array.isArray(rules) && list !== 'allow')
+      throw unreadableGuard(fileLabel, ['permissions', list], describeValue(rules));
     if (!Array.isArray(rules)) continue;
     const kept: string[] = [];
     rules.forEach((rule: unknown, index) => {
@@ -113,8 +127,13 @@ function cleanPermissions(permissions: Record<string, unknown>, fileLabel: strin
         }
         const tool = readableToolName(rule);
         if (tool === undefined) throw unreadableGuard(fileLabel, segments, JSON.stringify(rule));
-        const instead = list === 'deny' ? `every ${tool} call is refused instead` : `every ${tool} call asks instead`;
-        warn(segments, `${JSON.stringify(rule)} is not a valid rule`, `not ignored, since it guards: ${instead}`);
+        const instead =
+          list === 'deny' ? `every ${tool} call is refused instead` : `every ${tool} call asks instead`;
+        warn(
+          segments,
+          `${JSON.stringify(rule)} is not a valid rule`,
+          `not ignored, since it guards: ${instead}`,
+        );
         kept.push(tool);
       }
     });
@@ -136,11 +155,18 @@ function readableToolName(rule: string): string | undefined {
 
 function unreadableGuard(fileLabel: string, segments: readonly PropertyKey[], got: string): ConfigError {
   const field = formatPath(segments);
-  return new ConfigError(`${fileLabel}: ${field}: cannot read ${got} as a rule, and a ${String(segments[1])} rule is not ignored; expected Tool or Tool(specifier), e.g. Bash(rm:*)`, { file: fileLabel, field });
+  return new ConfigError(
+    `${fileLabel}: ${field}: cannot read ${got} as a rule, and a ${String(segments[1])} rule is not ignored; expected Tool or Tool(specifier), e.g. Bash(rm:*)`,
+    { file: fileLabel, field },
+  );
 }
 
 /** `hooks` with every unreadable event, group and handler left out; undefined when `hooks` itself is unreadable. */
-function cleanHooks(hooks: unknown, warn: Warn, handlerIndexes: Record<string, number[][]>): Record<string, unknown> | undefined {
+function cleanHooks(
+  hooks: unknown,
+  warn: Warn,
+  handlerIndexes: Record<string, number[][]>,
+): Record<string, unknown> | undefined {
   if (!isObject(hooks)) {
     warn(['hooks'], `expected an object mapping event names to matcher groups, got ${describeValue(hooks)}`);
     return undefined;
@@ -150,7 +176,10 @@ function cleanHooks(hooks: unknown, warn: Warn, handlerIndexes: Record<string, n
     const known = isHookEventName(event) || (REFERENCE_ONLY_EVENTS as readonly string[]).includes(event);
     if (!known) {
       const close = closestName(event, [...HOOK_EVENT_NAMES, ...REFERENCE_ONLY_EVENTS]);
-      warn(['hooks', event], `unknown hook event ${JSON.stringify(event)}${close === undefined ? '' : ` (did you mean ${close}?)`}`);
+      warn(
+        ['hooks', event],
+        `unknown hook event ${JSON.stringify(event)}${close === undefined ? '' : ` (did you mean ${close}?)`}`,
+      );
       continue;
     }
     if (!Array.isArray(groups)) {
@@ -169,11 +198,18 @@ function cleanHooks(hooks: unknown, warn: Warn, handlerIndexes: Record<string, n
 }
 
 /** The group with its unreadable handlers left out (an unreadable group becomes an empty one), and the kept handlers' indexes. */
-function cleanGroup(group: unknown, at: readonly PropertyKey[], warn: Warn): { group: unknown; indexes: number[] } {
+function cleanGroup(
+  group: unknown,
+  at: readonly PropertyKey[],
+  warn: Warn,
+): { group: unknown; indexes: number[] } {
   const empty = { group: { hooks: [] }, indexes: [] };
   const segments = ['hooks', ...at];
   if (!isObject(group) || !Array.isArray(group['hooks'])) {
-    warn(isObject(group) ? [...segments, 'hooks'] : segments, `expected ${isObject(group) ? 'an array of hook handlers' : 'an object with "hooks"'}, got ${describeValue(isObject(group) ? group['hooks'] : group)}`);
+    warn(
+      isObject(group) ? [...segments, 'hooks'] : segments,
+      `expected ${isObject(group) ? 'an array of hook handlers' : 'an object with "hooks"'}, got ${describeValue(isObject(group) ? group['hooks'] : group)}`,
+    );
     return empty;
   }
   // A matcher that is not a string fails the whole file (as in the reference): the schema reports it.
@@ -197,7 +233,10 @@ function cleanGroup(group: unknown, at: readonly PropertyKey[], warn: Warn): { g
     }
     const issue = parsed.error.issues[0];
     const where = [...segments, 'hooks', handlerIndex, ...(issue?.path ?? [])];
-    warn(where, `expected ${issue?.message ?? 'a hook handler'}, got ${describeValue(valueAt(handler, issue?.path ?? []))}`);
+    warn(
+      where,
+      `expected ${issue?.message ?? 'a hook handler'}, got ${describeValue(valueAt(handler, issue?.path ?? []))}`,
+    );
   });
   return { group: { ...group, hooks: handlers }, indexes };
 }

@@ -3,7 +3,12 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../../errors.js';
 import type { PermissionMode, PermissionRules } from '../../permissions/types.js';
-import { HOOK_EVENT_NAMES, REFERENCE_ONLY_EVENTS, isHookEventName, type HookEventName } from '../event-names.js';
+import {
+  HOOK_EVENT_NAMES,
+  REFERENCE_ONLY_EVENTS,
+  isHookEventName,
+  type HookEventName,
+} from '../event-names.js';
 import { compileMatcher } from '../matcher.js';
 import { mergeSandboxSettings, type SandboxSettings } from '../../sandbox/sandbox-settings.js';
 import { parseRule } from '../../permissions/rule.js';
@@ -124,12 +129,17 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     rules.allow.push(...(permissions?.allow ?? []));
     rules.ask.push(...(permissions?.ask ?? []));
     rules.deny.push(...(permissions?.deny ?? []));
-    for (const list of ['allow', 'ask', 'deny'] as const) ruleSources[list].push(...(permissions?.[list] ?? []).map(() => source.file));
+    for (const list of ['allow', 'ask', 'deny'] as const)
+      ruleSources[list].push(...(permissions?.[list] ?? []).map(() => source.file));
     additionalDirectories.push(...(permissions?.additionalDirectories ?? []));
-    if (permissions?.defaultMode !== undefined && permissions.defaultMode !== 'auto') defaultMode = permissions.defaultMode;
+    if (permissions?.defaultMode !== undefined && permissions.defaultMode !== 'auto')
+      defaultMode = permissions.defaultMode;
     for (const [event, limit] of Object.entries(settings.hookConcurrency ?? {})) {
       if (isHookEventName(event)) hookConcurrency[event] = limit;
-      else warnings.push(`${source.file}: hookConcurrency.${event}: hookloop does not fire ${JSON.stringify(event)}; its limit is ignored`);
+      else
+        warnings.push(
+          `${source.file}: hookConcurrency.${event}: hookloop does not fire ${JSON.stringify(event)}; its limit is ignored`,
+        );
     }
     for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
       if (!isHookEventName(event)) continue;
@@ -180,7 +190,12 @@ function readSourceLeniently(text: string, source: HookSource): LenientSettings 
     data = parseJson(text, source.file);
   } catch (error) {
     if (source.file === '--settings' || !(error instanceof ConfigError)) throw error;
-    return { settings: undefined, guardRules: { deny: [], ask: [] }, warnings: [`${error.message}; the whole file is ignored`], handlerIndexes: {} };
+    return {
+      settings: undefined,
+      guardRules: { deny: [], ask: [] },
+      warnings: [`${error.message}; the whole file is ignored`],
+      handlerIndexes: {},
+    };
   }
   const lenient = readSettingsLeniently(data, source.file);
   if (lenient.settings === undefined) return lenient;
@@ -198,14 +213,21 @@ function parseSettingsData(data: unknown, fileLabel: string): ParsedSettings {
     const field = formatPath(['hooks', event]);
     if ((REFERENCE_ONLY_EVENTS as readonly string[]).includes(event)) {
       const count = groups.reduce((sum, group) => sum + group.hooks.length, 0);
-      warnings.push(`${fileLabel}: ${field}: hookloop does not fire ${event}; its ${count} handler(s) are ignored`);
+      warnings.push(
+        `${fileLabel}: ${field}: hookloop does not fire ${event}; its ${count} handler(s) are ignored`,
+      );
     } else if (!isHookEventName(event)) {
-      throw new ConfigError(`${fileLabel}: ${field}: unknown hook event ${JSON.stringify(event)}${suggestEvent(event)}; expected one of ${HOOK_EVENT_NAMES.join(', ')}`, {
-        file: fileLabel,
-        field,
-      });
+      throw new ConfigError(
+        `${fileLabel}: ${field}: unknown hook event ${JSON.stringify(event)}${suggestEvent(event)}; expected one of ${HOOK_EVENT_NAMES.join(', ')}`,
+        {
+          file: fileLabel,
+          field,
+        },
+      );
     }
-    groups.forEach((group, groupIndex) => compileMatcher(group.matcher, { file: fileLabel, field: `${field}[${groupIndex}].matcher` }));
+    groups.forEach((group, groupIndex) =>
+      compileMatcher(group.matcher, { file: fileLabel, field: `${field}[${groupIndex}].matcher` }),
+    );
   }
   // A bad rule names this file and its index here, not its place in the merged lists.
   for (const list of ['allow', 'ask', 'deny'] as const) {
@@ -213,12 +235,19 @@ function parseSettingsData(data: unknown, fileLabel: string): ParsedSettings {
       try {
         parseRule(rule, `permissions.${list}[${index}]`);
       } catch (error) {
-        throw error instanceof ConfigError ? new ConfigError(`${fileLabel}: ${error.message}`, { file: fileLabel, ...(error.field ? { field: error.field } : {}) }) : error;
+        throw error instanceof ConfigError
+          ? new ConfigError(`${fileLabel}: ${error.message}`, {
+              file: fileLabel,
+              ...(error.field ? { field: error.field } : {}),
+            })
+          : error;
       }
     });
   }
   if (settings.permissions?.defaultMode === 'auto') {
-    warnings.push(`${fileLabel}: permissions.defaultMode: hookloop has no "auto" mode (it needs Claude Code's classifier); ignored`);
+    warnings.push(
+      `${fileLabel}: permissions.defaultMode: hookloop has no "auto" mode (it needs Claude Code's classifier); ignored`,
+    );
   }
   return { settings, warnings };
 }
@@ -234,7 +263,9 @@ export function handlerIdentity(config: HandlerConfig): string {
   switch (config.type) {
     case 'command':
       if (config.args !== undefined) return `exec ${JSON.stringify([config.command, ...config.args])}`;
-      return config.shell === undefined ? `command ${config.command}` : `command[${config.shell}] ${config.command}`;
+      return config.shell === undefined
+        ? `command ${config.command}`
+        : `command[${config.shell}] ${config.command}`;
     case 'http':
       return `http ${config.url}`;
     case 'prompt':
@@ -288,7 +319,11 @@ function readSources(options: LoadSettingsOptions): SourceText[] {
 }
 
 /** The file's text; undefined when it does not exist and is optional. */
-function readFile(file: string, required: boolean, missingMessage = `${file}: no such file`): string | undefined {
+function readFile(
+  file: string,
+  required: boolean,
+  missingMessage = `${file}: no such file`,
+): string | undefined {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (error) {
@@ -313,9 +348,16 @@ export function parseJson(text: string, fileLabel: string): unknown {
     // V8 appends `in JSON at position N` or a quoted excerpt of the text (which may span lines);
     // the line and column replace both.
     const raw = (error as Error).message;
-    const why = (raw.endsWith(' is not valid JSON') ? raw.replace(/,\s*(?:\.\.\.)?"[\s\S]*$/, '') : raw.replace(/ in JSON at position \d+[\s\S]*$/, '')).replace(/\s+/g, ' ');
+    const why = (
+      raw.endsWith(' is not valid JSON')
+        ? raw.replace(/,\s*(?:\.\.\.)?"[\s\S]*$/, '')
+        : raw.replace(/ in JSON at position \d+[\s\S]*$/, '')
+    ).replace(/\s+/g, ' ');
     const { line, column } = lineAndColumn(body, jsonErrorOffset(body));
-    throw new ConfigError(`${fileLabel}: invalid JSON at line ${line} column ${column}: ${why}`, { file: fileLabel, cause: error });
+    throw new ConfigError(`${fileLabel}: invalid JSON at line ${line} column ${column}: ${why}`, {
+      file: fileLabel,
+      cause: error,
+    });
   }
 }
 
@@ -323,9 +365,13 @@ function issueError(issues: z.ZodError['issues'], data: unknown, fileLabel: stri
   const issue = issues[0];
   if (issue === undefined) return new ConfigError(`${fileLabel}: invalid settings`, { file: fileLabel });
   const field = formatPath(issue.path);
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+  const more =
+    issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
   const message = `expected ${issue.message}, got ${describeValue(valueAt(data, issue.path))}${more}`;
-  return new ConfigError(field === '' ? `${fileLabel}: ${message}` : `${fileLabel}: ${field}: ${message}`, { file: fileLabel, field });
+  return new ConfigError(field === '' ? `${fileLabel}: ${message}` : `${fileLabel}: ${field}: ${message}`, {
+    file: fileLabel,
+    field,
+  });
 }
 
 function suggestEvent(name: string): string {

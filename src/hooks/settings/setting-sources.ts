@@ -12,10 +12,16 @@ export type SettingSource = (typeof SETTING_SOURCES)[number];
  * @throws ConfigError `--setting-sources: invalid setting source "x"; expected user, project, local`.
  */
 export function parseSettingSources(value: string): SettingSource[] {
-  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   for (const name of names) {
     if (!(SETTING_SOURCES as readonly string[]).includes(name)) {
-      throw new ConfigError(`--setting-sources: invalid setting source ${JSON.stringify(name)}; expected a comma-separated list of ${SETTING_SOURCES.join(', ')}`, { field: '--setting-sources' });
+      throw new ConfigError(
+        `--setting-sources: invalid setting source ${JSON.stringify(name)}; expected a comma-separated list of ${SETTING_SOURCES.join(', ')}`,
+        { field: '--setting-sources' },
+      );
     }
   }
   return SETTING_SOURCES.filter((source) => names.includes(source));

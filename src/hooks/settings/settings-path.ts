@@ -8,7 +8,8 @@ export function formatPath(segments: readonly PropertyKey[]): string {
   let out = '';
   for (const segment of segments) {
     if (typeof segment === 'number') out += `[${segment}]`;
-    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment))
+      out += out === '' ? segment : `.${segment}`;
     else out += `[${JSON.stringify(String(segment))}]`;
   }
   return out;

@@ -53,7 +53,12 @@ export const httpHandlerSchema = z.object({
   headers: z.record(z.string(), text, { error: 'an object of strings' }).optional(),
   allowedEnvVars: textList.optional(),
   onFailure: onFailure.optional(),
-  retries: z.number({ error: 'a whole number from 0 to 5' }).int({ error: 'a whole number from 0 to 5' }).min(0, { error: 'a whole number from 0 to 5' }).max(5, { error: 'a whole number from 0 to 5' }).optional(),
+  retries: z
+    .number({ error: 'a whole number from 0 to 5' })
+    .int({ error: 'a whole number from 0 to 5' })
+    .min(0, { error: 'a whole number from 0 to 5' })
+    .max(5, { error: 'a whole number from 0 to 5' })
+    .optional(),
   ...common,
 });
 
@@ -108,9 +113,13 @@ export const matcherGroupSchema = z.object(
  * `hooks`: event name → matcher groups. Event names are checked by the loader, not here, because
  * events hookloop does not fire only earn a warning.
  */
-export const hooksSchema = z.record(z.string(), z.array(matcherGroupSchema, { error: 'an array of matcher groups' }), {
-  error: 'an object mapping event names to matcher groups',
-});
+export const hooksSchema = z.record(
+  z.string(),
+  z.array(matcherGroupSchema, { error: 'an array of matcher groups' }),
+  {
+    error: 'an object mapping event names to matcher groups',
+  },
+);
 
 /**
  * Claude Code's permission modes: hookloop's (`PERMISSION_MODES`) plus `auto`, which hookloop
@@ -125,7 +134,9 @@ export const permissionsSchema = z.looseObject(
     ask: textList.optional(),
     deny: textList.optional(),
     defaultMode: z
-      .enum(SETTINGS_PERMISSION_MODES, { error: `one of ${SETTINGS_PERMISSION_MODES.map((mode) => JSON.stringify(mode)).join(', ')}` })
+      .enum(SETTINGS_PERMISSION_MODES, {
+        error: `one of ${SETTINGS_PERMISSION_MODES.map((mode) => JSON.stringify(mode)).join(', ')}`,
+      })
       .optional(),
     additionalDirectories: textList.optional(),
   },
@@ -136,9 +147,16 @@ export const permissionsSchema = z.looseObject(
  * `hookConcurrency` (hookloop; Claude Code has no such key): event name → how many of that event's
  * settings handlers may run at once (the rest wait; answers are still merged in settings order).
  */
-export const hookConcurrencySchema = z.record(z.string(), z.number({ error: 'a whole number of at least 1' }).int({ error: 'a whole number of at least 1' }).min(1, { error: 'a whole number of at least 1' }), {
-  error: 'an object mapping event names to limits',
-});
+export const hookConcurrencySchema = z.record(
+  z.string(),
+  z
+    .number({ error: 'a whole number of at least 1' })
+    .int({ error: 'a whole number of at least 1' })
+    .min(1, { error: 'a whole number of at least 1' }),
+  {
+    error: 'an object mapping event names to limits',
+  },
+);
 
 /** One settings file. Keys other than these are kept as they are. */
 export const settingsFileSchema = z.looseObject(

@@ -79,7 +79,8 @@ class SettingsWatch implements FileWatch {
           if (nearestExistingDirectory(dir) !== existing) this.rearm(dir, key);
           return;
         }
-        for (const file of this.filesIn(dir)) if (name === null || name === path.basename(file)) this.schedule(file);
+        for (const file of this.filesIn(dir))
+          if (name === null || name === path.basename(file)) this.schedule(file);
       });
     } catch {
       this.filesIn(dir).forEach((file) => this.poll(file));
@@ -111,7 +112,9 @@ class SettingsWatch implements FileWatch {
   private poll(file: string): void {
     if (this.polled.has(file)) return;
     this.polled.add(file);
-    fs.watchFile(file, { interval: this.options.pollIntervalMs ?? DEFAULT_POLL_MS, persistent: false }, () => this.schedule(file));
+    fs.watchFile(file, { interval: this.options.pollIntervalMs ?? DEFAULT_POLL_MS, persistent: false }, () =>
+      this.schedule(file),
+    );
   }
 
   private schedule(file: string): void {

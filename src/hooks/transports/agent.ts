@@ -22,11 +22,28 @@ export async function runAgentHook(
   context: ModelHookContext,
 ): Promise<HandlerOutcome> {
   const runSubagent = context.services?.runSubagent;
-  if (runSubagent === undefined) return failedOutcome(origin, 'failed', 'agent hooks need a session that can run a subagent (they do not run inside an agent hook)', config.onFailure, 0);
+  if (runSubagent === undefined)
+    return failedOutcome(
+      origin,
+      'failed',
+      'agent hooks need a session that can run a subagent (they do not run inside an agent hook)',
+      config.onFailure,
+      0,
+    );
   return runWithDeadline(origin, config.onFailure, context, 'subagent', async (signal, elapsed) => {
     const traceparent = context.services?.traceparent;
-    const answer = await runSubagent({ prompt: substituteArguments(config.prompt, input), input, signal, ...(traceparent !== undefined ? { traceparent } : {}) });
-    if (answer.kind === 'failed') return failedOutcome(origin, 'failed', answer.error, config.onFailure, elapsed());
-    return verdictOutcome(event, origin, answer, { kind: 'agent', continueOnBlock: true, durationMs: elapsed() });
+    const answer = await runSubagent({
+      prompt: substituteArguments(config.prompt, input),
+      input,
+      signal,
+      ...(traceparent !== undefined ? { traceparent } : {}),
+    });
+    if (answer.kind === 'failed')
+      return failedOutcome(origin, 'failed', answer.error, config.onFailure, elapsed());
+    return verdictOutcome(event, origin, answer, {
+      kind: 'agent',
+      continueOnBlock: true,
+      durationMs: elapsed(),
+    });
   });
 }

@@ -46,10 +46,24 @@ export function runCallback<E extends HookEventName>(
   const settle = (answer: unknown): HandlerOutcome => {
     const checked = checkHookOutput(event, answer);
     const durationMs = performance.now() - started;
-    if (!checked.ok) return { origin, status: 'failed', output: {}, error: checked.error.message, failClosed, durationMs };
-    return { origin, status: 'ok', output: checked.output as Record<string, unknown>, failClosed: false, durationMs };
+    if (!checked.ok)
+      return { origin, status: 'failed', output: {}, error: checked.error.message, failClosed, durationMs };
+    return {
+      origin,
+      status: 'ok',
+      output: checked.output as Record<string, unknown>,
+      failClosed: false,
+      durationMs,
+    };
   };
-  const threw = (error: unknown): HandlerOutcome => ({ origin, status: 'failed', output: {}, error: `threw: ${describeError(error)}`, failClosed, durationMs: performance.now() - started });
+  const threw = (error: unknown): HandlerOutcome => ({
+    origin,
+    status: 'failed',
+    output: {},
+    error: `threw: ${describeError(error)}`,
+    failClosed,
+    durationMs: performance.now() - started,
+  });
 
   const scope = new CallbackScope(options.signal);
   let answer: unknown;
@@ -66,23 +80,37 @@ export function runCallback<E extends HookEventName>(
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
     if (Number.isFinite(options.timeoutMs)) {
-      timer = setTimeout(() => {
-        scope.abort();
-        scope.release();
-        resolve({ origin, status: 'timeout', output: {}, error: `timed out after ${options.timeoutMs} ms`, failClosed, durationMs: performance.now() - started });
-      }, Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS));
+      timer = setTimeout(
+        () => {
+          scope.abort();
+          scope.release();
+          resolve({
+            origin,
+            status: 'timeout',
+            output: {},
+            error: `timed out after ${options.timeoutMs} ms`,
+            failClosed,
+            durationMs: performance.now() - started,
+          });
+        },
+        Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS),
+      );
       timer.unref();
     }
-    Promise.resolve(answer).then(settle, threw).then((outcome) => {
-      clearTimeout(timer);
-      scope.release();
-      resolve(outcome);
-    });
+    Promise.resolve(answer)
+      .then(settle, threw)
+      .then((outcome) => {
+        clearTimeout(timer);
+        scope.release();
+        resolve(outcome);
+      });
   });
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /**

@@ -79,8 +79,15 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * there to expand them): written `${NAME}` or `$NAME`. Every other `$…` stays as written (`$HOME`
  * reaches the program literally, as in Claude Code).
  */
-export const EXEC_FORM_VARIABLES = ['CLAUDE_PROJECT_DIR', 'CLAUDE_PLUGIN_ROOT', 'CLAUDE_PLUGIN_DATA'] as const;
-const EXEC_FORM_REFERENCE = new RegExp(`\\$\\{(${EXEC_FORM_VARIABLES.join('|')})\\}|\\$(${EXEC_FORM_VARIABLES.join('|')})(?![A-Za-z0-9_])`, 'g');
+export const EXEC_FORM_VARIABLES = [
+  'CLAUDE_PROJECT_DIR',
+  'CLAUDE_PLUGIN_ROOT',
+  'CLAUDE_PLUGIN_DATA',
+] as const;
+const EXEC_FORM_REFERENCE = new RegExp(
+  `\\$\\{(${EXEC_FORM_VARIABLES.join('|')})\\}|\\$(${EXEC_FORM_VARIABLES.join('|')})(?![A-Za-z0-9_])`,
+  'g',
+);
 
 /**
  * The program and argv for `spec` (see `CommandSpec`). In exec form, `${CLAUDE_PROJECT_DIR}`,
@@ -89,16 +96,25 @@ const EXEC_FORM_REFERENCE = new RegExp(`\\$\\{(${EXEC_FORM_VARIABLES.join('|')})
  * item (`"${CLAUDE_PROJECT_DIR}/my hooks/guard.sh"` is one path). A name absent from `env` is left
  * as written.
  */
-export function commandArgv(spec: CommandSpec, env: Readonly<Record<string, string | undefined>>): { file: string; args: string[] } {
+export function commandArgv(
+  spec: CommandSpec,
+  env: Readonly<Record<string, string | undefined>>,
+): { file: string; args: string[] } {
   const command = spec.command ?? '';
   if (spec.args !== undefined) {
     const expand = (text: string) =>
-      text.replace(EXEC_FORM_REFERENCE, (whole, braced: string | undefined, bare: string | undefined) => env[braced ?? bare ?? ''] ?? whole);
+      text.replace(
+        EXEC_FORM_REFERENCE,
+        (whole, braced: string | undefined, bare: string | undefined) => env[braced ?? bare ?? ''] ?? whole,
+      );
     return { file: expand(command), args: spec.args.map(expand) };
   }
   const shell = spec.shell ?? '/bin/sh';
   const isPowerShell = /^(pwsh|powershell)(\.exe)?$/i.test(path.basename(shell));
-  return { file: shell, args: isPowerShell ? ['-NoProfile', '-NonInteractive', '-Command', command] : ['-c', command] };
+  return {
+    file: shell,
+    args: isPowerShell ? ['-NoProfile', '-NonInteractive', '-Command', command] : ['-c', command],
+  };
 }
 
 /**
@@ -110,16 +126,38 @@ export function commandArgv(spec: CommandSpec, env: Readonly<Record<string, stri
  * stderr after `drainMs`, or we are killing the group (timeout/abort), every process of the group
  * is SIGKILLed before we resolve; a background process that redirected its output is left alone.
  */
-export function runCommandProcess(spec: CommandSpec, options: CommandProcessOptions): Promise<CommandProcessResult> {
+export function runCommandProcess(
+  spec: CommandSpec,
+  options: CommandProcessOptions,
+): Promise<CommandProcessResult> {
   const started = performance.now();
-  const base = { stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, exitCode: null, signal: null, timedOut: false, pid: undefined };
+  const base = {
+    stdout: '',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    pid: undefined,
+  };
   if (options.signal?.aborted) return Promise.resolve({ ...base, aborted: true, durationMs: 0 });
   if (spec.command === undefined || spec.command === '') {
     return Promise.resolve({ ...base, aborted: false, spawnError: 'no command to run', durationMs: 0 });
   }
   // A plain `prog arg…` line runs without the shell in between, exactly as the shell would run it.
-  const direct = spec.args === undefined && spec.shell === undefined ? directCommand(spec.command, options.env) : undefined;
-  if (direct !== undefined) return new Promise((resolve) => new HookProcess({ ...options, env: shellEnvironment(options.env, options.cwd) }, started, resolve).start(direct.file, direct.args, direct.argv0));
+  const direct =
+    spec.args === undefined && spec.shell === undefined
+      ? directCommand(spec.command, options.env)
+      : undefined;
+  if (direct !== undefined)
+    return new Promise((resolve) =>
+      new HookProcess(
+        { ...options, env: shellEnvironment(options.env, options.cwd) },
+        started,
+        resolve,
+      ).start(direct.file, direct.args, direct.argv0),
+    );
   const { file, args } = commandArgv(spec, options.env);
   return new Promise((resolve) => new HookProcess(options, started, resolve).start(file, args));
 }
@@ -147,11 +185,23 @@ class HookProcess {
   start(file: string, args: string[], argv0?: string): void {
     const { options } = this;
     if (Number.isFinite(options.timeoutMs)) {
-      this.timeoutTimer = setTimeout(() => this.killGroup('timeout'), Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS));
+      this.timeoutTimer = setTimeout(
+        () => this.killGroup('timeout'),
+        Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS),
+      );
     }
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
     spawnCaptured(
-      { file, args, ...(argv0 !== undefined ? { argv0 } : {}), cwd: options.cwd, env: options.env, stdin: options.stdin, captureBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, drainMs: options.drainMs ?? DEFAULT_DRAIN_MS },
+      {
+        file,
+        args,
+        ...(argv0 !== undefined ? { argv0 } : {}),
+        cwd: options.cwd,
+        env: options.env,
+        stdin: options.stdin,
+        captureBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+        drainMs: options.drainMs ?? DEFAULT_DRAIN_MS,
+      },
       {
         spawned: (pid) => {
           this.pid = pid;
@@ -162,7 +212,10 @@ class HookProcess {
         exited: (exitCode, signal) => {
           this.exited = true;
           const number = signal === null ? undefined : os.constants.signals[signal];
-          this.exit = argv0 !== undefined && number !== undefined && !this.killing ? { exitCode: 128 + number, signal: null } : { exitCode, signal };
+          this.exit =
+            argv0 !== undefined && number !== undefined && !this.killing
+              ? { exitCode: 128 + number, signal: null }
+              : { exitCode, signal };
           clearTimeout(this.timeoutTimer);
         },
         finished: (output) => {
@@ -186,7 +239,10 @@ class HookProcess {
     if (reason === 'timeout') this.timedOut = true;
     else this.aborted = true;
     signalGroup(this.pid, 'SIGTERM');
-    this.graceTimer = setTimeout(() => signalGroup(this.pid, 'SIGKILL'), this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    this.graceTimer = setTimeout(
+      () => signalGroup(this.pid, 'SIGKILL'),
+      this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+    );
   }
 
   private finish(output: CapturedOutput | undefined, spawnError?: string): void {

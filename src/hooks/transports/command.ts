@@ -28,14 +28,32 @@ export function interpretCommandResult(
   result: CommandProcessResult,
   onFailure: 'block' | 'ignore' | undefined,
 ): HandlerOutcome {
-  const base = { origin, durationMs: result.durationMs, raw: { exitCode: result.exitCode, signal: result.signal, stdout: result.stdout, stderr: result.stderr } };
+  const base = {
+    origin,
+    durationMs: result.durationMs,
+    raw: { exitCode: result.exitCode, signal: result.signal, stdout: result.stdout, stderr: result.stderr },
+  };
   const failClosed = onFailure === 'block';
   if (result.timedOut) return { ...base, status: 'timeout', output: {}, error: 'timed out', failClosed };
   if (result.aborted) return { ...base, status: 'failed', output: {}, error: 'aborted', failClosed: false };
-  if (result.spawnError !== undefined) return { ...base, status: 'failed', output: {}, error: `failed to start: ${result.spawnError}`, failClosed };
+  if (result.spawnError !== undefined)
+    return {
+      ...base,
+      status: 'failed',
+      output: {},
+      error: `failed to start: ${result.spawnError}`,
+      failClosed,
+    };
   if (result.exitCode === 2) {
     const json = parseJsonStdout(event, result.stdout);
-    if (json.ok && refusesByItself(json.output)) return { ...base, status: 'ok', output: json.output, failClosed: false, ...(json.warning ? { warning: json.warning } : {}) };
+    if (json.ok && refusesByItself(json.output))
+      return {
+        ...base,
+        status: 'ok',
+        output: json.output,
+        failClosed: false,
+        ...(json.warning ? { warning: json.warning } : {}),
+      };
     return {
       ...base,
       status: 'blocked',
@@ -46,20 +64,38 @@ export function interpretCommandResult(
     };
   }
   if (result.exitCode !== 0) {
-    const how = result.exitCode === null ? `killed by ${result.signal ?? 'a signal'}` : `exit code ${result.exitCode}`;
+    const how =
+      result.exitCode === null ? `killed by ${result.signal ?? 'a signal'}` : `exit code ${result.exitCode}`;
     const error = `${how}${result.stderr ? `: ${result.stderr.trim()}` : ''}`;
     const json = result.exitCode === null ? ({ ok: false } as const) : parseJsonStdout(event, result.stdout);
-    if (json.ok) return { ...base, status: 'failed', output: json.output, error, failClosed, ...(json.warning ? { warning: json.warning } : {}) };
+    if (json.ok)
+      return {
+        ...base,
+        status: 'failed',
+        output: json.output,
+        error,
+        failClosed,
+        ...(json.warning ? { warning: json.warning } : {}),
+      };
     return { ...base, status: 'failed', output: {}, error, failClosed };
   }
   const json = parseJsonStdout(event, result.stdout);
-  if (json.ok) return { ...base, status: 'ok', output: json.output, failClosed: false, ...(json.warning ? { warning: json.warning } : {}) };
-  if (json.error !== undefined) return { ...base, status: 'failed', output: {}, error: json.error, failClosed: false };
+  if (json.ok)
+    return {
+      ...base,
+      status: 'ok',
+      output: json.output,
+      failClosed: false,
+      ...(json.warning ? { warning: json.warning } : {}),
+    };
+  if (json.error !== undefined)
+    return { ...base, status: 'failed', output: {}, error: json.error, failClosed: false };
   const text = result.stdout.trim();
   return { ...base, status: 'ok', output: {}, ...(text ? { plainText: text } : {}), failClosed: false };
 }
 
-type JsonStdout = { ok: true; output: Record<string, unknown>; warning?: string } | { ok: false; error?: string };
+type JsonStdout =
+  { ok: true; output: Record<string, unknown>; warning?: string } | { ok: false; error?: string };
 
 function parseJsonStdout(event: HookEventName, stdout: string): JsonStdout {
   const text = withoutByteOrderMark(stdout);
@@ -72,24 +108,49 @@ function parseJsonStdout(event: HookEventName, stdout: string): JsonStdout {
   }
   const read = readExternalOutput(event, value);
   if (!read.ok) return { ok: false, error: read.error };
-  return { ok: true, output: read.output as Record<string, unknown>, ...(read.warning ? { warning: read.warning } : {}) };
+  return {
+    ok: true,
+    output: read.output as Record<string, unknown>,
+    ...(read.warning ? { warning: read.warning } : {}),
+  };
 }
 
 /** The answer minus what would approve (`allow`, `approve`, a PermissionRequest allow): an exit code 2 never approves. */
 function withoutApproval(output: Record<string, unknown>): Record<string, unknown> {
-  const { decision, hookSpecificOutput, ...rest } = output as { decision?: unknown; hookSpecificOutput?: Record<string, unknown> } & Record<string, unknown>;
-  const kept: Record<string, unknown> = { ...rest, ...(decision !== undefined && decision !== 'approve' ? { decision } : {}) };
+  const { decision, hookSpecificOutput, ...rest } = output as {
+    decision?: unknown;
+    hookSpecificOutput?: Record<string, unknown>;
+  } & Record<string, unknown>;
+  const kept: Record<string, unknown> = {
+    ...rest,
+    ...(decision !== undefined && decision !== 'approve' ? { decision } : {}),
+  };
   if (hookSpecificOutput === undefined) return kept;
-  const { permissionDecision, permissionDecisionReason: _reason, updatedInput: _input, decision: requestDecision, ...specific } = hookSpecificOutput;
+  const {
+    permissionDecision,
+    permissionDecisionReason: _reason,
+    updatedInput: _input,
+    decision: requestDecision,
+    ...specific
+  } = hookSpecificOutput;
   const approves = (requestDecision as { behavior?: unknown } | undefined)?.behavior === 'allow';
   return {
     ...kept,
-    hookSpecificOutput: { ...specific, ...(permissionDecision !== undefined && permissionDecision !== 'allow' ? { permissionDecision } : {}), ...(requestDecision !== undefined && !approves ? { decision: requestDecision } : {}) },
+    hookSpecificOutput: {
+      ...specific,
+      ...(permissionDecision !== undefined && permissionDecision !== 'allow' ? { permissionDecision } : {}),
+      ...(requestDecision !== undefined && !approves ? { decision: requestDecision } : {}),
+    },
   };
 }
 
 /** True when the answer itself blocks or denies; then an exit code 2 adds nothing to it. */
 function refusesByItself(output: Record<string, unknown>): boolean {
-  const specific = output['hookSpecificOutput'] as { permissionDecision?: unknown; decision?: { behavior?: unknown } } | undefined;
-  return output['decision'] === 'block' || specific?.permissionDecision === 'deny' || specific?.decision?.behavior === 'deny';
+  const specific = output['hookSpecificOutput'] as
+    { permissionDecision?: unknown; decision?: { behavior?: unknown } } | undefined;
+  return (
+    output['decision'] === 'block' ||
+    specific?.permissionDecision === 'deny' ||
+    specific?.decision?.behavior === 'deny'
+  );
 }

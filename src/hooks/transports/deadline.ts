@@ -7,17 +7,23 @@ import { failedOutcome } from './model-verdict.js';
  * A signal that fires when `outer` fires or `timeoutMs` passes (a hook's `timeout`), and a way to
  * tell which one it was. `Infinity` = no timeout. `dispose` clears the timer and the link to `outer`.
  */
-export function timeoutSignal(outer: AbortSignal, timeoutMs: number): { readonly signal: AbortSignal; timedOut(): boolean; dispose(): void } {
+export function timeoutSignal(
+  outer: AbortSignal,
+  timeoutMs: number,
+): { readonly signal: AbortSignal; timedOut(): boolean; dispose(): void } {
   const controller = new AbortController();
   let expired = false;
   const forward = () => controller.abort();
   if (outer.aborted) controller.abort();
   else outer.addEventListener('abort', forward, { once: true });
   const timer = Number.isFinite(timeoutMs)
-    ? setTimeout(() => {
-        expired = true;
-        controller.abort();
-      }, Math.min(Math.max(0, timeoutMs), 2 ** 31 - 1))
+    ? setTimeout(
+        () => {
+          expired = true;
+          controller.abort();
+        },
+        Math.min(Math.max(0, timeoutMs), 2 ** 31 - 1),
+      )
     : undefined;
   timer?.unref();
   return {
@@ -78,7 +84,14 @@ export async function runWithDeadline(
   try {
     return await untilAborted(attempt(limit.signal, elapsed), limit.signal);
   } catch (error) {
-    if (limit.timedOut()) return failedOutcome(origin, 'timeout', `timed out after ${context.timeoutMs} ms`, onFailure, elapsed());
+    if (limit.timedOut())
+      return failedOutcome(
+        origin,
+        'timeout',
+        `timed out after ${context.timeoutMs} ms`,
+        onFailure,
+        elapsed(),
+      );
     if (context.signal.aborted) return failedOutcome(origin, 'failed', 'aborted', undefined, elapsed());
     return failedOutcome(origin, 'failed', `${what} failed: ${describeError(error)}`, onFailure, elapsed());
   } finally {

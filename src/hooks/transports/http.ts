@@ -32,14 +32,21 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 2000];
  * `allowedEnvVars`; any other reference becomes the empty string, so a settings file cannot send
  * arbitrary secrets of the environment to a URL.
  */
-export function interpolateHeaders(headers: Readonly<Record<string, string>> | undefined, allowed: readonly string[] | undefined, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+export function interpolateHeaders(
+  headers: Readonly<Record<string, string>> | undefined,
+  allowed: readonly string[] | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
   const names = new Set(allowed ?? []);
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers ?? {})) {
-    out[key] = value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_match, braced: string | undefined, bare: string | undefined) => {
-      const name = braced ?? bare ?? '';
-      return names.has(name) ? (env[name] ?? '') : '';
-    });
+    out[key] = value.replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+      (_match, braced: string | undefined, bare: string | undefined) => {
+        const name = braced ?? bare ?? '';
+        return names.has(name) ? (env[name] ?? '') : '';
+      },
+    );
   }
   return out;
 }
@@ -52,12 +59,21 @@ export function interpolateHeaders(headers: Readonly<Record<string, string>> | u
 export async function postHttpHook(
   config: HttpHandlerConfig,
   body: string,
-  options: { readonly signal: AbortSignal; readonly timeoutMs: number; readonly env: Readonly<Record<string, string | undefined>>; readonly traceparent?: string },
+  options: {
+    readonly signal: AbortSignal;
+    readonly timeoutMs: number;
+    readonly env: Readonly<Record<string, string | undefined>>;
+    readonly traceparent?: string;
+  },
 ): Promise<HttpResult> {
   const started = performance.now();
   const limit = timeoutSignal(options.signal, options.timeoutMs);
   // `traceparent` (the hook's span, when the run is traced) lets the server's spans join the trace.
-  const headers = { 'content-type': 'application/json', ...(options.traceparent !== undefined ? { traceparent: options.traceparent } : {}), ...interpolateHeaders(config.headers, config.allowedEnvVars, options.env) };
+  const headers = {
+    'content-type': 'application/json',
+    ...(options.traceparent !== undefined ? { traceparent: options.traceparent } : {}),
+    ...interpolateHeaders(config.headers, config.allowedEnvVars, options.env),
+  };
   const retries = config.retries ?? 0;
   const done = (result: Omit<HttpResult, 'timedOut' | 'aborted' | 'durationMs'>): HttpResult => ({
     ...result,
@@ -71,7 +87,11 @@ export async function postHttpHook(
       try {
         const response = await fetch(config.url, { method: 'POST', headers, body, signal: limit.signal });
         const text = await response.text();
-        result = { status: response.status, body: text.length > MAX_BODY_CHARS ? text.slice(0, MAX_BODY_CHARS) : text, attempts: attempt };
+        result = {
+          status: response.status,
+          body: text.length > MAX_BODY_CHARS ? text.slice(0, MAX_BODY_CHARS) : text,
+          attempts: attempt,
+        };
       } catch (error) {
         result = { body: '', error: connectionError(error), attempts: attempt };
       }
@@ -88,16 +108,39 @@ export async function postHttpHook(
  * Applies the http protocol described at the top of this file to one result. `raw` keeps the
  * status and body for `hookloop hooks test`. Never throws.
  */
-export function interpretHttpResult(event: HookEventName, origin: HandlerOrigin, result: HttpResult, onFailure: 'block' | 'ignore' | undefined): HandlerOutcome {
+export function interpretHttpResult(
+  event: HookEventName,
+  origin: HandlerOrigin,
+  result: HttpResult,
+  onFailure: 'block' | 'ignore' | undefined,
+): HandlerOutcome {
   const failClosed = onFailure === 'block';
-  const base = { origin, durationMs: result.durationMs, raw: { ...(result.status !== undefined ? { status: result.status } : {}), body: result.body } };
+  const base = {
+    origin,
+    durationMs: result.durationMs,
+    raw: { ...(result.status !== undefined ? { status: result.status } : {}), body: result.body },
+  };
   const tries = result.attempts > 1 ? ` (after ${result.attempts} attempts)` : '';
-  if (result.timedOut) return { ...base, status: 'timeout', output: {}, error: `timed out${tries}`, failClosed };
+  if (result.timedOut)
+    return { ...base, status: 'timeout', output: {}, error: `timed out${tries}`, failClosed };
   if (result.aborted) return { ...base, status: 'failed', output: {}, error: 'aborted', failClosed: false };
-  if (result.status === undefined) return { ...base, status: 'failed', output: {}, error: `${result.error ?? 'no answer'}${tries}`, failClosed };
+  if (result.status === undefined)
+    return {
+      ...base,
+      status: 'failed',
+      output: {},
+      error: `${result.error ?? 'no answer'}${tries}`,
+      failClosed,
+    };
   if (result.status < 200 || result.status > 299) {
     const excerpt = result.body.trim().slice(0, 200);
-    return { ...base, status: 'failed', output: {}, error: `HTTP ${result.status}${excerpt ? `: ${excerpt}` : ''}${tries}`, failClosed };
+    return {
+      ...base,
+      status: 'failed',
+      output: {},
+      error: `HTTP ${result.status}${excerpt ? `: ${excerpt}` : ''}${tries}`,
+      failClosed,
+    };
   }
   const text = withoutByteOrderMark(result.body).trim();
   if (!text.startsWith('{')) return { ...base, status: 'ok', output: {}, failClosed: false };
@@ -105,11 +148,23 @@ export function interpretHttpResult(event: HookEventName, origin: HandlerOrigin,
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ...base, status: 'failed', output: {}, error: `invalid JSON in the response body: ${describeError(error)}`, failClosed: false };
+    return {
+      ...base,
+      status: 'failed',
+      output: {},
+      error: `invalid JSON in the response body: ${describeError(error)}`,
+      failClosed: false,
+    };
   }
   const read = readExternalOutput(event, value);
   if (!read.ok) return { ...base, status: 'failed', output: {}, error: read.error, failClosed: false };
-  return { ...base, status: 'ok', output: read.output as Record<string, unknown>, failClosed: false, ...(read.warning ? { warning: read.warning } : {}) };
+  return {
+    ...base,
+    status: 'ok',
+    output: read.output as Record<string, unknown>,
+    failClosed: false,
+    ...(read.warning ? { warning: read.warning } : {}),
+  };
 }
 
 function connectionError(error: unknown): string {

@@ -26,13 +26,18 @@ export function substituteHookInput(value: unknown, payload: Readonly<Record<str
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Za-z_][\w.]*)\}/g, (_whole, dotted: string) => {
       let found: unknown = payload;
-      for (const key of dotted.split('.')) found = found !== null && typeof found === 'object' ? (found as Record<string, unknown>)[key] : undefined;
+      for (const key of dotted.split('.'))
+        found =
+          found !== null && typeof found === 'object' ? (found as Record<string, unknown>)[key] : undefined;
       if (found === undefined || found === null) return '';
       return typeof found === 'string' ? found : JSON.stringify(found);
     });
   }
   if (Array.isArray(value)) return value.map((item) => substituteHookInput(item, payload));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituteHookInput(item, payload)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, substituteHookInput(item, payload)]),
+    );
   return value;
 }
 
@@ -72,24 +77,58 @@ export function mcpToolHandler(id: number, entry: McpToolEntry): RegisteredHandl
         ...fields,
       });
       const onFailure = config.onFailure;
-      if (!services?.callMcpTool) return interpretCommandResult(event, origin, result({ exitCode: null, spawnError: `no MCP server "${config.server}" in this session` }), onFailure);
+      if (!services?.callMcpTool)
+        return interpretCommandResult(
+          event,
+          origin,
+          result({ exitCode: null, spawnError: `no MCP server "${config.server}" in this session` }),
+          onFailure,
+        );
       // Claude Code runs SessionStart's startup hooks before its MCP servers are up: an mcp_tool
       // hook there reaches no server (the server sees no call, the model no context).
       if (event === 'SessionStart' && input['source'] === 'startup') {
-        return interpretCommandResult(event, origin, result({ exitCode: null, spawnError: `MCP server "${config.server}" is not connected yet when SessionStart (startup) fires` }), onFailure);
+        return interpretCommandResult(
+          event,
+          origin,
+          result({
+            exitCode: null,
+            spawnError: `MCP server "${config.server}" is not connected yet when SessionStart (startup) fires`,
+          }),
+          onFailure,
+        );
       }
       const deadline = timeoutSignal(signal, timeoutMs);
       try {
         const arguments_ = substituteHookInput(config.input ?? {}, input) as Record<string, unknown>;
-        const answer = await untilAborted(services.callMcpTool({ server: config.server, tool: config.tool, input: arguments_, signal: deadline.signal }), deadline.signal);
+        const answer = await untilAborted(
+          services.callMcpTool({
+            server: config.server,
+            tool: config.tool,
+            input: arguments_,
+            signal: deadline.signal,
+          }),
+          deadline.signal,
+        );
         // JSON output counts as a command's; plain text is not passed on: Claude Code reports the
         // hook as "<Event> completed" instead (x-mcp-tool-ups).
         const stdout = isJsonObject(answer.text) ? answer.text : `${event} completed`;
-        return interpretCommandResult(event, origin, answer.isError ? result({ exitCode: 1, stderr: answer.text }) : result({ stdout }), onFailure);
+        return interpretCommandResult(
+          event,
+          origin,
+          answer.isError ? result({ exitCode: 1, stderr: answer.text }) : result({ stdout }),
+          onFailure,
+        );
       } catch (error) {
-        if (deadline.timedOut()) return interpretCommandResult(event, origin, result({ exitCode: null, timedOut: true }), onFailure);
-        if (signal.aborted) return interpretCommandResult(event, origin, result({ exitCode: null, aborted: true }), onFailure);
-        return interpretCommandResult(event, origin, result({ exitCode: null, spawnError: describeError(error) }), onFailure);
+        if (deadline.timedOut())
+          return interpretCommandResult(event, origin, result({ exitCode: null, timedOut: true }), onFailure);
+        if (signal.aborted)
+          return interpretCommandResult(event, origin, result({ exitCode: null, aborted: true }), onFailure);
+        return interpretCommandResult(
+          event,
+          origin,
+          result({ exitCode: null, spawnError: describeError(error) }),
+          onFailure,
+        );
       } finally {
         deadline.dispose();
       }

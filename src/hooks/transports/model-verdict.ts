@@ -32,7 +32,8 @@ export function parseVerdict(text: string): { readonly verdict: ModelVerdict } |
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   const excerpt = JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
-  if (start < 0 || end < start) return { error: `the model's answer is not {"ok", "reason"} JSON: ${excerpt}` };
+  if (start < 0 || end < start)
+    return { error: `the model's answer is not {"ok", "reason"} JSON: ${excerpt}` };
   let value: unknown;
   try {
     value = JSON.parse(text.slice(start, end + 1));
@@ -41,7 +42,12 @@ export function parseVerdict(text: string): { readonly verdict: ModelVerdict } |
   }
   const parsed = verdictSchema.safeParse(value);
   if (!parsed.success) return { error: `the model's answer has no boolean "ok": ${excerpt}` };
-  return { verdict: parsed.data.reason === undefined ? { ok: parsed.data.ok } : { ok: parsed.data.ok, reason: parsed.data.reason } };
+  return {
+    verdict:
+      parsed.data.reason === undefined
+        ? { ok: parsed.data.ok }
+        : { ok: parsed.data.ok, reason: parsed.data.reason },
+  };
 }
 
 /**
@@ -61,19 +67,47 @@ export function verdictOutcome(
   event: HookEventName,
   origin: HandlerOrigin,
   verdict: ModelVerdict,
-  options: { readonly kind: 'prompt' | 'agent'; readonly continueOnBlock: boolean; readonly durationMs: number },
+  options: {
+    readonly kind: 'prompt' | 'agent';
+    readonly continueOnBlock: boolean;
+    readonly durationMs: number;
+  },
 ): HandlerOutcome {
   const base = { origin, durationMs: options.durationMs, failClosed: false };
   if (verdict.ok) return { ...base, status: 'ok', output: {} };
   const reason = verdict.reason ?? 'no reason given';
-  if (options.kind === 'agent') return { ...base, status: 'blocked', output: {}, blockMessage: `Agent hook condition was not met: ${reason}` };
-  if (options.continueOnBlock) return { ...base, status: 'blocked', output: {}, blockMessage: `[${origin.text}]: ${reason}` };
+  if (options.kind === 'agent')
+    return {
+      ...base,
+      status: 'blocked',
+      output: {},
+      blockMessage: `Agent hook condition was not met: ${reason}`,
+    };
+  if (options.continueOnBlock)
+    return { ...base, status: 'blocked', output: {}, blockMessage: `[${origin.text}]: ${reason}` };
   // Where refusing means "do not stop yet" (the table's `decidesStop`), the model (or subagent) goes on.
-  if (STOP_EVENTS.has(event)) return { ...base, status: 'blocked', output: {}, blockMessage: `Prompt hook condition was not met: ${reason}` };
-  return { ...base, status: 'blocked', output: { continue: false, stopReason: reason }, blockMessage: `[${origin.text}]: ${reason}` };
+  if (STOP_EVENTS.has(event))
+    return {
+      ...base,
+      status: 'blocked',
+      output: {},
+      blockMessage: `Prompt hook condition was not met: ${reason}`,
+    };
+  return {
+    ...base,
+    status: 'blocked',
+    output: { continue: false, stopReason: reason },
+    blockMessage: `[${origin.text}]: ${reason}`,
+  };
 }
 
 /** A failed or timed-out model-backed hook: non-blocking unless `onFailure: "block"`. */
-export function failedOutcome(origin: HandlerOrigin, status: 'failed' | 'timeout', error: string, onFailure: 'block' | 'ignore' | undefined, durationMs: number): HandlerOutcome {
+export function failedOutcome(
+  origin: HandlerOrigin,
+  status: 'failed' | 'timeout',
+  error: string,
+  onFailure: 'block' | 'ignore' | undefined,
+  durationMs: number,
+): HandlerOutcome {
   return { origin, status, output: {}, error, failClosed: onFailure === 'block', durationMs };
 }

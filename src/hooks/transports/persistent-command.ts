@@ -68,7 +68,11 @@ export class PersistentHookPool {
    * Runs one event through the command's process (started if needed), after the events already
    * queued for it. Never rejects: failures are outcomes, read as a one-shot run's.
    */
-  invoke(hook: PersistentHook, input: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<HandlerOutcome> {
+  invoke(
+    hook: PersistentHook,
+    input: Readonly<Record<string, unknown>>,
+    signal: AbortSignal,
+  ): Promise<HandlerOutcome> {
     const { identity } = hook;
     const previous = this.queues.get(identity) ?? Promise.resolve();
     const next = previous.then(() => this.invokeNow(hook, input, signal));
@@ -80,10 +84,23 @@ export class PersistentHookPool {
     return next;
   }
 
-  private async invokeNow({ event, origin, config, identity, timeoutMs, env: extraEnv }: PersistentHook, input: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<HandlerOutcome> {
+  private async invokeNow(
+    { event, origin, config, identity, timeoutMs, env: extraEnv }: PersistentHook,
+    input: Readonly<Record<string, unknown>>,
+    signal: AbortSignal,
+  ): Promise<HandlerOutcome> {
     const failClosed = config.onFailure === 'block';
-    if (this.closed) return { origin, durationMs: 0, status: 'failed', output: {}, error: 'the session is over: persistent hooks are closed', failClosed };
-    if (signal.aborted) return { origin, durationMs: 0, status: 'failed', output: {}, error: 'aborted', failClosed: false };
+    if (this.closed)
+      return {
+        origin,
+        durationMs: 0,
+        status: 'failed',
+        output: {},
+        error: 'the session is over: persistent hooks are closed',
+        failClosed,
+      };
+    if (signal.aborted)
+      return { origin, durationMs: 0, status: 'failed', output: {}, error: 'aborted', failClosed: false };
     const payload = input as { cwd: string; session_id: string };
     const key = `${payload.session_id}\n${identity}`;
     let running = this.processes.get(identity);
@@ -93,7 +110,11 @@ export class PersistentHookPool {
     }
     if (running === undefined) {
       const env = {
-        ...hookEnvironment(extraEnv === undefined ? process.env : { ...process.env, ...extraEnv }, { projectDir: this.projectDir, sessionId: payload.session_id, cwd: payload.cwd }),
+        ...hookEnvironment(extraEnv === undefined ? process.env : { ...process.env, ...extraEnv }, {
+          projectDir: this.projectDir,
+          sessionId: payload.session_id,
+          cwd: payload.cwd,
+        }),
         [PERSISTENT_HOOK_ENV]: '1',
       };
       const created = new PersistentProcess(config, payload.cwd, env, key);
@@ -104,7 +125,14 @@ export class PersistentHookPool {
     }
     const answer = await running.invoke(JSON.stringify(input), timeoutMs, signal);
     if ('protocolError' in answer) {
-      return { origin, durationMs: answer.durationMs, status: 'failed', output: {}, error: `persistent hook ${answer.protocolError}`, failClosed };
+      return {
+        origin,
+        durationMs: answer.durationMs,
+        status: 'failed',
+        output: {},
+        error: `persistent hook ${answer.protocolError}`,
+        failClosed,
+      };
     }
     return interpretCommandResult(event, origin, answer.result, config.onFailure);
   }

@@ -16,7 +16,8 @@ import { commandArgv, type CommandProcessResult, type CommandSpec } from './comm
  */
 
 /** An invocation's end: what a one-shot run would have produced, or a protocol error (no usable answer line). */
-export type PersistentAnswer = { result: CommandProcessResult } | { protocolError: string; durationMs: number };
+export type PersistentAnswer =
+  { result: CommandProcessResult } | { protocolError: string; durationMs: number };
 
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
 const MAX_STDERR_BYTES = 64 * 1024;
@@ -54,7 +55,13 @@ export class PersistentProcess {
     readonly key: string,
   ) {
     const { file, args } = commandArgv(spec, env);
-    this.child = spawn(file, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    this.child = spawn(file, args, {
+      cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+      windowsHide: true,
+    });
     alive.add(this);
     this.exitedPromise = new Promise((resolve) => this.child.once('close', () => resolve()));
     this.stdoutEnded = new Promise((resolve) => {
@@ -98,11 +105,34 @@ export class PersistentProcess {
       };
       const interrupt = (why: 'timedOut' | 'aborted') => {
         this.stop();
-        end({ result: { ...base, exitCode: null, signal: null, stdout: '', stderr: '', timedOut: why === 'timedOut', aborted: why === 'aborted', durationMs: duration() } });
+        end({
+          result: {
+            ...base,
+            exitCode: null,
+            signal: null,
+            stdout: '',
+            stderr: '',
+            timedOut: why === 'timedOut',
+            aborted: why === 'aborted',
+            durationMs: duration(),
+          },
+        });
       };
       const onAbort = () => interrupt('aborted');
       if (this.done) {
-        end({ result: { ...base, exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, aborted: false, spawnError: this.startError ?? 'the process has exited', durationMs: 0 } });
+        end({
+          result: {
+            ...base,
+            exitCode: null,
+            signal: null,
+            stdout: '',
+            stderr: '',
+            timedOut: false,
+            aborted: false,
+            spawnError: this.startError ?? 'the process has exited',
+            durationMs: 0,
+          },
+        });
         return;
       }
       this.waiting = {
@@ -113,15 +143,37 @@ export class PersistentProcess {
             end({ protocolError: answer.protocolError, durationMs: duration() });
             return;
           }
-          end({ result: { ...base, signal: null, ...answer, timedOut: false, aborted: false, durationMs: duration() } });
+          end({
+            result: {
+              ...base,
+              signal: null,
+              ...answer,
+              timedOut: false,
+              aborted: false,
+              durationMs: duration(),
+            },
+          });
         },
         exited: (code, exitSignal) => {
           const spawnError = this.startError;
-          end({ result: { ...base, exitCode: code, signal: exitSignal, stdout: '', stderr: this.stderr, timedOut: false, aborted: false, ...(spawnError !== undefined ? { spawnError } : {}), durationMs: duration() } });
+          end({
+            result: {
+              ...base,
+              exitCode: code,
+              signal: exitSignal,
+              stdout: '',
+              stderr: this.stderr,
+              timedOut: false,
+              aborted: false,
+              ...(spawnError !== undefined ? { spawnError } : {}),
+              durationMs: duration(),
+            },
+          });
         },
       };
       this.hold(true);
-      if (Number.isFinite(timeoutMs)) timer = setTimeout(() => interrupt('timedOut'), Math.min(Math.max(0, timeoutMs), MAX_TIMER_MS));
+      if (Number.isFinite(timeoutMs))
+        timer = setTimeout(() => interrupt('timedOut'), Math.min(Math.max(0, timeoutMs), MAX_TIMER_MS));
       signal?.addEventListener('abort', onAbort, { once: true });
       this.child.stdin?.write(`${stdinLine}\n`);
     });
@@ -139,7 +191,10 @@ export class PersistentProcess {
     const gone = await Promise.race([this.exitedPromise.then(() => true), delay(graceMs).then(() => false)]);
     if (!gone) {
       this.kill('SIGTERM');
-      const killed = await Promise.race([this.exitedPromise.then(() => true), delay(KILL_GRACE_MS).then(() => false)]);
+      const killed = await Promise.race([
+        this.exitedPromise.then(() => true),
+        delay(KILL_GRACE_MS).then(() => false),
+      ]);
       if (!killed) this.kill('SIGKILL');
     }
     // Whatever the hook left in its group (a child it started) goes with it.
@@ -202,7 +257,10 @@ export class PersistentProcess {
 
   /** Only while an event is out does the process keep the agent's event loop alive. */
   private hold(busy: boolean): void {
-    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as ({ ref?: () => void; unref?: () => void } | null)[]) {
+    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as ({
+      ref?: () => void;
+      unref?: () => void;
+    } | null)[]) {
       if (busy) handle?.ref?.();
       else handle?.unref?.();
     }
@@ -210,20 +268,33 @@ export class PersistentProcess {
 }
 
 /** Reads one answer line (see the module comment). */
-function readAnswer(line: string): { exitCode: number; stdout: string; stderr: string } | { protocolError: string } {
+function readAnswer(
+  line: string,
+): { exitCode: number; stdout: string; stderr: string } | { protocolError: string } {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
     return { protocolError: `answered with a line that is not JSON: ${preview(line)}` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { protocolError: `answered with JSON that is not an object: ${preview(line)}` };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { protocolError: `answered with JSON that is not an object: ${preview(line)}` };
   const envelope = value as { exitCode?: unknown; stdout?: unknown; stderr?: unknown };
   if (envelope.exitCode === undefined) return { exitCode: 0, stdout: line, stderr: '' };
-  if (!Number.isInteger(envelope.exitCode) || (envelope.stdout !== undefined && typeof envelope.stdout !== 'string') || (envelope.stderr !== undefined && typeof envelope.stderr !== 'string')) {
-    return { protocolError: `answered with a malformed envelope (exitCode: an integer; stdout, stderr: strings): ${preview(line)}` };
+  if (
+    !Number.isInteger(envelope.exitCode) ||
+    (envelope.stdout !== undefined && typeof envelope.stdout !== 'string') ||
+    (envelope.stderr !== undefined && typeof envelope.stderr !== 'string')
+  ) {
+    return {
+      protocolError: `answered with a malformed envelope (exitCode: an integer; stdout, stderr: strings): ${preview(line)}`,
+    };
   }
-  return { exitCode: envelope.exitCode as number, stdout: (envelope.stdout as string | undefined) ?? '', stderr: (envelope.stderr as string | undefined) ?? '' };
+  return {
+    exitCode: envelope.exitCode as number,
+    stdout: (envelope.stdout as string | undefined) ?? '',
+    stderr: (envelope.stderr as string | undefined) ?? '',
+  };
 }
 
 function preview(line: string): string {

@@ -34,11 +34,27 @@ export async function runPromptHook(
   context: ModelHookContext,
 ): Promise<HandlerOutcome> {
   const model = context.services?.model;
-  if (model === undefined) return failedOutcome(origin, 'failed', 'prompt hooks need the session model client, and this dispatch has none', config.onFailure, 0);
+  if (model === undefined)
+    return failedOutcome(
+      origin,
+      'failed',
+      'prompt hooks need the session model client, and this dispatch has none',
+      config.onFailure,
+      0,
+    );
   return runWithDeadline(origin, config.onFailure, context, 'model request', async (signal, elapsed) => {
-    const response = await model.complete({ system: PROMPT_HOOK_SYSTEM, messages: [userMessage(substituteArguments(config.prompt, input))], tools: [], signal });
+    const response = await model.complete({
+      system: PROMPT_HOOK_SYSTEM,
+      messages: [userMessage(substituteArguments(config.prompt, input))],
+      tools: [],
+      signal,
+    });
     const parsed = parseVerdict(response.message.text);
     if ('error' in parsed) return failedOutcome(origin, 'failed', parsed.error, config.onFailure, elapsed());
-    return verdictOutcome(event, origin, parsed.verdict, { kind: 'prompt', continueOnBlock: config.continueOnBlock === true, durationMs: elapsed() });
+    return verdictOutcome(event, origin, parsed.verdict, {
+      kind: 'prompt',
+      continueOnBlock: config.continueOnBlock === true,
+      durationMs: elapsed(),
+    });
   });
 }

@@ -1,7 +1,12 @@
 import { eventSpec, FAIL_CLOSED_EVENTS, type HookEventName } from '../event-table.js';
 import type { HandlerOrigin, RegisteredHandler } from '../handler.js';
 import { handlerIdentity } from '../settings/load-settings.js';
-import type { AgentHandlerConfig, HandlerConfig, HttpHandlerConfig, PromptHandlerConfig } from '../settings/settings-schema.js';
+import type {
+  AgentHandlerConfig,
+  HandlerConfig,
+  HttpHandlerConfig,
+  PromptHandlerConfig,
+} from '../settings/settings-schema.js';
 import { runAgentHook } from './agent.js';
 import { interpretHttpResult, postHttpHook } from './http.js';
 import { runPromptHook } from './prompt.js';
@@ -28,10 +33,21 @@ export interface RemoteEntry {
  * Default timeouts in seconds (Claude Code docs): command and http 600, UserPromptSubmit command
  * hooks 30, prompt 30, agent 60; SessionEnd hooks share a 1.5 s budget unless one asks for more (≤ 60).
  */
-export function timeoutSecondsFor(event: HookEventName, config: Pick<HandlerConfig, 'type' | 'timeout'>): number {
+export function timeoutSecondsFor(
+  event: HookEventName,
+  config: Pick<HandlerConfig, 'type' | 'timeout'>,
+): number {
   const timeouts = eventSpec(event).timeouts;
-  const fallback = config.type === 'prompt' ? 30 : config.type === 'agent' ? 60 : config.type === 'command' ? (timeouts.command ?? 600) : 600;
-  if (timeouts.clamp) return Math.min(Math.max(config.timeout ?? timeouts.clamp.min, timeouts.clamp.min), timeouts.clamp.max);
+  const fallback =
+    config.type === 'prompt'
+      ? 30
+      : config.type === 'agent'
+        ? 60
+        : config.type === 'command'
+          ? (timeouts.command ?? 600)
+          : 600;
+  if (timeouts.clamp)
+    return Math.min(Math.max(config.timeout ?? timeouts.clamp.min, timeouts.clamp.min), timeouts.clamp.max);
   return config.timeout ?? fallback;
 }
 
@@ -46,10 +62,14 @@ export { FAIL_CLOSED_EVENTS };
 export function handlerWarnings(event: HookEventName, config: HandlerConfig, where: string): string[] {
   const warnings: string[] = [];
   if ('onFailure' in config && config.onFailure === 'block' && !FAIL_CLOSED_EVENTS.has(event)) {
-    warnings.push(`${where}: onFailure "block" has no effect on ${event}, which cannot block; a failure there is reported and ignored`);
+    warnings.push(
+      `${where}: onFailure "block" has no effect on ${event}, which cannot block; a failure there is reported and ignored`,
+    );
   }
   if ((config.type === 'prompt' || config.type === 'agent') && config.model !== undefined) {
-    warnings.push(`${where}: "model" is not used: hookloop asks the session's model for ${config.type} hooks`);
+    warnings.push(
+      `${where}: "model" is not used: hookloop asks the session's model for ${config.type} hooks`,
+    );
   }
   return warnings;
 }
@@ -58,21 +78,42 @@ export function handlerWarnings(event: HookEventName, config: HandlerConfig, whe
 export function remoteHandler(id: number, entry: RemoteEntry): RegisteredHandler {
   const { event, config, origin } = entry;
   const timeoutMs = timeoutSecondsFor(event, config) * 1000;
-  const common = { id, event, matcher: entry.matcher, condition: config.if, origin, identity: handlerIdentity(config), background: false };
+  const common = {
+    id,
+    event,
+    matcher: entry.matcher,
+    condition: config.if,
+    origin,
+    identity: handlerIdentity(config),
+    background: false,
+  };
   switch (config.type) {
     case 'http':
       return {
         ...common,
         run: async (input, signal, services) => {
           const env = entry.env === undefined ? process.env : { ...process.env, ...entry.env };
-          const result = await postHttpHook(config, JSON.stringify(input), { signal, timeoutMs, env, ...(services?.traceparent !== undefined ? { traceparent: services.traceparent } : {}) });
+          const result = await postHttpHook(config, JSON.stringify(input), {
+            signal,
+            timeoutMs,
+            env,
+            ...(services?.traceparent !== undefined ? { traceparent: services.traceparent } : {}),
+          });
           return interpretHttpResult(event, origin, result, config.onFailure);
         },
       };
     case 'prompt':
-      return { ...common, run: (input, signal, services) => runPromptHook(event, config, origin, input, { signal, timeoutMs, services }) };
+      return {
+        ...common,
+        run: (input, signal, services) =>
+          runPromptHook(event, config, origin, input, { signal, timeoutMs, services }),
+      };
     case 'agent':
-      return { ...common, run: (input, signal, services) => runAgentHook(event, config, origin, input, { signal, timeoutMs, services }) };
+      return {
+        ...common,
+        run: (input, signal, services) =>
+          runAgentHook(event, config, origin, input, { signal, timeoutMs, services }),
+      };
   }
 }
 

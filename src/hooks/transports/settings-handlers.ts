@@ -50,23 +50,65 @@ export function registerSettingsHandlers(
     const location = `${entry.source.file}: hooks.${entry.event}[${entry.groupIndex ?? 0}].hooks[${entry.handlerIndex ?? 0}]`;
     const config = entry.config;
     if (config.type === 'mcp_tool') {
-      const origin: HandlerOrigin = { transport: 'mcp_tool', text: `${config.server} ${config.tool}`, source: entry.source.file, location };
-      removers.push(engine.add(mcpToolHandler(engine.allocateId(), { event: entry.event, matcher: entry.matcher, config, origin })));
+      const origin: HandlerOrigin = {
+        transport: 'mcp_tool',
+        text: `${config.server} ${config.tool}`,
+        source: entry.source.file,
+        location,
+      };
+      removers.push(
+        engine.add(
+          mcpToolHandler(engine.allocateId(), { event: entry.event, matcher: entry.matcher, config, origin }),
+        ),
+      );
       continue;
     }
     warnings.push(...handlerWarnings(entry.event, config, location));
     if (config.type !== 'command') {
-      const origin: HandlerOrigin = { transport: config.type, text: remoteLabel(config), source: entry.source.file, location };
-      removers.push(engine.add(remoteHandler(engine.allocateId(), { event: entry.event, matcher: entry.matcher, config, origin, ...(entry.env ? { env: entry.env } : {}) })));
+      const origin: HandlerOrigin = {
+        transport: config.type,
+        text: remoteLabel(config),
+        source: entry.source.file,
+        location,
+      };
+      removers.push(
+        engine.add(
+          remoteHandler(engine.allocateId(), {
+            event: entry.event,
+            matcher: entry.matcher,
+            config,
+            origin,
+            ...(entry.env ? { env: entry.env } : {}),
+          }),
+        ),
+      );
       continue;
     }
-    const origin: HandlerOrigin = { transport: 'command', text: config.command, source: entry.source.file, location };
+    const origin: HandlerOrigin = {
+      transport: 'command',
+      text: config.command,
+      source: entry.source.file,
+      location,
+    };
     const event = entry.event;
     const timeoutSeconds = timeoutSecondsFor(event, config);
     // SessionStart hooks (the table's `envFile` events) each get their own CLAUDE_ENV_FILE, numbered in settings order as Claude Code does.
     const envFileIndex = eventSpec(event).envFile ? nextIndex(envFileHooks, event) : undefined;
     // hookloop extension: one process for the session, one event a line (persistent-command.ts).
-    const persistent = config.persistent === true ? { pool: (persistentHooks ??= new PersistentHookPool(projectDir)), hook: { event, origin, config, identity: handlerIdentity(config), timeoutMs: timeoutSeconds * 1000, ...(entry.env ? { env: entry.env } : {}) } } : undefined;
+    const persistent =
+      config.persistent === true
+        ? {
+            pool: (persistentHooks ??= new PersistentHookPool(projectDir)),
+            hook: {
+              event,
+              origin,
+              config,
+              identity: handlerIdentity(config),
+              timeoutMs: timeoutSeconds * 1000,
+              ...(entry.env ? { env: entry.env } : {}),
+            },
+          }
+        : undefined;
     const handler: RegisteredHandler = {
       id: engine.allocateId(),
       event,
@@ -87,7 +129,9 @@ export function registerSettingsHandlers(
             sessionId: payload.session_id,
             cwd: payload.cwd,
             ...(payload.effort?.level ? { effort: payload.effort.level } : {}),
-            ...(envFileIndex !== undefined ? { envFile: prepareSessionEnvFile(configDir, payload.session_id, event, envFileIndex) } : {}),
+            ...(envFileIndex !== undefined
+              ? { envFile: prepareSessionEnvFile(configDir, payload.session_id, event, envFileIndex) }
+              : {}),
             ...(services?.traceparent !== undefined ? { traceparent: services.traceparent } : {}),
           }),
           timeoutMs: timeoutSeconds * 1000,

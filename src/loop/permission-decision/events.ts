@@ -17,14 +17,29 @@ import { fireHook, type RunContext } from '../run-context.js';
 
 /** Fires Notification for a pending approval of `toolName`. */
 export async function notifyApproval(run: RunContext, toolName: string): Promise<void> {
-  await fireHook(run, 'Notification', { message: permissionPromptNotice(toolName), notification_type: 'permission_prompt' });
+  await fireHook(run, 'Notification', {
+    message: permissionPromptNotice(toolName),
+    notification_type: 'permission_prompt',
+  });
 }
 
 /** Fires PermissionDenied for a refused call; returns the user notes it asks for (the retry text, or none). */
-export async function permissionDenied(run: RunContext, call: { readonly id: string }, toolName: string, input: Readonly<Record<string, unknown>>, reason: string): Promise<string[]> {
+export async function permissionDenied(
+  run: RunContext,
+  call: { readonly id: string },
+  toolName: string,
+  input: Readonly<Record<string, unknown>>,
+  reason: string,
+): Promise<string[]> {
   // An MCP tool's event carries mcp_server last, as Claude Code sends it.
   const server = run.tools.get(toolName)?.mcpServer;
-  const fields = { tool_name: toolName, tool_input: input as Record<string, unknown>, tool_use_id: call.id, reason, ...(server ? { mcp_server: { name: server.name, source: server.source } } : {}) };
+  const fields = {
+    tool_name: toolName,
+    tool_input: input as Record<string, unknown>,
+    tool_use_id: call.id,
+    reason,
+    ...(server ? { mcp_server: { name: server.name, source: server.source } } : {}),
+  };
   const denied = await fireHook(run, 'PermissionDenied', fields);
   return denied.retry ? [PERMISSION_DENIED_RETRY] : [];
 }

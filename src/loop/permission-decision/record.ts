@@ -25,7 +25,8 @@ export interface DecidingHook {
  */
 export interface PermissionDecisionRecord {
   readonly decision: 'allow' | 'deny';
-  readonly decidedBy: 'rule' | 'mode' | 'boundary' | 'read_only' | 'sandbox' | 'hook' | 'approver' | 'validation';
+  readonly decidedBy:
+    'rule' | 'mode' | 'boundary' | 'read_only' | 'sandbox' | 'hook' | 'approver' | 'validation';
   readonly mode: PermissionMode;
   readonly reason?: string;
   readonly rule?: { readonly list: 'allow' | 'ask' | 'deny'; readonly text: string; readonly file?: string };

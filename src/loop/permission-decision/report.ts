@@ -8,12 +8,22 @@ import { fireHook, type RunContext } from '../run-context.js';
 export type { DecidingHook, PermissionDecisionRecord } from './record.js';
 
 /** The handler whose answer is the event's merged decision `decision` (the first in merge order), if a handler made it. */
-export function decidingHook(event: 'PreToolUse' | 'PermissionRequest', outcomes: readonly HandlerOutcome[], decision: string | undefined): DecidingHook | undefined {
+export function decidingHook(
+  event: 'PreToolUse' | 'PermissionRequest',
+  outcomes: readonly HandlerOutcome[],
+  decision: string | undefined,
+): DecidingHook | undefined {
   if (decision === undefined) return undefined;
   const found = outcomes.find((outcome) => ownDecision(event, outcome) === decision);
   if (found === undefined) return undefined;
   const { origin } = found;
-  return { event, type: origin.transport, name: origin.text, source: origin.source, ...(origin.location !== undefined ? { location: origin.location } : {}) };
+  return {
+    event,
+    type: origin.transport,
+    name: origin.text,
+    source: origin.source,
+    ...(origin.location !== undefined ? { location: origin.location } : {}),
+  };
 }
 
 /**
@@ -23,33 +33,65 @@ export function decidingHook(event: 'PreToolUse' | 'PermissionRequest', outcomes
 export function rewritingHook(outcomes: readonly HandlerOutcome[], input: unknown): DecidingHook | undefined {
   const wanted = JSON.stringify(input);
   const found = [...outcomes].reverse().find((outcome) => {
-    const rewrite = (outcome.output as { hookSpecificOutput?: { updatedInput?: unknown } }).hookSpecificOutput?.updatedInput;
+    const rewrite = (outcome.output as { hookSpecificOutput?: { updatedInput?: unknown } }).hookSpecificOutput
+      ?.updatedInput;
     return rewrite !== undefined && (rewrite === input || JSON.stringify(rewrite) === wanted);
   });
   if (found === undefined) return undefined;
   const { origin } = found;
-  return { event: 'PreToolUse', type: origin.transport, name: origin.text, source: origin.source, ...(origin.location !== undefined ? { location: origin.location } : {}) };
+  return {
+    event: 'PreToolUse',
+    type: origin.transport,
+    name: origin.text,
+    source: origin.source,
+    ...(origin.location !== undefined ? { location: origin.location } : {}),
+  };
 }
 
 /** One handler's own answer, read from its (already validated) output the way merge.ts weighs it. */
 function ownDecision(event: 'PreToolUse' | 'PermissionRequest', outcome: HandlerOutcome): string | undefined {
   if (outcome.status === 'blocked' || outcome.failClosed) return 'deny';
-  const output = outcome.output as { decision?: string; hookSpecificOutput?: { permissionDecision?: string; decision?: { behavior?: string } } };
+  const output = outcome.output as {
+    decision?: string;
+    hookSpecificOutput?: { permissionDecision?: string; decision?: { behavior?: string } };
+  };
   if (event === 'PermissionRequest') return output.hookSpecificOutput?.decision?.behavior;
-  if (output.hookSpecificOutput?.permissionDecision !== undefined) return output.hookSpecificOutput.permissionDecision;
+  if (output.hookSpecificOutput?.permissionDecision !== undefined)
+    return output.hookSpecificOutput.permissionDecision;
   return output.decision === 'block' ? 'deny' : output.decision === 'approve' ? 'allow' : undefined;
 }
 
 /** The record for a call the policy settled by itself (`hook` names the PreToolUse hook when its recommendation decided). */
-export function policyDecision(verdict: PermissionVerdict, mode: PermissionMode, decision: 'allow' | 'deny', hook?: DecidingHook): PermissionDecisionRecord {
+export function policyDecision(
+  verdict: PermissionVerdict,
+  mode: PermissionMode,
+  decision: 'allow' | 'deny',
+  hook?: DecidingHook,
+): PermissionDecisionRecord {
   const reason = verdict.behavior === 'allow' ? undefined : verdict.message;
-  return { decision, mode, policySource: verdict.source, ...causeFields(verdict.cause, hook), ...(reason !== undefined ? { reason } : {}) };
+  return {
+    decision,
+    mode,
+    policySource: verdict.source,
+    ...causeFields(verdict.cause, hook),
+    ...(reason !== undefined ? { reason } : {}),
+  };
 }
 
-function causeFields(cause: PolicyCause | undefined, hook: DecidingHook | undefined): Pick<PermissionDecisionRecord, 'decidedBy' | 'rule' | 'boundary' | 'hook'> {
+function causeFields(
+  cause: PolicyCause | undefined,
+  hook: DecidingHook | undefined,
+): Pick<PermissionDecisionRecord, 'decidedBy' | 'rule' | 'boundary' | 'hook'> {
   switch (cause?.kind) {
     case 'rule':
-      return { decidedBy: 'rule', rule: { list: cause.list, text: cause.rule, ...(cause.file !== undefined ? { file: cause.file } : {}) } };
+      return {
+        decidedBy: 'rule',
+        rule: {
+          list: cause.list,
+          text: cause.rule,
+          ...(cause.file !== undefined ? { file: cause.file } : {}),
+        },
+      };
     case 'boundary':
       return { decidedBy: 'boundary', boundary: cause.boundary };
     case 'hook':
@@ -64,9 +106,20 @@ function causeFields(cause: PolicyCause | undefined, hook: DecidingHook | undefi
 }
 
 /** A person (or the configured approver) answered an ask; the policy's cause says what made it ask. */
-export function approverDecision(verdict: PermissionVerdict, mode: PermissionMode, decision: 'allow' | 'deny'): PermissionDecisionRecord {
+export function approverDecision(
+  verdict: PermissionVerdict,
+  mode: PermissionMode,
+  decision: 'allow' | 'deny',
+): PermissionDecisionRecord {
   const { decidedBy: _asked, ...asked } = causeFields(verdict.cause, undefined);
-  return { decision, decidedBy: 'approver', mode, policySource: verdict.source, ...asked, ...(decision === 'deny' && verdict.behavior !== 'allow' ? { reason: verdict.message } : {}) };
+  return {
+    decision,
+    decidedBy: 'approver',
+    mode,
+    policySource: verdict.source,
+    ...asked,
+    ...(decision === 'deny' && verdict.behavior !== 'allow' ? { reason: verdict.message } : {}),
+  };
 }
 
 /**
@@ -77,15 +130,36 @@ export function approverDecision(verdict: PermissionVerdict, mode: PermissionMod
  * decided). `input` is the input the decision was about; `durationMs` the time the decision took,
  * PreToolUse excluded (0 when PreToolUse decided). Never throws.
  */
-export async function reportDecision(run: RunContext, call: ToolCall, toolName: string, input: Readonly<Record<string, unknown>>, record: PermissionDecisionRecord, durationMs = 0): Promise<void> {
+export async function reportDecision(
+  run: RunContext,
+  call: ToolCall,
+  toolName: string,
+  input: Readonly<Record<string, unknown>>,
+  record: PermissionDecisionRecord,
+  durationMs = 0,
+): Promise<void> {
   run.emit({ type: 'permission_decision', toolName, toolUseId: call.id, record, durationMs });
-  await fireHook(run, 'PermissionDecision', { tool_name: toolName, tool_input: input as Record<string, unknown>, tool_use_id: call.id, ...decisionPayload(record) });
+  await fireHook(run, 'PermissionDecision', {
+    tool_name: toolName,
+    tool_input: input as Record<string, unknown>,
+    tool_use_id: call.id,
+    ...decisionPayload(record),
+  });
 }
 
 /** The record of a call PreToolUse hooks refused: `hook` names the first deny in merge order (exit 2, deny, block, fail-closed). */
-export function preToolUseDenial(run: RunContext, pre: { readonly outcomes: readonly HandlerOutcome[]; readonly reason?: string }): PermissionDecisionRecord {
+export function preToolUseDenial(
+  run: RunContext,
+  pre: { readonly outcomes: readonly HandlerOutcome[]; readonly reason?: string },
+): PermissionDecisionRecord {
   const by = decidingHook('PreToolUse', pre.outcomes, 'deny');
-  return { decision: 'deny', decidedBy: 'hook', mode: run.policy.mode, reason: pre.reason ?? BLOCKED_BY_HOOK, ...(by ? { hook: by } : {}) };
+  return {
+    decision: 'deny',
+    decidedBy: 'hook',
+    mode: run.policy.mode,
+    reason: pre.reason ?? BLOCKED_BY_HOOK,
+    ...(by ? { hook: by } : {}),
+  };
 }
 
 /** The record of a call whose PreToolUse `updatedInput` failed the tool's schema: refused by validation. */
@@ -99,9 +173,27 @@ export function decisionPayload(record: PermissionDecisionRecord) {
     decision: record.decision,
     decided_by: record.decidedBy,
     ...(record.reason !== undefined ? { reason: record.reason } : {}),
-    ...(record.rule ? { rule: { list: record.rule.list, text: record.rule.text, ...(record.rule.file !== undefined ? { file: record.rule.file } : {}) } } : {}),
+    ...(record.rule
+      ? {
+          rule: {
+            list: record.rule.list,
+            text: record.rule.text,
+            ...(record.rule.file !== undefined ? { file: record.rule.file } : {}),
+          },
+        }
+      : {}),
     ...(record.boundary ? { boundary: record.boundary } : {}),
-    ...(record.hook ? { hook: { event: record.hook.event, type: record.hook.type, name: record.hook.name, source: record.hook.source, ...(record.hook.location !== undefined ? { location: record.hook.location } : {}) } } : {}),
+    ...(record.hook
+      ? {
+          hook: {
+            event: record.hook.event,
+            type: record.hook.type,
+            name: record.hook.name,
+            source: record.hook.source,
+            ...(record.hook.location !== undefined ? { location: record.hook.location } : {}),
+          },
+        }
+      : {}),
     ...(record.policySource !== undefined ? { policy_source: record.policySource } : {}),
   };
 }

@@ -53,7 +53,11 @@ export class AnthropicStreamAccumulator {
     const parsed = anthropicStreamEvent.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new ProviderRequestError(this.provider, `API Error: malformed stream event (${String(type ?? 'no type')}): ${issue.path.join('.') || '(root)'}: ${issue.message}`, { kind: 'stream', retryable: false });
+      throw new ProviderRequestError(
+        this.provider,
+        `API Error: malformed stream event (${String(type ?? 'no type')}): ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+        { kind: 'stream', retryable: false },
+      );
     }
     const event = parsed.data;
     switch (event.type) {
@@ -69,7 +73,8 @@ export class AnthropicStreamAccumulator {
         return [];
       case 'message_delta':
         this.stopReason = event.delta.stop_reason;
-        for (const [key, value] of Object.entries(event.usage ?? {})) if (typeof value === 'number') (this.usage as Record<string, number>)[key] = value;
+        for (const [key, value] of Object.entries(event.usage ?? {}))
+          if (typeof value === 'number') (this.usage as Record<string, number>)[key] = value;
         return [];
       case 'message_stop':
         this.stopped = true;
@@ -84,7 +89,12 @@ export class AnthropicStreamAccumulator {
    * @throws ProviderRequestError (`connection`, retryable) when the stream ended before `message_stop`.
    */
   finish(): AccumulatedMessage {
-    if (!this.stopped) throw new ProviderRequestError(this.provider, 'API Error: Connection error: the stream ended before message_stop', { kind: 'connection', retryable: true });
+    if (!this.stopped)
+      throw new ProviderRequestError(
+        this.provider,
+        'API Error: Connection error: the stream ended before message_stop',
+        { kind: 'connection', retryable: true },
+      );
     const texts: string[] = [];
     const toolCalls: ToolCall[] = [];
     const blocks: Anthropic.ContentBlockParam[] = [];
@@ -97,7 +107,12 @@ export class AnthropicStreamAccumulator {
       } else if (block.kind === 'tool_use') {
         const input = parseArguments(block.json);
         toolCalls.push({ id: block.id, name: block.name, input });
-        blocks.push({ type: 'tool_use', id: block.id, name: block.name, input: typeof input === 'string' ? {} : input });
+        blocks.push({
+          type: 'tool_use',
+          id: block.id,
+          name: block.name,
+          input: typeof input === 'string' ? {} : input,
+        });
       } else if (block.kind === 'thinking') {
         hasThinking = true;
         blocks.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
@@ -106,7 +121,15 @@ export class AnthropicStreamAccumulator {
         blocks.push({ type: 'redacted_thinking', data: block.data });
       }
     }
-    return { text: texts.join(''), toolCalls, blocks, hasThinking, usage: this.neutralUsage(), stopReason: this.stop(toolCalls.length > 0), model: this.model };
+    return {
+      text: texts.join(''),
+      toolCalls,
+      blocks,
+      hasThinking,
+      usage: this.neutralUsage(),
+      stopReason: this.stop(toolCalls.length > 0),
+      model: this.model,
+    };
   }
 
   private startBlock(index: number, start: Record<string, unknown>): ModelStreamEvent[] {
@@ -119,12 +142,30 @@ export class AnthropicStreamAccumulator {
         const call = this.calls++;
         const input = start['input'];
         // The start block carries `input: {}`; a server that sends the whole input here (no deltas) is honoured.
-        const json = input && typeof input === 'object' && Object.keys(input).length > 0 ? JSON.stringify(input) : '';
-        this.blocks.set(index, { kind: 'tool_use', id: String(start['id'] ?? ''), name: String(start['name'] ?? ''), json, call });
-        return [{ type: 'tool_call_start', index: call, id: String(start['id'] ?? ''), name: String(start['name'] ?? '') }];
+        const json =
+          input && typeof input === 'object' && Object.keys(input).length > 0 ? JSON.stringify(input) : '';
+        this.blocks.set(index, {
+          kind: 'tool_use',
+          id: String(start['id'] ?? ''),
+          name: String(start['name'] ?? ''),
+          json,
+          call,
+        });
+        return [
+          {
+            type: 'tool_call_start',
+            index: call,
+            id: String(start['id'] ?? ''),
+            name: String(start['name'] ?? ''),
+          },
+        ];
       }
       case 'thinking':
-        this.blocks.set(index, { kind: 'thinking', thinking: String(start['thinking'] ?? ''), signature: String(start['signature'] ?? '') });
+        this.blocks.set(index, {
+          kind: 'thinking',
+          thinking: String(start['thinking'] ?? ''),
+          signature: String(start['signature'] ?? ''),
+        });
         return [];
       case 'redacted_thinking':
         this.blocks.set(index, { kind: 'redacted_thinking', data: String(start['data'] ?? '') });
@@ -137,7 +178,12 @@ export class AnthropicStreamAccumulator {
 
   private delta(index: number, delta: Record<string, unknown>): ModelStreamEvent[] {
     const block = this.blocks.get(index);
-    if (!block) throw new ProviderRequestError(this.provider, `API Error: malformed stream event: content_block_delta for block ${index}, which never started`, { kind: 'stream', retryable: false });
+    if (!block)
+      throw new ProviderRequestError(
+        this.provider,
+        `API Error: malformed stream event: content_block_delta for block ${index}, which never started`,
+        { kind: 'stream', retryable: false },
+      );
     if (delta['type'] === 'text_delta' && block.kind === 'text') {
       const text = String(delta['text'] ?? '');
       block.text += text;
@@ -148,12 +194,16 @@ export class AnthropicStreamAccumulator {
       block.json += piece;
       return piece ? [{ type: 'tool_call_delta', index: block.call, argumentsDelta: piece }] : [];
     }
-    if (delta['type'] === 'thinking_delta' && block.kind === 'thinking') block.thinking += String(delta['thinking'] ?? '');
-    else if (delta['type'] === 'signature_delta' && block.kind === 'thinking') block.signature += String(delta['signature'] ?? '');
+    if (delta['type'] === 'thinking_delta' && block.kind === 'thinking')
+      block.thinking += String(delta['thinking'] ?? '');
+    else if (delta['type'] === 'signature_delta' && block.kind === 'thinking')
+      block.signature += String(delta['signature'] ?? '');
     return [];
   }
 
-  private stop(hasToolCalls = [...this.blocks.values()].some((block) => block.kind === 'tool_use')): StopReason {
+  private stop(
+    hasToolCalls = [...this.blocks.values()].some((block) => block.kind === 'tool_use'),
+  ): StopReason {
     return mapStopReason(this.stopReason, hasToolCalls);
   }
 
@@ -162,8 +212,12 @@ export class AnthropicStreamAccumulator {
     return {
       inputTokens: usage.input_tokens ?? 0,
       outputTokens: usage.output_tokens ?? 0,
-      ...(typeof usage.cache_read_input_tokens === 'number' ? { cacheReadInputTokens: usage.cache_read_input_tokens } : {}),
-      ...(typeof usage.cache_creation_input_tokens === 'number' ? { cacheCreationInputTokens: usage.cache_creation_input_tokens } : {}),
+      ...(typeof usage.cache_read_input_tokens === 'number'
+        ? { cacheReadInputTokens: usage.cache_read_input_tokens }
+        : {}),
+      ...(typeof usage.cache_creation_input_tokens === 'number'
+        ? { cacheCreationInputTokens: usage.cache_creation_input_tokens }
+        : {}),
     };
   }
 }

@@ -43,7 +43,10 @@ export const DEFAULT_ANTHROPIC_MAX_TOKENS = 32_000;
 const SYSTEM_ROLE_MODELS = /^claude-(opus-4-8|(opus|sonnet|haiku|fable|mythos)-5)/;
 
 /** The system-message mode `auto` resolves to for `model`. */
-export function anthropicSystemMessages(setting: SystemMessageSetting | undefined, model: string): 'system-role' | 'user-text' {
+export function anthropicSystemMessages(
+  setting: SystemMessageSetting | undefined,
+  model: string,
+): 'system-role' | 'user-text' {
   if (setting === 'system-role' || setting === 'user-text') return setting;
   return SYSTEM_ROLE_MODELS.test(model) ? 'system-role' : 'user-text';
 }
@@ -96,26 +99,51 @@ export class AnthropicModel implements ModelClient {
       model: request.model ?? this.model,
       max_tokens: request.maxTokens ?? this.options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
       stream: true,
-      messages: toRequestMessages(request.messages, { systemMessages: this.systemMessages, cache, rawAssistant: (message) => this.rawBlocks.get(message) }),
-      ...(request.system ? { system: [{ type: 'text', text: request.system, ...(cache ? { cache_control: { type: 'ephemeral' as const } } : {}) }] } : {}),
+      messages: toRequestMessages(request.messages, {
+        systemMessages: this.systemMessages,
+        cache,
+        rawAssistant: (message) => this.rawBlocks.get(message),
+      }),
+      ...(request.system
+        ? {
+            system: [
+              {
+                type: 'text',
+                text: request.system,
+                ...(cache ? { cache_control: { type: 'ephemeral' as const } } : {}),
+              },
+            ],
+          }
+        : {}),
       ...(tools ? { tools } : {}),
       ...(tools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
     };
-    const answer = await streamWithRetries(request, { provider: this.name, timeoutMs: this.options.timeoutMs, retry: this.options.retry }, async ({ signal, emit, touch }) => {
-      const { data: stream, response } = await this.client.messages.create(body, { signal, maxRetries: 0 }).withResponse();
-      const copy = copyUnlessEventStream(response);
-      const accumulator = new AnthropicStreamAccumulator(this.name);
-      let events = 0;
-      for await (const event of stream) {
-        touch();
-        events += 1;
-        for (const neutral of accumulator.apply(event)) emit(neutral);
-      }
-      await rejectNonStreamBody(this.name, copy, events);
-      return accumulator.finish();
-    });
+    const answer = await streamWithRetries(
+      request,
+      { provider: this.name, timeoutMs: this.options.timeoutMs, retry: this.options.retry },
+      async ({ signal, emit, touch }) => {
+        const { data: stream, response } = await this.client.messages
+          .create(body, { signal, maxRetries: 0 })
+          .withResponse();
+        const copy = copyUnlessEventStream(response);
+        const accumulator = new AnthropicStreamAccumulator(this.name);
+        let events = 0;
+        for await (const event of stream) {
+          touch();
+          events += 1;
+          for (const neutral of accumulator.apply(event)) emit(neutral);
+        }
+        await rejectNonStreamBody(this.name, copy, events);
+        return accumulator.finish();
+      },
+    );
     const message = assistantMessage(answer.text, answer.toolCalls);
     if (answer.hasThinking) this.rawBlocks.set(message, answer.blocks);
-    return { message, usage: answer.usage, stopReason: answer.stopReason, model: answer.model ?? request.model ?? this.model };
+    return {
+      message,
+      usage: answer.usage,
+      stopReason: answer.stopReason,
+      model: answer.model ?? request.model ?? this.model,
+    };
   }
 }

@@ -16,11 +16,22 @@ const contentBlock = z.looseObject({ type: z.string() });
 
 /** One parsed stream event of a type the accumulator handles. */
 export const anthropicStreamEvent = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('message_start'), message: z.looseObject({ model: z.string().nullish(), usage: usage.nullish() }) }),
+  z.looseObject({
+    type: z.literal('message_start'),
+    message: z.looseObject({ model: z.string().nullish(), usage: usage.nullish() }),
+  }),
   z.looseObject({ type: z.literal('content_block_start'), index: z.number(), content_block: contentBlock }),
-  z.looseObject({ type: z.literal('content_block_delta'), index: z.number(), delta: z.looseObject({ type: z.string() }) }),
+  z.looseObject({
+    type: z.literal('content_block_delta'),
+    index: z.number(),
+    delta: z.looseObject({ type: z.string() }),
+  }),
   z.looseObject({ type: z.literal('content_block_stop'), index: z.number() }),
-  z.looseObject({ type: z.literal('message_delta'), delta: z.looseObject({ stop_reason: z.string().nullish() }), usage: usage.nullish() }),
+  z.looseObject({
+    type: z.literal('message_delta'),
+    delta: z.looseObject({ stop_reason: z.string().nullish() }),
+    usage: usage.nullish(),
+  }),
   z.looseObject({ type: z.literal('message_stop') }),
   z.looseObject({ type: z.literal('ping') }),
 ]);
@@ -29,7 +40,15 @@ export const anthropicStreamEvent = z.discriminatedUnion('type', [
 export type AnthropicStreamEvent = z.infer<typeof anthropicStreamEvent>;
 
 /** The event types `anthropicStreamEvent` knows; others are skipped. */
-export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping']);
+export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'message_start',
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+  'message_delta',
+  'message_stop',
+  'ping',
+]);
 
 /** Token counts as the Messages API names them (on `message_start` and `message_delta`). */
 export type AnthropicUsage = z.infer<typeof usage>;

@@ -29,7 +29,10 @@ export interface ConvertOptions {
  * - empty text blocks, which the API rejects, are dropped.
  * Pure: the input is not changed.
  */
-export function toRequestMessages(messages: readonly Message[], options: ConvertOptions): Anthropic.MessageParam[] {
+export function toRequestMessages(
+  messages: readonly Message[],
+  options: ConvertOptions,
+): Anthropic.MessageParam[] {
   const assistants = messages.filter((message): message is AssistantMessage => message.role === 'assistant');
   let assistantIndex = 0;
   const out: Anthropic.MessageParam[] = [];
@@ -43,7 +46,8 @@ export function toRequestMessages(messages: readonly Message[], options: Convert
   };
   const flush = () => {
     if (pending.length === 0) return;
-    if (out.at(-1)?.role === 'user') out.push({ role: 'system', content: [{ type: 'text', text: pending.join('\n\n') }] });
+    if (out.at(-1)?.role === 'user')
+      out.push({ role: 'system', content: [{ type: 'text', text: pending.join('\n\n') }] });
     else fold(pending);
     pending = [];
   };
@@ -79,7 +83,13 @@ function assistantBlocks(wire: AnthropicWireMessage): Block[] {
   const blocks: Block[] = [];
   for (const block of wire.content as readonly Record<string, unknown>[]) {
     if (block['type'] === 'text' && block['text']) blocks.push({ type: 'text', text: String(block['text']) });
-    else if (block['type'] === 'tool_use') blocks.push({ type: 'tool_use', id: String(block['id']), name: String(block['name']), input: toolInput(block['input']) });
+    else if (block['type'] === 'tool_use')
+      blocks.push({
+        type: 'tool_use',
+        id: String(block['id']),
+        name: String(block['name']),
+        input: toolInput(block['input']),
+      });
   }
   return blocks;
 }
@@ -89,7 +99,9 @@ function toolInput(input: unknown): Record<string, unknown> {
   if (typeof input === 'string') {
     try {
       const parsed: unknown = JSON.parse(input);
-      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+        ? (parsed as Record<string, unknown>)
+        : {};
     } catch {
       return {};
     }
@@ -98,8 +110,12 @@ function toolInput(input: unknown): Record<string, unknown> {
 }
 
 function userBlocks(wire: AnthropicWireMessage): Block[] {
-  const blocks = (wire.content as readonly Record<string, unknown>[]).filter((block) => block['type'] !== 'text' || block['text']);
-  return blocks.length > 0 ? (blocks.map((block) => ({ ...block })) as unknown as Block[]) : [{ type: 'text', text: '(no content)' }];
+  const blocks = (wire.content as readonly Record<string, unknown>[]).filter(
+    (block) => block['type'] !== 'text' || block['text'],
+  );
+  return blocks.length > 0
+    ? (blocks.map((block) => ({ ...block })) as unknown as Block[])
+    : [{ type: 'text', text: '(no content)' }];
 }
 
 function markLastBlock(messages: Anthropic.MessageParam[]): void {

@@ -48,7 +48,11 @@ export class ChatStreamAccumulator {
     const parsed = chatCompletionChunk.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new ProviderRequestError(this.provider, `API Error: malformed stream chunk: ${issue.path.join('.') || '(root)'}: ${issue.message}`, { kind: 'stream', retryable: false });
+      throw new ProviderRequestError(
+        this.provider,
+        `API Error: malformed stream chunk: ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+        { kind: 'stream', retryable: false },
+      );
     }
     const chunk = parsed.data;
     const events: ModelStreamEvent[] = [];
@@ -76,8 +80,17 @@ export class ChatStreamAccumulator {
    * @throws ProviderRequestError (`connection`, retryable) when the stream ended without a `finish_reason`.
    */
   finish(): AccumulatedChat {
-    if (this.finishReason === undefined) throw new ProviderRequestError(this.provider, 'API Error: Connection error: the stream ended before finish_reason', { kind: 'connection', retryable: true });
-    const toolCalls = this.calls.map((call) => ({ id: call.id, name: call.name, input: parseArguments(call.arguments) }));
+    if (this.finishReason === undefined)
+      throw new ProviderRequestError(
+        this.provider,
+        'API Error: Connection error: the stream ended before finish_reason',
+        { kind: 'connection', retryable: true },
+      );
+    const toolCalls = this.calls.map((call) => ({
+      id: call.id,
+      name: call.name,
+      input: parseArguments(call.arguments),
+    }));
     const stopReason = mapFinishReason(this.finishReason, toolCalls.length > 0);
     return { text: this.text, toolCalls, usage: neutralUsage(this.usage), stopReason, model: this.model };
   }
@@ -92,10 +105,16 @@ export class ChatStreamAccumulator {
     let position = this.findCall(piece);
     if (position < 0) {
       position = this.calls.length;
-      const call: OpenCall = { id: piece.id || `call_${position}`, name: piece.function?.name ?? '', arguments: '', wireIndex: piece.index ?? undefined };
+      const call: OpenCall = {
+        id: piece.id || `call_${position}`,
+        name: piece.function?.name ?? '',
+        arguments: '',
+        wireIndex: piece.index ?? undefined,
+      };
       this.calls.push(call);
       events.push({ type: 'tool_call_start', index: position, id: call.id, name: call.name });
-    } else if (piece.function?.name && !this.calls[position]!.name) this.calls[position]!.name = piece.function.name;
+    } else if (piece.function?.name && !this.calls[position]!.name)
+      this.calls[position]!.name = piece.function.name;
     const args = piece.function?.arguments;
     const text = typeof args === 'string' ? args : args ? JSON.stringify(args) : '';
     if (text) {
@@ -124,7 +143,11 @@ export class ChatStreamAccumulator {
 /** Chat usage as hookloop's Usage: cached prompt tokens are taken out of `inputTokens` and reported as cache reads. */
 function neutralUsage(usage: ChatUsage | undefined): Usage {
   const prompt = usage?.prompt_tokens ?? 0;
-  const cached = usage?.prompt_tokens_details?.cached_tokens ?? usage?.prompt_cache_hit_tokens ?? usage?.cached_tokens ?? 0;
+  const cached =
+    usage?.prompt_tokens_details?.cached_tokens ??
+    usage?.prompt_cache_hit_tokens ??
+    usage?.cached_tokens ??
+    0;
   return {
     inputTokens: Math.max(0, prompt - cached),
     outputTokens: usage?.completion_tokens ?? 0,

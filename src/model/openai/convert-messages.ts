@@ -13,7 +13,11 @@ type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
  * user message after tool results (`user-text`: for chat templates that allow a system message only first).
  * Pure.
  */
-export function toChatMessages(system: string, messages: readonly Message[], systemMessages: 'system-role' | 'user-text'): ChatMessage[] {
+export function toChatMessages(
+  system: string,
+  messages: readonly Message[],
+  systemMessages: 'system-role' | 'user-text',
+): ChatMessage[] {
   const out: ChatMessage[] = system ? [{ role: 'system', content: system }] : [];
   for (const message of messages) {
     switch (message.role) {
@@ -29,7 +33,10 @@ export function toChatMessages(system: string, messages: readonly Message[], sys
             tool_calls: message.toolCalls.map((call) => ({
               id: call.id,
               type: 'function' as const,
-              function: { name: call.name, arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}) },
+              function: {
+                name: call.name,
+                arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}),
+              },
             })),
           });
         }
@@ -44,7 +51,8 @@ export function toChatMessages(system: string, messages: readonly Message[], sys
         }
         const last = out.at(-1);
         const reminder = systemReminder(message.content);
-        if (last?.role === 'user' && typeof last.content === 'string') last.content = `${last.content}\n\n${reminder}`;
+        if (last?.role === 'user' && typeof last.content === 'string')
+          last.content = `${last.content}\n\n${reminder}`;
         else out.push({ role: 'user', content: reminder });
         break;
       }

@@ -37,9 +37,14 @@ export interface OpenAICompatibleModelOptions {
  * other server, since many chat templates (Qwen, Llama, Mistral under vLLM or llama.cpp) reject a
  * system message that is not first.
  */
-export function openAISystemMessages(setting: SystemMessageSetting | undefined, baseURL: string | undefined): 'system-role' | 'user-text' {
+export function openAISystemMessages(
+  setting: SystemMessageSetting | undefined,
+  baseURL: string | undefined,
+): 'system-role' | 'user-text' {
   if (setting === 'system-role' || setting === 'user-text') return setting;
-  return baseURL === undefined || /^https:\/\/api\.openai\.com(\/|$)/.test(baseURL) ? 'system-role' : 'user-text';
+  return baseURL === undefined || /^https:\/\/api\.openai\.com(\/|$)/.test(baseURL)
+    ? 'system-role'
+    : 'user-text';
 }
 
 /**
@@ -89,24 +94,37 @@ export class OpenAICompatibleModel implements ModelClient {
       ...(tools ? { tools } : {}),
       ...(tools && request.toolChoice ? { tool_choice: chatToolChoice(request.toolChoice) } : {}),
       ...((this.options.streamUsage ?? true) ? { stream_options: { include_usage: true } } : {}),
-      ...((request.maxTokens ?? this.options.maxTokens) !== undefined ? { max_tokens: request.maxTokens ?? this.options.maxTokens } : {}),
+      ...((request.maxTokens ?? this.options.maxTokens) !== undefined
+        ? { max_tokens: request.maxTokens ?? this.options.maxTokens }
+        : {}),
     };
-    const answer = await streamWithRetries(request, { provider: this.name, timeoutMs: this.options.timeoutMs, retry: this.options.retry }, async ({ signal, emit, touch }) => {
-      const { data: stream, response } = await this.client.chat.completions.create(body, { signal, maxRetries: 0 }).withResponse();
-      const copy = copyUnlessEventStream(response);
-      const accumulator = new ChatStreamAccumulator(this.name);
-      let chunks = 0;
-      for await (const chunk of stream) {
-        touch();
-        chunks += 1;
-        for (const event of accumulator.apply(chunk)) emit(event);
-      }
-      await rejectNonStreamBody(this.name, copy, chunks);
-      const finished = accumulator.finish();
-      emit(accumulator.stopEvent(finished));
-      return finished;
-    });
-    return { message: assistantMessage(answer.text, answer.toolCalls), usage: answer.usage, stopReason: answer.stopReason, model: answer.model ?? request.model ?? this.model };
+    const answer = await streamWithRetries(
+      request,
+      { provider: this.name, timeoutMs: this.options.timeoutMs, retry: this.options.retry },
+      async ({ signal, emit, touch }) => {
+        const { data: stream, response } = await this.client.chat.completions
+          .create(body, { signal, maxRetries: 0 })
+          .withResponse();
+        const copy = copyUnlessEventStream(response);
+        const accumulator = new ChatStreamAccumulator(this.name);
+        let chunks = 0;
+        for await (const chunk of stream) {
+          touch();
+          chunks += 1;
+          for (const event of accumulator.apply(chunk)) emit(event);
+        }
+        await rejectNonStreamBody(this.name, copy, chunks);
+        const finished = accumulator.finish();
+        emit(accumulator.stopEvent(finished));
+        return finished;
+      },
+    );
+    return {
+      message: assistantMessage(answer.text, answer.toolCalls),
+      usage: answer.usage,
+      stopReason: answer.stopReason,
+      model: answer.model ?? request.model ?? this.model,
+    };
   }
 }
 

@@ -6,10 +6,19 @@ import type { ToolSpec } from '../model-client.js';
  * description, parameters}}`), the JSON Schema's `$schema` key dropped. Undefined for no tools:
  * some servers reject an empty `tools` array.
  */
-export function prepareTools(tools: readonly ToolSpec[]): OpenAI.Chat.Completions.ChatCompletionTool[] | undefined {
+export function prepareTools(
+  tools: readonly ToolSpec[],
+): OpenAI.Chat.Completions.ChatCompletionTool[] | undefined {
   if (tools.length === 0) return undefined;
   return tools.map((tool) => {
     const { $schema: _schema, ...parameters } = tool.inputSchema;
-    return { type: 'function', function: { name: tool.name, description: tool.description, parameters: { type: 'object', ...parameters } } };
+    return {
+      type: 'function',
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters: { type: 'object', ...parameters },
+      },
+    };
   });
 }

@@ -29,7 +29,10 @@ export function registerBackgroundShell(shell: BackgroundShell): void {
 }
 
 /** The background command `taskId` of `sessionId`, or undefined (unknown id, or another session's). */
-export function findBackgroundShell(taskId: string, sessionId: string | undefined): BackgroundShell | undefined {
+export function findBackgroundShell(
+  taskId: string,
+  sessionId: string | undefined,
+): BackgroundShell | undefined {
   const shell = shells.get(taskId);
   return shell !== undefined && shell.sessionId === sessionId ? shell : undefined;
 }

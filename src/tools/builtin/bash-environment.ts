@@ -15,7 +15,10 @@ export { isProviderCredential } from '../../process/provider-credentials.js';
  * 4. `TRACEPARENT` (the call's span) when the run is traced, so the command's own spans join the trace.
  * Hooks are not affected: they get the whole environment, as in Claude Code.
  */
-export function bashEnvironment(inherited: NodeJS.ProcessEnv, context: Pick<ToolContext, 'env' | 'withheldEnv' | 'sessionId' | 'traceparent'>): Record<string, string> {
+export function bashEnvironment(
+  inherited: NodeJS.ProcessEnv,
+  context: Pick<ToolContext, 'env' | 'withheldEnv' | 'sessionId' | 'traceparent'>,
+): Record<string, string> {
   const withheld = new Set(context.withheldEnv ?? []);
   const env = withoutProviderCredentials(inherited);
   Object.assign(env, context.env);

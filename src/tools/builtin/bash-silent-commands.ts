@@ -1,5 +1,20 @@
 /** Commands that print nothing when they succeed (Claude Code's list behind `noOutputExpected`). */
-const SILENT_COMMANDS = new Set(['mv', 'cp', 'rm', 'mkdir', 'rmdir', 'chmod', 'chown', 'chgrp', 'touch', 'ln', 'cd', 'export', 'unset', 'wait']);
+const SILENT_COMMANDS = new Set([
+  'mv',
+  'cp',
+  'rm',
+  'mkdir',
+  'rmdir',
+  'chmod',
+  'chown',
+  'chgrp',
+  'touch',
+  'ln',
+  'cd',
+  'export',
+  'unset',
+  'wait',
+]);
 
 /**
  * True when every simple command of `command` (split on `;`, `&&`, `||`, `|`, `&` and newlines
@@ -35,7 +50,10 @@ function splitSimpleCommands(command: string): string[] {
     } else if (character === '"' || character === "'") {
       quote = character;
       current += character;
-    } else if (';|\n'.includes(character) || (character === '&' && !'<>'.includes(command[index - 1] ?? '') && command[index + 1] !== '>')) {
+    } else if (
+      ';|\n'.includes(character) ||
+      (character === '&' && !'<>'.includes(command[index - 1] ?? '') && command[index + 1] !== '>')
+    ) {
       segments.push(current);
       current = '';
     } else {
@@ -48,6 +66,9 @@ function splitSimpleCommands(command: string): string[] {
 
 /** The first word of a simple command, after `NAME=value` assignments and opening `(`/`{`. */
 function commandName(simpleCommand: string): string {
-  const words = simpleCommand.trim().replace(/^[({]\s*/, '').split(/\s+/);
+  const words = simpleCommand
+    .trim()
+    .replace(/^[({]\s*/, '')
+    .split(/\s+/);
   return words.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) ?? '';
 }

@@ -11,7 +11,12 @@ import { trackProcessGroup, untrackProcessGroup } from './process-groups.js';
 import { bashEnvironment } from './bash-environment.js';
 import { isSilentCommand } from './bash-silent-commands.js';
 import { isErrno } from './read.js';
-import { backgroundShellExited, registerBackgroundShell, stopBackgroundShell, type BackgroundShell } from './background-shells.js';
+import {
+  backgroundShellExited,
+  registerBackgroundShell,
+  stopBackgroundShell,
+  type BackgroundShell,
+} from './background-shells.js';
 
 /** `timeout` used when the model gives none (ms), as in Claude Code. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -28,16 +33,23 @@ const KILL_GRACE_MS = 500;
 
 const bashInput = z.strictObject({
   command: z.string().describe('The command to execute'),
-  description: z.string().optional().describe('Clear, concise description of what this command does in 5-10 words'),
+  description: z
+    .string()
+    .optional()
+    .describe('Clear, concise description of what this command does in 5-10 words'),
   timeout: z.number().optional().describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS})`),
   run_in_background: z
     .boolean()
     .optional()
-    .describe('Set to true to run this command in the background; its output goes to a file you can read later'),
+    .describe(
+      'Set to true to run this command in the background; its output goes to a file you can read later',
+    ),
   dangerouslyDisableSandbox: z
     .boolean()
     .optional()
-    .describe('Set to true to run this command outside the sandbox (when sandboxing is on); it then needs approval like any unsandboxed command'),
+    .describe(
+      'Set to true to run this command outside the sandbox (when sandboxing is on); it then needs approval like any unsandboxed command',
+    ),
 });
 
 type BashInput = z.infer<typeof bashInput>;
@@ -139,12 +151,22 @@ export function backgroundOutputPath(taskId: string): string {
 }
 
 async function runInForeground(input: BashInput, context: ToolContext): Promise<BashOutput> {
-  const timeoutMs = input.timeout !== undefined && input.timeout > 0 ? Math.min(input.timeout, BASH_MAX_TIMEOUT_MS) : BASH_DEFAULT_TIMEOUT_MS;
+  const timeoutMs =
+    input.timeout !== undefined && input.timeout > 0
+      ? Math.min(input.timeout, BASH_MAX_TIMEOUT_MS)
+      : BASH_DEFAULT_TIMEOUT_MS;
   const startDirectory = fs.existsSync(context.cwd) ? context.cwd : context.projectDir;
   const cwdFile = path.join(context.sandbox?.scratchDir ?? os.tmpdir(), `hookloop-cwd-${randomUUID()}`);
   const script = wrapCommand(input.command, cwdFile);
   const { outcome, stdout, stderr } = await runShell(
-    { file: '/bin/bash', args: ['-c', (await sandboxed(script, input, context)) ?? script], cwd: startDirectory, env: bashEnvironment(process.env, context), captureBytes: CAPTURE_BYTES, drainMs: DRAIN_MS },
+    {
+      file: '/bin/bash',
+      args: ['-c', (await sandboxed(script, input, context)) ?? script],
+      cwd: startDirectory,
+      env: bashEnvironment(process.env, context),
+      captureBytes: CAPTURE_BYTES,
+      drainMs: DRAIN_MS,
+    },
     timeoutMs,
     context.signal,
   );
@@ -159,14 +181,23 @@ async function runInForeground(input: BashInput, context: ToolContext): Promise<
   if (outcome.reason === 'timeout') {
     throw interruptedFailure(`Command timed out after ${formatDuration(timeoutMs)}`, 'timeout', output);
   }
-  if (outcome.reason === 'abort') throw interruptedFailure('Command was aborted before completion', 'abort', output);
+  if (outcome.reason === 'abort')
+    throw interruptedFailure('Command was aborted before completion', 'abort', output);
   if (outcome.exitCode !== 0) {
-    throw new ToolFailure([`Exit code ${outcome.exitCode}`, output.stdout, output.stderr].filter((part) => part !== '').join('\n'));
+    throw new ToolFailure(
+      [`Exit code ${outcome.exitCode}`, output.stdout, output.stderr]
+        .filter((part) => part !== '')
+        .join('\n'),
+    );
   }
   return output;
 }
 
-function interruptedFailure(headline: string, reason: 'timeout' | 'abort', output: BashOutput): BashInterruptedFailure {
+function interruptedFailure(
+  headline: string,
+  reason: 'timeout' | 'abort',
+  output: BashOutput,
+): BashInterruptedFailure {
   const message = [headline, output.stdout, output.stderr].filter((part) => part !== '').join('\n');
   return new BashInterruptedFailure(message, reason, output.stdout, output.stderr);
 }
@@ -197,7 +228,11 @@ interface ExitOutcome {
  * killing its group on timeout/abort, then for its pipes to close or {@link DRAIN_MS}.
  * @throws ToolFailure when /bin/bash could not be started.
  */
-function runShell(request: SpawnRequest, timeoutMs: number, signal: AbortSignal): Promise<{ outcome: ExitOutcome; stdout: CapturedStream; stderr: CapturedStream }> {
+function runShell(
+  request: SpawnRequest,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<{ outcome: ExitOutcome; stdout: CapturedStream; stderr: CapturedStream }> {
   return new Promise((resolve, reject) => {
     let reason: ExitOutcome['reason'] = 'exit';
     let pid: number | undefined;
@@ -215,26 +250,31 @@ function runShell(request: SpawnRequest, timeoutMs: number, signal: AbortSignal)
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
     };
-    spawnCaptured(request, {
-      spawned: (started) => {
-        pid = started;
-        trackProcessGroup(pid);
-        // Interrupted before the pid was known: the group goes now.
-        if (reason !== 'exit') killProcessGroup(pid);
+    spawnCaptured(
+      request,
+      {
+        spawned: (started) => {
+          pid = started;
+          trackProcessGroup(pid);
+          // Interrupted before the pid was known: the group goes now.
+          if (reason !== 'exit') killProcessGroup(pid);
+        },
+        failed: (failure) => {
+          cleanUp();
+          reject(new ToolFailure(`Failed to start /bin/bash: ${failure.message}`));
+        },
+        exited: (code, exitSignal) => {
+          cleanUp();
+          // A killed group stays tracked until its SIGKILL (a child may outlive the shell's SIGTERM).
+          if (reason === 'exit') untrackProcessGroup(pid);
+          exitCode = code ?? 128 + (exitSignal === null ? 0 : (os.constants.signals[exitSignal] ?? 0));
+        },
+        // A background grandchild holding the pipe would delay the end forever: the spawn gives up after DRAIN_MS.
+        finished: (output) =>
+          resolve({ outcome: { reason, exitCode }, stdout: output.stdout, stderr: output.stderr }),
       },
-      failed: (failure) => {
-        cleanUp();
-        reject(new ToolFailure(`Failed to start /bin/bash: ${failure.message}`));
-      },
-      exited: (code, exitSignal) => {
-        cleanUp();
-        // A killed group stays tracked until its SIGKILL (a child may outlive the shell's SIGTERM).
-        if (reason === 'exit') untrackProcessGroup(pid);
-        exitCode = code ?? 128 + (exitSignal === null ? 0 : (os.constants.signals[exitSignal] ?? 0));
-      },
-      // A background grandchild holding the pipe would delay the end forever: the spawn gives up after DRAIN_MS.
-      finished: (output) => resolve({ outcome: { reason, exitCode }, stdout: output.stdout, stderr: output.stderr }),
-    }, { awayFromAgent: true });
+      { awayFromAgent: true },
+    );
   });
 }
 
@@ -290,7 +330,15 @@ async function startInBackground(input: BashInput, context: ToolContext): Promis
   if (context.signal.aborted) onAbort();
   else context.signal.addEventListener('abort', onAbort, { once: true });
   spawnCaptured(
-    { file: '/bin/bash', args: ['-c', script], cwd: fs.existsSync(context.cwd) ? context.cwd : context.projectDir, env: bashEnvironment(process.env, context), outputFile: outputPath, captureBytes: 0, drainMs: 0 },
+    {
+      file: '/bin/bash',
+      args: ['-c', script],
+      cwd: fs.existsSync(context.cwd) ? context.cwd : context.projectDir,
+      env: bashEnvironment(process.env, context),
+      outputFile: outputPath,
+      captureBytes: 0,
+      drainMs: 0,
+    },
     {
       spawned: (started) => {
         shell.groupId = started;
@@ -309,17 +357,30 @@ async function startInBackground(input: BashInput, context: ToolContext): Promis
       exited: (code, exitSignal) => {
         context.signal.removeEventListener('abort', onAbort);
         if (shell.status !== 'killed') untrackProcessGroup(shell.groupId);
-        backgroundShellExited(taskId, code ?? 128 + (exitSignal === null ? 0 : (os.constants.signals[exitSignal] ?? 0)));
+        backgroundShellExited(
+          taskId,
+          code ?? 128 + (exitSignal === null ? 0 : (os.constants.signals[exitSignal] ?? 0)),
+        );
       },
       finished: () => undefined,
     },
-
   );
-  return { stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false, backgroundTaskId: taskId };
+  return {
+    stdout: '',
+    stderr: '',
+    interrupted: false,
+    isImage: false,
+    noOutputExpected: false,
+    backgroundTaskId: taskId,
+  };
 }
 
 /** The sandbox's wrapping of `script` when the call runs sandboxed; a wrap that fails fails the call, unrun. */
-async function sandboxed(script: string, input: BashInput, context: ToolContext): Promise<string | undefined> {
+async function sandboxed(
+  script: string,
+  input: BashInput,
+  context: ToolContext,
+): Promise<string | undefined> {
   if (context.sandbox === undefined) return undefined;
   try {
     return await context.sandbox.wrap(script, input);
@@ -358,7 +419,8 @@ function signalProcessGroup(groupId: number, signal: NodeJS.Signals): void {
   } catch (error) {
     // ESRCH: the group is already gone, which is the goal. Anything else (EPERM) cannot be helped
     // from here, and throwing from a timer would crash the host process.
-    if (!isErrno(error, 'ESRCH')) process.emitWarning(`hookloop Bash: could not ${signal} process group ${groupId}: ${String(error)}`);
+    if (!isErrno(error, 'ESRCH'))
+      process.emitWarning(`hookloop Bash: could not ${signal} process group ${groupId}: ${String(error)}`);
   }
 }
 

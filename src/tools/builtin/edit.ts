@@ -69,7 +69,11 @@ export const Edit = defineTool({
   // probe a file it may not read, one old_string at a time).
   validateInput: async (input) => (input.old_string === input.new_string ? SAME_STRINGS : undefined),
   validateContent: async (input, context) => {
-    const plan = planEdit(input, await loadFile(approvedDestination(resolveToolPath(input.file_path, context.cwd), context)), context.cwd);
+    const plan = planEdit(
+      input,
+      await loadFile(approvedDestination(resolveToolPath(input.file_path, context.cwd), context)),
+      context.cwd,
+    );
     return 'error' in plan ? plan.error : undefined;
   },
   handler: async (input, context): Promise<EditOutput> => {
@@ -125,13 +129,19 @@ function usesCrlf(text: string): boolean {
 }
 
 /** Decides the edit: either the refusal text or the original and updated contents (LF). */
-function planEdit(input: EditInput, file: LoadedFile, cwd: string): { error: string } | { original: string; updated: string } {
+function planEdit(
+  input: EditInput,
+  file: LoadedFile,
+  cwd: string,
+): { error: string } | { original: string; updated: string } {
   const { old_string: oldString, new_string: newString } = input;
   const replaceAll = input.replace_all ?? false;
   if (oldString === newString) return { error: SAME_STRINGS };
   switch (file.kind) {
     case 'missing':
-      return oldString === '' ? { original: '', updated: newString } : { error: `File does not exist. ${cwdNote(cwd)}` };
+      return oldString === ''
+        ? { original: '', updated: newString }
+        : { error: `File does not exist. ${cwdNote(cwd)}` };
     case 'directory':
       return { error: 'Path is a directory, not a file. Edit changes the content of a file.' };
     case 'unreadable':
@@ -141,7 +151,9 @@ function planEdit(input: EditInput, file: LoadedFile, cwd: string): { error: str
   }
   const original = file.content;
   if (oldString === '') {
-    return original.trim() === '' ? { original, updated: newString } : { error: 'Cannot create new file - file already exists.' };
+    return original.trim() === ''
+      ? { original, updated: newString }
+      : { error: 'Cannot create new file - file already exists.' };
   }
   const matches = original.split(oldString).length - 1;
   if (matches === 0) return { error: `String to replace not found in file.\nString: ${oldString}` };
@@ -160,7 +172,10 @@ function planEdit(input: EditInput, file: LoadedFile, cwd: string): { error: str
  * deletes that newline too, so removing a whole line leaves no blank line (Claude Code does the same).
  */
 function applyEdit(content: string, oldString: string, newString: string, replaceAll: boolean): string {
-  const target = newString === '' && !oldString.endsWith('\n') && content.includes(`${oldString}\n`) ? `${oldString}\n` : oldString;
+  const target =
+    newString === '' && !oldString.endsWith('\n') && content.includes(`${oldString}\n`)
+      ? `${oldString}\n`
+      : oldString;
   if (replaceAll) return content.split(target).join(newString);
   const index = content.indexOf(target);
   return content.slice(0, index) + newString + content.slice(index + target.length);

@@ -11,7 +11,9 @@ import { cwdNote, displayPath, errorMessage, resolveToolPath } from './read.js';
 export const GLOB_MAX_RESULTS = 100;
 
 const globInput = z.strictObject({
-  pattern: z.string().describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.{js,jsx}"'),
+  pattern: z
+    .string()
+    .describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.{js,jsx}"'),
   path: z
     .string()
     .optional()
@@ -60,7 +62,8 @@ export const Glob = defineTool({
   outputSchema: globOutputSchema,
   kind: 'read',
   readOnly: true,
-  normalizeInput: (input, { cwd }) => (input.path === undefined ? input : { ...input, path: resolveToolPath(input.path, cwd) }),
+  normalizeInput: (input, { cwd }) =>
+    input.path === undefined ? input : { ...input, path: resolveToolPath(input.path, cwd) },
   // The directory searched, and the fixed start of the pattern when it leaves it (`/etc/host*`,
   // `../x/*`): the workspace boundary and Read rules judge both before anything is listed.
   filePaths: (input, { cwd }) => {
@@ -68,7 +71,8 @@ export const Glob = defineTool({
     const base = picomatch.scan(input.pattern).base;
     return base === '' ? [directory] : [directory, path.resolve(directory, base)];
   },
-  validateContent: async (input, context) => (input.path === undefined ? undefined : checkSearchDirectory(input.path, context.cwd)),
+  validateContent: async (input, context) =>
+    input.path === undefined ? undefined : checkSearchDirectory(input.path, context.cwd),
   handler: async (input, context): Promise<GlobOutput> => {
     const started = performance.now();
     const directory = resolveToolPath(input.path ?? '.', context.cwd);
@@ -100,7 +104,8 @@ export const Glob = defineTool({
   render: (output) => {
     if (output.filenames.length === 0) return 'No files found';
     const lines = [...output.filenames];
-    if (output.truncated) lines.push('(Results are truncated. Consider using a more specific path or pattern.)');
+    if (output.truncated)
+      lines.push('(Results are truncated. Consider using a more specific path or pattern.)');
     return lines.join('\n');
   },
 });
@@ -136,9 +141,18 @@ export function defaultIgnores(...mentions: readonly string[]): string[] {
  * Sorts absolute paths by modification time (`oldest-first` for Glob, `newest-first` for Grep's
  * file list, as Claude Code does), ties broken by path. A file that vanished sorts as time 0.
  */
-export async function sortByModificationTime(files: readonly string[], order: 'oldest-first' | 'newest-first'): Promise<string[]> {
+export async function sortByModificationTime(
+  files: readonly string[],
+  order: 'oldest-first' | 'newest-first',
+): Promise<string[]> {
   const stamped = await Promise.all(
-    files.map(async (file) => ({ file, mtime: await fs.stat(file).then((stats) => stats.mtimeMs, () => 0) })),
+    files.map(async (file) => ({
+      file,
+      mtime: await fs.stat(file).then(
+        (stats) => stats.mtimeMs,
+        () => 0,
+      ),
+    })),
   );
   const direction = order === 'oldest-first' ? 1 : -1;
   stamped.sort((a, b) => (a.mtime - b.mtime) * direction || compareText(a.file, b.file));

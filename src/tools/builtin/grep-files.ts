@@ -43,7 +43,11 @@ const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
  * The files to search: the target itself when it is a file, else every file under it that passes `glob`/`type`.
  * @throws ToolFailure when the target does not exist, the type is unknown or listing fails.
  */
-export async function listFiles(target: string, input: { glob?: string | undefined; type?: string | undefined }, signal: AbortSignal): Promise<{ files: string[]; singleFile: boolean }> {
+export async function listFiles(
+  target: string,
+  input: { glob?: string | undefined; type?: string | undefined },
+  signal: AbortSignal,
+): Promise<{ files: string[]; singleFile: boolean }> {
   const stats = await fs.stat(target).catch(() => undefined);
   if (stats === undefined) throw new ToolFailure(`Path does not exist: ${target}`);
   // A FIFO, socket or device is not searched (a FIFO with no writer would block forever).
@@ -63,18 +67,29 @@ export async function listFiles(target: string, input: { glob?: string | undefin
   } catch (error) {
     throw new ToolFailure(`Grep failed: ${errorMessage(error)}`);
   }
-  return { files: files.filter((file) => accepts(path.relative(target, file).split(path.sep).join('/'))), singleFile: false };
+  return {
+    files: files.filter((file) => accepts(path.relative(target, file).split(path.sep).join('/'))),
+    singleFile: false,
+  };
 }
 
 /**
  * The `glob` and `type` filters as one predicate over a path relative to the searched directory.
  * `glob` is split on whitespace and on commas outside braces (`"*.ts,*.tsx"`, `"*.{ts,tsx}"`).
  */
-function fileFilter(input: { glob?: string | undefined; type?: string | undefined }): (relativePath: string) => boolean {
+function fileFilter(input: {
+  glob?: string | undefined;
+  type?: string | undefined;
+}): (relativePath: string) => boolean {
   const compile = (pattern: string) => picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
-  const globs = (input.glob ?? '').split(/\s+/).flatMap(splitOutsideBraces).filter((pattern) => pattern !== '');
+  const globs = (input.glob ?? '')
+    .split(/\s+/)
+    .flatMap(splitOutsideBraces)
+    .filter((pattern) => pattern !== '');
   const include = globs.filter((pattern) => !pattern.startsWith('!')).map(compile);
-  const exclude = globs.filter((pattern) => pattern.startsWith('!')).map((pattern) => compile(pattern.slice(1)));
+  const exclude = globs
+    .filter((pattern) => pattern.startsWith('!'))
+    .map((pattern) => compile(pattern.slice(1)));
   let typeMatchers: ((file: string) => boolean)[] = [];
   if (input.type !== undefined) {
     const extensions = FILE_TYPES[input.type];

@@ -13,13 +13,23 @@ const contextLines = z.number().int().nonnegative();
 
 const grepInput = z.strictObject({
   pattern: z.string().describe('The regular expression to search for in file contents'),
-  path: z.string().optional().describe('File or directory to search in. Defaults to the current working directory'),
-  glob: z.string().optional().describe('Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}"); several separated by spaces or commas'),
+  path: z
+    .string()
+    .optional()
+    .describe('File or directory to search in. Defaults to the current working directory'),
+  glob: z
+    .string()
+    .optional()
+    .describe(
+      'Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}"); several separated by spaces or commas',
+    ),
   type: z.string().optional().describe('File type to search (js, ts, py, rust, go, java, …)'),
   output_mode: z
     .enum(['content', 'files_with_matches', 'count'])
     .optional()
-    .describe('"content" shows matching lines, "files_with_matches" (default) shows file paths, "count" shows match counts'),
+    .describe(
+      '"content" shows matching lines, "files_with_matches" (default) shows file paths, "count" shows match counts',
+    ),
   '-i': z.boolean().optional().describe('Case insensitive search'),
   '-n': z.boolean().optional().describe('Show line numbers in content mode (default true)'),
   '-A': contextLines.optional().describe('Lines to show after each match (content mode)'),
@@ -31,9 +41,19 @@ const grepInput = z.strictObject({
     .int()
     .nonnegative()
     .optional()
-    .describe(`Return only the first N lines / files / count entries (default ${GREP_DEFAULT_HEAD_LIMIT}; 0 for no limit)`),
-  offset: z.number().int().nonnegative().optional().describe('Skip the first N lines / files / count entries'),
-  multiline: z.boolean().optional().describe('Let patterns span lines; . also matches newlines (default false)'),
+    .describe(
+      `Return only the first N lines / files / count entries (default ${GREP_DEFAULT_HEAD_LIMIT}; 0 for no limit)`,
+    ),
+  offset: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe('Skip the first N lines / files / count entries'),
+  multiline: z
+    .boolean()
+    .optional()
+    .describe('Let patterns span lines; . also matches newlines (default false)'),
 });
 
 type GrepInput = z.infer<typeof grepInput>;
@@ -106,7 +126,8 @@ export const Grep = defineTool({
   outputSchema: grepOutputSchema,
   kind: 'read',
   readOnly: true,
-  normalizeInput: (input, { cwd }) => (input.path === undefined ? input : { ...input, path: resolveToolPath(input.path, cwd) }),
+  normalizeInput: (input, { cwd }) =>
+    input.path === undefined ? input : { ...input, path: resolveToolPath(input.path, cwd) },
   filePaths: (input, { cwd }) => [input.path ?? cwd],
   validateContent: async (input, context) => {
     if (input.path === undefined) return undefined;
@@ -121,7 +142,10 @@ export const Grep = defineTool({
 });
 
 async function runGrep(input: GrepInput, context: ToolContext): Promise<GrepOutput> {
-  const regex = compilePattern(input.pattern, { ignoreCase: input['-i'] === true, multiline: input.multiline === true });
+  const regex = compilePattern(input.pattern, {
+    ignoreCase: input['-i'] === true,
+    multiline: input.multiline === true,
+  });
   const target = resolveToolPath(input.path ?? '.', context.cwd);
   const listed = await listFiles(target, input, context.signal);
   // Files the call may not read are dropped before any is opened: no match, count or error shows them.
@@ -133,8 +157,13 @@ async function runGrep(input: GrepInput, context: ToolContext): Promise<GrepOutp
   const results: FileMatches[] = [];
   for (let start = 0; start < files.length; start += SEARCH_BATCH) {
     if (context.signal.aborted) throw new ToolFailure('Search was aborted before completion');
-    const batch = await Promise.all(files.slice(start, start + SEARCH_BATCH).map((file) => searchFile(file, regex, input.multiline === true)));
-    for (const result of batch) if (result !== undefined && result.matchedLines.length > 0) results.push(result);
+    const batch = await Promise.all(
+      files
+        .slice(start, start + SEARCH_BATCH)
+        .map((file) => searchFile(file, regex, input.multiline === true)),
+    );
+    for (const result of batch)
+      if (result !== undefined && result.matchedLines.length > 0) results.push(result);
   }
   const show = (file: string) => displayPath(file, context.cwd);
   const page = paging(input);
@@ -150,7 +179,10 @@ async function runGrep(input: GrepInput, context: ToolContext): Promise<GrepOutp
   results.sort((a, b) => compareText(a.file, b.file));
   const prefix = (file: string) => (singleFile ? '' : show(file));
   if (mode === 'count') {
-    const entries = results.map((result) => ({ line: joinPrefix(prefix(result.file), ':', String(result.matchedLines.length)), count: result.matchedLines.length }));
+    const entries = results.map((result) => ({
+      line: joinPrefix(prefix(result.file), ':', String(result.matchedLines.length)),
+      count: result.matchedLines.length,
+    }));
     const { items, extra } = page(entries);
     return {
       mode,
@@ -163,7 +195,15 @@ async function runGrep(input: GrepInput, context: ToolContext): Promise<GrepOutp
   }
   const lines = contentLines(results, { before, after, lineNumbers: input['-n'] ?? true, prefix });
   const { items, extra } = page(lines);
-  return { mode, numFiles: 0, filenames: [], content: items.join('\n'), numLines: items.length, totalLines: lines.length, ...extra };
+  return {
+    mode,
+    numFiles: 0,
+    filenames: [],
+    content: items.join('\n'),
+    numLines: items.length,
+    totalLines: lines.length,
+    ...extra,
+  };
 }
 
 /** Files searched in parallel at once (bounded to keep open descriptors low). */
@@ -183,16 +223,25 @@ function contentLines(
     const matched = new Set(result.matchedLines);
     const shown = new Set<number>();
     for (const line of result.matchedLines) {
-      for (let index = Math.max(0, line - options.before); index <= Math.min(result.lines.length - 1, line + options.after); index += 1) shown.add(index);
+      for (
+        let index = Math.max(0, line - options.before);
+        index <= Math.min(result.lines.length - 1, line + options.after);
+        index += 1
+      )
+        shown.add(index);
     }
     let previous: number | undefined;
     for (const index of [...shown].sort((a, b) => a - b)) {
-      if (withContext && output.length > 0 && (previous === undefined || index > previous + 1)) output.push('--');
+      if (withContext && output.length > 0 && (previous === undefined || index > previous + 1))
+        output.push('--');
       previous = index;
       const separator = matched.has(index) ? ':' : '-';
       const rawText = result.lines[index] ?? '';
-      const text = rawText.length <= MAX_COLUMNS ? rawText : omittedLine(rawText, matched.has(index), result.regex);
-      const location = options.lineNumbers ? joinPrefix(options.prefix(result.file), separator, String(index + 1)) : options.prefix(result.file);
+      const text =
+        rawText.length <= MAX_COLUMNS ? rawText : omittedLine(rawText, matched.has(index), result.regex);
+      const location = options.lineNumbers
+        ? joinPrefix(options.prefix(result.file), separator, String(index + 1))
+        : options.prefix(result.file);
       output.push(joinPrefix(location, separator, text));
     }
   }
@@ -308,17 +357,21 @@ async function searchFile(file: string, regex: RegExp, multiline: boolean): Prom
   const buffer = await readRegularFile(file).catch(() => undefined);
   if (buffer === undefined || buffer.length > MAX_FILE_BYTES || looksBinary(buffer)) return undefined;
   const text = buffer.toString('utf8');
-  const lines = text === '' ? [] : text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  const lines =
+    text === '' ? [] : text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
   // A final newline ends the last line; it does not start an empty one.
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  const matchedLines = multiline ? multilineMatches(text, regex) : lines.flatMap((line, index) => (regex.test(line) ? [index] : []));
+  const matchedLines = multiline
+    ? multilineMatches(text, regex)
+    : lines.flatMap((line, index) => (regex.test(line) ? [index] : []));
   return { file, lines, matchedLines, regex };
 }
 
 /** Indices of every line touched by a match of `regex` run over the whole text. */
 function multilineMatches(text: string, regex: RegExp): number[] {
   const lineStarts = [0];
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lineStarts.push(index + 1);
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1))
+    lineStarts.push(index + 1);
   const lineOf = (offset: number) => {
     let low = 0;
     let high = lineStarts.length - 1;

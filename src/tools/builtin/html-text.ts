@@ -33,16 +33,61 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = {
 };
 
 // Elements whose content is never text a reader sees.
-const HIDDEN: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'iframe', 'object', 'title']);
-const BLOCK: ReadonlySet<string> = new Set(['p', 'div', 'section', 'article', 'main', 'header', 'footer', 'nav', 'aside', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'ul', 'ol', 'dl', 'dt', 'dd', 'blockquote', 'figure', 'figcaption', 'form', 'fieldset', 'pre', 'hr', 'address', 'details', 'summary']);
+const HIDDEN: ReadonlySet<string> = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'head',
+  'iframe',
+  'object',
+  'title',
+]);
+const BLOCK: ReadonlySet<string> = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'ul',
+  'ol',
+  'dl',
+  'dt',
+  'dd',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'form',
+  'fieldset',
+  'pre',
+  'hr',
+  'address',
+  'details',
+  'summary',
+]);
 const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)\b([^>]*)>|<!--[\s\S]*?-->|<[!?][^>]*>/g;
 
 /** Decodes `&amp;`, `&#39;`, `&#x27;` and the common named entities; an unknown one stays as written. */
 export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z][a-z0-9]{1,31});/gi, (whole, name: string) => {
     if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
-      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : '\uFFFD';
+      const code =
+        name[1] === 'x' || name[1] === 'X'
+          ? Number.parseInt(name.slice(2), 16)
+          : Number.parseInt(name.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
+        ? String.fromCodePoint(code)
+        : '\uFFFD';
     }
     return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
   });
@@ -78,7 +123,12 @@ export function htmlToText(html: string): string {
       if (!closing) link = { href: attribute(match[3]!, 'href') ?? '', start: out.length };
       else if (link !== undefined) {
         const label = out.splice(link.start).join('').trim();
-        if (label !== '') out.push(link.href === '' || link.href.startsWith('#') || /^\s*javascript:/i.test(link.href) ? label : `[${label}](${link.href})`);
+        if (label !== '')
+          out.push(
+            link.href === '' || link.href.startsWith('#') || /^\s*javascript:/i.test(link.href)
+              ? label
+              : `[${label}](${link.href})`,
+          );
         link = undefined;
       }
     } else if (name === 'li') out.push(closing ? '' : '\n- ');
@@ -99,6 +149,8 @@ export function htmlToText(html: string): string {
 
 /** The value of attribute `name` in a tag's attribute text, quoted or bare. */
 function attribute(attributes: string, name: string): string | undefined {
-  const match = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, 'i').exec(attributes);
+  const match = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, 'i').exec(
+    attributes,
+  );
   return match === null ? undefined : decodeEntities(match[1] ?? match[2] ?? match[3] ?? '');
 }

@@ -20,11 +20,16 @@ import { realpathLoose } from '../workspace.js';
  * real paths when the permission was decided); without that list (a handler run outside the loop)
  * any. @throws ToolFailure naming both paths when the path moved.
  */
-export function approvedDestination(absolutePath: string, context: Pick<ToolContext, 'approvedPaths'>): string {
+export function approvedDestination(
+  absolutePath: string,
+  context: Pick<ToolContext, 'approvedPaths'>,
+): string {
   const destination = realpathLoose(absolutePath);
   const approved = context.approvedPaths;
   if (approved !== undefined && !approved.includes(destination)) {
-    throw new ToolFailure(`${absolutePath} now leads to ${destination}, not to the file this call was allowed to use (${approved.join(', ') || 'none'}); nothing was done.`);
+    throw new ToolFailure(
+      `${absolutePath} now leads to ${destination}, not to the file this call was allowed to use (${approved.join(', ') || 'none'}); nothing was done.`,
+    );
   }
   return destination;
 }
@@ -38,7 +43,8 @@ export async function readNoFollow(file: string): Promise<string> {
   // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever; fstat then refuses it.
   const handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'EINVAL' });
+    if (!(await handle.stat()).isFile())
+      throw Object.assign(new Error(`${file} is not a regular file`), { code: 'EINVAL' });
     return await handle.readFile('utf8');
   } finally {
     await handle.close();
@@ -68,9 +74,15 @@ export async function writeFileAtomic(targetPath: string, content: string): Prom
   await fs.mkdir(directory, { recursive: true });
   const existing = await fs.lstat(destination).catch(() => undefined);
   // A rename would replace a device, FIFO or socket with a file (as root, /dev/null itself): refuse.
-  if (existing && !existing.isFile()) throw Object.assign(new Error(`${destination} is not a regular file; nothing was written`), { code: 'EINVAL' });
+  if (existing && !existing.isFile())
+    throw Object.assign(new Error(`${destination} is not a regular file; nothing was written`), {
+      code: 'EINVAL',
+    });
   const existingMode = existing ? existing.mode & 0o7777 : undefined;
-  const temporary = path.join(directory, `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temporary = path.join(
+    directory,
+    `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
+  );
   try {
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
     const handle = await fs.open(temporary, flags, existingMode ?? 0o666);
@@ -83,7 +95,11 @@ export async function writeFileAtomic(targetPath: string, content: string): Prom
     // open()'s mode is filtered by the umask; an existing file's exact bits are restored explicitly.
     if (existingMode !== undefined) await fs.chmod(temporary, existingMode);
     const now = await fs.realpath(directory);
-    if (now !== directory) throw Object.assign(new Error(`${directory} changed while it was written (it now leads to ${now}); nothing was written`), { code: 'ESTALE' });
+    if (now !== directory)
+      throw Object.assign(
+        new Error(`${directory} changed while it was written (it now leads to ${now}); nothing was written`),
+        { code: 'ESTALE' },
+      );
     await fs.rename(temporary, destination);
   } catch (error) {
     await fs.rm(temporary, { force: true });

@@ -53,7 +53,9 @@ const readInput = z.strictObject({
     .int()
     .nonnegative()
     .optional()
-    .describe('The line number to start reading from (1-based). Only provide if the file is too large to read at once'),
+    .describe(
+      'The line number to start reading from (1-based). Only provide if the file is too large to read at once',
+    ),
   limit: z
     .number()
     .int()
@@ -110,7 +112,11 @@ export const Read = defineTool({
   handler: async (input, context): Promise<ReadOutput> => {
     const absolutePath = resolveToolPath(input.file_path, context.cwd);
     // The file whose read was allowed, not one a symlink swapped in since leads to.
-    const text = await readTextFile(approvedDestination(absolutePath, context), context.cwd, input.offset === undefined && input.limit === undefined);
+    const text = await readTextFile(
+      approvedDestination(absolutePath, context),
+      context.cwd,
+      input.offset === undefined && input.limit === undefined,
+    );
     const lines = text.split('\n');
     const startLine = input.offset === undefined || input.offset === 0 ? 1 : input.offset;
     const selected = lines.slice(startLine - 1, startLine - 1 + (input.limit ?? DEFAULT_READ_LIMIT));
@@ -166,7 +172,8 @@ async function readTextFile(absolutePath: string, cwd: string, wholeFile: boolea
   let handle: fs.FileHandle;
   try {
     const before = await fs.stat(absolutePath);
-    if (!before.isFile() && !before.isDirectory()) throw new ToolFailure(notRegularFile(absolutePath, fileKind(before)));
+    if (!before.isFile() && !before.isDirectory())
+      throw new ToolFailure(notRegularFile(absolutePath, fileKind(before)));
     handle = await fs.open(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if (error instanceof ToolFailure) throw error;
@@ -178,7 +185,8 @@ async function readTextFile(absolutePath: string, cwd: string, wholeFile: boolea
   }
   try {
     const stats = await handle.stat();
-    if (stats.isDirectory()) throw new ToolFailure(`EISDIR: illegal operation on a directory, read '${absolutePath}'`);
+    if (stats.isDirectory())
+      throw new ToolFailure(`EISDIR: illegal operation on a directory, read '${absolutePath}'`);
     if (!stats.isFile()) throw new ToolFailure(notRegularFile(absolutePath, fileKind(stats)));
     if (wholeFile && stats.size > MAX_WHOLE_FILE_BYTES) {
       throw new ToolFailure(
@@ -209,7 +217,12 @@ function notRegularFile(absolutePath: string, kind: string): string {
   return `Cannot read '${absolutePath}': it is ${kind}, not a regular file. Read only reads regular files.`;
 }
 
-function fileKind(stats: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+function fileKind(stats: {
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
   if (stats.isFIFO()) return 'a named pipe (FIFO)';
   if (stats.isSocket()) return 'a socket';
   if (stats.isCharacterDevice()) return 'a character device';

@@ -53,7 +53,12 @@ export const TaskStop = defineTool({
     const command = shell?.command ?? '';
     // It may have ended between the check and now: stopped either way.
     if (shell !== undefined) stopBackgroundShell(shell);
-    return { message: `Successfully stopped task: ${id} (${command})`, task_id: id, task_type: 'local_bash', command };
+    return {
+      message: `Successfully stopped task: ${id} (${command})`,
+      task_id: id,
+      task_type: 'local_bash',
+      command,
+    };
   },
   render: (output) => output.message,
 });

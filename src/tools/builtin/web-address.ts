@@ -68,7 +68,11 @@ export class PrivateAddressError extends Error {
   }
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for `http.request` that resolves the host and refuses the connection unless every
@@ -81,10 +85,12 @@ export function guardedLookup(allowPrivate: boolean) {
       if (error) return callback(error, []);
       const list = addresses as dns.LookupAddress[];
       const blocked = allowPrivate ? undefined : list.find((entry) => !isPublicAddress(entry.address));
-      if (blocked !== undefined) return callback(new PrivateAddressError(hostname, blocked.address) as NodeJS.ErrnoException, []);
+      if (blocked !== undefined)
+        return callback(new PrivateAddressError(hostname, blocked.address) as NodeJS.ErrnoException, []);
       if (options.all === true) return callback(null, list);
       const first = list[0];
-      if (first === undefined) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+      if (first === undefined)
+        return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
       callback(null, first.address, first.family);
     });
   };

@@ -15,7 +15,9 @@ const webFetchInput = z.strictObject({
     .int()
     .min(0)
     .optional()
-    .describe('Character position in the page text to start reading from. Use it to read on through a page too long for one call, with the value the previous result gave.'),
+    .describe(
+      'Character position in the page text to start reading from. Use it to read on through a page too long for one call, with the value the previous result gave.',
+    ),
 });
 
 /** WebFetch's `tool_response` (Claude Code's fields): status, size, the text the model got, time taken (ms). */
@@ -32,7 +34,8 @@ export const webFetchOutputSchema = z.object({
 export type WebFetchOutput = z.infer<typeof webFetchOutputSchema>;
 
 /** Claude Code's words for a host without a dot (measured). */
-const DOTLESS_HOST = 'WebFetch cannot fetch localhost or other hostnames without a dot. To reach a local server, use Bash with curl instead.';
+const DOTLESS_HOST =
+  'WebFetch cannot fetch localhost or other hostnames without a dot. To reach a local server, use Bash with curl instead.';
 
 /**
  * `WebFetch`: GETs `url` and returns its text (HTML converted to Markdown-like text) for the model to
@@ -73,7 +76,9 @@ export const WebFetch = defineTool({
       fetched = await fetchPage(url, (host) => named.has(host), context.signal);
     } catch (error) {
       if (error instanceof WebFetchRefusal) throw new ToolFailure(error.message);
-      throw new ToolFailure(`WebFetch failed for ${url.toString()}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ToolFailure(
+        `WebFetch failed for ${url.toString()}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     const durationMs = Math.round(performance.now() - started);
     if (fetched.kind === 'redirect') {
@@ -87,9 +92,19 @@ export const WebFetch = defineTool({
     const end = offset + shown.length;
     const header = `Fetched ${fetched.url} (HTTP ${fetched.status}${fetched.statusText ? ` ${fetched.statusText}` : ''}, ${fetched.contentType || 'no content type'}, ${fetched.body.length} bytes${fetched.truncated ? ', cut at 10 MiB' : ''}).`;
     const ask = `hookloop does not run a second model on web pages: the page text follows; answer this from it yourself: ${input.prompt}`;
-    const more = end < text.length ? `\n\n[Characters ${offset}-${end} of ${text.length}. Call WebFetch again with offset ${end} to read on.]` : '';
+    const more =
+      end < text.length
+        ? `\n\n[Characters ${offset}-${end} of ${text.length}. Call WebFetch again with offset ${end} to read on.]`
+        : '';
     const result = `${header}\n${ask}\n\n${shown}${more}`;
-    return { bytes: fetched.body.length, code: fetched.status, codeText: fetched.statusText, result, durationMs, url: fetched.url };
+    return {
+      bytes: fetched.body.length,
+      code: fetched.status,
+      codeText: fetched.statusText,
+      result,
+      durationMs,
+      url: fetched.url,
+    };
   },
   render: (output) => output.result,
 });
@@ -115,8 +130,10 @@ function targetUrl(text: string, named: ReadonlySet<string>): URL {
   } catch {
     throw new ToolFailure('Invalid URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolFailure(`WebFetch fetches http and https URLs only, not ${url.protocol}`);
-  if (url.username !== '' || url.password !== '') throw new ToolFailure('WebFetch does not send credentials written in a URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ToolFailure(`WebFetch fetches http and https URLs only, not ${url.protocol}`);
+  if (url.username !== '' || url.password !== '')
+    throw new ToolFailure('WebFetch does not send credentials written in a URL');
   const host = bareHost(url.hostname);
   if (named.has(host)) return url;
   if (!host.includes('.') && net.isIP(host) === 0) throw new ToolFailure(DOTLESS_HOST);

@@ -47,25 +47,49 @@ export class WebFetchRefusal extends Error {
  *
  * @throws WebFetchRefusal for a refused address; other errors (DNS, TLS, timeout, abort) as Node raises them.
  */
-export async function fetchPage(start: URL, allowPrivate: (host: string) => boolean, signal: AbortSignal): Promise<FetchedPage | CrossHostRedirect> {
+export async function fetchPage(
+  start: URL,
+  allowPrivate: (host: string) => boolean,
+  signal: AbortSignal,
+): Promise<FetchedPage | CrossHostRedirect> {
   const deadline = AbortSignal.any([signal, AbortSignal.timeout(WEB_FETCH_TIMEOUT_MS)]);
   let url = start;
   for (let hop = 0; ; hop++) {
     const host = bareHost(url.hostname);
     const privateOk = allowPrivate(host);
-    if (net.isIP(host) !== 0 && !isPublicAddress(host) && !privateOk) throw new WebFetchRefusal(privateRefusal(host, host));
+    if (net.isIP(host) !== 0 && !isPublicAddress(host) && !privateOk)
+      throw new WebFetchRefusal(privateRefusal(host, host));
     const response = await get(url, privateOk, deadline);
     const location = response.headers.location;
-    if (response.statusCode !== undefined && [301, 302, 303, 307, 308].includes(response.statusCode) && location !== undefined) {
+    if (
+      response.statusCode !== undefined &&
+      [301, 302, 303, 307, 308].includes(response.statusCode) &&
+      location !== undefined
+    ) {
       response.resume();
       const next = new URL(location, url);
-      if (!sameSite(url, next)) return { kind: 'redirect', url: url.toString(), location: next.toString(), status: response.statusCode };
-      if (hop >= MAX_REDIRECTS) throw new WebFetchRefusal(`Too many redirects (more than ${MAX_REDIRECTS}) from ${start.toString()}`);
+      if (!sameSite(url, next))
+        return {
+          kind: 'redirect',
+          url: url.toString(),
+          location: next.toString(),
+          status: response.statusCode,
+        };
+      if (hop >= MAX_REDIRECTS)
+        throw new WebFetchRefusal(`Too many redirects (more than ${MAX_REDIRECTS}) from ${start.toString()}`);
       url = next;
       continue;
     }
     const { body, truncated } = await readBody(response);
-    return { kind: 'page', url: url.toString(), status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', contentType: String(response.headers['content-type'] ?? ''), body, truncated };
+    return {
+      kind: 'page',
+      url: url.toString(),
+      status: response.statusCode ?? 0,
+      statusText: response.statusMessage ?? '',
+      contentType: String(response.headers['content-type'] ?? ''),
+      body,
+      truncated,
+    };
   }
 }
 
@@ -83,7 +107,13 @@ export function bareHost(hostname: string): string {
 
 function sameSite(from: URL, to: URL): boolean {
   const site = (host: string) => bareHost(host).replace(/^www\./, '');
-  return from.protocol === to.protocol && from.port === to.port && to.username === '' && to.password === '' && site(from.hostname) === site(to.hostname);
+  return (
+    from.protocol === to.protocol &&
+    from.port === to.port &&
+    to.username === '' &&
+    to.password === '' &&
+    site(from.hostname) === site(to.hostname)
+  );
 }
 
 function get(url: URL, allowPrivate: boolean, signal: AbortSignal): Promise<http.IncomingMessage> {
@@ -97,12 +127,17 @@ function get(url: URL, allowPrivate: boolean, signal: AbortSignal): Promise<http
         agent: false,
         lookup: guardedLookup(allowPrivate),
         signal,
-        headers: { 'user-agent': 'hookloop-WebFetch/1', accept: 'text/html, text/markdown, text/plain;q=0.9, application/json;q=0.8, */*;q=0.1', 'accept-encoding': 'identity' },
+        headers: {
+          'user-agent': 'hookloop-WebFetch/1',
+          accept: 'text/html, text/markdown, text/plain;q=0.9, application/json;q=0.8, */*;q=0.1',
+          'accept-encoding': 'identity',
+        },
       },
       resolve,
     );
     request.on('error', (error) => {
-      if (error instanceof PrivateAddressError) reject(new WebFetchRefusal(privateRefusal(error.host, error.address)));
+      if (error instanceof PrivateAddressError)
+        reject(new WebFetchRefusal(privateRefusal(error.host, error.address)));
       else reject(error);
     });
     request.end();

@@ -57,7 +57,14 @@ export const Write = defineTool({
     await writeOrFail(destination, input.content);
     const filePath = displayPath(absolutePath, context.cwd);
     if (originalFile === null) {
-      return { type: 'create', filePath, content: input.content, structuredPatch: [], originalFile: null, userModified: false };
+      return {
+        type: 'create',
+        filePath,
+        content: input.content,
+        structuredPatch: [],
+        originalFile: null,
+        userModified: false,
+      };
     }
     return {
       type: 'update',
@@ -80,7 +87,8 @@ async function readExisting(absolutePath: string): Promise<string | null> {
     return await readNoFollow(absolutePath);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return null;
-    if (isErrno(error, 'EISDIR')) throw new ToolFailure(`EISDIR: illegal operation on a directory, write '${absolutePath}'`);
+    if (isErrno(error, 'EISDIR'))
+      throw new ToolFailure(`EISDIR: illegal operation on a directory, write '${absolutePath}'`);
     throw new ToolFailure(errorMessage(error));
   }
 }

@@ -15,12 +15,19 @@ export function ensureBuilt(): void {
       0,
       ...fs.readdirSync(dir, { withFileTypes: true }).map((entry) => {
         const full = path.join(dir, entry.name);
-        return entry.isDirectory() ? newest(full) : entry.name.endsWith('.ts') ? fs.statSync(full).mtimeMs : 0;
+        return entry.isDirectory()
+          ? newest(full)
+          : entry.name.endsWith('.ts')
+            ? fs.statSync(full).mtimeMs
+            : 0;
       }),
     );
   if (fs.existsSync(CLI) && fs.statSync(CLI).mtimeMs >= newest(path.join(ROOT, 'src'))) return;
   try {
-    execFileSync(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    });
   } catch (error) {
     if (!fs.existsSync(path.join(ROOT, 'dist/src/cli/bin.js'))) throw error;
   }

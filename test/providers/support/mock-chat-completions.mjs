@@ -28,7 +28,9 @@ export function startChatMock({ model = [], port = 0 } = {}) {
       const body = text ? JSON.parse(text) : {};
       requests.push(body);
       const isTurn = Array.isArray(body.tools) && body.tools.length > 0;
-      const entry = isTurn ? pick(JSON.stringify(body.messages)) : { content: [{ type: 'text', text: 'ok' }] };
+      const entry = isTurn
+        ? pick(JSON.stringify(body.messages))
+        : { content: [{ type: 'text', text: 'ok' }] };
       setTimeout(() => reply(entry, body, response), entry.delay_ms ?? 0);
     });
   });
@@ -37,7 +39,11 @@ export function startChatMock({ model = [], port = 0 } = {}) {
       resolve({
         url: `http://127.0.0.1:${server.address().port}/v1`,
         requests,
-        close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       });
     });
   });
@@ -47,23 +53,54 @@ function reply(entry, body, response) {
   if (entry.error) {
     const status = entry.error.status ?? 400;
     response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ error: { message: entry.error.message ?? 'scripted error', type: entry.error.type ?? 'invalid_request_error', param: null, code: null } }));
+    response.end(
+      JSON.stringify({
+        error: {
+          message: entry.error.message ?? 'scripted error',
+          type: entry.error.type ?? 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      }),
+    );
     return;
   }
   const blocks = entry.content ?? [];
-  const text = blocks.filter((block) => block.type === 'text').map((block) => block.text).join('\n\n');
+  const text = blocks
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text)
+    .join('\n\n');
   const calls = blocks.filter((block) => block.type === 'tool_use');
-  const chunk = (delta, finish = null, extra = {}) => `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+  const chunk = (delta, finish = null, extra = {}) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   response.write(chunk({ role: 'assistant', content: text || null }));
   calls.forEach((call, index) => {
     const args = JSON.stringify(call.input ?? {});
     const half = Math.floor(args.length / 2);
-    response.write(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: args.slice(0, half) } }] }));
+    response.write(
+      chunk({
+        tool_calls: [
+          {
+            index,
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: args.slice(0, half) },
+          },
+        ],
+      }),
+    );
     response.write(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
   });
-  response.write(chunk({}, entry.stop_reason === 'max_tokens' ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop'));
-  const usage = { prompt_tokens: entry.usage?.input_tokens ?? 10, completion_tokens: entry.usage?.output_tokens ?? 5 };
-  response.write(`data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 0, model: body.model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`);
+  response.write(
+    chunk({}, entry.stop_reason === 'max_tokens' ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop'),
+  );
+  const usage = {
+    prompt_tokens: entry.usage?.input_tokens ?? 10,
+    completion_tokens: entry.usage?.output_tokens ?? 5,
+  };
+  response.write(
+    `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 0, model: body.model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`,
+  );
   response.end('data: [DONE]\n\n');
 }

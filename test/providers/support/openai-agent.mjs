@@ -15,8 +15,16 @@ const mock = await startChatMock({ model: JSON.parse(fs.readFileSync(script, 'ut
 const env = { ...process.env, OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'sk-test' };
 delete env.ANTHROPIC_API_KEY;
 delete env.ANTHROPIC_BASE_URL;
-const child = spawn(process.execPath, [cli, '--provider', 'openai', '--model', 'gpt-mock', ...args], { env, stdio: 'inherit' });
-const code = await new Promise((resolve) => child.on('close', (exitCode, signal) => resolve(exitCode ?? (signal ? 128 : 1))));
-fs.writeFileSync(`${script}.chat-requests.jsonl`, mock.requests.map((body) => `${JSON.stringify(body)}\n`).join(''));
+const child = spawn(process.execPath, [cli, '--provider', 'openai', '--model', 'gpt-mock', ...args], {
+  env,
+  stdio: 'inherit',
+});
+const code = await new Promise((resolve) =>
+  child.on('close', (exitCode, signal) => resolve(exitCode ?? (signal ? 128 : 1))),
+);
+fs.writeFileSync(
+  `${script}.chat-requests.jsonl`,
+  mock.requests.map((body) => `${JSON.stringify(body)}\n`).join(''),
+);
 await mock.close();
 process.exit(code);

@@ -16,9 +16,19 @@ export const PROVIDER_FIXTURES = fileURLToPath(new URL('../../fixtures/providers
 /** One scripted reply. */
 export type Reply =
   /** An SSE body (a fixture file's text); `chunkBytes` splits it into writes of that size; `dropAfterEvents` destroys the socket after that many events. */
-  | { readonly kind: 'sse'; readonly text: string; readonly chunkBytes?: number; readonly dropAfterEvents?: number }
+  | {
+      readonly kind: 'sse';
+      readonly text: string;
+      readonly chunkBytes?: number;
+      readonly dropAfterEvents?: number;
+    }
   /** A JSON answer: status, headers and body (an error fixture is `{status, headers, body}`). */
-  | { readonly kind: 'json'; readonly status: number; readonly headers?: Record<string, string>; readonly body: unknown }
+  | {
+      readonly kind: 'json';
+      readonly status: number;
+      readonly headers?: Record<string, string>;
+      readonly body: unknown;
+    }
   /** Destroy the socket before any response. */
   | { readonly kind: 'drop' }
   /** Never answer (for timeouts and aborts). */
@@ -38,11 +48,20 @@ export function fixtureText(provider: string, name: string): string {
 }
 
 /** A reply from a fixture file: `.sse` files stream, `.json` files are `{status, headers, body}` answers. */
-export function fixtureReply(provider: string, name: string, options: { chunkBytes?: number; dropAfterEvents?: number } = {}): Reply {
+export function fixtureReply(
+  provider: string,
+  name: string,
+  options: { chunkBytes?: number; dropAfterEvents?: number } = {},
+): Reply {
   const text = fixtureText(provider, name);
   if (name.endsWith('.sse')) return { kind: 'sse', text, ...options };
   const parsed = JSON.parse(text) as { status: number; headers?: Record<string, string>; body: unknown };
-  return { kind: 'json', status: parsed.status, ...(parsed.headers ? { headers: parsed.headers } : {}), body: parsed.body };
+  return {
+    kind: 'json',
+    status: parsed.status,
+    ...(parsed.headers ? { headers: parsed.headers } : {}),
+    body: parsed.body,
+  };
 }
 
 /** A running replay server. */
@@ -62,8 +81,17 @@ export async function startReplayServer(replies: readonly Reply[]): Promise<Repl
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     request.on('end', () => {
-      requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
-      const reply = pending.shift() ?? { kind: 'json', status: 500, body: { error: { type: 'api_error', message: 'replay server: no reply left' } } };
+      requests.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+      });
+      const reply = pending.shift() ?? {
+        kind: 'json',
+        status: 500,
+        body: { error: { type: 'api_error', message: 'replay server: no reply left' } },
+      };
       void answer(reply, response);
     });
   });
