@@ -132,11 +132,21 @@ describe('deny and ask rules fail closed where Claude Code ignores them', () => 
 
   it('the deny rules of a file left out as a whole still refuse', () => {
     const dir = tempProject();
-    writeJson(dir, '.claude/settings.json', { sandbox: 'on', permissions: { deny: ['Write'] } });
+    writeJson(dir, '.claude/settings.json', { disableAllHooks: 'yes', permissions: { deny: ['Write'] } });
     const result = run(dir, writeScript, ['--permission-mode', 'acceptEdits']);
     expect(result.status).toBe(0);
     expect(fs.existsSync(path.join(dir, 'out.txt'))).toBe(false);
     expect(warnings(result.stderr)).toHaveLength(1);
+  });
+
+  it('a sandbox section it cannot read stops the run (fails closed) instead of leaving the file out', () => {
+    const dir = tempProject();
+    const file = writeJson(dir, '.claude/settings.json', { sandbox: 'on' });
+    const result = run(dir, writeScript, ['--permission-mode', 'acceptEdits']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${file}: sandbox: expected`);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(fs.existsSync(path.join(dir, 'out.txt'))).toBe(false);
   });
 
   it('a deny rule that names no tool stops the run with one line naming file and field', () => {
