@@ -18,3 +18,4 @@ export {
   transcriptPathFor,
 } from './paths.js';
 export { readTranscriptLines, type TranscriptLine, type TranscriptRead } from './transcript-reader.js';
+export type { SessionKey, SessionStore, SessionStoreEntry } from './session-store.js';
