@@ -12,4 +12,19 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
   },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      // Node's recursive mkdir never returns on some filesystems (procfs); src/files/make-directory.ts is bounded.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name=/^mkdir(Sync)?$/] > ObjectExpression > Property[key.name='recursive'][value.value=true]",
+          message:
+            'Use makeDirectory/makeDirectorySync from src/files/make-directory.ts: recursive mkdir can loop forever.',
+        },
+      ],
+    },
+  },
 );

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { SkippedServer } from '../mcp/load-mcp-config.js';
 import type { McpServerEntry } from '../mcp/server-config.js';
+import { makeDirectorySync } from '../files/make-directory.js';
 
 /**
  * Asks the person at the terminal about each pending `.mcp.json` server, as Claude Code's startup
@@ -85,6 +86,6 @@ function rememberAnswers(
   merge('enabledMcpjsonServers', answers.enabled);
   merge('disabledMcpjsonServers', answers.disabled);
   if (answers.all) settings['enableAllProjectMcpServers'] = true;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makeDirectorySync(path.dirname(file));
   fs.writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
 }

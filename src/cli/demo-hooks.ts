@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { block, deny } from '../hooks/builders.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
+import { makeDirectorySync } from '../files/make-directory.js';
 
 /** What the demo's hooks saw, for the summary. */
 export interface DemoTally {
@@ -78,7 +79,7 @@ export function registerDemoHooks(hooks: HookEngine, options: { auditLog: string
   });
 
   // Audit: every call and what happened to it, one JSON line each.
-  fs.mkdirSync(path.dirname(options.auditLog), { recursive: true });
+  makeDirectorySync(path.dirname(options.auditLog));
   const audit = (record: Record<string, unknown>) =>
     fs.appendFileSync(options.auditLog, `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`);
   hooks.on('PostToolUse', { name: 'audit' }, ({ tool_name, tool_use_id, tool_input }) => {

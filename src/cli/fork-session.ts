@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ConfigError, describeError } from '../errors.js';
 import { transcriptPathFor } from '../session/paths.js';
 import type { ResumedSession } from '../session/resume.js';
+import { makeDirectorySync } from '../files/make-directory.js';
 
 /**
  * `--fork-session`: the resumed session goes on under a new id. Its transcript is copied to the new
@@ -20,7 +21,7 @@ export function forkSession(
 ): ResumedSession {
   const target = transcriptPathFor(configDir, path.resolve(projectDir), newId);
   try {
-    fs.mkdirSync(path.dirname(target), { recursive: true });
+    makeDirectorySync(path.dirname(target));
     const lines = fs
       .readFileSync(resumed.transcriptPath, 'utf8')
       .split('\n')

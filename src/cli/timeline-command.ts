@@ -6,6 +6,7 @@ import { ConfigError } from '../errors.js';
 import { findTranscript, latestTranscript, resolveConfigDir } from '../session/paths.js';
 import { readSessionTimeline } from '../timeline/read-session.js';
 import { renderTimelinePage } from '../timeline/render-page.js';
+import { makeDirectorySync } from '../files/make-directory.js';
 
 /** `hookloop timeline [SESSION_ID|--continue] [--open] [--out FILE]`. */
 export interface TimelineOptions {
@@ -72,7 +73,7 @@ export async function runTimelineCommand(
     options.out !== undefined
       ? path.resolve(io.cwd, options.out)
       : path.join(path.dirname(transcript), `${model.sessionId}.timeline.html`);
-  fs.mkdirSync(path.dirname(out), { recursive: true });
+  makeDirectorySync(path.dirname(out));
   fs.writeFileSync(out, renderTimelinePage(model, Date.now()));
   io.stdout.write(`${out}\n`);
   if (options.open && !openWithSystem(out, io.env ?? process.env))

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { safePathPart } from '../session/path-part.js';
 import { PLAIN_CONTEXT_EVENTS } from './event-table.js';
 import type { HandlerOutcome } from './outcome.js';
+import { makeDirectorySync } from '../files/make-directory.js';
 
 /**
  * The 10,000-character cap on `additionalContext` (pre-huge-output): a longer text is
@@ -76,7 +77,7 @@ function persistContext(
     const dir = path.join(path.dirname(transcript), path.basename(transcript, '.jsonl'), 'tool-results');
     const file = path.join(dir, `hook-${toolUseId}${event}-${hash}-${field}.txt`);
     try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      makeDirectorySync(dir, 0o700);
       fs.writeFileSync(file, text, { mode: 0o600 });
       return persistedOutputMessage(text, file);
     } catch (error) {

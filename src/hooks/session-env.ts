@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { safePathPart } from '../session/path-part.js';
+import { makeDirectorySync } from '../files/make-directory.js';
 
 /**
  * `CLAUDE_ENV_FILE`: each SessionStart command hook gets its own file
@@ -28,7 +29,7 @@ export function prepareSessionEnvFile(
   index: number,
 ): string {
   const dir = sessionEnvDir(configDir, sessionId);
-  fs.mkdirSync(dir, { recursive: true });
+  makeDirectorySync(dir);
   return path.join(dir, `${event.toLowerCase()}-hook-${index}.sh`);
 }
 

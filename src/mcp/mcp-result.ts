@@ -6,6 +6,7 @@ import { persistedOutputMessage } from '../hooks/output-size.js';
 import type { ToolResultBlock } from '../messages/messages.js';
 import { safePathPart } from '../session/path-part.js';
 import { normalizeMcpName } from './mcp-names.js';
+import { makeDirectorySync } from '../files/make-directory.js';
 
 /** One block of an MCP tool result (`text`, `image`, `audio`, `resource`, `resource_link`), as the server sent it. */
 export type McpContentBlock = CallToolResult['content'][number];
@@ -103,7 +104,7 @@ function saveBlob(base64: string, mimeType: string, context: McpResultContext): 
     `mcp-${normalizeMcpName(context.server)}-blob-${Date.now()}-${randomBytes(3).toString('hex')}.${extension}`,
   );
   try {
-    fs.mkdirSync(context.blobDir, { recursive: true, mode: 0o700 });
+    makeDirectorySync(context.blobDir, 0o700);
     fs.writeFileSync(file, Buffer.from(base64, 'base64'), { mode: 0o600 });
     return file;
   } catch {
@@ -163,7 +164,7 @@ export function persistedMcpOutput(
     `${safePathPart(toolUseId)}.${typeof output === 'string' ? 'txt' : 'json'}`,
   );
   try {
-    fs.mkdirSync(blobDir, { recursive: true, mode: 0o700 });
+    makeDirectorySync(blobDir, 0o700);
     fs.writeFileSync(file, text, { mode: 0o600 });
   } catch {
     return undefined;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { resolveConfigDir } from '../session/paths.js';
+import { makeDirectorySync } from '../files/make-directory.js';
 
 /** What is kept for one server between runs: the registered client and the tokens (with when they were saved, ms). */
 export interface StoredOAuth {
@@ -47,7 +48,7 @@ export class OAuthStore {
       if (value === undefined) delete next[key];
       else next[key] = value;
     }
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    makeDirectorySync(this.dir, 0o700);
     const file = this.fileFor(serverName, url);
     const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
     fs.writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });

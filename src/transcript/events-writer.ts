@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { HandlerOutcome } from '../hooks/handler.js';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
 import { hookDecision } from '../telemetry/hook-attributes.js';
+import { makeDirectorySync } from '../files/make-directory.js';
 
 /** The longest string kept in an events file record (tool outputs, hook stdout); longer ones are cut with a note. */
 const MAX_TEXT = 16_000;
@@ -39,7 +40,7 @@ export function eventsWriter(file: string, onError: (error: Error) => void): Run
     if (record === undefined) return;
     try {
       if (!ready) {
-        fs.mkdirSync(path.dirname(file), { recursive: true });
+        makeDirectorySync(path.dirname(file));
         ready = true;
       }
       fs.appendFileSync(file, `${JSON.stringify({ t: Date.now(), ...record })}\n`);

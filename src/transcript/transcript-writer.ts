@@ -9,6 +9,7 @@ import type { Usage } from '../model/model-client.js';
 import { gitBranch, hookloopVersion } from '../session/environment-facts.js';
 import { isMemoryReminder } from '../memory/memory-text.js';
 import type { ResumedSession } from '../session/resume.js';
+import { makeDirectorySync } from '../files/make-directory.js';
 
 /**
  * Writes a session's conversation as Claude Code's JSONL transcript (the format Claude Code
@@ -352,7 +353,7 @@ export class TranscriptWriter {
     // of the loop's work for a tool call (bench row 1). Many sessions in one process (in-memory
     // models never yield to the event loop) keep at most MAX_OPEN_TRANSCRIPTS open.
     if (this.fd === undefined) {
-      fs.mkdirSync(path.dirname(this.options.path), { recursive: true, mode: 0o755 });
+      makeDirectorySync(path.dirname(this.options.path), 0o755);
       this.fd = fs.openSync(this.options.path, 'a', 0o600);
       if (openTranscripts < MAX_OPEN_TRANSCRIPTS) {
         openTranscripts++;

@@ -12,6 +12,7 @@ import {
 } from '../settings/load-settings.js';
 import type { HandlerConfig } from '../settings/settings-schema.js';
 import { pluginManifestSchema, type PluginManifest } from './plugin-schema.js';
+import { makeDirectorySync } from '../../files/make-directory.js';
 
 /**
  * Loads Claude Code plugins given with `--plugin-dir DIR` (Claude Code's plugins
@@ -83,7 +84,7 @@ export function loadPlugin(dir: string, options: LoadPluginOptions): LoadedPlugi
     'data',
     `${name}-inline`.replace(/[^A-Za-z0-9_-]/g, '-'),
   );
-  if (options.createDataDir !== false) fs.mkdirSync(dataDir, { recursive: true });
+  if (options.createDataDir !== false) makeDirectorySync(dataDir);
   const env = { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: dataDir };
 
   const handlers: PluginHandler[] = [];

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ToolFailure, type ToolContext } from '../define-tool.js';
 import { realpathLoose } from '../workspace.js';
+import { makeDirectory } from '../../files/make-directory.js';
 
 // How Write and Edit touch the disk so that what they change is what the permission was decided
 // for. The policy judged the file's real path; between that moment and the write, a process the
@@ -71,7 +72,7 @@ export async function readNoFollow(file: string): Promise<string> {
 export async function writeFileAtomic(targetPath: string, content: string): Promise<void> {
   const destination = realpathLoose(targetPath);
   const directory = path.dirname(destination);
-  await fs.mkdir(directory, { recursive: true });
+  await makeDirectory(directory);
   const existing = await fs.lstat(destination).catch(() => undefined);
   // A rename would replace a device, FIFO or socket with a file (as root, /dev/null itself): refuse.
   if (existing && !existing.isFile())
