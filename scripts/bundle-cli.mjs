@@ -52,7 +52,7 @@ fs.copyFileSync(
   path.join(outdir, 'web-tree-sitter.wasm'),
 );
 fs.copyFileSync(
-  path.join(root, 'node_modules/tree-sitter-bash/tree-sitter-bash.wasm'),
+  path.join(root, 'grammars/tree-sitter-bash.wasm'),
   path.join(outdir, 'tree-sitter-bash.wasm'),
 );
 fs.chmodSync(path.join(outdir, 'bin.js'), 0o755);

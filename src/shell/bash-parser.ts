@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import type { Node, Parser } from 'web-tree-sitter';
@@ -26,11 +25,7 @@ export function loadBashParser(): Promise<Parser> {
     // Imported here, not at the top: a run whose model never calls Bash needs no grammar.
     const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init();
-    // The bundled CLI ships the grammar beside its code; the tsc build finds it in its package.
-    const beside = fileURLToPath(new URL('./tree-sitter-bash.wasm', import.meta.url));
-    const grammar = fs.existsSync(beside)
-      ? beside
-      : createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+    const grammar = grammarFile();
     const parser = new Parser();
     parser.setLanguage(await Language.load(grammar));
     loaded = parser;
@@ -40,6 +35,18 @@ export function loadBashParser(): Promise<Parser> {
     throw error;
   });
   return loading;
+}
+
+/**
+ * Where the grammar is: the bundled CLI ships it beside its code; the library (`dist/src/shell/`)
+ * and the sources (`src/shell/`) find the package's `grammars/` folder two or three levels up.
+ */
+function grammarFile(): string {
+  for (const relative of ['./', '../../grammars/', '../../../grammars/']) {
+    const candidate = fileURLToPath(new URL(`${relative}tree-sitter-bash.wasm`, import.meta.url));
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  throw new Error('the Bash grammar tree-sitter-bash.wasm is missing from the package (grammars/)');
 }
 
 /** The parser once `loadBashParser()` has resolved, else undefined. */

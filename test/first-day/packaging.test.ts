@@ -56,6 +56,7 @@ describe('packaging', () => {
         'dist/bundle/cli/spawner-child.js',
         'dist/bundle/cli/tree-sitter-bash.wasm',
         'dist/bundle/cli/web-tree-sitter.wasm',
+        'grammars/tree-sitter-bash.wasm',
         'dist/src/index.js',
         'dist/src/index.d.ts',
         'dist/src/testing.js',
@@ -88,6 +89,23 @@ describe('packaging', () => {
     );
     expect(execFileSync(process.execPath, ['use.mjs'], { cwd: project, env, encoding: 'utf8' })).toBe(
       'function function\n',
+    );
+    // The library reads Bash with the grammar the package ships: an allow rule can only approve a
+    // command the reader has parsed, so the file exists only if the grammar loaded.
+    fs.writeFileSync(
+      path.join(project, 'bash.mjs'),
+      [
+        "import fs from 'node:fs';",
+        "import { loadClaudeCodeSetup, runAgent } from 'hookloop';",
+        "import { ScriptedModel } from 'hookloop/testing';",
+        "const setup = await loadClaudeCodeSetup(process.cwd(), { homeDir: process.cwd(), env: {}, allowedTools: ['Bash(touch:*)'], permissionMode: 'dontAsk', warn: () => {} });",
+        "const model = new ScriptedModel([[{ type: 'tool_use', id: 'call0', name: 'Bash', input: { command: 'touch made' } }], [{ type: 'text', text: 'done' }]]);",
+        "await runAgent('go', { ...setup, model, transcript: false });",
+        "console.log(fs.existsSync('made'));",
+      ].join('\n'),
+    );
+    expect(execFileSync(process.execPath, ['bash.mjs'], { cwd: project, env, encoding: 'utf8' })).toBe(
+      'true\n',
     );
   }, 240_000);
 
