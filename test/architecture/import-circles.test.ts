@@ -19,7 +19,7 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
  * folder missing here fails the test, so a new one must be placed.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['errors.ts', 'messages', 'markdown'],
+  ['errors.ts', 'files', 'messages', 'markdown'],
   ['session', 'model', 'memory', 'prompt'],
   // Tools, the Bash reader and the policy are one layer while the tool kinds and the shell reader
   // are being separated: a tool's context names the sandbox type, the sandbox reads the rules.
