@@ -18,7 +18,8 @@ interface ApiCallErrorShape {
  * hookloop's provider errors are made from (`toProviderError` finishes the mapping, including
  * aborts and timeouts): an `APICallError` with a status becomes an `http` ProviderRequestError,
  * retried by hookloop's status rule (408, 409, 425, 429, 5xx) after the server's `retry-after`;
- * one without a status (the request never got an answer) becomes its cause, a connection failure;
+ * one without an error status (no answer, or a stream that broke off) becomes its cause, a
+ * connection failure;
  * a provider's parse or validation error of a stream chunk is a malformed-stream error; an error
  * object the server sent inside the stream (`{ message, type }`) is an error event, retried when
  * its type is transient (overloaded, server error); a stream that ended before its finish reason
@@ -26,7 +27,8 @@ interface ApiCallErrorShape {
  */
 export function fromAiSdkError(error: unknown, provider: string): unknown {
   if (isApiCallError(error)) {
-    if (error.statusCode === undefined) return error.cause ?? error;
+    // No answer, or a good answer whose body then failed (a dropped stream): the cause says what happened.
+    if (error.statusCode === undefined || error.statusCode < 400) return error.cause ?? error;
     return httpError(error, error.statusCode, provider);
   }
   if (error instanceof Error) {

@@ -1,9 +1,8 @@
-import { AbortError } from '../errors.js';
-
 /**
  * Reads `stream` to its end, handing each part to `onPart`, and stops as soon as `signal` fires:
  * the reader is cancelled (which tells the provider to drop its request) and the read rejects with
- * an AbortError, so a model that does not watch the signal itself still stops. What `onPart`
+ * the signal's reason, so a model that does not watch the signal itself still stops (the caller
+ * tells a timeout from a user's abort). What `onPart`
  * throws cancels the stream and rejects the read with it.
  */
 export async function readParts<T>(
@@ -13,7 +12,7 @@ export async function readParts<T>(
 ): Promise<void> {
   const reader = stream.getReader();
   const aborted = new Promise<never>((_resolve, reject) => {
-    const onAbort = () => reject(new AbortError('the model request was aborted'));
+    const onAbort = () => reject(abortReason(signal));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
@@ -33,10 +32,10 @@ export async function readParts<T>(
   }
 }
 
-/** `promise`, or an AbortError as soon as `signal` fires (for a provider call that ignores the signal). */
+/** `promise`, or the signal's reason as soon as `signal` fires (for a provider call that ignores the signal). */
 export function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new AbortError('the model request was aborted'));
+    const onAbort = () => reject(abortReason(signal));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     Promise.resolve(promise).then(
@@ -50,4 +49,9 @@ export function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal): P
       },
     );
   });
+}
+
+/** What an aborted signal says: its reason (a DOMException `AbortError` when none was given). */
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
