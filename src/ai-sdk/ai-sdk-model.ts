@@ -7,7 +7,7 @@ import { streamWithRetries } from '../model/stream-attempt.js';
 import type { SystemMessageSetting } from '../model/system-messages.js';
 import { PartAccumulator } from './accumulate-parts.js';
 import { toPrompt } from './convert-prompt.js';
-import { fromAiSdkError } from './map-error.js';
+import { fromAiSdkError, nonStreamBody } from './map-error.js';
 import { prepareToolChoice, prepareTools } from './prepare-tools.js';
 import { readParts, untilAborted } from './read-parts.js';
 import type { AiSdkCallOptions, AiSdkLanguageModel, AiSdkStreamPart } from './spec-types.js';
@@ -90,16 +90,21 @@ class AiSdkModel implements ModelClient {
       { provider: this.name, timeoutMs: this.options.timeoutMs, retry: this.options.retry },
       async ({ signal, emit, touch }) => {
         const accumulator = new PartAccumulator(this.name);
+        let contentType: string | undefined;
+        let finished;
         try {
-          const { stream } = await untilAborted(startStream(model, { ...call, abortSignal: signal }), signal);
-          await readParts(stream, signal, (part) => {
+          const result = await untilAborted(startStream(model, { ...call, abortSignal: signal }), signal);
+          contentType = result.response?.headers?.['content-type'];
+          await readParts(result.stream, signal, (part) => {
             touch();
             for (const event of accumulator.apply(part)) emit(event);
           });
+          finished = accumulator.finish();
         } catch (error) {
-          throw fromAiSdkError(error, this.name);
+          if (!signal.aborted)
+            throw nonStreamBody(this.name, contentType) ?? fromAiSdkError(error, this.name);
+          throw error;
         }
-        const finished = accumulator.finish();
         emit(accumulator.stopEvent(finished));
         return finished;
       },
@@ -135,7 +140,10 @@ class AiSdkModel implements ModelClient {
 function startStream(
   model: AiSdkLanguageModel,
   options: AiSdkCallOptions,
-): PromiseLike<{ stream: ReadableStream<AiSdkStreamPart> }> {
+): PromiseLike<{
+  stream: ReadableStream<AiSdkStreamPart>;
+  response?: { headers?: Record<string, string | undefined> };
+}> {
   return (model as LanguageModelV3).doStream(options);
 }
 

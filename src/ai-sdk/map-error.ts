@@ -108,3 +108,23 @@ function parseJson(text: string | undefined): unknown {
 function firstLine(text: string): string {
   return (text.split('\n')[0] ?? '').slice(0, 300);
 }
+
+/**
+ * The error for a failed stream whose response was a JSON or HTML document (a proxy's page, a
+ * server that ignored `stream: true`): not retried, since the same request gets the same answer.
+ * Undefined for any other content type, event streams and the other streaming formats providers
+ * use (NDJSON, AWS event streams) included. The provider package has read the body, so only its
+ * type can be named.
+ */
+export function nonStreamBody(
+  provider: string,
+  contentType: string | undefined,
+): ProviderRequestError | undefined {
+  const mime = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (mime !== 'application/json' && mime !== 'text/html') return undefined;
+  return new ProviderRequestError(
+    provider,
+    `API Error: the server sent a non-stream body to a streaming request (content-type ${mime})`,
+    { kind: 'stream', retryable: false },
+  );
+}

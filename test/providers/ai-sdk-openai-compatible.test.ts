@@ -1,7 +1,9 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { expect } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fromAiSdk } from '../../src/ai-sdk/index.js';
+import { userMessage } from '../../src/index.js';
 import { BASH, describeProviderConformance } from './provider-conformance.js';
+import { startReplayServer, type ReplayServer } from './support/replay-server.js';
 
 // hookloop/ai-sdk through a real AI SDK provider package, @ai-sdk/openai-compatible, against the
 // replay server serving the OpenAI chat-completions fixtures.
@@ -39,7 +41,7 @@ describeProviderConformance({
   cacheUsage: { inputTokens: 5, outputTokens: 3, cacheReadInputTokens: 1000 },
   notApplicable: {
     'does not retry a 200 answer that is not an event stream, and says what the server sent':
-      'the provider package reads the response body itself; the adapter sees its stream parts only',
+      'the provider package reads the body itself: the adapter names the content type but cannot quote the body (tested below)',
   },
   checkRequest(body, mode) {
     expect(body).toMatchObject({ model: 'gpt-5', stream: true, stream_options: { include_usage: true } });
@@ -77,4 +79,34 @@ describeProviderConformance({
       ]);
     }
   },
+});
+
+describe('hookloop/ai-sdk through @ai-sdk/openai-compatible', () => {
+  let server: ReplayServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('does not retry a 200 answer that is a JSON or HTML document, and names its content type', async () => {
+    server = await startReplayServer([
+      { kind: 'json', status: 200, body: { id: 'not-a-stream', choices: [] } },
+      { kind: 'json', status: 200, headers: { 'content-type': 'text/html' }, body: '<html>proxy' },
+    ]);
+    const model = fromAiSdk(
+      createOpenAICompatible({ name: 'mock-openai', baseURL: `${server.url}/v1` }).chatModel('gpt-5'),
+      { name: 'ai-sdk', retry: { maxRetries: 2, sleep: async () => undefined } },
+    );
+    const ask = () => model.complete({ system: '', messages: [userMessage('hi')], tools: [] });
+    await expect(ask()).rejects.toMatchObject({
+      kind: 'stream',
+      retryable: false,
+      message:
+        'API Error: the server sent a non-stream body to a streaming request (content-type application/json)',
+    });
+    await expect(ask()).rejects.toMatchObject({
+      message: 'API Error: the server sent a non-stream body to a streaming request (content-type text/html)',
+    });
+    expect(server.requests).toHaveLength(2);
+  });
 });
