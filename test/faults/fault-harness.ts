@@ -14,6 +14,7 @@ import {
   type HookEventName,
   loadSession,
   type Message,
+  type ModelClient,
   type PermissionMode,
   resumeAgent,
   runAgent,
@@ -196,11 +197,20 @@ export interface Played {
 
 let runCounter = 0;
 
-/** Runs a scenario: `hooks` already holds the scenario's hooks. */
+/** The model of every run unless a property asks for another: the scripted model itself, lenient. */
+export const scriptedModel = (turns: readonly ScriptTurn[]): ModelClient =>
+  new ScriptedModel(turns, { mode: 'lenient' });
+
+/**
+ * Runs a scenario: `hooks` already holds the scenario's hooks. `model` makes the ModelClient that
+ * answers the given turns (lenient: `done (script exhausted)` once they are used up), so the same
+ * properties run through a provider adapter too.
+ */
 export async function play(
   scenario: Scenario<unknown>,
   hooks: HookEngine,
   projectDir: string,
+  model: (turns: readonly ScriptTurn[]) => ModelClient = scriptedModel,
 ): Promise<Played> {
   const timeline: string[] = [];
   const tool = (name: string, fail: boolean) =>
@@ -225,7 +235,7 @@ export async function play(
   const transcriptPath = path.join(projectDir, 'transcripts', `run-${process.pid}-${++runCounter}.jsonl`);
   const options: RunOptions = {
     transcriptPath,
-    model: new ScriptedModel(turns, { mode: 'lenient' }),
+    model: model(turns),
     projectDir,
     tools: [tool('Act', false), tool('Flaky', true)],
     hooks,
@@ -253,7 +263,7 @@ export async function play(
     );
     result = await resumeAgent(decisions, {
       ...options,
-      model: new ScriptedModel([[{ type: 'text', text: 'done' }]], { mode: 'lenient' }),
+      model: model([[{ type: 'text', text: 'done' }]]),
       resume: loadSession(transcriptPath),
     });
   }

@@ -8,6 +8,7 @@ import {
   registerSettingsHandlers,
   type ExternalHandlerEntry,
 } from '../../src/hooks/transports/settings-handlers.js';
+import { scriptedAiSdkModel } from '../ai-sdk/scripted-ai-sdk-model.js';
 import {
   answer,
   BEHAVIOURS,
@@ -15,6 +16,7 @@ import {
   play,
   ruleNames,
   scenarioArb,
+  scriptedModel,
   violations,
   type Behaviour,
   type Scenario,
@@ -27,6 +29,8 @@ import {
 
 const CALLBACK_RUNS = Number(process.env['HOOKLOOP_FUZZ_RUNS'] ?? 300);
 const COMMAND_RUNS = Number(process.env['HOOKLOOP_FUZZ_COMMAND_RUNS'] ?? 60);
+/** Callback runs whose model answers through hookloop/ai-sdk (HOOKLOOP_FUZZ_AI_SDK_RUNS). */
+const AI_SDK_RUNS = Number(process.env['HOOKLOOP_FUZZ_AI_SDK_RUNS'] ?? 100);
 /** Every event hookloop fires, with how often a random hook picks it: the tool gates most, so that their interplay with rules is hit often. */
 const EVENT_WEIGHTS: [HookEventName, number][] = [
   ['PreToolUse', 6],
@@ -117,34 +121,53 @@ describe('fault injection: random runs keep the loop invariants', () => {
     matcher: fc.constantFrom(undefined, 'Act' as const, 'Flaky' as const),
   });
 
+  /** The callback property: random callback hooks on every event, the invariants after each run. */
+  const callbackProperty = (
+    model: Parameters<typeof play>[3],
+    onPlayed: (played: Awaited<ReturnType<typeof play>>) => void = () => undefined,
+  ) =>
+    fc.asyncProperty(scenarioArb(callbackHook, { maxTurns: 3, maxHooks: 6 }), async (scenario) => {
+      const hooks = new HookEngine();
+      for (const hook of scenario.hooks) {
+        hooks.on(
+          hook.event,
+          {
+            timeout: 0.002,
+            ...(hook.matcher && TOOL_EVENTS.has(hook.event) ? { matcher: hook.matcher } : {}),
+          },
+          () => {
+            if (hook.behaviour === 'throw') throw new Error('boom');
+            if (hook.behaviour === 'hang') return new Promise<undefined>(() => {});
+            return answer(hook.event, hook.behaviour as Behaviour) as never;
+          },
+        );
+      }
+      const played = await play(scenario, hooks, projectDir, model);
+      const problems = violations(played, (tool) => forbids(scenario, tool, callbacksRefuse));
+      expect(problems, report(scenario, played, problems)).toEqual([]);
+      onPlayed(played);
+    });
+
   it(
     `callback hooks (${CALLBACK_RUNS} runs)`,
     async () => {
-      await fc.assert(
-        fc.asyncProperty(scenarioArb(callbackHook, { maxTurns: 3, maxHooks: 6 }), async (scenario) => {
-          const hooks = new HookEngine();
-          for (const hook of scenario.hooks) {
-            hooks.on(
-              hook.event,
-              {
-                timeout: 0.002,
-                ...(hook.matcher && TOOL_EVENTS.has(hook.event) ? { matcher: hook.matcher } : {}),
-              },
-              () => {
-                if (hook.behaviour === 'throw') throw new Error('boom');
-                if (hook.behaviour === 'hang') return new Promise<undefined>(() => {});
-                return answer(hook.event, hook.behaviour as Behaviour) as never;
-              },
-            );
-          }
-          const played = await play(scenario, hooks, projectDir);
-          const problems = violations(played, (tool) => forbids(scenario, tool, callbacksRefuse));
-          expect(problems, report(scenario, played, problems)).toEqual([]);
-        }),
-        { numRuns: CALLBACK_RUNS, seed: 20261130 },
-      );
+      await fc.assert(callbackProperty(scriptedModel), { numRuns: CALLBACK_RUNS, seed: 20261130 });
     },
     Math.max(60_000, CALLBACK_RUNS * 50),
+  );
+
+  it(
+    `callback hooks with the model answering through hookloop/ai-sdk (${AI_SDK_RUNS} runs): streamed, split tool calls`,
+    async () => {
+      // The invariants hold trivially if no call got through the adapter: some must have run.
+      let ran = 0;
+      const property = callbackProperty(scriptedAiSdkModel, (played) => {
+        ran += played.timeline.filter((entry) => entry.startsWith('ran:')).length;
+      });
+      await fc.assert(property, { numRuns: AI_SDK_RUNS, seed: 20261204 });
+      expect(ran).toBeGreaterThan(AI_SDK_RUNS / 4);
+    },
+    Math.max(60_000, AI_SDK_RUNS * 50),
   );
 
   /** Command hook behaviours: the callback ones in their command form, plus what only a process can do. */
