@@ -57,8 +57,9 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: AiSdkModelOptions 
 
 /**
  * The ModelClient around one AI SDK model. Contract: `complete` resolves with one assistant
- * message or rejects with a `ProviderRequestError` (after hookloop's retries) or an `AbortError`
- * (the request's signal fired; the signal is passed to the model as `abortSignal`).
+ * message or rejects with a `ProviderRequestError` (after hookloop's retries), an `AbortError`
+ * (the request's signal fired; the signal is passed to the model as `abortSignal`), or a
+ * `ConfigError` for a request naming a model id it has no model for (see `modelFor`).
  */
 class AiSdkModel implements ModelClient {
   readonly name: string;
