@@ -20,6 +20,8 @@ import { agentTranscriptPath } from '../session/paths.js';
 import { CallsWaiting } from '../session/pending-calls.js';
 import type { ResumedSession } from '../session/resume.js';
 import { TranscriptWriter } from '../transcript/transcript-writer.js';
+import { subagentSubpath } from '../session/store-keys.js';
+import type { SessionStoreEntry } from '../session/session-store.js';
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentDefinition } from './agent-definition.js';
@@ -252,6 +254,7 @@ function childRun(
         facts: state,
         sidechain: { agentId },
         ...(resumed ? { resume: resumed } : {}),
+        ...mirrorOption(parent, agentId),
       },
       (error) => parent.emit({ type: 'warning', text: error.message }),
     );
@@ -277,6 +280,17 @@ function childRun(
     emit: makeEmitter(observers),
     ...subagentTraceparent(parent, state.agent),
   };
+}
+
+/** The writer option that copies subagent `agentId`'s lines to the session store, under its subpath. */
+function mirrorOption(
+  parent: RunContext,
+  agentId: string,
+): { mirror?: (entries: SessionStoreEntry[]) => void } {
+  const mirror = parent.transcriptMirror;
+  if (mirror === undefined) return {};
+  const subpath = subagentSubpath(agentId);
+  return { mirror: (entries) => mirror.send(subpath, entries) };
 }
 
 /**

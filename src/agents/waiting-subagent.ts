@@ -37,7 +37,13 @@ export async function continueAgentSubagent(
   if (definition === undefined) {
     // The session no longer has the agent: the subagent cannot go on; its calls are paired with why, in its transcript, as the Agent call is.
     const why = `Agent type '${calls[0]?.agentType ?? '?'}' not found: the waiting subagent cannot continue`;
-    pairAbandonedSubagentCalls(parent.state, calls, why, (text) => parent.emit({ type: 'warning', text }));
+    pairAbandonedSubagentCalls(
+      parent.state,
+      calls,
+      why,
+      (text) => parent.emit({ type: 'warning', text }),
+      parent.transcriptMirror,
+    );
     throw new ToolFailure(why);
   }
   let resumed;

@@ -21,6 +21,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { RunEvent, RunObserver } from './run-events.js';
 import type { SessionState } from './session-state.js';
+import type { TranscriptMirror } from '../session/store-mirror.js';
 import { journaled, type Durability } from './durability.js';
 
 /** Everything one run shares between its phases. Built once by `runAgent`; phases never replace it. */
@@ -46,6 +47,8 @@ export interface RunContext {
   readonly emit: (event: RunEvent) => void;
   /** Writes the transcript lines collected so far (the JSONL writer batches them); called before every hook dispatch. */
   readonly flushTranscript?: () => void;
+  /** The session store's copy of the transcripts (`RunOptions.sessionStore`): the writers feed it, the session settles it. */
+  readonly transcriptMirror?: TranscriptMirror;
   readonly permissionDenials: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
   /** The session's model client: the loop's turns, prompt hooks and agent-hook subagents all use it. */
   readonly model: ModelClient;

@@ -21,6 +21,10 @@ import { startRunSandbox, type RunSandbox, type SandboxStart } from '../sandbox/
 import { deniedEnvVars } from '../sandbox/runtime-config.js';
 import { resolveConfigDir, transcriptPathFor } from '../session/paths.js';
 import { requireSessionId } from '../session/session-id.js';
+import { FileSessionStore } from '../session/file-session-store.js';
+import { checkSessionKey, projectKeyFor } from '../session/store-keys.js';
+import { storeMirror, type TranscriptMirror } from '../session/store-mirror.js';
+import { ConfigError } from '../errors.js';
 import { eventsPathFor, eventsWriter } from '../transcript/events-writer.js';
 import { TranscriptWriter } from '../transcript/transcript-writer.js';
 import { createRunTracer } from '../telemetry/run-tracer.js';
@@ -74,10 +78,19 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
   state.contextTokens = resume?.contextTokens ?? 0;
   const observers: RunObserver[] = [...(options.observers ?? [])];
   const emit = makeEmitter(observers);
+  const transcriptMirror = mirrorFor(options, projectDir, sessionId, transcriptPath, (text) =>
+    emit({ type: 'warning', text }),
+  );
   let writer: TranscriptWriter | undefined;
   if (options.transcript !== false) {
     writer = new TranscriptWriter(
-      { path: transcriptPath, sessionId, facts: state, ...(resume ? { resume } : {}) },
+      {
+        path: transcriptPath,
+        sessionId,
+        facts: state,
+        ...(resume ? { resume } : {}),
+        ...(transcriptMirror ? { mirror: (entries) => transcriptMirror.send(undefined, entries) } : {}),
+      },
       (error) => emit({ type: 'warning', text: error.message }),
     );
     observers.unshift(writer.observer);
@@ -134,6 +147,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     configDir: resolveConfigDir(options.configDir),
     emit,
     ...(writer ? { flushTranscript: () => writer.flush() } : {}),
+    ...(transcriptMirror ? { transcriptMirror } : {}),
     permissionDenials: [],
     model: options.model,
     background: new BackgroundHooks(signal),
@@ -177,6 +191,35 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
 export function loadSkillHooks(run: RunContext, skill: SkillDefinition): void {
   for (const text of activateSkillHooks(run.hooks, skill, run.state.projectDir, run.configDir))
     run.emit({ type: 'warning', text });
+}
+
+/**
+ * The session store's copy of the run's transcripts, when `options.sessionStore` asks for one.
+ * @throws ConfigError when the run writes no transcript to copy, or the store is a FileSessionStore
+ *   whose file for this session is the run's own transcript (every line would be there twice).
+ */
+function mirrorFor(
+  options: RunOptions,
+  projectDir: string,
+  sessionId: string,
+  transcriptPath: string,
+  warn: (text: string) => void,
+): TranscriptMirror | undefined {
+  const store = options.sessionStore;
+  if (store === undefined) return undefined;
+  if (options.transcript === false)
+    throw new ConfigError(
+      'sessionStore: the store copies the local transcript, so it needs one (transcript: false turns it off)',
+      { field: 'sessionStore' },
+    );
+  const key = { projectKey: options.sessionStoreProjectKey ?? projectKeyFor(projectDir), sessionId };
+  checkSessionKey(key);
+  if (store instanceof FileSessionStore && path.resolve(store.pathFor(key)) === path.resolve(transcriptPath))
+    throw new ConfigError(
+      `sessionStore: this FileSessionStore would write the run's own transcript (${transcriptPath}); give it another configDir, or leave sessionStore out (the local transcript is written anyway)`,
+      { field: 'sessionStore' },
+    );
+  return storeMirror(store, key, warn);
 }
 
 /** What the policy protects besides its fixed locations: the run's own list and every config folder it may use. */

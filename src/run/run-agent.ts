@@ -159,8 +159,12 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         const totals = emptyTally();
         let turns = 0;
         abandonPending(turnRun, pending);
-        pairAbandonedSubagentCalls(turnRun.state, pending, UNDECIDED_PENDING, (text) =>
-          turnRun.emit({ type: 'warning', text }),
+        pairAbandonedSubagentCalls(
+          turnRun.state,
+          pending,
+          UNDECIDED_PENDING,
+          (text) => turnRun.emit({ type: 'warning', text }),
+          run.transcriptMirror,
         );
         pending = [];
         const opened = await submitFirstPrompt(turnRun, prompt, opening, memoryText, options.skills ?? []);
@@ -188,6 +192,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
           terminalReason: outcome.terminalReason,
           isError: outcome.isError,
         });
+        await settleTranscripts(run);
         const { sessionId } = run.state;
         return {
           ...outcome,
@@ -227,6 +232,7 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
               )
             : endOfDecidedBatch(batch);
         pending = outcome.pending ?? [];
+        await settleTranscripts(run);
         return {
           ...outcome,
           numTurns: turns,
@@ -257,8 +263,15 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         stopBackgroundShells(run.state.sessionId);
         await run.sandbox?.close();
         await run.mcp?.close();
+        await settleTranscripts(run);
       }),
   };
+}
+
+/** Writes the transcript lines still collected and waits until the session store (if any) took every line so far. */
+async function settleTranscripts(run: RunContext): Promise<void> {
+  run.flushTranscript?.();
+  await run.transcriptMirror?.settle();
 }
 
 /** The main session's loop: the session's model, system prompt and limits, Stop, compaction, background hooks and a queued prompt. */

@@ -10,6 +10,7 @@ import type { ModelClient, Usage } from '../model/model-client.js';
 import type { Approver, PermissionMode, PermissionRules } from '../permissions/types.js';
 import type { SandboxOptions } from '../sandbox/run-sandbox.js';
 import type { ResumedSession } from '../session/resume.js';
+import type { SessionStore } from '../session/session-store.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { CompactionOptions } from '../loop/compaction.js';
@@ -97,6 +98,19 @@ export interface RunOptions {
   readonly transcriptPath?: string;
   /** Write the JSONL transcript (default true). */
   readonly transcript?: boolean;
+  /**
+   * Where a copy of the session's transcripts goes (the Agent SDK's `sessionStore`): every line the
+   * local JSONL files get — the main transcript and each subagent's, under `subpath`
+   * `subagents/agent-<id>` — is appended to the store, in file order, after it is in the file; a
+   * prompt's result (and `end`) waits until the store took them. A rejected `append` is one
+   * warning; the run goes on and the local files stay complete. The local transcript is still
+   * written (it is what the copy is made from): `transcript: false` with a store is a ConfigError,
+   * as is a FileSessionStore that would write the run's own transcript file. Default: none.
+   * `loadStoredSession` reads a session back from a store for `resume`.
+   */
+  readonly sessionStore?: SessionStore;
+  /** The `projectKey` of the run's entries in `sessionStore` (default `projectKeyFor(projectDir)`, as the Agent SDK's). hookloop's. */
+  readonly sessionStoreProjectKey?: string;
   /** Continue a saved session (`loadSession`): its id, transcript and conversation; SessionStart fires with `source: "resume"`. */
   readonly resume?: ResumedSession;
   /** When to compact automatically (see CompactionOptions); `false`: never on its own. */

@@ -4,6 +4,8 @@ import { toolResultMessage } from '../messages/messages.js';
 import { agentTranscriptPath } from '../session/paths.js';
 import { normalizeJson, type PendingCall } from '../session/pending-calls.js';
 import { loadSession, type ResumedSession } from '../session/resume.js';
+import { subagentSubpath } from '../session/store-keys.js';
+import type { TranscriptMirror } from '../session/store-mirror.js';
 import { TranscriptWriter, type TranscriptFacts } from './transcript-writer.js';
 
 /*
@@ -58,12 +60,14 @@ export function checkWaitingSubagents(parentTranscriptPath: string, pending: rea
  * The session went on without deciding: each subagent call of `pending` gets `text` as its error
  * result in its subagent's transcript, so that file has every call paired too. A file that cannot
  * be read or written is reported through `warn` (the parent's Agent call is paired either way).
+ * With `mirror` (the session store's copy), the new lines go to the store too.
  */
 export function pairAbandonedSubagentCalls(
   state: TranscriptFacts & { readonly transcriptPath: string; readonly sessionId: string },
   pending: readonly PendingCall[],
   text: string,
   warn: (text: string) => void,
+  mirror?: TranscriptMirror,
 ): void {
   for (const [agentId, calls] of bySubagent(pending)) {
     let resumed: ResumedSession;
@@ -82,6 +86,7 @@ export function pairAbandonedSubagentCalls(
         facts: state,
         sidechain: { agentId },
         resume: resumed,
+        ...(mirror ? { mirror: (entries) => mirror.send(subagentSubpath(agentId), entries) } : {}),
       },
       (error) => warn(error.message),
     );

@@ -9,6 +9,7 @@ import type { Usage } from '../model/model-client.js';
 import { gitBranch, hookloopVersion } from '../session/environment-facts.js';
 import { isMemoryReminder } from '../memory/memory-text.js';
 import type { ResumedSession } from '../session/resume.js';
+import type { SessionStoreEntry } from '../session/session-store.js';
 import { makeDirectorySync } from '../files/make-directory.js';
 
 /**
@@ -51,6 +52,11 @@ export interface TranscriptWriterOptions {
    * `agentId`, and no `toolUseResult` on result lines, as Claude Code writes them.
    */
   readonly sidechain?: { readonly agentId: string };
+  /**
+   * Hears every batch of lines, parsed, right after it is in the file (in file order; never for
+   * lines whose write failed): the session store's copy (see storeMirror). Must not throw.
+   */
+  readonly mirror?: (entries: SessionStoreEntry[]) => void;
 }
 
 /** How many transcript files all writers of the process keep open between lines at most (see `append`). */
@@ -342,9 +348,13 @@ export class TranscriptWriter {
    */
   flush(): void {
     if (this.pending.length === 0) return;
-    const data = Buffer.from(`${this.pending.join('\n')}\n`, 'utf8');
+    const lines = this.pending;
+    const data = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
     this.pending = [];
     this.safely(() => this.write(data));
+    // Parsed back from the text written, so the copy is exactly what the file holds.
+    if (this.options.mirror !== undefined && !this.failed)
+      this.options.mirror(lines.map((line) => JSON.parse(line) as SessionStoreEntry));
   }
 
   private write(data: Buffer): void {
