@@ -30,7 +30,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['telemetry', 'transcript'],
   ['agents'],
   ['run', 'timeline'],
-  ['cli', 'restate', 'index.ts', 'hook.ts', 'testing.ts', 'providers.ts'],
+  ['cli', 'restate', 'agent-sdk', 'index.ts', 'hook.ts', 'testing.ts', 'providers.ts'],
 ];
 
 /** The layer of a src file (its index in LAYERS), or undefined for a folder no layer names. */
