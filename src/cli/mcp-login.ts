@@ -5,7 +5,7 @@ import { serverAuth } from '../mcp/mcp-auth.js';
 import { McpClient } from '../mcp/mcp-client.js';
 import { openInBrowser, startOAuthCallback, type OAuthCallback } from '../mcp/oauth-callback.js';
 import { oauthStore } from '../mcp/oauth-store.js';
-import { isStdioConfig } from '../mcp/server-config.js';
+import { isRemoteConfig } from '../mcp/server-config.js';
 import type { McpListOptions } from './mcp-options.js';
 
 // A person gets five minutes to finish the authorization in the browser.
@@ -48,7 +48,7 @@ export async function runMcpLogin(
       { field: 'server' },
     );
   }
-  if (isStdioConfig(entry.config))
+  if (!isRemoteConfig(entry.config))
     throw new ConfigError(
       `mcp ${options.action}: "${entry.name}" is a stdio server; only http and sse servers use OAuth`,
       { field: 'server' },

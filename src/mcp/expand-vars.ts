@@ -1,4 +1,4 @@
-import { isStdioConfig, type McpServerConfig } from './server-config.js';
+import { isInProcessConfig, isStdioConfig, type McpServerConfig } from './server-config.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -36,6 +36,7 @@ export function expandServerConfig(
       ? undefined
       : Object.fromEntries(Object.entries(record).map(([key, value]) => [key, expand(value)]));
   let expanded: McpServerConfig;
+  if (isInProcessConfig(config)) return { config, missing: [] };
   if (isStdioConfig(config)) {
     const envRecord = expandRecord(config.env);
     expanded = {

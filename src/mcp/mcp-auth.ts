@@ -3,7 +3,7 @@ import { openInBrowser, startOAuthCallback } from './oauth-callback.js';
 import { oauthFetch, type McpServerAuth } from './oauth-fetch.js';
 import { StoredOAuthProvider, type Authorizer } from './oauth-provider.js';
 import type { OAuthStore } from './oauth-store.js';
-import { isStdioConfig, type McpServerEntry } from './server-config.js';
+import { isRemoteConfig, type McpServerEntry } from './server-config.js';
 
 /** Where tokens live and who may authorize (a login; a session only for a step-up, see {@link sessionAuth}). */
 export interface McpAuthOptions {
@@ -21,7 +21,7 @@ export async function serverAuth(
   options: McpAuthOptions,
 ): Promise<McpServerAuth | undefined> {
   const config = entry.config;
-  if (isStdioConfig(config)) return undefined;
+  if (!isRemoteConfig(config)) return undefined;
   const oauth = config.oauth ?? {};
   const url = new URL(config.url);
   if (oauth.grantType === 'client_credentials') {
@@ -61,7 +61,7 @@ export function sessionAuth(
   write: (text: string) => void,
 ): (entry: McpServerEntry) => Promise<McpServerAuth | undefined> {
   return async (entry) => {
-    if (isStdioConfig(entry.config)) return undefined;
+    if (!isRemoteConfig(entry.config)) return undefined;
     const stored = store.read(entry.name, entry.config.url);
     const registered = (stored.clientInformation as { redirect_uris?: string[] } | undefined)
       ?.redirect_uris?.[0];

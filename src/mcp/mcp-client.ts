@@ -14,7 +14,7 @@ import { describeError } from '../errors.js';
 import { linkedAbort } from './linked-abort.js';
 import type { McpServerAuth } from './oauth-fetch.js';
 import { listAllPages } from './list-pages.js';
-import { isStdioConfig, type McpServerEntry } from './server-config.js';
+import { isInProcessConfig, isStdioConfig, type McpServerEntry } from './server-config.js';
 
 /**
  * The SDK's runtime parts, imported at the first connection: the SDK and its schemas are ~25 ms
@@ -238,8 +238,9 @@ export class McpClient {
     });
     let transport: Transport;
     try {
-      this.auth = isStdioConfig(this.entry.config) ? undefined : await this.options.auth?.(this.entry);
-      transport = this.createTransport(mcp);
+      const local = isStdioConfig(this.entry.config) || isInProcessConfig(this.entry.config);
+      this.auth = local ? undefined : await this.options.auth?.(this.entry);
+      transport = await this.createTransport(mcp);
     } catch (error) {
       return this.fail(describeError(error));
     }
@@ -453,12 +454,19 @@ export class McpClient {
     this.error = reason;
   }
 
-  private createTransport({
+  private async createTransport({
     StdioProcessTransport,
     SSEClientTransport,
     StreamableHTTPClientTransport,
-  }: McpSdk): Transport {
+  }: McpSdk): Promise<Transport> {
     const config = this.entry.config;
+    if (isInProcessConfig(config)) {
+      // The official SDK's linked pair: what one end sends, the other receives, in this process.
+      const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+      const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+      await config.instance.connect(serverEnd);
+      return clientEnd;
+    }
     if (isStdioConfig(config)) {
       const base = { ...(this.options.env ?? process.env) };
       const env: Record<string, string> = {};

@@ -19,7 +19,7 @@ export function serverEntries(option: McpServersOption): McpServerEntry[] {
   if (Array.isArray(option)) return [...(option as readonly McpServerEntry[])];
   return Object.entries(option as Readonly<Record<string, McpServerConfig>>).map(([name, config]) => ({
     name,
-    config: parseServerConfig(config, 'runAgent', `mcpServers.${name}`),
+    config: parseServerConfig(config, 'runAgent', `mcpServers.${name}`, { inProcess: true }),
     source: 'dynamic' as const,
     file: 'runAgent',
   }));

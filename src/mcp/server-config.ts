@@ -1,3 +1,4 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { describeValue, formatPath, valueAt } from '../hooks/settings/load-settings.js';
@@ -42,6 +43,31 @@ const remoteSchema = z.looseObject({
   oauth: oauthSchema.optional(),
 });
 
+/**
+ * What an in-process server must offer: the official SDK's `McpServer` (or its low-level `Server`)
+ * has it. `connect` is given one end of an in-memory transport pair.
+ */
+export interface InProcessMcpServer {
+  connect(transport: Transport): Promise<void>;
+}
+
+/**
+ * An in-process server, the Agent SDK's `{ type: "sdk", name, instance }` (what its
+ * `createSdkMcpServer` returns): no process and no network, the server object is connected over an
+ * in-memory transport. Only from the library (`runAgent({ mcpServers })`): a file cannot hold one.
+ */
+const inProcessSchema = z.looseObject({
+  type: z.literal('sdk'),
+  name: z.string().optional(),
+  instance: z.custom<InProcessMcpServer>(
+    (value) =>
+      value !== null &&
+      typeof value === 'object' &&
+      typeof (value as { connect?: unknown }).connect === 'function',
+    { message: 'Invalid input: expected object with a connect function' },
+  ),
+});
+
 /** A remote server's `oauth` settings, validated. */
 export type McpOAuthConfig = z.infer<typeof oauthSchema>;
 
@@ -49,8 +75,10 @@ export type McpOAuthConfig = z.infer<typeof oauthSchema>;
 export type StdioServerConfig = z.infer<typeof stdioSchema>;
 /** A validated HTTP or SSE server config. */
 export type RemoteServerConfig = z.infer<typeof remoteSchema>;
+/** A validated in-process server config (`type: "sdk"`). */
+export type InProcessServerConfig = z.infer<typeof inProcessSchema>;
 /** Any validated server config. */
-export type McpServerConfig = StdioServerConfig | RemoteServerConfig;
+export type McpServerConfig = StdioServerConfig | RemoteServerConfig | InProcessServerConfig;
 
 /**
  * Where a server came from, as Claude Code reports it in `mcp_server.source` of tool events:
@@ -68,6 +96,16 @@ export interface McpServerEntry {
   readonly file: string;
 }
 
+/** True when the config is an in-process server (`type: "sdk"`). */
+export function isInProcessConfig(config: McpServerConfig): config is InProcessServerConfig {
+  return config.type === 'sdk';
+}
+
+/** True when the config is a remote server (`type: "http"` or `"sse"`). */
+export function isRemoteConfig(config: McpServerConfig): config is RemoteServerConfig {
+  return config.type === 'http' || config.type === 'sse';
+}
+
 /** True when the config is a stdio server (no `type`, or `type: "stdio"`). */
 export function isStdioConfig(config: McpServerConfig): config is StdioServerConfig {
   return config.type === undefined || config.type === 'stdio';
@@ -75,9 +113,15 @@ export function isStdioConfig(config: McpServerConfig): config is StdioServerCon
 
 /**
  * Validates one server's config. `fieldPath` is where it sits in the file (`mcpServers.github`).
+ * `inProcess`: a `type: "sdk"` server object is accepted too (library configs; a file cannot hold one).
  * @throws ConfigError, one line: `<file>: mcpServers.github.url: expected a string, got nothing`.
  */
-export function parseServerConfig(value: unknown, file: string, fieldPath: string): McpServerConfig {
+export function parseServerConfig(
+  value: unknown,
+  file: string,
+  fieldPath: string,
+  options: { readonly inProcess?: boolean } = {},
+): McpServerConfig {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ConfigError(
       `${file}: ${fieldPath}: expected an object with "command" (stdio) or "type" and "url" (http, sse), got ${describeValue(value)}`,
@@ -85,13 +129,22 @@ export function parseServerConfig(value: unknown, file: string, fieldPath: strin
     );
   }
   const type = (value as { type?: unknown }).type;
+  if (type === 'sdk' && options.inProcess === true) return parseWith(inProcessSchema, value, file, fieldPath);
   if (type !== undefined && type !== 'stdio' && type !== 'http' && type !== 'sse') {
     throw new ConfigError(
       `${file}: ${fieldPath}.type: expected "stdio", "http" or "sse", got ${describeValue(type)}`,
       { file, field: `${fieldPath}.type` },
     );
   }
-  const schema = type === 'http' || type === 'sse' ? remoteSchema : stdioSchema;
+  return parseWith(type === 'http' || type === 'sse' ? remoteSchema : stdioSchema, value, file, fieldPath);
+}
+
+function parseWith(
+  schema: z.ZodType<McpServerConfig>,
+  value: object,
+  file: string,
+  fieldPath: string,
+): McpServerConfig {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;

@@ -98,8 +98,16 @@ export interface ApprovalRequest {
  */
 export type ApprovalAnswer = 'allow' | 'deny' | 'always' | 'later';
 
-/** An approver's answer: one of {@link ApprovalAnswer}, or a deny with the message the model reads instead of the policy's. */
-export type ApprovalVerdict = ApprovalAnswer | { readonly answer: 'deny'; readonly message: string };
+/**
+ * An approver's answer: one of {@link ApprovalAnswer}; a deny with the message the model reads
+ * instead of the policy's (`interrupt: true` also ends the run, as a PermissionRequest hook's deny
+ * with `interrupt` does); or an allow with `updatedInput`, which the loop checks like any rewrite
+ * (the tool's schema, then the whole policy: a deny rule or the boundary still refuses it).
+ */
+export type ApprovalVerdict =
+  | ApprovalAnswer
+  | { readonly answer: 'deny'; readonly message: string; readonly interrupt?: boolean }
+  | { readonly answer: 'allow'; readonly updatedInput: Record<string, unknown> };
 
 /**
  * Decides calls the policy could not. Contract: resolves once per request; must not throw (a

@@ -31,6 +31,7 @@ import {
 } from '../loop/loop-types.js';
 import { appendMessage, fireHook, phaseBoundary, type RunContext } from '../loop/run-context.js';
 import type { RunOptions, RunResult } from './run-options.js';
+import type { PermissionMode } from '../permissions/types.js';
 import { sessionStart, type SessionStartOutcome } from '../loop/session-start.js';
 import { SKILL_LISTING_START, skillListing } from '../skills/skill-tool.js';
 import { memoryReminder } from '../memory/memory-text.js';
@@ -72,6 +73,15 @@ export interface AgentSession {
   readonly transcriptPath: string;
   /** The conversation so far (a live view; every tool call paired between prompts). */
   readonly messages: readonly Message[];
+  /** The names of the tools the model is offered now (built-in, Agent, Skill, `mcp__<server>__<tool>`). */
+  readonly toolNames: readonly string[];
+  /** Each MCP server of the session and its state now (`connected`, `failed`, `closed`, …), in configuration order. */
+  readonly mcpServers: readonly { readonly name: string; readonly status: string }[];
+  /**
+   * Switches the permission mode for the calls that follow (the Agent SDK's `setPermissionMode`).
+   * @throws ConfigError for a mode hookloop does not know.
+   */
+  setPermissionMode(mode: PermissionMode): void;
   /**
    * Runs `prompt` to the end of its turn. `signal` interrupts this prompt only: the run ends
    * `aborted`, every call paired, and the session can take the next prompt. Never throws for model, tool or hook failures.
@@ -152,6 +162,13 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
     sessionId: run.state.sessionId,
     transcriptPath: run.state.transcriptPath,
     messages: run.messages,
+    get toolNames() {
+      return run.tools.list().map((tool) => tool.name);
+    },
+    get mcpServers() {
+      return (run.mcp?.clients ?? []).map((client) => ({ name: client.name, status: client.state }));
+    },
+    setPermissionMode: (mode) => run.policy.setMode(mode),
     send: (prompt, sendOptions = {}) =>
       serial(async () => {
         const started = Date.now();

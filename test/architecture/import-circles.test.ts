@@ -30,7 +30,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['telemetry', 'transcript'],
   ['agents'],
   ['run', 'timeline'],
-  ['cli', 'restate', 'ai-sdk', 'stores', 'index.ts', 'hook.ts', 'testing.ts', 'providers.ts'],
+  ['cli', 'restate', 'ai-sdk', 'stores', 'agent-sdk', 'index.ts', 'hook.ts', 'testing.ts', 'providers.ts'],
 ];
 
 /** The layer of a src file (its index in LAYERS), or undefined for a folder no layer names. */

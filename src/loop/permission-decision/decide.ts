@@ -288,6 +288,8 @@ export async function askApprover(
   if (verdict.humanMayDecide === false)
     return { kind: 'denied', message: verdict.message, record: policyDecision(verdict, mode, 'deny') };
   let answer: ApprovalAnswer;
+  let updatedInput: Record<string, unknown> | undefined;
+  let interrupt = false;
   if (run.approver.awaitsHuman === true) await notifyApproval(run, tool.name);
   // The rule `always` adds, shown in the question so the user knows what they allow from now on.
   const alwaysRule = ruleForCall(tool, input);
@@ -301,8 +303,15 @@ export async function askApprover(
       alwaysRule,
       toolUseId: call.id,
     });
-    if (typeof given === 'object') message = given.message;
-    answer = typeof given === 'object' ? 'deny' : given;
+    if (typeof given !== 'object') answer = given;
+    else if (given.answer === 'deny') {
+      answer = 'deny';
+      message = given.message;
+      interrupt = given.interrupt === true;
+    } else {
+      answer = 'allow';
+      updatedInput = given.updatedInput;
+    }
   } catch {
     answer = 'deny';
   }
@@ -320,10 +329,60 @@ export async function askApprover(
       kind: 'denied',
       message:
         run.approver.awaitsHuman === true && message === verdict.message ? USER_REJECTED_RESULT : message,
+      ...(interrupt ? { interrupt: true } : {}),
       record: approverDecision(verdict, mode, 'deny'),
     };
   if (answer === 'always') run.policy.addSessionRule('allow', alwaysRule);
+  if (updatedInput !== undefined) return approvedRewrite(run, call, tool, asking, updatedInput);
   return { kind: 'allowed', input, realPaths, record: approverDecision(verdict, mode, 'allow') };
+}
+
+/**
+ * An approver's allow with its own input (the Agent SDK's `canUseTool` answering `updatedInput`):
+ * the rewrite gets the one check every input gets, so a deny rule, the boundary or plan mode still
+ * refuses it; what the rewritten input would ask about, the approver is taken to have answered.
+ */
+async function approvedRewrite(
+  run: RunContext,
+  call: ToolCall,
+  tool: AnyTool,
+  asking: Extract<Permission, { kind: 'ask' }>,
+  updatedInput: Record<string, unknown>,
+): Promise<Exclude<Permission, { kind: 'ask' }>> {
+  const mode = run.policy.mode;
+  const rewritten = await checkInput(
+    run,
+    tool,
+    asking.input,
+    { decision: undefined, reason: undefined },
+    updatedInput,
+  );
+  if (!rewritten.ok) {
+    const message = `Approver: ${rewritten.error}`;
+    return {
+      kind: 'denied',
+      message,
+      record: { decision: 'deny', decidedBy: 'validation', mode, reason: message },
+    };
+  }
+  run.emit({
+    type: 'input_rewritten',
+    toolName: tool.name,
+    toolUseId: call.id,
+    by: 'approver',
+    input: rewritten.input,
+  });
+  const again = rewritten.verdict;
+  if (again.behavior === 'deny')
+    return { kind: 'denied', message: again.message, record: policyDecision(again, mode, 'deny') };
+  if (again.behavior === 'ask' && again.humanMayDecide === false)
+    return { kind: 'denied', message: again.message, record: policyDecision(again, mode, 'deny') };
+  return {
+    kind: 'allowed',
+    input: rewritten.input,
+    realPaths: rewritten.realPaths,
+    record: approverDecision(asking.verdict, mode, 'allow'),
+  };
 }
 
 /**

@@ -1,0 +1,43 @@
+/**
+ * `hookloop/agent-sdk`: the Claude Agent SDK's `query()`, `tool()` and `createSdkMcpServer()`, with
+ * its option and message types, on hookloop's engine and any model. An Agent SDK program changes
+ * its import line and runs: hooks fire through hookloop's hook engine, `canUseTool` is the
+ * approver, the stream is the SDK's messages. What differs is listed in docs/agent-sdk.md.
+ */
+export { query, type Query } from './query.js';
+export {
+  createSdkMcpServer,
+  tool,
+  type CreateSdkMcpServerOptions,
+  type SdkMcpToolDefinition,
+} from './sdk-mcp-server.js';
+export type {
+  SDKAssistantMessage,
+  SDKMessage,
+  SDKPartialAssistantMessage,
+  SDKResultMessage,
+  SDKSystemMessage,
+  SDKUserMessage,
+} from './sdk-messages.js';
+export type {
+  AgentDefinition,
+  AsyncHookJSONOutput,
+  CanUseTool,
+  HookCallback,
+  HookCallbackMatcher,
+  HookEvent,
+  HookInput,
+  HookJSONOutput,
+  HookloopQueryOptions,
+  McpHttpServerConfig,
+  McpSdkServerConfigWithInstance,
+  McpServerConfig,
+  McpSSEServerConfig,
+  McpStdioServerConfig,
+  Options,
+  PermissionMode,
+  PermissionResult,
+  SettingSource,
+  SyncHookJSONOutput,
+  SystemPromptPreset,
+} from './sdk-types.js';
