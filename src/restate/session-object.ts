@@ -4,7 +4,7 @@ import { defaultTranscriptPath } from '../run/create-run.js';
 import { startSession } from '../run/run-agent.js';
 import { sendAndAwaitDecisions } from '../run/durable-send.js';
 import type { RunOptions, RunResult } from '../run/run-options.js';
-import { checkDecisions, type PendingDecisions } from '../session/pending-calls.js';
+import { checkDecisions, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
 import type { Message } from '../messages/messages.js';
 import { PENDING_KEY, restateDurability, type PendingState } from './restate-durability.js';
 
@@ -13,6 +13,21 @@ export const SESSION_OBJECT = 'hookloop-session';
 
 /** What a finished prompt reports (a RunResult without the conversation, which `transcript` reads). */
 export type DurablePromptResult = Omit<RunResult, 'messages'>;
+
+/**
+ * What the `status` handler answers: the id of the session's latest `prompt` invocation (null
+ * before the first), whether the session has ended, and, while that prompt waits for decisions,
+ * the calls it waits on and the result a local run would have ended with at that point
+ * (`terminalReason: 'tool_deferred'`); `waiting` is null otherwise.
+ */
+export interface DurableSessionStatus {
+  readonly invocationId: string | null;
+  readonly ended: boolean;
+  readonly waiting: { readonly result: DurablePromptResult; readonly calls: readonly PendingCall[] } | null;
+}
+
+const INVOCATION_KEY = 'invocation';
+const WAITING_RESULT_KEY = 'waiting-result';
 
 /**
  * Builds the RunOptions of one session: the same options a local `runAgent` takes (model, tools,
@@ -31,6 +46,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  *   approver's `later`) waits on an awakeable: the server suspends the run until `decide`.
  *   Returns the RunResult without `messages`.
  * - `pending` (shared): the calls waiting for a decision (`[]` when none), each with its frozen input.
+ * - `status` (shared): a DurableSessionStatus (the latest prompt's invocation id, and what it waits on).
  * - `transcript` (shared): the conversation as of the last finished prompt.
  * - `decide` (shared), input PendingDecisions (`{ [tool_use_id]: { behavior: 'allow', input } | { behavior: 'deny', message? } }`):
  *   refused (a terminal error naming the call) unless every decision names a pending call and every
@@ -50,6 +66,7 @@ export function sessionObject(options: SessionOptionsFactory, name = SESSION_OBJ
           throw new restate.TerminalError(`session ${ctx.key} has ended`);
         if (typeof request?.prompt !== 'string')
           throw new restate.TerminalError('prompt: expected { "prompt": string }');
+        ctx.set(INVOCATION_KEY, ctx.request().id);
         const durability = restateDurability(ctx);
         const base = await options(ctx.key);
         const sessionId = UUID.test(ctx.key) ? ctx.key : durability.uuid();
@@ -62,17 +79,32 @@ export function sessionObject(options: SessionOptionsFactory, name = SESSION_OBJ
         const session = await startSession({ ...base, durability, sessionId });
         let result: RunResult;
         try {
-          result = await sendAndAwaitDecisions(session, request.prompt, durability);
+          result = await sendAndAwaitDecisions(session, request.prompt, durability, (waiting) =>
+            ctx.set(WAITING_RESULT_KEY, reportOf(waiting)),
+          );
         } finally {
           await session.end(base.signal?.aborted ? 'abort' : 'other');
         }
+        ctx.clear(WAITING_RESULT_KEY);
         ctx.set<readonly Message[]>('transcript', result.messages);
-        const { messages: _messages, ...reported } = result;
-        return JSON.parse(JSON.stringify(reported)) as DurablePromptResult;
+        return reportOf(result);
       },
       pending: restate.handlers.object.shared(
         async (ctx: restate.ObjectSharedContext) => (await ctx.get<PendingState>(PENDING_KEY))?.calls ?? [],
       ),
+      status: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext) => {
+        const calls = (await ctx.get<PendingState>(PENDING_KEY))?.calls;
+        const result = await ctx.get<DurablePromptResult>(WAITING_RESULT_KEY);
+        const status: DurableSessionStatus = {
+          invocationId: (await ctx.get<string>(INVOCATION_KEY)) ?? null,
+          ended: (await ctx.get<boolean>('ended')) === true,
+          waiting:
+            calls !== undefined && calls.length > 0 && result !== null && result !== undefined
+              ? { result, calls }
+              : null,
+        };
+        return status;
+      }),
       transcript: restate.handlers.object.shared(
         async (ctx: restate.ObjectSharedContext) => (await ctx.get<readonly Message[]>('transcript')) ?? [],
       ),
@@ -100,6 +132,12 @@ export function sessionObject(options: SessionOptionsFactory, name = SESSION_OBJ
       },
     },
   });
+}
+
+/** A RunResult as the journal and the callers carry it: JSON, without the conversation. */
+function reportOf(result: RunResult): DurablePromptResult {
+  const { messages: _messages, ...reported } = result;
+  return JSON.parse(JSON.stringify(reported)) as DurablePromptResult;
 }
 
 /**
