@@ -13,6 +13,8 @@ import type { ServeCommandOptions } from './serve-args.js';
  */
 export async function runServe(options: ServeCommandOptions, io: CliIo): Promise<number> {
   const sessionOptions = durableSessionOptions(options.run, io);
+  // The SDK logs every invocation (each status poll of a waiting CLI) at INFO: only with --verbose.
+  process.env['RESTATE_LOGGING'] ??= options.run.verbose ? 'INFO' : 'WARN';
   const restate = await importRestate();
   const stopped = new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
