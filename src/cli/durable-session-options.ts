@@ -23,8 +23,9 @@ import { NO_MODEL_MESSAGE } from './run-prompt.js';
  * (headless approver: a call the policy asks about is denied unless a hook decides; `defer` waits
  * for a decision on the server). They are read again for each attempt of each prompt, so a settings
  * change reaches the next prompt; a retried attempt must find the same setup, or its replay diverges.
- * A scripted model (`--model-script`) answers by the number of turns the conversation already has,
- * not by call order, because a replay takes its journaled turns without asking the model.
+ * A scripted model (`--model-script`) answers a conversation with the next of the turns it may use
+ * (by `match`) after the ones it already has, not by call order, because a replay takes its
+ * journaled turns without asking the model, and one worker serves many sessions.
  * @throws ConfigError (at once, not per session) when no model is configured or a flag cannot apply to a worker.
  */
 export function durableSessionOptions(
@@ -126,7 +127,13 @@ async function workerModel(
     name: 'scripted',
     complete: (request: ModelRequest) => {
       const answered = request.messages.filter((message) => message.role === 'assistant').length;
-      const rest = request.tools.length === 0 ? script.turns : script.turns.slice(answered);
+      const haystack = request.system + '\n' + JSON.stringify(request.messages);
+      // The turns this conversation may use (a turn's `match` must occur in it), past those it has.
+      const eligible = script.turns.filter((turn) => {
+        const match = Array.isArray(turn) ? undefined : (turn as { match?: string }).match;
+        return match === undefined || haystack.includes(match);
+      });
+      const rest = request.tools.length === 0 ? script.turns : eligible.slice(answered);
       return new ScriptedModel(rest, {
         mode: 'lenient',
         record: false,

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as restate from '@restatedev/restate-sdk';
 import { defaultTranscriptPath } from '../run/create-run.js';
+import { eventsPathFor } from '../transcript/events-writer.js';
 import { startSession } from '../run/run-agent.js';
 import { sendAndAwaitDecisions } from '../run/durable-send.js';
 import type { RunOptions, RunResult } from '../run/run-options.js';
@@ -70,18 +71,22 @@ export function sessionObject(options: SessionOptionsFactory, name = SESSION_OBJ
         const durability = restateDurability(ctx);
         const base = await options(ctx.key);
         const sessionId = UUID.test(ctx.key) ? ctx.key : durability.uuid();
-        await rewindTranscript(
-          ctx,
+        const transcriptFile =
           base.transcript === false
             ? undefined
-            : (base.transcriptPath ?? defaultTranscriptPath(base.projectDir, sessionId, base.configDir)),
-        );
+            : (base.transcriptPath ?? defaultTranscriptPath(base.projectDir, sessionId, base.configDir));
+        await rewindFile(ctx, 'transcript:size', transcriptFile);
+        // The timeline's events file too, so that a replayed step shows once in `hookloop timeline`.
+        if (base.timelineEvents === true && transcriptFile !== undefined)
+          await rewindFile(ctx, 'events:size', eventsPathFor(transcriptFile));
         const session = await startSession({ ...base, durability, sessionId });
         let result: RunResult;
         try {
-          result = await sendAndAwaitDecisions(session, request.prompt, durability, (waiting) =>
-            ctx.set(WAITING_RESULT_KEY, reportOf(waiting)),
-          );
+          result = await sendAndAwaitDecisions(session, request.prompt, durability, async (waiting) => {
+            // A journaled step: the result has wall-clock fields (durationMs), and a replay must set the same state.
+            const report = await ctx.run('waiting:result', () => Promise.resolve(reportOf(waiting)));
+            ctx.set(WAITING_RESULT_KEY, report);
+          });
         } finally {
           await session.end(base.signal?.aborted ? 'abort' : 'other');
         }
@@ -146,11 +151,9 @@ function reportOf(result: RunResult): DurablePromptResult {
  * when the prompt's first attempt began (a journaled step), and hook scripts that read
  * `transcript_path` see each line once.
  */
-async function rewindTranscript(ctx: restate.ObjectContext, file: string | undefined): Promise<void> {
+async function rewindFile(ctx: restate.ObjectContext, step: string, file: string | undefined): Promise<void> {
   if (file === undefined) return;
-  const size = await ctx.run('transcript:size', () =>
-    Promise.resolve(fs.existsSync(file) ? fs.statSync(file).size : 0),
-  );
+  const size = await ctx.run(step, () => Promise.resolve(fs.existsSync(file) ? fs.statSync(file).size : 0));
   if (fs.existsSync(file) && fs.statSync(file).size > size) fs.truncateSync(file, size);
 }
 

@@ -89,6 +89,9 @@ export async function startRestateServer(): Promise<RestateServer> {
     RESTATE_ADMIN__DISABLE_WEB_UI: 'true',
     RESTATE_ROCKSDB_TOTAL_MEMORY_SIZE: '128MB',
     RESTATE_DEFAULT_NUM_PARTITIONS: '4',
+    // Retries of a failed attempt (a killed worker) back off up to 60 s by default: a test's
+    // restarted worker is up within a second, so it is retried within half of one.
+    RESTATE_INVOCATION__DEFAULT_RETRY_POLICY__MAX_INTERVAL: '500ms',
   };
   let child: ChildProcess | undefined;
   const start = async () => {
