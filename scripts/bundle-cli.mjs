@@ -34,7 +34,9 @@ await build({
   // The sandbox runtime finds its helper binaries beside its own files: it stays a package. The
   // OpenTelemetry SDK (loaded only when OTEL_* asks for traces) is CommonJS whose dynamic import a
   // bundle turns into a namespace without its named exports: it stays a package too.
+  // The Restate SDK (`hookloop serve` only) is an optional peer dependency: the user installs it.
   external: [
+    '@restatedev/restate-sdk',
     '@anthropic-ai/sandbox-runtime',
     '@opentelemetry/sdk-trace-node',
     '@opentelemetry/exporter-trace-otlp-http',

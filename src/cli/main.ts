@@ -43,6 +43,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     if (command.command === 'mcp') return await (await import('./mcp-command.js')).runMcpCommand(command, io);
     if (command.command === 'timeline')
       return await (await import('./timeline-command.js')).runTimelineCommand(command, io);
+    if (command.command === 'serve') return await (await import('./serve-command.js')).runServe(command, io);
+    if (command.durable !== undefined)
+      return await (await import('./durable-run.js')).runDurable(command, io);
     return await runPrompt(command, io);
   } catch (error) {
     if (error instanceof HookloopError) {

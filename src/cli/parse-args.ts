@@ -3,6 +3,7 @@ import { ConfigError } from '../errors.js';
 import { addHooksCommand, type HooksCommandOptions } from './hooks-command/parse-hooks-args.js';
 import { addMcpCommand, type McpListOptions } from './mcp-command.js';
 import { addTimelineCommand, type TimelineOptions } from './timeline-command.js';
+import { addServeCommand, type ServeCommandOptions } from './serve-args.js';
 import { declareRunFlags } from './run-flag-declarations.js';
 import { readRunFlags } from './run-flags.js';
 import type { RunCommandOptions } from './run-command-types.js';
@@ -32,6 +33,7 @@ export type ParsedCommand =
   | HooksCommandOptions
   | McpListOptions
   | TimelineOptions
+  | ServeCommandOptions
   | InfoResult;
 
 /**
@@ -76,6 +78,9 @@ export function parseArgs(argv: readonly string[], version: string): ParsedComma
     parsed = options;
   });
   addTimelineCommand(program, (options) => {
+    parsed = options;
+  });
+  addServeCommand(program, (options) => {
     parsed = options;
   });
   try {

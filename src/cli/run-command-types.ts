@@ -55,6 +55,13 @@ export interface RunCommandOptions {
   readonly fallbackModels: readonly string[];
   /** `--max-budget-usd N`: end the run once its estimated cost passes N dollars. */
   readonly maxBudgetUsd: number | undefined;
+  /**
+   * `--durable URL` (hookloop's): the Restate ingress through which a `hookloop serve` worker runs
+   * the session instead of this process (see docs/durable.md).
+   */
+  readonly durable?: string;
+  /** `--restate-admin URL` (hookloop's, with `--durable`): the admin API read to report a failing invocation. */
+  readonly restateAdmin?: string;
   /** `--permission-prompt-tool mcp__<server>__<tool>`: an MCP tool decides what the policy asks about (headless approvals). */
   readonly permissionPromptTool?: string;
 }

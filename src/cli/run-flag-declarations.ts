@@ -126,5 +126,13 @@ export function declareRunFlags(program: Command): Command {
         'stop once the estimated cost of the run passes this many dollars',
         (value) => positiveAmount('--max-budget-usd', value),
       )
+      .option(
+        '--durable <ingress-url>',
+        "hookloop's: run the session on a Restate server through its ingress (a `hookloop serve` worker runs it)",
+      )
+      .option(
+        '--restate-admin <admin-url>',
+        'with --durable: the Restate admin API, read to report a failing invocation (default: the ingress host, port 9070)',
+      )
   );
 }

@@ -72,6 +72,7 @@ export function readRunFlags(
     forkSession: forkSession(flags),
     fallbackModels: splitModels(flags['fallbackModel'] as string | undefined),
     maxBudgetUsd: flags['maxBudgetUsd'] as number | undefined,
+    ...durableFlags(flags),
     ...(flags['permissionPromptTool'] !== undefined
       ? { permissionPromptTool: promptTool(flags['permissionPromptTool'] as string) }
       : {}),
@@ -81,6 +82,36 @@ export function readRunFlags(
       flags['resume'] !== undefined || flags['continue'] === true,
     ),
   };
+}
+
+/** `--durable URL` and `--restate-admin URL`, each checked to be an http(s) URL. */
+function durableFlags(flags: Record<string, unknown>): { durable?: string; restateAdmin?: string } {
+  const durable = flags['durable'] as string | undefined;
+  const admin = flags['restateAdmin'] as string | undefined;
+  if (admin !== undefined && durable === undefined)
+    throw new ConfigError('--restate-admin goes with --durable URL', { field: '--restate-admin' });
+  return {
+    ...(durable !== undefined ? { durable: httpUrl('--durable', durable) } : {}),
+    ...(admin !== undefined ? { restateAdmin: httpUrl('--restate-admin', admin) } : {}),
+  };
+}
+
+/**
+ * `value` as an http(s) URL without a trailing slash.
+ * @throws ConfigError naming `flag` when it is not one.
+ */
+export function httpUrl(flag: string, value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new ConfigError(`${flag}: expected an http(s) URL such as http://127.0.0.1:8080, got "${value}"`, {
+      field: flag,
+    });
+  return url.href.replace(/\/+$/, '');
 }
 
 /** The rules of a tool-list flag, each checked: a bad one names the flag and its index (`--allowedTools[1]: invalid permission rule …`). */

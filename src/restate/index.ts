@@ -14,6 +14,7 @@ export {
   sessionObject,
   SESSION_OBJECT,
   type DurablePromptResult,
+  type DurableSessionStatus,
   type SessionOptionsFactory,
 } from './session-object.js';
 export { restateDurability, PENDING_KEY, type PendingState } from './restate-durability.js';

@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
 import * as restate from '@restatedev/restate-sdk';
 import { defaultTranscriptPath } from '../run/create-run.js';
+import { eventsPathFor } from '../transcript/events-writer.js';
 import { startSession } from '../run/run-agent.js';
 import { sendAndAwaitDecisions } from '../run/durable-send.js';
 import type { RunOptions, RunResult } from '../run/run-options.js';
-import { checkDecisions, type PendingDecisions } from '../session/pending-calls.js';
+import { checkDecisions, type PendingCall, type PendingDecisions } from '../session/pending-calls.js';
 import type { Message } from '../messages/messages.js';
 import { PENDING_KEY, restateDurability, type PendingState } from './restate-durability.js';
 
@@ -13,6 +14,21 @@ export const SESSION_OBJECT = 'hookloop-session';
 
 /** What a finished prompt reports (a RunResult without the conversation, which `transcript` reads). */
 export type DurablePromptResult = Omit<RunResult, 'messages'>;
+
+/**
+ * What the `status` handler answers: the id of the session's latest `prompt` invocation (null
+ * before the first), whether the session has ended, and, while that prompt waits for decisions,
+ * the calls it waits on and the result a local run would have ended with at that point
+ * (`terminalReason: 'tool_deferred'`); `waiting` is null otherwise.
+ */
+export interface DurableSessionStatus {
+  readonly invocationId: string | null;
+  readonly ended: boolean;
+  readonly waiting: { readonly result: DurablePromptResult; readonly calls: readonly PendingCall[] } | null;
+}
+
+const INVOCATION_KEY = 'invocation';
+const WAITING_RESULT_KEY = 'waiting-result';
 
 /**
  * Builds the RunOptions of one session: the same options a local `runAgent` takes (model, tools,
@@ -31,6 +47,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  *   approver's `later`) waits on an awakeable: the server suspends the run until `decide`.
  *   Returns the RunResult without `messages`.
  * - `pending` (shared): the calls waiting for a decision (`[]` when none), each with its frozen input.
+ * - `status` (shared): a DurableSessionStatus (the latest prompt's invocation id, and what it waits on).
  * - `transcript` (shared): the conversation as of the last finished prompt.
  * - `decide` (shared), input PendingDecisions (`{ [tool_use_id]: { behavior: 'allow', input } | { behavior: 'deny', message? } }`):
  *   refused (a terminal error naming the call) unless every decision names a pending call and every
@@ -50,29 +67,49 @@ export function sessionObject(options: SessionOptionsFactory, name = SESSION_OBJ
           throw new restate.TerminalError(`session ${ctx.key} has ended`);
         if (typeof request?.prompt !== 'string')
           throw new restate.TerminalError('prompt: expected { "prompt": string }');
+        ctx.set(INVOCATION_KEY, ctx.request().id);
         const durability = restateDurability(ctx);
         const base = await options(ctx.key);
         const sessionId = UUID.test(ctx.key) ? ctx.key : durability.uuid();
-        await rewindTranscript(
-          ctx,
+        const transcriptFile =
           base.transcript === false
             ? undefined
-            : (base.transcriptPath ?? defaultTranscriptPath(base.projectDir, sessionId, base.configDir)),
-        );
+            : (base.transcriptPath ?? defaultTranscriptPath(base.projectDir, sessionId, base.configDir));
+        await rewindFile(ctx, 'transcript:size', transcriptFile);
+        // The timeline's events file too, so that a replayed step shows once in `hookloop timeline`.
+        if (base.timelineEvents === true && transcriptFile !== undefined)
+          await rewindFile(ctx, 'events:size', eventsPathFor(transcriptFile));
         const session = await startSession({ ...base, durability, sessionId });
         let result: RunResult;
         try {
-          result = await sendAndAwaitDecisions(session, request.prompt, durability);
+          result = await sendAndAwaitDecisions(session, request.prompt, durability, async (waiting) => {
+            // A journaled step: the result has wall-clock fields (durationMs), and a replay must set the same state.
+            const report = await ctx.run('waiting:result', () => Promise.resolve(reportOf(waiting)));
+            ctx.set(WAITING_RESULT_KEY, report);
+          });
         } finally {
           await session.end(base.signal?.aborted ? 'abort' : 'other');
         }
+        ctx.clear(WAITING_RESULT_KEY);
         ctx.set<readonly Message[]>('transcript', result.messages);
-        const { messages: _messages, ...reported } = result;
-        return JSON.parse(JSON.stringify(reported)) as DurablePromptResult;
+        return reportOf(result);
       },
       pending: restate.handlers.object.shared(
         async (ctx: restate.ObjectSharedContext) => (await ctx.get<PendingState>(PENDING_KEY))?.calls ?? [],
       ),
+      status: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext) => {
+        const calls = (await ctx.get<PendingState>(PENDING_KEY))?.calls;
+        const result = await ctx.get<DurablePromptResult>(WAITING_RESULT_KEY);
+        const status: DurableSessionStatus = {
+          invocationId: (await ctx.get<string>(INVOCATION_KEY)) ?? null,
+          ended: (await ctx.get<boolean>('ended')) === true,
+          waiting:
+            calls !== undefined && calls.length > 0 && result !== null && result !== undefined
+              ? { result, calls }
+              : null,
+        };
+        return status;
+      }),
       transcript: restate.handlers.object.shared(
         async (ctx: restate.ObjectSharedContext) => (await ctx.get<readonly Message[]>('transcript')) ?? [],
       ),
@@ -102,17 +139,21 @@ export function sessionObject(options: SessionOptionsFactory, name = SESSION_OBJ
   });
 }
 
+/** A RunResult as the journal and the callers carry it: JSON, without the conversation. */
+function reportOf(result: RunResult): DurablePromptResult {
+  const { messages: _messages, ...reported } = result;
+  return JSON.parse(JSON.stringify(reported)) as DurablePromptResult;
+}
+
 /**
  * The JSONL transcript stays the user-visible record: a replay of this prompt (a retry after a
  * crash, on this machine) writes its lines again, so the file is first cut back to the size it had
  * when the prompt's first attempt began (a journaled step), and hook scripts that read
  * `transcript_path` see each line once.
  */
-async function rewindTranscript(ctx: restate.ObjectContext, file: string | undefined): Promise<void> {
+async function rewindFile(ctx: restate.ObjectContext, step: string, file: string | undefined): Promise<void> {
   if (file === undefined) return;
-  const size = await ctx.run('transcript:size', () =>
-    Promise.resolve(fs.existsSync(file) ? fs.statSync(file).size : 0),
-  );
+  const size = await ctx.run(step, () => Promise.resolve(fs.existsSync(file) ? fs.statSync(file).size : 0));
   if (fs.existsSync(file) && fs.statSync(file).size > size) fs.truncateSync(file, size);
 }
 

@@ -1,49 +1,35 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  freePort,
+  haveRestateServer,
+  killHard,
+  RESTATE_SERVER,
+  startRestateServer,
+  until,
+  type RestateServer,
+} from '../support/restate-server.js';
 
 // A real Restate server, started here as a child process on 127.0.0.1 with its own ports and
 // folder, and a hookloop worker (test/fixtures/restate/worker.mjs, built from dist/) registered
 // with it. Everything started is killed by PID at the end.
 
-const SERVER = path.resolve('node_modules/.bin/restate-server');
 const WORKER = path.resolve('test/fixtures/restate/worker.mjs');
-const haveServer = existsSync(SERVER);
-if (!haveServer)
+if (!haveRestateServer)
   console.warn(
-    `skipping the Restate tests: ${SERVER} is not installed (npm install adds it as a dev dependency)`,
+    `skipping the Restate tests: ${RESTATE_SERVER} is not installed (npm install adds it as a dev dependency)`,
   );
 
 const children: ChildProcess[] = [];
 const folder = mkdtempSync(path.join(tmpdir(), 'hookloop-restate-'));
 const logFile = path.join(folder, 'log.txt');
 const marker = path.join(folder, 'crashed');
-let admin = '';
+let server: RestateServer;
 let ingress = '';
 let workerPort = 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, attempts = 200): Promise<T> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 function logLines(): string[] {
   return existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n') : [];
@@ -90,53 +76,18 @@ async function call(
   return { status: response.status, json, text };
 }
 
-describe.skipIf(!haveServer)('durable sessions on a real Restate server', () => {
+describe.skipIf(!haveRestateServer)('durable sessions on a real Restate server', () => {
   beforeAll(async () => {
-    const [fabric, adminPort, ingressPort, worker] = [
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-    ];
-    workerPort = worker;
-    admin = `http://127.0.0.1:${adminPort}`;
-    ingress = `http://127.0.0.1:${ingressPort}`;
-    const env = {
-      ...process.env,
-      RESTATE_BASE_DIR: path.join(folder, 'restate'),
-      RESTATE_LISTEN_MODE: 'tcp',
-      RESTATE_BIND_ADDRESS: `127.0.0.1:${fabric}`,
-      RESTATE_ADVERTISED_ADDRESS: `http://127.0.0.1:${fabric}`,
-      RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${adminPort}`,
-      RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingressPort}`,
-      RESTATE_DISABLE_TELEMETRY: 'true',
-      RESTATE_ADMIN__DISABLE_WEB_UI: 'true',
-      RESTATE_ROCKSDB_TOTAL_MEMORY_SIZE: '128MB',
-      RESTATE_DEFAULT_NUM_PARTITIONS: '4',
-    };
-    // The installed command is a Node shim that starts the platform's binary: its own process group, so both die together.
-    children.push(spawn(SERVER, ['--no-logo'], { env, stdio: 'ignore', detached: true }));
-    await until('the Restate server', async () => ((await fetch(`${admin}/health`)).ok ? true : undefined));
-    await until('the ingress', async () =>
-      (await fetch(`${ingress}/restate/health`)).ok ? true : undefined,
-    );
+    workerPort = await freePort();
+    server = await startRestateServer();
+    ingress = server.ingress;
     await workerListening(startWorker());
-    const registered = await fetch(`${admin}/deployments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ uri: `http://127.0.0.1:${workerPort}` }),
-    });
-    expect(registered.status, await registered.text()).toBeLessThan(300);
+    await server.register(`http://127.0.0.1:${workerPort}`);
   }, 40_000);
 
   afterAll(async () => {
-    const running = children.filter(
-      (child) => child.exitCode === null && child.signalCode === null && child.pid !== undefined,
-    );
-    const exited = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
-    for (const child of running)
-      process.kill(child.spawnargs[0] === SERVER ? -child.pid! : child.pid!, 'SIGKILL');
-    await Promise.all(exited);
+    await Promise.all(children.map((child) => killHard(child)));
+    await server?.stop();
     rmSync(folder, { recursive: true, force: true });
   });
 
