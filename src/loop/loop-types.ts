@@ -142,3 +142,9 @@ export type BatchEnd =
       readonly deferred: { readonly id: string; readonly name: string; readonly input: unknown };
       readonly pending: readonly PendingCall[];
     };
+
+/** What became of a prompt that may be a slash command (prompt-expansion.ts). */
+export type Expansion =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'blocked'; readonly reason: string }
+  | { readonly kind: 'expanded'; readonly context: readonly string[] };

@@ -3,19 +3,19 @@ import { activateSkillHooks } from '../skills/skill-hooks.js';
 import { expandSlashCall, parseSlashCall } from '../skills/slash-command.js';
 import type { SkillDefinition } from '../skills/load-skills.js';
 import { contextLabel } from './hook-text.js';
+import { expandMcpPromptCall } from './mcp-prompt-expansion.js';
+import type { Expansion } from './loop-types.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 
-/** What became of a prompt that may be a slash command. */
-export type Expansion =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'blocked'; readonly reason: string }
-  | { readonly kind: 'expanded'; readonly context: readonly string[] };
+export type { Expansion } from './loop-types.js';
 
 /**
  * When `prompt` (as UserPromptSubmit left it) calls one of `commands` (`/name args`): fires
  * UserPromptExpansion, and unless a hook blocks, appends the command's two user texts in the
  * prompt's place (slash-command.ts) and turns on the command's front-matter hooks for the rest of
- * the session. A prompt naming no known command is left alone (`none`): the caller sends it as typed.
+ * the session. `/mcp__<server>__<prompt>` names a server's prompt when no command has that name
+ * (mcp-prompt-expansion.ts). A prompt naming no known command is left alone (`none`): the caller
+ * sends it as typed.
  * Returns the hooks' labelled context, for the prompt's system text.
  */
 export async function expandPrompt(
@@ -24,8 +24,12 @@ export async function expandPrompt(
   commands: readonly SkillDefinition[],
 ): Promise<Expansion> {
   const call = parseSlashCall(prompt);
-  const command = call === undefined ? undefined : commands.find((candidate) => candidate.name === call.name);
-  if (call === undefined || command === undefined) return { kind: 'none' };
+  if (call === undefined) return { kind: 'none' };
+  const command = commands.find((candidate) => candidate.name === call.name);
+  if (command === undefined)
+    return call.name.startsWith('mcp__') && run.mcp
+      ? expandMcpPromptCall(run, prompt, call, run.mcp.clients)
+      : { kind: 'none' };
   const answered = await fireHook(run, 'UserPromptExpansion', {
     expansion_type: 'slash_command',
     command_name: command.name,

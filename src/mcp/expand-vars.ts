@@ -23,7 +23,7 @@ export function expandString(text: string, env: Env, missing: Set<string>): stri
 
 /**
  * Expands variables in the fields Claude Code expands: `command`, `args`, `env` values, `cwd`,
- * `url` and `headers` values. Returns the expanded copy and the names of unset variables without a default.
+ * `url` and `headers` values (and hookloop's `oauth.crossAppAccess` strings). Returns the expanded copy and the names of unset variables without a default.
  */
 export function expandServerConfig(
   config: McpServerConfig,
@@ -48,7 +48,27 @@ export function expandServerConfig(
     };
   } else {
     const headers = expandRecord(config.headers);
-    expanded = { ...config, url: expand(config.url), ...(headers ? { headers } : {}) };
+    // hookloop's cross-app access keys are expanded too, so that an ID token or secret can come
+    // from the environment instead of a checked-in file.
+    const access = config.oauth?.crossAppAccess;
+    const oauth =
+      access === undefined
+        ? config.oauth
+        : {
+            ...config.oauth,
+            crossAppAccess: Object.fromEntries(
+              Object.entries(access).map(([key, value]) => [
+                key,
+                typeof value === 'string' ? expand(value) : value,
+              ]),
+            ) as typeof access,
+          };
+    expanded = {
+      ...config,
+      url: expand(config.url),
+      ...(headers ? { headers } : {}),
+      ...(oauth ? { oauth } : {}),
+    };
   }
   return { config: expanded, missing: [...missing] };
 }

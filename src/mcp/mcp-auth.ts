@@ -12,8 +12,8 @@ export interface McpAuthOptions {
 }
 
 /**
- * The authorization of one remote server: a client-credentials grant when its `oauth.grantType`
- * says so (a client secret, or a private-key JWT with `oauth.privateKey`), else the authorization
+ * The authorization of one remote server: cross-app access when it has `oauth.crossAppAccess`
+ * (see oauth-cross-app.ts), a client-credentials grant when its `oauth.grantType` says so (a client secret, or a private-key JWT with `oauth.privateKey`), else the authorization
  * code flow with PKCE through a {@link StoredOAuthProvider}. Undefined for a stdio server.
  */
 export async function serverAuth(
@@ -24,6 +24,20 @@ export async function serverAuth(
   if (!isRemoteConfig(config)) return undefined;
   const oauth = config.oauth ?? {};
   const url = new URL(config.url);
+  if (oauth.crossAppAccess !== undefined) {
+    const { CrossAppAccessProvider } = await import('./oauth-cross-app.js');
+    return crossAppFailures(
+      await oauthFetch(
+        new CrossAppAccessProvider(
+          config.url,
+          oauth.clientId ?? '',
+          oauth.clientSecret,
+          oauth.crossAppAccess,
+        ),
+        url,
+      ),
+    );
+  }
   if (oauth.grantType === 'client_credentials') {
     const { ClientCredentialsProvider, PrivateKeyJwtProvider } =
       await import('@modelcontextprotocol/sdk/client/auth-extensions.js');
@@ -48,6 +62,30 @@ export async function serverAuth(
     new StoredOAuthProvider(entry.name, config.url, oauth, options.store, options.authorizer),
     url,
   );
+}
+
+/**
+ * Words a failed cross-app grant for the user: the identity provider's refusals already say so; a
+ * refusal by the MCP server's authorization server (the SDK's OAuth error) is named as one.
+ */
+async function crossAppFailures(auth: McpServerAuth): Promise<McpServerAuth> {
+  const { OAuthError } = await import('@modelcontextprotocol/sdk/server/auth/errors.js');
+  return {
+    fetch: async (input, init) => {
+      try {
+        return await auth.fetch(input, init);
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        throw new Error(
+          `cross-app access: the authorization server refused the ID-JAG grant (${error.message})`,
+          { cause: error },
+        );
+      }
+    },
+    get needsLogin() {
+      return auth.needsLogin;
+    },
+  };
 }
 
 /**

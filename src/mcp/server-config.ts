@@ -24,8 +24,27 @@ const stdioSchema = z.looseObject({
  * extensions: `scope` (asked for when the server names none), `clientMetadataUrl` (an HTTPS client
  * ID metadata document, used as client_id where the authorization server takes one), and for a
  * machine-to-machine server `grantType: "client_credentials"` with `clientSecret` or `privateKey`
- * (PEM, signed as a private_key_jwt with `signingAlgorithm`, default ES256).
+ * (PEM, signed as a private_key_jwt with `signingAlgorithm`, default ES256), and `crossAppAccess`
+ * (see {@link crossAppAccessSchema}).
  */
+/**
+ * hookloop's extension for cross-app access (Enterprise-Managed Authorization, SEP-990), in
+ * `oauth.crossAppAccess`: the identity provider's token endpoint (`idpTokenEndpoint`, or `idpIssuer`
+ * for OpenID discovery), hookloop's client there (`idpClientId`, `idpClientSecret`), and the user's
+ * ID token from that provider (`idToken`, usually `${VAR}`). The server's own `oauth.clientId` and
+ * `oauth.clientSecret` authenticate the JWT-bearer grant.
+ */
+const crossAppAccessSchema = z.looseObject({
+  idpTokenEndpoint: z.string().min(1).optional(),
+  idpIssuer: z.string().min(1).optional(),
+  idpClientId: z.string().min(1),
+  idpClientSecret: z.string().optional(),
+  idToken: z.string().min(1),
+});
+
+/** A server's `oauth.crossAppAccess`, validated. */
+export type CrossAppAccessConfig = z.infer<typeof crossAppAccessSchema>;
+
 const oauthSchema = z.looseObject({
   clientId: z.string().min(1).optional(),
   clientSecret: z.string().optional(),
@@ -35,6 +54,7 @@ const oauthSchema = z.looseObject({
   grantType: z.enum(['authorization_code', 'client_credentials']).optional(),
   privateKey: z.string().optional(),
   signingAlgorithm: z.string().optional(),
+  crossAppAccess: crossAppAccessSchema.optional(),
 });
 const remoteSchema = z.looseObject({
   type: z.enum(['http', 'sse']),
@@ -146,7 +166,10 @@ function parseWith(
   fieldPath: string,
 ): McpServerConfig {
   const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    checkCrossAppAccess(parsed.data, file, fieldPath);
+    return parsed.data;
+  }
   const issue = parsed.error.issues[0]!;
   const field = [fieldPath, formatPath(issue.path)].filter(Boolean).join('.');
   const expected =
@@ -157,6 +180,27 @@ function parseWith(
     `${file}: ${field}: expected ${expected}, got ${describeValue(valueAt(value, issue.path))}`,
     { file, field },
   );
+}
+
+// What the schema cannot say on its own: cross-app access needs an identity provider to ask, and
+// the client registered at the server's authorization server that the ID-JAG is bound to.
+function checkCrossAppAccess(config: McpServerConfig, file: string, fieldPath: string): void {
+  if (isStdioConfig(config) || config.oauth?.crossAppAccess === undefined) return;
+  const access = config.oauth.crossAppAccess;
+  if (access.idpTokenEndpoint === undefined && access.idpIssuer === undefined) {
+    const field = `${fieldPath}.oauth.crossAppAccess`;
+    throw new ConfigError(`${file}: ${field}: expected "idpTokenEndpoint" or "idpIssuer", got neither`, {
+      file,
+      field,
+    });
+  }
+  if (config.oauth.clientId === undefined) {
+    const field = `${fieldPath}.oauth.clientId`;
+    throw new ConfigError(
+      `${file}: ${field}: expected a string (cross-app access needs the client registered at the server's authorization server), got nothing`,
+      { file, field },
+    );
+  }
 }
 
 /**

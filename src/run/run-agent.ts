@@ -36,6 +36,7 @@ import { sessionStart, type SessionStartOutcome } from '../loop/session-start.js
 import { SKILL_LISTING_START, skillListing } from '../skills/skill-tool.js';
 import { memoryReminder } from '../memory/memory-text.js';
 import { instructionsLoaded } from '../loop/instructions-loaded.js';
+import { attachResourceMentions } from '../loop/mcp-resource-mentions.js';
 import { expandPrompt } from '../loop/prompt-expansion.js';
 import type { SkillDefinition } from '../skills/load-skills.js';
 import { MCP_INSTRUCTIONS_START, mcpInstructionsSection } from '../mcp/server-instructions.js';
@@ -314,7 +315,8 @@ function mainLoop(
  * UserPromptSubmit for a prompt; with the SessionStart context (first prompt) its context becomes
  * one system message after the prompt; the memory reminder (when given) is user text just before it. A SessionStart `initialUserMessage` becomes the first user
  * turn and the prompt is `queued`, as in the reference (session-start-outputs). A prompt calling
- * one of `commands` (`/name args`) is expanded in its place (prompt-expansion.ts).
+ * one of `commands` (`/name args`) is expanded in its place (prompt-expansion.ts); a prompt's
+ * `@server:uri` resource mentions are attached after it (mcp-resource-mentions.ts).
  */
 async function submitFirstPrompt(
   run: RunContext,
@@ -346,7 +348,11 @@ async function submitFirstPrompt(
     ...(expansion.kind === 'expanded' ? expansion.context : []),
     ...listed,
   ];
-  if (expansion.kind === 'none') appendPrompt(run, first, submit.sent);
+  if (expansion.kind === 'none') {
+    appendPrompt(run, first, submit.sent);
+    // `@server:uri` mentions bring the resource's content right after the prompt, as in Claude Code.
+    if (run.mcp) await attachResourceMentions(run, submit.sent, run.mcp.clients);
+  }
   if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
   return opening?.initialUserMessage !== undefined ? { queued: prompt } : {};
 }

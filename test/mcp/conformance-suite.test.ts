@@ -25,9 +25,8 @@ function suiteDir(): string | undefined {
   }
 }
 
-// Cross-app access (SEP-990) starts from an identity provider's ID token that the suite hands the
-// client; hookloop has no identity-provider integration to exchange it (see docs/mcp.md).
-const NOT_SUPPORTED = new Set(['auth/cross-app-access-complete-flow']);
+// Every client scenario of the installed suite is expected to pass.
+const NOT_SUPPORTED = new Set<string>([]);
 
 const dir = suiteDir();
 const conformance = (args: readonly string[], cwd: string) =>

@@ -8,16 +8,17 @@ import { blockDecision, commonInput, commonOutput, contextOnly, specific, withMo
  * Fired after UserPromptSubmit, as Claude Code 2.1.328 does (user-prompt-expansion); matchers test
  * `command_name`. `additionalContext` reaches the model with the prompt; a block keeps the prompt
  * from being sent.
- * - `expansion_type`: `slash_command`.
+ * - `expansion_type`: `slash_command`, or `mcp_prompt` for an MCP server's prompt
+ *   (`/mcp__<server>__<prompt>`).
  * - `command_source`: `projectSettings` (`.claude/commands`, `.claude/skills`), `userSettings`
- *   (`~/.claude/…`) or `plugin`.
+ *   (`~/.claude/…`), `plugin`, or `mcp` for an MCP prompt.
  */
 export const UserPromptExpansion = defineEvent({
   input: z.object({
     ...commonInput,
     ...withMode,
     hook_event_name: z.literal('UserPromptExpansion'),
-    expansion_type: z.literal('slash_command'),
+    expansion_type: z.enum(['slash_command', 'mcp_prompt']),
     command_name: z.string(),
     command_args: z.string(),
     command_source: z.string(),
