@@ -32,6 +32,7 @@ import {
   askPermissionHooks,
   checkInput,
   hookRecommendation,
+  noteTaint,
   policyVerdict,
 } from './permission-decision/decide.js';
 import { distinctCallIds } from './distinct-call-ids.js';
@@ -485,15 +486,11 @@ export async function runToolCall(
       contexts,
       stop,
     );
-  return finishCall(
-    run,
-    call,
-    tool,
-    input,
-    await runHandler(run, call, tool, input, context, rewritten),
-    contexts,
-    stop,
-  );
+  // What the call writes is read before it runs (a `cd` moves the session) and counted after, failed or not.
+  const writes = await run.policy.writesOf({ tool, input, cwd: run.state.cwd });
+  const ran = await runHandler(run, call, tool, input, context, rewritten);
+  if (writes) noteTaint(run, writes);
+  return finishCall(run, call, tool, input, ran, contexts, stop);
 }
 
 /**

@@ -30,7 +30,7 @@ export interface PermissionDecisionRecord {
   readonly mode: PermissionMode;
   readonly reason?: string;
   readonly rule?: { readonly list: 'allow' | 'ask' | 'deny'; readonly text: string; readonly file?: string };
-  readonly boundary?: 'workspace' | 'protected_removal' | 'configuration' | 'read_rules';
+  readonly boundary?: 'workspace' | 'protected_removal' | 'configuration' | 'read_rules' | 'session_taint';
   readonly hook?: DecidingHook;
   readonly policySource?: string;
 }
