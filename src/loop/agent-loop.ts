@@ -66,6 +66,8 @@ import {
   reportDecision,
   rewriteRejected,
   rewritingHook,
+  taintedHookFiles,
+  type PermissionDecisionRecord,
 } from './permission-decision/report.js';
 import { permissionDenied } from './permission-decision/events.js';
 import { replacedOutput } from './replaced-output.js';
@@ -383,8 +385,12 @@ export async function runToolCall(
   });
   const contexts = pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
+  // Command hooks that ran files the model wrote are named in the record (never blocked: they are the user's).
+  const hookTainted = await taintedHookFiles(run, pre.outcomes);
+  const withHookTaint = (record: PermissionDecisionRecord): PermissionDecisionRecord =>
+    hookTainted.length > 0 ? { ...record, hookTaintedFiles: hookTainted } : record;
   if (pre.decision === 'deny') {
-    await reportDecision(run, call, tool.name, prepared.input, preToolUseDenial(run, pre));
+    await reportDecision(run, call, tool.name, prepared.input, withHookTaint(preToolUseDenial(run, pre)));
     return refuse(
       run,
       call,
@@ -451,7 +457,7 @@ export async function runToolCall(
     call,
     tool.name,
     permission.kind === 'allowed' ? permission.input : checked.input,
-    permission.record,
+    withHookTaint(permission.record),
     performance.now() - deciding,
   );
   if (permission.kind === 'denied') {

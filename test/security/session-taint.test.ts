@@ -4,12 +4,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   builtinTools,
+  HookEngine,
   loadSession,
   type ApprovalRequest,
   type Approver,
   type PermissionMode,
 } from '../../src/index.js';
 import type { ScriptTurn } from '../../src/testing.js';
+import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
 // Session taint: a file the model wrote in this session that an allowed program reads as code
@@ -171,12 +173,36 @@ describe('session taint: an allow rule does not run what the model wrote', () =>
     expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
   });
 
-  it('refuses in dontAsk with the same words, and no hook may approve it', async () => {
+  it('refuses in dontAsk with the same words', async () => {
     const dir = tempProject({ Makefile: 'all:\n\ttrue\n' });
     const { results } = await session(dir, [write(dir, 'Makefile', 'all:\n\ttouch pwned\n'), bash('make')], {
       allow: ['Write', 'Bash(make)'],
       mode: 'dontAsk',
     });
+    expect(results[1]!.content).toContain('make runs Makefile, which this session wrote');
+    expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
+  });
+
+  it('is not lifted by a PermissionRequest hook: only a person has read the file', async () => {
+    const dir = tempProject({ Makefile: 'all:\n\ttrue\n' });
+    const hooks = new HookEngine();
+    hooks.on('PermissionRequest', () => ({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+    }));
+    const { results } = await scriptedRun(
+      [
+        [toolUse('t1', 'Write', { file_path: path.join(dir, 'Makefile'), content: 'all:\n\ttouch pwned\n' })],
+        [toolUse('t2', 'Bash', { command: 'make' })],
+        [text('done')],
+      ],
+      {
+        projectDir: dir,
+        tools: builtinTools(),
+        transcript: false,
+        hooks,
+        permissions: { mode: 'default', rules: { allow: ['Write', 'Bash(make)'] } },
+      },
+    ).then((run) => ({ results: toolResults(run.result.messages) }));
     expect(results[1]!.content).toContain('make runs Makefile, which this session wrote');
     expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
   });
@@ -231,5 +257,53 @@ describe('session taint: what keeps working', () => {
     });
     expect(results[1]!.isError).toBe(false);
     expect(fs.existsSync(path.join(dir, 'ran'))).toBe(true);
+  });
+});
+
+describe('session taint: command hooks that run what the model wrote', () => {
+  // The scripts a hook names are hookloop configuration, which the model cannot write; the workspace
+  // tooling a hook runs (`make check`, `npm run lint`) is not, and is reported.
+  it('are named on the PermissionDecision event, and still run', () => {
+    const dir = tempProject({ Makefile: 'check:\n\ttrue\n', 'src/a.txt': 'a\n' });
+    writeJson(dir, 'settings.json', {
+      permissions: { allow: ['Write'] },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [{ type: 'command', command: 'make -s -C "$CLAUDE_PROJECT_DIR" check' }],
+          },
+        ],
+        PermissionDecision: [{ hooks: [{ type: 'command', command: '(cat; echo) >> decisions.jsonl' }] }],
+      },
+    });
+    writeJson(dir, 'turns.json', [
+      [
+        toolUse('t1', 'Write', {
+          file_path: path.join(dir, 'Makefile'),
+          content: 'check:\n\ttouch hook-ran\n',
+        }),
+      ],
+      [toolUse('t2', 'Bash', { command: 'cat src/a.txt' })],
+      [text('done')],
+    ]);
+    const run = runCli(['-p', 'go', '--settings', 'settings.json', '--model-script', 'turns.json'], dir);
+    expect(run.status, run.stderr).toBe(0);
+    const decisions = fs
+      .readFileSync(path.join(dir, 'decisions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const bashDecision = decisions.find((decision) => decision['tool_use_id'] === 't2');
+    expect(bashDecision).toMatchObject({
+      decision: 'allow',
+      hook_tainted_files: [
+        { hook: 'make -s -C "$CLAUDE_PROJECT_DIR" check', files: [path.join(dir, 'Makefile')] },
+      ],
+    });
+    expect(decisions.find((decision) => decision['tool_use_id'] === 't1')).not.toHaveProperty(
+      'hook_tainted_files',
+    );
+    expect(fs.existsSync(path.join(dir, 'hook-ran'))).toBe(true);
   });
 });
