@@ -32,6 +32,7 @@ import {
   askPermissionHooks,
   checkInput,
   hookRecommendation,
+  noteTaint,
   policyVerdict,
 } from './permission-decision/decide.js';
 import { distinctCallIds } from './distinct-call-ids.js';
@@ -65,6 +66,8 @@ import {
   reportDecision,
   rewriteRejected,
   rewritingHook,
+  taintedHookFiles,
+  type PermissionDecisionRecord,
 } from './permission-decision/report.js';
 import { permissionDenied } from './permission-decision/events.js';
 import { replacedOutput } from './replaced-output.js';
@@ -382,8 +385,12 @@ export async function runToolCall(
   });
   const contexts = pre.contexts.map((text) => contextLabel('PreToolUse', tool.name, text));
   const stop = pre.stop ? ('hook_stopped' as const) : undefined;
+  // Command hooks that ran files the model wrote are named in the record (never blocked: they are the user's).
+  const hookTainted = await taintedHookFiles(run, pre.outcomes);
+  const withHookTaint = (record: PermissionDecisionRecord): PermissionDecisionRecord =>
+    hookTainted.length > 0 ? { ...record, hookTaintedFiles: hookTainted } : record;
   if (pre.decision === 'deny') {
-    await reportDecision(run, call, tool.name, prepared.input, preToolUseDenial(run, pre));
+    await reportDecision(run, call, tool.name, prepared.input, withHookTaint(preToolUseDenial(run, pre)));
     return refuse(
       run,
       call,
@@ -450,7 +457,7 @@ export async function runToolCall(
     call,
     tool.name,
     permission.kind === 'allowed' ? permission.input : checked.input,
-    permission.record,
+    withHookTaint(permission.record),
     performance.now() - deciding,
   );
   if (permission.kind === 'denied') {
@@ -485,15 +492,11 @@ export async function runToolCall(
       contexts,
       stop,
     );
-  return finishCall(
-    run,
-    call,
-    tool,
-    input,
-    await runHandler(run, call, tool, input, context, rewritten),
-    contexts,
-    stop,
-  );
+  // What the call writes is read before it runs (a `cd` moves the session) and counted after, failed or not.
+  const writes = await run.policy.writesOf({ tool, input, cwd: run.state.cwd });
+  const ran = await runHandler(run, call, tool, input, context, rewritten);
+  if (writes) noteTaint(run, writes);
+  return finishCall(run, call, tool, input, ran, contexts, stop);
 }
 
 /**

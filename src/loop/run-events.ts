@@ -6,6 +6,7 @@ import type { ModelRequest, Usage } from '../model/model-client.js';
 import type { ModelStreamEvent } from '../model/stream-events.js';
 import type { DecidingHook, PermissionDecisionRecord } from './permission-decision/record.js';
 import type { PendingCall } from '../session/pending-calls.js';
+import type { TaintChange } from '../session/taint-lines.js';
 
 /**
  * What a run reports as it goes, for lifecycle logs, audits and UIs. Observers receive these in
@@ -77,6 +78,8 @@ export type RunEvent =
   | { readonly type: 'prompt_rewritten'; readonly typed: string; readonly sent: string }
   /** A tool batch ended with calls waiting for a decision (no results yet): the transcript saves them for `--resume ID --approve …`. */
   | { readonly type: 'calls_pending'; readonly calls: readonly PendingCall[] }
+  /** The session's taint changed (hookloop extension): a call wrote files, or a person trusted them; the transcript keeps it for a resume. */
+  | { readonly type: 'session_taint'; readonly change: TaintChange }
   /**
    * The conversation was compacted: `messages` (the summary as a user message, then the context
    * SessionStart(compact) hooks added) replaced the whole history. `preTokens` is the context size

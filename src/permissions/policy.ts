@@ -2,7 +2,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AnyTool } from '../tools/define-tool.js';
 import { isSameOrInside, realpathLoose, type Workspace } from '../tools/workspace.js';
-import { classifyBashCommand, type BashClassification } from '../shell/index.js';
+import { classifyBashCommand, codeReadsOf, type BashClassification } from '../shell/index.js';
+import { gitHooksDirectories } from './code-running-files.js';
+import { SessionTaint, type TaintChange } from './session-taint.js';
+import { taintChangeOf, taintVerdict } from './taint-check.js';
 import { askMessage, denyMessage, dontAskDenial, planMessage } from './policy-messages.js';
 import { checkMode, defaultPaths } from './policy-inputs.js';
 import { permissionSuggestions } from './permission-suggestions.js';
@@ -55,6 +58,8 @@ export interface PermissionPolicyOptions {
    * reported as the rule's `file` in a verdict's `cause`. Missing entries are simply not reported.
    */
   readonly ruleSources?: Partial<Record<Behavior, readonly (string | undefined)[]>>;
+  /** The session's taint changes so far, oldest first (a resumed session's, from its transcript). */
+  readonly taint?: readonly TaintChange[];
 }
 
 type Behavior = 'allow' | 'ask' | 'deny';
@@ -101,6 +106,8 @@ export class PermissionPolicy {
   private readonly runsSandboxed: ((input: unknown) => boolean) | undefined;
   /** Where a rule came from (see `PermissionPolicyOptions.ruleSources`); session rules are `session`. */
   private readonly ruleFiles: RuleFiles;
+  /** What the model wrote this session (see `SessionTaint`); subagents' views share it. */
+  private readonly taint = new SessionTaint();
 
   /** @throws ConfigError for a malformed rule (naming `permissions.<list>[i]`) or an unknown mode. */
   constructor(options: PermissionPolicyOptions) {
@@ -122,6 +129,41 @@ export class PermissionPolicy {
       deny: options.rules.deny.map((rule, index) => parseRule(rule, `permissions.deny[${index}]`)),
     };
     this.ruleFiles = new RuleFiles(this.lists, options.ruleSources);
+    for (const change of options.taint ?? []) this.taint.apply(change);
+  }
+
+  /**
+   * What `query` will write, as a taint change (see `taintChangeOf`), to be passed to `noteTaint`
+   * once the call has run. Compute it before the call runs: a Bash `cd` moves the session. Never throws.
+   */
+  async writesOf(query: PermissionQuery): Promise<TaintChange | undefined> {
+    const call = this.describe(query);
+    if (call.tool.kind !== 'edit' && call.tool.kind !== 'bash') return undefined;
+    return taintChangeOf(call.tool.kind === 'edit' ? call.paths : [], await this.classify(call));
+  }
+
+  /**
+   * Records a taint change: what a call wrote (`writesOf`), or a person's approval of a call whose
+   * ask was the taint's (`trustTaint`). Returns whether the taint changed (the loop then writes
+   * the change to the transcript, for a resumed session). Never throws.
+   */
+  noteTaint(change: TaintChange): boolean {
+    return this.taint.apply(change);
+  }
+
+  /** The change that trusts what a taint ask named (`verdict.taint`): apply it with `noteTaint` once a person approved. */
+  static trustTaint(taint: { readonly files: readonly string[]; readonly unknown: boolean }): TaintChange {
+    return { kind: 'trusted', files: taint.files, ...(taint.unknown ? { unknown: true } : {}) };
+  }
+
+  /**
+   * The files `command` (run from `cwd`, as a command hook is) runs that this session wrote, by
+   * the same table as a Bash call's; empty when none. For reporting, never for blocking. Never throws.
+   */
+  async taintedFilesRunBy(command: string, cwd: string): Promise<readonly string[]> {
+    if (this.taint.empty) return [];
+    const reads = await codeReadsOf(command, cwd, this.homeDir);
+    return this.taint.taintedIn(reads, () => this.hookDirectories())?.files ?? [];
   }
 
   /** The current permission mode. */
@@ -308,14 +350,38 @@ export class PermissionPolicy {
       };
 
     const allowed = await this.firstMatch('allow', call, 'all');
-    if (allowed && (!writesOut || (await this.userAllowsEveryCommand(call))))
+    if (allowed && (!writesOut || (await this.userAllowsEveryCommand(call)))) {
+      // A rule approves the command as the user wrote it, not the code the model put in the files it runs.
+      const tainted = await this.taintedCode(call);
+      if (tainted) return taintVerdict(tainted, mode, this.projectDir);
       return {
         behavior: 'allow',
         source: `rule ${allowed.text}`,
         cause: this.ruleFiles.cause('allow', allowed),
       };
+    }
 
     return this.byMode(call);
+  }
+
+  /**
+   * What a Bash call runs that this session wrote (see `CODE_READERS`), or undefined; off in
+   * bypassPermissions, where nothing is asked.
+   */
+  private async taintedCode(call: Call) {
+    if (this.taint.empty || call.command === undefined || this.currentMode === 'bypassPermissions')
+      return undefined;
+    const reads = await codeReadsOf(call.command, call.query.cwd, this.homeDir);
+    return this.taint.taintedIn(reads, () => this.hookDirectories());
+  }
+
+  /** Where git runs hooks from in the working directories: `.git/hooks` and every `core.hooksPath`. */
+  private hookDirectories(): string[] {
+    const roots = this.workspace.roots;
+    return [
+      ...roots.map((root) => path.join(root, '.git', 'hooks')),
+      ...gitHooksDirectories(roots, this.homeDir),
+    ];
   }
 
   private describe(query: PermissionQuery): Call {

@@ -51,6 +51,12 @@ export type PermissionVerdict =
        */
       readonly humanMayDecide?: boolean;
       readonly suggestions?: readonly unknown[];
+      /**
+       * Set when the ask is the session taint's (hookloop extension): the files (real paths) the
+       * command runs that this session wrote, and whether a write of computed destination may be one.
+       * A person's approval trusts them (`PermissionPolicy.trustTaint`) until they are written again.
+       */
+      readonly taint?: { readonly files: readonly string[]; readonly unknown: boolean };
     };
 
 /**
@@ -61,7 +67,8 @@ export type PermissionVerdict =
  * - `mode`: the permission mode's default for the call (`plan` included);
  * - `boundary`: what no hook may approve: the workspace boundary, a protected removal
  *   (`rm` of `/`, home, a workspace root), a write reaching configuration, or a Bash read that
- *   cannot be checked against the Read rules (`read_rules`);
+ *   cannot be checked against the Read rules (`read_rules`), or an allow rule's approval of a
+ *   command that runs a file this session wrote (`session_taint`, a hookloop extension);
  * - `hook`: the PreToolUse hooks' recommendation; `read_only`: a read-only call; `sandbox`:
  *   Bash that runs in the OS sandbox with `autoAllowBashIfSandboxed`.
  */
@@ -75,7 +82,7 @@ export type PolicyCause =
   | { readonly kind: 'mode'; readonly mode: PermissionMode }
   | {
       readonly kind: 'boundary';
-      readonly boundary: 'workspace' | 'protected_removal' | 'configuration' | 'read_rules';
+      readonly boundary: 'workspace' | 'protected_removal' | 'configuration' | 'read_rules' | 'session_taint';
     }
   | { readonly kind: 'hook' | 'read_only' | 'sandbox' };
 

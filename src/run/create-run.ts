@@ -65,6 +65,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     projectDir,
     ...(options.permissions?.ruleSources ? { ruleSources: options.permissions.ruleSources } : {}),
     configurationFiles: configurationFiles(options),
+    ...(resume?.taint ? { taint: resume.taint } : {}),
     ...(sandbox
       ? {
           sandboxAutoAllows: (input) => isBashInput(input) && sandbox.autoAllows(input),

@@ -16,6 +16,7 @@ import {
   type PendingCall,
 } from './pending-calls.js';
 import { readTranscriptLines, type TranscriptLine } from './transcript-reader.js';
+import { taintChangesOf, type TaintChange } from './taint-lines.js';
 
 /**
  * Resume: the conversation of a saved session, rebuilt from its transcript so that the loop can
@@ -50,6 +51,8 @@ export interface ResumedSession {
   readonly model: string | undefined;
   /** Lines that had to be skipped and calls that had to be paired, one sentence each. */
   readonly warnings: readonly string[];
+  /** What the model wrote in the session and a person since trusted, oldest first (see `TaintChange`); hookloop's. */
+  readonly taint?: readonly TaintChange[];
 }
 
 /** The result a resumed session gives a call that never got one: it may or may not have taken effect. */
@@ -86,6 +89,7 @@ export function loadSession(
     transcriptPath,
     ...rebuilt,
     warnings: [...read.warnings, ...rebuilt.warnings],
+    taint: taintChangesOf(read.lines),
   };
 }
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { toWire } from '../model/model-request-wire.js';
 import { PENDING_CALLS_ATTACHMENT, waitingCallId } from '../session/pending-calls.js';
+import { SESSION_TAINT_ATTACHMENT } from '../session/taint-lines.js';
 import type { RunEvent, RunObserver } from '../loop/run-events.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../messages/messages.js';
 import type { Usage } from '../model/model-client.js';
@@ -136,6 +137,10 @@ export class TranscriptWriter {
           attachment: { type: PENDING_CALLS_ATTACHMENT, calls: event.calls },
           type: 'attachment',
         });
+        return;
+      case 'session_taint':
+        // What a resumed session reads back to know which files the model wrote (resume.ts).
+        this.chain({ attachment: { type: SESSION_TAINT_ATTACHMENT, ...event.change }, type: 'attachment' });
         return;
       default:
         return;

@@ -12,7 +12,11 @@ import { commonInput, commonOutput, toolInput, withMode } from './fields.js';
  * - `rule` (text as written, its list and settings file), `boundary`, `hook` (event, type, name,
  *   settings file and place, or `callback`): what decided, when it was one of them;
  * - `reason`: the text the model gets for a denial, or the deciding hook's reason;
- * - `policy_source`: the policy's own label for its step (`rule Bash(rm:*)`, `mode default`).
+ * - `policy_source`: the policy's own label for its step (`rule Bash(rm:*)`, `mode default`);
+ * - `tainted_files`: the files this call runs that the session wrote (real paths), when that is
+ *   why the policy asked (`boundary: session_taint`);
+ * - `hook_tainted_files`: the command hooks that ran for this call (PreToolUse, PermissionRequest)
+ *   whose command runs a file the session wrote, each with those files. Reported, never blocked.
  * Nothing a hook answers changes the call: the merge rule is the observers'.
  */
 export const PermissionDecision = defineEvent({
@@ -38,7 +42,11 @@ export const PermissionDecision = defineEvent({
     rule: z
       .object({ list: z.enum(['allow', 'ask', 'deny']), text: z.string(), file: z.string().optional() })
       .optional(),
-    boundary: z.enum(['workspace', 'protected_removal', 'configuration', 'read_rules']).optional(),
+    boundary: z
+      .enum(['workspace', 'protected_removal', 'configuration', 'read_rules', 'session_taint'])
+      .optional(),
+    tainted_files: z.array(z.string()).optional(),
+    hook_tainted_files: z.array(z.object({ hook: z.string(), files: z.array(z.string()) })).optional(),
     hook: z
       .object({
         event: z.string(),

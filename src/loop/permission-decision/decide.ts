@@ -2,7 +2,8 @@ import path from 'node:path';
 import { describeError } from '../../errors.js';
 import type { HandlerOutcome } from '../../hooks/handler.js';
 import type { ToolCall } from '../../messages/messages.js';
-import { ruleForCall } from '../../permissions/policy.js';
+import { PermissionPolicy, ruleForCall } from '../../permissions/policy.js';
+import type { TaintChange } from '../../permissions/session-taint.js';
 import type { ApprovalAnswer, PermissionVerdict } from '../../permissions/types.js';
 import type { AnyTool } from '../../tools/define-tool.js';
 import { realpathLoose } from '../../tools/workspace.js';
@@ -334,6 +335,7 @@ export async function askApprover(
     };
   if (answer === 'always') run.policy.addSessionRule('allow', alwaysRule);
   if (updatedInput !== undefined) return approvedRewrite(run, call, tool, asking, updatedInput);
+  if (verdict.taint) noteTaint(run, PermissionPolicy.trustTaint(verdict.taint));
   return { kind: 'allowed', input, realPaths, record: approverDecision(verdict, mode, 'allow') };
 }
 
@@ -405,9 +407,18 @@ export function approvedByDecision(
     behavior: refused ? 'deny' : 'allow',
     source: 'approval of a pending call',
   });
+  if (!refused && verdict.taint) noteTaint(run, PermissionPolicy.trustTaint(verdict.taint));
   return refused
     ? { kind: 'denied', message: verdict.message, record: policyDecision(verdict, mode, 'deny') }
     : { kind: 'allowed', input, realPaths, record: approverDecision(verdict, mode, 'allow') };
+}
+
+/**
+ * Records a change to the session's taint (a call's writes, a person's approval of what it runs)
+ * and, when it changed anything, tells observers, so that the transcript keeps it for a resume.
+ */
+export function noteTaint(run: RunContext, change: TaintChange): void {
+  if (run.policy.noteTaint(change)) run.emit({ type: 'session_taint', change });
 }
 
 /**

@@ -21,7 +21,10 @@ export interface DecidingHook {
  *   configured approver; headless runs deny), `validation` (a hook's `updatedInput` was rejected);
  * - `rule`, `boundary`: the policy step, when it was one (for `approver`: what made the policy ask);
  * - `reason`: the text the model gets for a denial, or the deciding hook's reason;
- * - `mode`: the permission mode the call was judged in; `policySource`: the policy's log label.
+ * - `mode`: the permission mode the call was judged in; `policySource`: the policy's log label;
+ * - `taintedFiles` (hookloop extension): the files the call runs that the session wrote, when that
+ *   is why the policy asked; `hookTaintedFiles`: the PreToolUse command hooks of the call whose
+ *   command runs a file the session wrote, with those files (reported; hooks are never blocked for it).
  */
 export interface PermissionDecisionRecord {
   readonly decision: 'allow' | 'deny';
@@ -30,7 +33,15 @@ export interface PermissionDecisionRecord {
   readonly mode: PermissionMode;
   readonly reason?: string;
   readonly rule?: { readonly list: 'allow' | 'ask' | 'deny'; readonly text: string; readonly file?: string };
-  readonly boundary?: 'workspace' | 'protected_removal' | 'configuration' | 'read_rules';
+  readonly boundary?: 'workspace' | 'protected_removal' | 'configuration' | 'read_rules' | 'session_taint';
   readonly hook?: DecidingHook;
   readonly policySource?: string;
+  readonly taintedFiles?: readonly string[];
+  readonly hookTaintedFiles?: readonly HookTaintedFiles[];
+}
+
+/** A command hook that runs files the session wrote: its command as written in settings, and those files (real paths). */
+export interface HookTaintedFiles {
+  readonly hook: string;
+  readonly files: readonly string[];
 }

@@ -2,10 +2,10 @@ import type { HandlerOutcome } from '../../hooks/handler.js';
 import { BLOCKED_BY_HOOK } from '../../hooks/merge/rule.js';
 import type { ToolCall } from '../../messages/messages.js';
 import type { PermissionMode, PermissionVerdict, PolicyCause } from '../../permissions/types.js';
-import type { DecidingHook, PermissionDecisionRecord } from './record.js';
+import type { DecidingHook, HookTaintedFiles, PermissionDecisionRecord } from './record.js';
 import { fireHook, type RunContext } from '../run-context.js';
 
-export type { DecidingHook, PermissionDecisionRecord } from './record.js';
+export type { DecidingHook, HookTaintedFiles, PermissionDecisionRecord } from './record.js';
 
 /** The handler whose answer is the event's merged decision `decision` (the first in merge order), if a handler made it. */
 export function decidingHook(
@@ -75,7 +75,33 @@ export function policyDecision(
     policySource: verdict.source,
     ...causeFields(verdict.cause, hook),
     ...(reason !== undefined ? { reason } : {}),
+    ...taintedFilesOf(verdict),
   };
+}
+
+function taintedFilesOf(verdict: PermissionVerdict): Pick<PermissionDecisionRecord, 'taintedFiles'> {
+  return verdict.behavior === 'ask' && verdict.taint ? { taintedFiles: verdict.taint.files } : {};
+}
+
+/**
+ * The command hooks among `outcomes` whose command (with `$CLAUDE_PROJECT_DIR` put in, run from
+ * the project directory as hooks are) runs a file this session wrote, by the table Bash calls
+ * are judged with. For the record only: a hook is the user's own code and is never blocked for
+ * what it runs. Never throws.
+ */
+export async function taintedHookFiles(
+  run: RunContext,
+  outcomes: readonly HandlerOutcome[],
+): Promise<HookTaintedFiles[]> {
+  const found: HookTaintedFiles[] = [];
+  const projectDir = run.state.projectDir;
+  for (const outcome of outcomes) {
+    if (outcome.origin.transport !== 'command') continue;
+    const command = outcome.origin.text.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, projectDir);
+    const files = await run.policy.taintedFilesRunBy(command, projectDir);
+    if (files.length > 0) found.push({ hook: outcome.origin.text, files });
+  }
+  return found;
 }
 
 function causeFields(
@@ -119,6 +145,7 @@ export function approverDecision(
     policySource: verdict.source,
     ...asked,
     ...(decision === 'deny' && verdict.behavior !== 'allow' ? { reason: verdict.message } : {}),
+    ...taintedFilesOf(verdict),
   };
 }
 
@@ -195,5 +222,11 @@ export function decisionPayload(record: PermissionDecisionRecord) {
         }
       : {}),
     ...(record.policySource !== undefined ? { policy_source: record.policySource } : {}),
+    ...(record.taintedFiles ? { tainted_files: [...record.taintedFiles] } : {}),
+    ...(record.hookTaintedFiles
+      ? {
+          hook_tainted_files: record.hookTaintedFiles.map(({ hook, files }) => ({ hook, files: [...files] })),
+        }
+      : {}),
   };
 }

@@ -1,0 +1,246 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseBashCommand, type ShellWord } from './bash-command.js';
+import { directoryChange, programName, programsOf, type ProgramRun } from './bash-programs.js';
+import { CODE_READERS, type CodeReaderRow } from './code-readers.js';
+
+/**
+ * What one program of a command line reads as code (see `CODE_READERS`).
+ * - `program`: the program as the command names it (`make`, `./run.sh`);
+ * - `directory`: where it runs, absolute; undefined when the command computes it (`cd "$d"`), and
+ *   then `files` are names that count in any directory;
+ * - `files`: files it runs or loads (absolute when `directory` is known);
+ * - `below`: files below `directory` (anywhere when unknown) whose relative path matches;
+ * - `gitHooks`: the repository's hooks, which only the caller can list (they come from git's configuration);
+ * - `anyFile`: a word the shell computes names what it runs: any file may be one.
+ */
+export interface CodeRead {
+  readonly program: string;
+  readonly directory: string | undefined;
+  readonly files: readonly string[];
+  readonly below?: RegExp;
+  readonly gitHooks?: boolean;
+  readonly anyFile?: boolean;
+}
+
+// package.json scripts may start other scripts that start programs: two levels are read.
+const SCRIPT_DEPTH = 2;
+
+/**
+ * The files each program of `command` reads as code, run from `cwd` (`~` is `homeDir`): the rows
+ * of `CODE_READERS` applied to every program the line runs (behind wrappers, `xargs`, `find -exec`
+ * and literal `bash -c` scripts too), plus any program named by a path (`./run.sh`). Reads
+ * package.json and makefiles to follow scripts and includes. An unreadable line reads nothing:
+ * the permission policy never lets an allow rule approve one. Never throws.
+ */
+export async function codeReadsOf(command: string, cwd: string, homeDir: string): Promise<CodeRead[]> {
+  return readsOfLine(command, cwd, homeDir, 0);
+}
+
+async function readsOfLine(
+  command: string,
+  cwd: string,
+  homeDir: string,
+  depth: number,
+): Promise<CodeRead[]> {
+  const parsed = await parseBashCommand(command);
+  if (!parsed.ok) return [];
+  const found: CodeRead[] = [];
+  // A `cd` moves where later programs run; both places count, since hookloop does not follow the line's control flow.
+  const directories = new Set<string | undefined>([cwd]);
+  for (const simple of parsed.commands) {
+    const change = directoryChange(simple.argv);
+    if (change) {
+      const target = change.argv[1];
+      directories.add(
+        target === undefined || target.dynamic || change.name !== 'cd'
+          ? undefined
+          : resolve(target.value, cwd, homeDir),
+      );
+    }
+    const { runs, scripts } = programsOf(simple.argv);
+    for (const directory of directories) {
+      for (const run of runs) found.push(...(await readsOfRun(run.argv, directory, homeDir, depth)));
+      for (const script of scripts)
+        if (!script.dynamic && depth < SCRIPT_DEPTH)
+          found.push(...(await readsOfLine(script.value, directory ?? cwd, homeDir, depth + 1)));
+    }
+  }
+  return found;
+}
+
+async function readsOfRun(
+  argv: ProgramRun['argv'],
+  directory: string | undefined,
+  homeDir: string,
+  depth: number,
+): Promise<CodeRead[]> {
+  const [program, ...args] = argv;
+  if (program === undefined) return [];
+  if (program.dynamic) return [{ program: program.source, directory, files: [], anyFile: true }];
+  const name = programName(program);
+  const found: CodeRead[] = [];
+  if (program.value.includes('/'))
+    found.push({ program: program.value, directory, files: [place(program.value, directory, homeDir)] });
+  const values = args.map((word) => word.value);
+  for (const row of CODE_READERS) {
+    if (!row.programs.includes(name) || (row.when && !row.when(values))) continue;
+    found.push(...(await readsOfRow(row, name, args, directory, homeDir, depth)));
+  }
+  return found;
+}
+
+async function readsOfRow(
+  row: CodeReaderRow,
+  name: string,
+  args: readonly ShellWord[],
+  start: string | undefined,
+  homeDir: string,
+  depth: number,
+): Promise<CodeRead[]> {
+  const directory = movedDirectory(row, args, start, homeDir);
+  const files = (row.files ?? []).map((file) => place(file, directory, homeDir));
+  files.push(...optionFiles(row.fileOptions ?? [], args).map((file) => place(file, directory, homeDir)));
+  let anyFile = false;
+  const more: CodeRead[] = [];
+  for (const extra of row.more ?? []) {
+    if (extra === 'operands') {
+      for (const word of args) {
+        if (word.dynamic) anyFile = true;
+        else if (word.value !== '' && !word.value.startsWith('-'))
+          files.push(place(word.value, directory, homeDir));
+        else if (/^--?[\w-]+=./.test(word.value))
+          files.push(place(word.value.slice(word.value.indexOf('=') + 1), directory, homeDir));
+      }
+    } else if (extra === 'make-includes' && directory !== undefined) {
+      for (const makefile of files.slice()) files.push(...makeIncludes(makefile, directory));
+    } else if (extra === 'package-scripts' && directory !== undefined && depth < SCRIPT_DEPTH) {
+      for (const script of packageScripts(path.join(directory, 'package.json'), name, args))
+        more.push(
+          ...(await readsOfLine(script, directory, homeDir, depth + 1)).map((read) => ({
+            ...read,
+            program: name,
+          })),
+        );
+    } else if (extra === 'python-module') {
+      const index = args.findIndex((word) => word.value === '-m');
+      const module = args[index + 1];
+      if (index >= 0 && module !== undefined)
+        more.push(...(await readsOfRun(args.slice(index + 1), directory, homeDir, depth)));
+    }
+  }
+  const read: CodeRead = {
+    program: name,
+    directory,
+    files,
+    ...(row.below ? { below: row.below } : {}),
+    ...(row.more?.includes('git-hooks') ? { gitHooks: true } : {}),
+    ...(anyFile ? { anyFile } : {}),
+  };
+  return [read, ...more];
+}
+
+/** The directory after the row's `-C DIR`/`--prefix=DIR` options (the last wins; a computed one is unknown). */
+function movedDirectory(
+  row: CodeReaderRow,
+  args: readonly ShellWord[],
+  start: string | undefined,
+  homeDir: string,
+): string | undefined {
+  let directory = start;
+  args.forEach((word, index) => {
+    for (const option of row.directoryOptions ?? []) {
+      const value =
+        word.value === option
+          ? args[index + 1]
+          : word.value.startsWith(`${option}=`)
+            ? { ...word, value: word.value.slice(option.length + 1) }
+            : undefined;
+      if (value === undefined) continue;
+      directory =
+        value.dynamic || directory === undefined ? undefined : resolve(value.value, directory, homeDir);
+    }
+  });
+  return directory;
+}
+
+/** The values of `options` in `args` (`-f FILE`, `-fFILE`, `--file=FILE`). */
+function optionFiles(options: readonly string[], args: readonly ShellWord[]): string[] {
+  const files: string[] = [];
+  args.forEach((word, index) => {
+    for (const option of options) {
+      if (word.value === option && args[index + 1] !== undefined)
+        files.push((args[index + 1] as ShellWord).value);
+      else if (option.startsWith('--') && word.value.startsWith(`${option}=`))
+        files.push(word.value.slice(option.length + 1));
+      else if (!option.startsWith('--') && word.value.startsWith(option) && word.value.length > option.length)
+        files.push(word.value.slice(option.length));
+    }
+  });
+  return files;
+}
+
+// npm's aliases for the scripts it runs by name; anything else runs every script hookloop cannot rule out.
+const NAMED_SCRIPTS: Readonly<Record<string, string>> = {
+  test: 'test',
+  t: 'test',
+  tst: 'test',
+  start: 'start',
+  stop: 'stop',
+  restart: 'restart',
+};
+const RUN_SUBCOMMANDS = new Set(['run', 'run-script', 'rum', 'urn']);
+
+/**
+ * The package.json scripts a package manager run may start: `test` (with `pretest`/`posttest`),
+ * `run X` (and yarn's, pnpm's and bun's `X`) with its pre and post scripts; every script for any
+ * other subcommand (install and publish run lifecycle scripts, and a manager's own commands are
+ * not all known here). Empty when the file is missing or not JSON.
+ */
+function packageScripts(file: string, manager: string, args: readonly ShellWord[]): string[] {
+  let scripts: Record<string, unknown>;
+  try {
+    const json = JSON.parse(fs.readFileSync(file, 'utf8')) as { scripts?: unknown };
+    if (typeof json.scripts !== 'object' || json.scripts === null) return [];
+    scripts = json.scripts as Record<string, unknown>;
+  } catch {
+    return [];
+  }
+  const operands = args.filter((word) => !word.value.startsWith('-')).map((word) => word.value);
+  const [first, second] = operands;
+  let wanted: string | undefined = first === undefined ? undefined : NAMED_SCRIPTS[first];
+  if (first !== undefined && RUN_SUBCOMMANDS.has(first)) wanted = second;
+  else if (wanted === undefined && manager !== 'npm' && first !== undefined && first in scripts)
+    wanted = first;
+  const names = wanted === undefined ? Object.keys(scripts) : [`pre${wanted}`, wanted, `post${wanted}`];
+  return names.map((name) => scripts[name]).filter((text): text is string => typeof text === 'string');
+}
+
+/** The literal files a makefile `include`s (`include`, `-include`, `sinclude`), resolved from `directory`. */
+function makeIncludes(makefile: string, directory: string): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(makefile, 'utf8');
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^\s*-?s?include\s+(.+)$/.exec(line);
+    if (!match) continue;
+    for (const word of (match[1] as string).split(/\s+/))
+      if (word !== '' && !word.includes('$')) found.push(path.resolve(directory, word));
+  }
+  return found;
+}
+
+/** A word naming a file, absolute when `directory` is known (else as written, for a match in any directory). */
+function place(value: string, directory: string | undefined, homeDir: string): string {
+  if (value === '~' || value.startsWith('~/')) return path.join(homeDir, value.slice(1));
+  if (path.isAbsolute(value) || directory === undefined) return value;
+  return path.resolve(directory, value);
+}
+
+function resolve(value: string, from: string, homeDir: string): string {
+  return place(value, from, homeDir);
+}
