@@ -487,9 +487,7 @@ export class PermissionPolicy {
           source: 'workspace boundary',
           hookMayDecide: false,
           cause: { kind: 'boundary', boundary: 'workspace' },
-          suggestions: [
-            { type: 'addDirectories', directories: [path.dirname(outside)], destination: 'session' },
-          ],
+          suggestions: [outsideSuggestion(tool.kind, outside)],
         };
       }
     }
@@ -630,4 +628,20 @@ export class PermissionPolicy {
       ...(suggestions.length > 0 ? { suggestions } : {}),
     };
   }
+}
+
+/**
+ * What Claude Code 2.1.328 proposes for a file outside the working directories (measured): a write
+ * adds the file's folder as a working directory; a read adds a session rule for that folder only
+ * (`Read(//abs/dir/**)`, the `//` marking an absolute path), so it does not become writable.
+ */
+function outsideSuggestion(kind: 'read' | 'edit', file: string): unknown {
+  const folder = path.dirname(file);
+  if (kind === 'edit') return { type: 'addDirectories', directories: [folder], destination: 'session' };
+  return {
+    type: 'addRules',
+    rules: [{ toolName: 'Read', ruleContent: `/${folder}/**` }],
+    behavior: 'allow',
+    destination: 'session',
+  };
 }

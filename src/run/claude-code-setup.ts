@@ -5,7 +5,7 @@ import { loadAgents } from '../agents/load-agents.js';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { loadHookSetup, type HookSetup, type HookSetupOptions } from '../hooks/plugins/hook-setup.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
-import { loadMcpConfig, type SkippedServer } from '../mcp/load-mcp-config.js';
+import { claudeJsonPath, loadMcpConfig, type SkippedServer } from '../mcp/load-mcp-config.js';
 import { resolveConfigDir } from '../session/paths.js';
 import { loadSkills } from '../skills/load-skills.js';
 import { loadMemory } from '../memory/load-memory.js';
@@ -89,6 +89,7 @@ export function readClaudeCodeSetup(
     ...(options.settings !== undefined ? { flagSettings: options.settings } : {}),
     ...(options.settingSources !== undefined ? { settingSources: options.settingSources } : {}),
     pluginDirs: options.pluginDirs ?? [],
+    claudeJsonFile: claudeJsonPath(homeDir, env),
   };
   const hookSetup = loadHookSetup(setupOptions);
   const settings = hookSetup.settings;

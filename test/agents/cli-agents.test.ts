@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, writeJson } from '../support/cli.js';
+import { runCli, trustWorkspace, writeJson } from '../support/cli.js';
 import { tempProject } from '../support/scripted-run.js';
 
 /** The Agent call of the main model's first turn, then the subagent's turns (matched by the task text), then the main model's answer. */
@@ -47,6 +47,7 @@ describe('hookloop CLI: subagents', () => {
         [{ type: 'text', text: 'could not' }],
       ]),
     );
+    trustWorkspace(dir);
     const run = runCli(['-p', 'delegate', '--model-script', 'turns.json', '--output-format', 'json'], dir);
     expect(run.status, run.stderr).toBe(0);
     expect(fs.existsSync(path.join(dir, 'from-sub.txt'))).toBe(false);
@@ -128,6 +129,7 @@ describe('hookloop CLI: subagents', () => {
       [{ type: 'text', text: 'done' }],
     ];
     writeJson(dir, 'turns.json', turns);
+    trustWorkspace(dir);
     const run = runCli(['-p', 'go', '--model-script', 'turns.json'], dir);
     expect(run.status, run.stderr).toBe(0);
     expect(fs.existsSync(path.join(dir, 'sub.txt'))).toBe(false);

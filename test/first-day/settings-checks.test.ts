@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, writeJson } from '../support/cli.js';
+import { runCli, trustWorkspace, writeJson } from '../support/cli.js';
 import { tempProject } from '../support/scripted-run.js';
 
 const SCRIPT = [[{ type: 'text', text: 'done' }]];
@@ -10,6 +10,7 @@ describe('invalid permission rules name their file (or flag) and index', () => {
   it('a bad allow rule in .claude/settings.json is one warning naming that file and its index there; the run goes on', () => {
     const dir = tempProject();
     writeJson(dir, '.claude/settings.json', { permissions: { allow: ['Read', 'Edit', 'Bash(npm test'] } });
+    trustWorkspace(dir);
     // The --settings file's rules come later in the merged list: the index is still the file's own.
     writeJson(dir, 'extra.json', { permissions: { deny: ['Write'] } });
     writeJson(dir, 't.json', SCRIPT);

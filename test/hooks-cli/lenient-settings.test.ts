@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, writeJson } from '../support/cli.js';
+import { runCli, trustWorkspace, writeJson } from '../support/cli.js';
 import { tempProject, text, toolUse } from '../support/scripted-run.js';
 
 // A run reads settings as Claude Code 2.1.328 does (measured with the reference runner): what it
@@ -29,6 +29,7 @@ describe('settings entries a run leaves out, as Claude Code does', () => {
       permissions: { allow: ['Edit:*', 'Read'] },
       hooks: { UserPromptSubmit: [{ hooks: [mark('ups-ran')] }] },
     });
+    trustWorkspace(dir);
     const result = run(dir, [[text('done')]]);
     expect(result.status).toBe(0);
     expect(fs.existsSync(path.join(dir, 'ups-ran'))).toBe(true);

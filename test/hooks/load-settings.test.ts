@@ -31,6 +31,9 @@ function write(file: string, content: unknown): string {
 const userFile = () => path.join(homeDir, '.claude', 'settings.json');
 const projectFile = () => path.join(projectDir, '.claude', 'settings.json');
 const localFile = () => path.join(projectDir, '.claude', 'settings.local.json');
+/** Trusts the project in `~/.claude.json`, so its settings' allow rules count. */
+const trustProject = () =>
+  write(path.join(homeDir, '.claude.json'), { projects: { [projectDir]: { hasTrustDialogAccepted: true } } });
 
 /** `{hooks: {UserPromptSubmit: [{hooks: [command src.sh <label>]}]}}`, as in the settings-sources-merge scenario. */
 function upsHook(label: string, extra: Record<string, unknown> = {}) {
@@ -75,6 +78,7 @@ describe('loadSettings: sources', () => {
       upsHook('cli-settings', { permissions: { allow: ['Edit'] } }),
     );
 
+    trustProject();
     const loaded = loadSettings({ projectDir, homeDir, flagSettings: flag });
 
     expect(
@@ -224,6 +228,7 @@ describe('loadSettings: disableAllHooks', () => {
   it('disables every hook, including those of --settings, when project settings set it', () => {
     write(userFile(), upsHook('user'));
     write(projectFile(), { disableAllHooks: true, permissions: { allow: ['Read'] } });
+    trustProject();
     const loaded = loadSettings({
       projectDir,
       homeDir,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli, writeJson } from '../support/cli.js';
+import { runCli, trustWorkspace, writeJson } from '../support/cli.js';
 import { tempProject } from '../support/scripted-run.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/test-server.mjs', import.meta.url));
@@ -52,6 +52,7 @@ describe('hookloop -p with MCP servers', () => {
       { name: 'mcp__test__image', input: {} },
       { name: 'mcp__test__danger', input: {} },
     ]);
+    trustWorkspace(dir);
     const run = runCli(['-p', 'go', '--model-script', turns, '--output-format', 'json'], dir);
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.status).toBe(0);

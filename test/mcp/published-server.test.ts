@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli, writeJson } from '../support/cli.js';
+import { runCli, trustWorkspace, writeJson } from '../support/cli.js';
 import { tempProject } from '../support/scripted-run.js';
 
 // A published server used as a user would: @modelcontextprotocol/server-memory, a devDependency
@@ -64,6 +64,7 @@ describe('a published MCP server (@modelcontextprotocol/server-memory) through t
       [{ type: 'text', text: 'done' }],
     ];
     const requests = path.join(dir, 'requests.jsonl');
+    trustWorkspace(dir);
     const run = runCli(
       [
         '-p',

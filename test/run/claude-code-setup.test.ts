@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadClaudeCodeSetup, runAgent } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing.js';
+import { trustWorkspace } from '../support/cli.js';
 import { tempProject } from '../support/scripted-run.js';
 
 function writeMock(dir: string, file: string, value: unknown): void {
@@ -74,9 +75,11 @@ describe('loadClaudeCodeSetup (the package root)', () => {
   it('leaves out an allow rule it cannot read, with one warning naming the file and field', async () => {
     const dir = tempProject();
     writeMock(dir, '.claude/settings.json', { permissions: { allow: ['Bash(npm test', 'Read'] } });
+    const homeDir = tempProject();
+    trustWorkspace(dir, homeDir);
     const warnings: string[] = [];
     const setup = await loadClaudeCodeSetup(dir, {
-      homeDir: tempProject(),
+      homeDir,
       env: {},
       warn: (text) => warnings.push(text),
     });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, writeJson } from '../support/cli.js';
+import { runCli, trustWorkspace, writeJson } from '../support/cli.js';
 import { tempProject, text, toolUse } from '../support/scripted-run.js';
 
 // Claude Code 2.1.328, measured (scenarios skill-hooks, cmd-hooks): a skill's front-matter hooks
@@ -49,6 +49,7 @@ function project(): string {
 function run(dir: string, turns: unknown[]) {
   writeJson(dir, 't.json', [...turns, [text('done')]]);
   const requests = path.join(dir, 'requests.jsonl');
+  trustWorkspace(dir);
   const result = runCli(['-p', 'go', '--model-script', 't.json', '--record-requests', requests], dir);
   const results = fs.existsSync(requests)
     ? fs

@@ -33,3 +33,20 @@ export function writeJson(dir: string, name: string, value: unknown): string {
   fs.writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
   return file;
 }
+
+/**
+ * Marks `dir` as a trusted workspace in the private HOME `runCli` uses (`.test-home/.claude.json`,
+ * kept merged with what is already there), as Claude Code's trust dialog does: only then do the
+ * project's `.claude/settings.json` allow rules and additionalDirectories count.
+ */
+export function trustWorkspace(dir: string, home = path.join(dir, '.test-home')): void {
+  const file = path.join(home, '.claude.json');
+  const existing = fs.existsSync(file)
+    ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { projects?: Record<string, object> })
+    : {};
+  const projects = existing.projects ?? {};
+  writeJson(home, '.claude.json', {
+    ...existing,
+    projects: { ...projects, [dir]: { ...projects[dir], hasTrustDialogAccepted: true } },
+  });
+}

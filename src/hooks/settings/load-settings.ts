@@ -15,6 +15,7 @@ import { parseRule } from '../../permissions/rule.js';
 import { closestName } from './closest-name.js';
 import type { SettingSource } from './setting-sources.js';
 import { readSettingsLeniently, type LenientSettings } from './lenient-settings.js';
+import { isTrustedWorkspace, withoutSelfGrants } from './project-trust.js';
 import { describeValue, formatPath, valueAt } from './settings-path.js';
 import { parseJson } from './settings-json.js';
 import { settingsFileSchema, type HandlerConfig, type SettingsFile } from './settings-schema.js';
@@ -25,7 +26,9 @@ export { parseJson } from './settings-json.js';
 /**
  * Loads Claude Code settings files into one hook and permission configuration:
  * user `~/.claude/settings.json`, project `.claude/settings.json`, local
- * `.claude/settings.local.json`, then `--settings`, in that order.
+ * `.claude/settings.local.json`, then `--settings`, in that order. The two files of the repository
+ * cannot grant themselves bypassPermissions, and the project file cannot add allow rules or
+ * directories until the workspace is trusted (project-trust.ts); each entry left out is a warning.
  */
 
 /**
@@ -89,6 +92,11 @@ export interface LoadSettingsOptions {
   readonly extraFiles?: readonly string[];
   /** `--setting-sources`: the user/project/local files to read; all three when undefined. */
   readonly settingSources?: readonly SettingSource[];
+  /**
+   * Claude Code's `~/.claude.json` (default `<homeDir>/.claude.json`), read for whether the project is
+   * trusted: until it is, `.claude/settings.json` cannot widen its own permissions (project-trust.ts).
+   */
+  readonly claudeJsonFile?: string;
 }
 
 /** One settings file, validated. `warnings` are one line each, prefixed with the file label. */
@@ -114,12 +122,27 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   let disableAllHooks = false;
   const hookConcurrency: Partial<Record<HookEventName, number>> = {};
   let sandbox: SandboxSettings | undefined;
+  const claudeJsonFile = options.claudeJsonFile ?? path.join(options.homeDir, '.claude.json');
+  let trusted: boolean | undefined;
 
   for (const { source, text } of readSources(options)) {
     const read = readSourceLeniently(text, source);
     files.push(source.file);
     warnings.push(...read.warnings);
-    const { settings, guardRules } = read;
+    const { guardRules } = read;
+    let settings = read.settings;
+    if (settings !== undefined && (source.scope === 'project' || source.scope === 'local')) {
+      trusted ??= isTrustedWorkspace(options.projectDir, claudeJsonFile);
+      const narrowed = withoutSelfGrants(settings, {
+        scope: source.scope,
+        fileLabel: source.file,
+        projectDir: options.projectDir,
+        trusted,
+        claudeJsonFile,
+      });
+      settings = narrowed.settings;
+      warnings.push(...narrowed.warnings);
+    }
     for (const list of ['deny', 'ask'] as const) {
       rules[list].push(...guardRules[list]);
       ruleSources[list].push(...guardRules[list].map(() => source.file));
