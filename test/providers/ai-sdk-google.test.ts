@@ -2,7 +2,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fromAiSdk } from '../../src/ai-sdk/index.js';
-import { defineTool, HookEngine, runAgent } from '../../src/index.js';
+import { defineTool, HookEngine, ProviderRequestError, runAgent, userMessage } from '../../src/index.js';
 import { tempProject } from '../support/scripted-run.js';
 import { startReplayServer, type ReplayServer } from './support/replay-server.js';
 
@@ -142,5 +142,35 @@ describe('hookloop/ai-sdk with @ai-sdk/google against a local streamGenerateCont
         ],
       },
     ]);
+  });
+
+  it("retries Gemini's 429 RESOURCE_EXHAUSTED and reports a 400 INVALID_ARGUMENT in one line, not retried", async () => {
+    const googleError = (code: number, status: string, message: string) => ({
+      kind: 'json' as const,
+      status: code,
+      body: { error: { code, message, status } },
+    });
+    server = await startReplayServer([
+      googleError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded'),
+      ANSWER_TURN,
+      googleError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'),
+    ]);
+    const google = createGoogleGenerativeAI({ baseURL: `${server.url}/v1beta`, apiKey: 'test-key' });
+    const sleeps: number[] = [];
+    const model = fromAiSdk(google('gemini-2.5-flash'), {
+      retry: { sleep: async (ms) => void sleeps.push(ms), random: () => 0 },
+    });
+    const ask = () => model.complete({ system: '', messages: [userMessage('hi')], tools: [] });
+    expect((await ask()).message.text).toBe('There are 3 files.');
+    expect(sleeps).toEqual([500]);
+    const error = await ask().then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(ProviderRequestError);
+    expect((error as ProviderRequestError).describe()).toBe(
+      'google.generative-ai: HTTP 400 INVALID_ARGUMENT: Invalid JSON payload received. (not retried)',
+    );
+    expect(server.requests).toHaveLength(3);
   });
 });

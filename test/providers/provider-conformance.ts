@@ -358,11 +358,17 @@ export function describeProviderConformance(subject: ProviderUnderTest): void {
     conform('aborts the in-flight request when the signal fires, without retrying', async () => {
       const { model, sleeps } = await setup([{ kind: 'hang' }, 'text.sse']);
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
-      const error = await model.complete(request({ signal: controller.signal })).then(
-        () => undefined,
-        (reason: unknown) => reason,
-      );
+      // Abort once the server holds the request (not after a fixed time, which a busy machine may not reach).
+      const received = setInterval(() => {
+        if (server!.requests.length > 0) controller.abort();
+      }, 5);
+      const error = await model
+        .complete(request({ signal: controller.signal }))
+        .finally(() => clearInterval(received))
+        .then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
       expect(error).toBeInstanceOf(AbortError);
       expect(sleeps).toEqual([]);
       expect(server!.requests).toHaveLength(1);
