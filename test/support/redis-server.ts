@@ -18,7 +18,8 @@ export function redisServerPath(): string | undefined {
   return found.status === 0 && file !== '' ? file : undefined;
 }
 
-function freePort(): Promise<number> {
+/** A port of 127.0.0.1 that nothing listened on a moment ago. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
