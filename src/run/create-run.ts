@@ -44,7 +44,9 @@ import { SessionState } from '../loop/session-state.js';
  * conversation; the transcript writer (unless `transcript: false`) is the first observer, so each
  * message is on disk before the next hook runs; with `timelineEvents` the events file is written too.
  * `sandbox` is the run's started OS sandbox (see startRunSandboxFor), if any.
- * @throws ConfigError for invalid permission rules in `options.permissions`, or a `sessionId` that is not a UUID.
+ * With `sessionStore`, the writers also feed the store's copy (`transcriptMirror`).
+ * @throws ConfigError for invalid permission rules in `options.permissions`, a `sessionId` that is
+ *   not a UUID, or a `sessionStore` the run cannot copy to (see mirrorFor).
  */
 export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext {
   const projectDir = path.resolve(options.projectDir);

@@ -263,12 +263,14 @@ export async function startSession(options: RunOptions): Promise<AgentSession> {
         };
       }),
     compact: (instructions, compactOptions = {}) =>
-      serial(() =>
-        compactConversation(view(compactOptions.signal), options, {
+      serial(async () => {
+        const outcome = await compactConversation(view(compactOptions.signal), options, {
           trigger: 'manual',
           ...(instructions ? { instructions } : {}),
-        }),
-      ),
+        });
+        await settleTranscripts(run);
+        return outcome;
+      }),
     end: (reason = 'other') =>
       serial(async () => {
         if (ended) return;

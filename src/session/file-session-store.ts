@@ -74,8 +74,9 @@ export class FileSessionStore implements SessionStore {
     for (const name of names) {
       if (!name.endsWith('.jsonl')) continue;
       const stat = await fs.promises.stat(path.join(folder, name)).catch(() => undefined);
-      if (stat?.isFile())
-        sessions.push({ sessionId: decodeURIComponent(name.slice(0, -6)), mtime: Math.floor(stat.mtimeMs) });
+      const sessionId = decodedName(name.slice(0, -6));
+      if (stat?.isFile() && sessionId !== undefined)
+        sessions.push({ sessionId, mtime: Math.floor(stat.mtimeMs) });
     }
     return sessions;
   }
@@ -98,7 +99,8 @@ export class FileSessionStore implements SessionStore {
     const walk = async (folder: string, prefix: readonly string[]): Promise<void> => {
       const entries = await fs.promises.readdir(folder, { withFileTypes: true }).catch(() => []);
       for (const entry of entries) {
-        const name = decodeURIComponent(entry.name);
+        const name = decodedName(entry.name);
+        if (name === undefined) continue;
         if (entry.isDirectory()) await walk(path.join(folder, entry.name), [...prefix, name]);
         else if (entry.isFile() && name.endsWith('.jsonl'))
           found.push([...prefix, name.slice(0, -6)].join('/'));
@@ -166,6 +168,15 @@ function parseLines(text: string): SessionStoreEntry[] {
     }
   }
   return entries;
+}
+
+/** A file name this store wrote, decoded; undefined for one it cannot have written (a stray `%`). */
+function decodedName(name: string): string | undefined {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return undefined;
+  }
 }
 
 async function readNames(folder: string): Promise<string[]> {

@@ -3,7 +3,7 @@
  * imports (an optional peer dependency: install it next to hookloop to use this).
  */
 import type { Redis } from 'ioredis';
-import { ConfigError } from '../errors.js';
+import { ConfigError, describeError } from '../errors.js';
 import { checkSessionKey } from '../session/store-keys.js';
 import type { SessionKey, SessionStore, SessionStoreEntry } from '../session/session-store.js';
 
@@ -55,7 +55,8 @@ export class RedisSessionStore implements SessionStore {
   /**
    * Connects to `url` (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS) with a
    * client of its own, which `close()` ends.
-   * @throws ConfigError when ioredis is not installed; ioredis's error when the server cannot be reached.
+   * @throws ConfigError when ioredis is not installed, or when the server cannot be reached (`cannot
+   *   reach Redis at <url without its password>: <why>`).
    */
   static async connect(url: string, options: { readonly prefix?: string } = {}): Promise<RedisSessionStore> {
     let RedisClient: typeof Redis;
@@ -67,11 +68,23 @@ export class RedisSessionStore implements SessionStore {
       });
     }
     const client = new RedisClient(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    // Connection errors also reject the commands they affect (a run reports those as a warning);
+    // the listener keeps ioredis from printing each one as an unhandled event.
+    let lastError: unknown;
+    client.on('error', (error: unknown) => {
+      lastError = error;
+    });
     try {
       await client.connect();
     } catch (error) {
       client.disconnect();
-      throw error;
+      throw new ConfigError(
+        `cannot reach Redis at ${withoutPassword(url)}: ${describeError(lastError ?? error)}`,
+        {
+          field: 'url',
+          cause: lastError ?? error,
+        },
+      );
     }
     const store = new RedisSessionStore({ client, ...options });
     store.owned = true;
@@ -149,5 +162,16 @@ export class RedisSessionStore implements SessionStore {
 
   private sessionsKey(projectKey: string): string {
     return `${this.prefix}:project:${encodeURIComponent(projectKey)}:sessions`;
+  }
+}
+
+/** `url` with its password, if any, replaced by `***`, for messages. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable URL)';
   }
 }

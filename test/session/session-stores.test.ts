@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileSessionStore, InMemorySessionStore } from '../../src/index.js';
 import { RedisSessionStore } from '../../src/stores/redis.js';
-import { redisServerPath, startRedis, type LocalRedis } from '../support/redis-server.js';
+import { freePort, redisServerPath, startRedis, type LocalRedis } from '../support/redis-server.js';
 import { sessionStoreContracts } from '../support/session-store-contracts.js';
 
 describe('InMemorySessionStore', () => {
@@ -53,6 +53,15 @@ describe('FileSessionStore', () => {
 });
 
 const redisServer = redisServerPath();
+
+describe('RedisSessionStore.connect', () => {
+  it('says in one line which server it could not reach, without the password', async () => {
+    const port = await freePort();
+    await expect(RedisSessionStore.connect(`redis://user:secret@127.0.0.1:${port}`)).rejects.toThrow(
+      `cannot reach Redis at redis://user:***@127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
+  });
+});
 
 describe.skipIf(redisServer === undefined)('RedisSessionStore (a redis-server started on 127.0.0.1)', () => {
   let redis: LocalRedis;

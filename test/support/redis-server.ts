@@ -18,7 +18,8 @@ export function redisServerPath(): string | undefined {
   return found.status === 0 && file !== '' ? file : undefined;
 }
 
-function freePort(): Promise<number> {
+/** A port of 127.0.0.1 that nothing listened on a moment ago. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -57,8 +58,12 @@ function ready(port: number, child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts redis-server (no persistence, no protected-mode surprises) on a free port of 127.0.0.1. */
-export async function startRedis(binary: string): Promise<LocalRedis> {
+/**
+ * Starts redis-server (no persistence) on a free port of 127.0.0.1, with a folder of its own. A
+ * port another process took between the probe and the bind makes the server exit: then it tries
+ * another, three times at most.
+ */
+export async function startRedis(binary: string, attempts = 3): Promise<LocalRedis> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-redis-'));
   const port = await freePort();
   const child = spawn(
@@ -66,7 +71,13 @@ export async function startRedis(binary: string): Promise<LocalRedis> {
     ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
     { stdio: 'ignore' },
   );
-  await ready(port, child);
+  try {
+    await ready(port, child);
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (attempts > 1 && child.exitCode !== null) return startRedis(binary, attempts - 1);
+    throw error;
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     stop: async () => {
