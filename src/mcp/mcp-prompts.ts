@@ -17,7 +17,7 @@ export interface McpPromptCommand {
 
 /** What a prompt command expands to, as Claude Code 2.1.328 sends it: the command markup, then each prompt message's text as its own block. */
 export interface McpPromptExpansion {
-  /** `<command-message>NAME</command-message>\n<command-name>/NAME</command-name>\n<command-args>ARGS</command-args>\n`. */
+  /** `<command-message>NAME</command-message>\n<command-name>/NAME</command-name>\n<command-args>ARGS</command-args>\n` (the last line left out without arguments). */
   readonly commandText: string;
   /** The text of each message the server's `prompts/get` returned, in order. */
   readonly blocks: readonly string[];
@@ -87,6 +87,7 @@ export async function expandMcpPrompt(
       return content.resource?.text ?? `[resource: ${content.resource?.uri ?? ''}]`;
     return `[${content.type}${content.mimeType ? `: ${content.mimeType}` : ''}]`;
   });
-  const commandText = `<command-message>${command.name}</command-message>\n<command-name>/${command.name}</command-name>\n<command-args>${argsText}</command-args>\n`;
+  // The markup is the one every slash command gets: without arguments, no <command-args>.
+  const commandText = `<command-message>${command.name}</command-message>\n<command-name>/${command.name}</command-name>\n${argsText === '' ? '' : `<command-args>${argsText}</command-args>\n`}`;
   return { commandText, blocks };
 }

@@ -43,7 +43,8 @@ export class CrossAppAccessProvider implements OAuthClientProvider {
 
   /**
    * @param serverUrl the MCP server's URL (the resource when its metadata names none)
-   * @param clientId, clientSecret the client registered at the MCP server's authorization server
+   * @param clientId the client registered at the MCP server's authorization server
+   * @param clientSecret its secret, sent as HTTP Basic (none: a public client)
    * @param config the identity provider's side (`oauth.crossAppAccess`)
    * @param fetchFn used for the identity provider's requests (default: global fetch)
    */

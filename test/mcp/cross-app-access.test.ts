@@ -163,6 +163,26 @@ describe('cross-app access (SEP-990) for a remote MCP server', () => {
     },
   );
 
+  it('a crossAppAccess without the server-side client stops the run with one line naming oauth.clientId', () => {
+    const dir = tempProject();
+    writeJson(dir, 'mcp.json', {
+      mcpServers: {
+        corp: {
+          type: 'http',
+          url: 'http://127.0.0.1:9/mcp',
+          oauth: {
+            crossAppAccess: { idpTokenEndpoint: 'http://127.0.0.1:9/t', idpClientId: 'x', idToken: 't' },
+          },
+        },
+      },
+    });
+    const run = runCli(['-p', 'go', '--strict-mcp-config', '--mcp-config', 'mcp.json'], dir);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(
+      /^hookloop: .*mcp\.json: mcpServers\.corp\.oauth\.clientId: expected a string \(cross-app access needs the client registered at the server's authorization server\), got nothing\n$/,
+    );
+  });
+
   it('a crossAppAccess without an identity provider to ask stops the run with one line naming the field', () => {
     const dir = tempProject();
     writeJson(dir, 'mcp.json', {

@@ -34,7 +34,7 @@ function userTexts(request: Request | undefined): string[] {
 }
 
 const markup = (name: string, args: string) =>
-  `<command-message>${name}</command-message>\n<command-name>/${name}</command-name>\n<command-args>${args}</command-args>\n`;
+  `<command-message>${name}</command-message>\n<command-name>/${name}</command-name>\n${args === '' ? '' : `<command-args>${args}</command-args>\n`}`;
 
 /** `hookloop -p PROMPT` with server-everything, UserPromptExpansion's stdin logged; the model's requests. */
 function runPrompt(prompt: string, expansionHooks: unknown[] = []) {
