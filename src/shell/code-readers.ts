@@ -25,10 +25,11 @@ export interface CodeReaderRow {
    * interpreter's script and modules); `package-scripts`: the package.json scripts this run may
    * start, read as command lines in their turn; `make-includes`: the files the makefile `include`s;
    * `git-hooks`: the hooks of the repository (`.git/hooks`, `core.hooksPath`), which the policy
-   * finds; `python-module`: `-m NAME` runs the program NAME's row.
+   * finds; `python-module`: `-m NAME` runs the program NAME's row; `program-operand`: the first
+   * operand (after `exec`, `x` or `dlx`) is a program run with the words after it, read by its own row.
    */
   readonly more?: readonly (
-    'operands' | 'package-scripts' | 'make-includes' | 'git-hooks' | 'python-module'
+    'operands' | 'package-scripts' | 'make-includes' | 'git-hooks' | 'python-module' | 'program-operand'
   )[];
   /** Options that move the run's directory (`-C DIR`, `--prefix=DIR`): each takes the next word or `=VALUE`. */
   readonly directoryOptions?: readonly string[];
@@ -55,14 +56,14 @@ export const CODE_READERS: readonly CodeReaderRow[] = [
     programs: ['npm', 'pnpm', 'yarn', 'bun'],
     files: ['package.json'],
     below: /^node_modules\//,
-    more: ['package-scripts'],
+    more: ['package-scripts', 'program-operand'],
     directoryOptions: ['--prefix', '-C', '--dir', '--cwd'],
   },
   {
     programs: ['npx', 'pnpx', 'bunx'],
     files: ['package.json'],
     below: /^node_modules\//,
-    more: ['operands'],
+    more: ['operands', 'program-operand'],
   },
   // Test runners: their configuration files and the test files they load.
   {

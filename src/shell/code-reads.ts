@@ -122,11 +122,18 @@ async function readsOfRow(
             program: name,
           })),
         );
+    } else if (extra === 'program-operand') {
+      more.push(...(await programOperandReads(name, args, directory, homeDir, depth)));
     } else if (extra === 'python-module') {
       const index = args.findIndex((word) => word.value === '-m');
       const module = args[index + 1];
       if (index >= 0 && module !== undefined)
-        more.push(...(await readsOfRun(args.slice(index + 1), directory, homeDir, depth)));
+        more.push(
+          ...(await readsOfRun(args.slice(index + 1), directory, homeDir, depth)).map((read) => ({
+            ...read,
+            program: name,
+          })),
+        );
     }
   }
   const read: CodeRead = {
@@ -138,6 +145,34 @@ async function readsOfRow(
     ...(anyFile ? { anyFile } : {}),
   };
   return [read, ...more];
+}
+
+// What package managers run a package's binary with; `npx`-like programs run it as their first operand.
+const EXEC_SUBCOMMANDS = new Set(['exec', 'x', 'dlx']);
+const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
+
+/**
+ * `npx vitest run`, `pnpm exec jest`, `yarn dlx x`: the program a package runner starts, read by
+ * its own row (the package manager's own subcommands are not programs: only after `exec`/`x`/`dlx`).
+ */
+async function programOperandReads(
+  name: string,
+  args: readonly ShellWord[],
+  directory: string | undefined,
+  homeDir: string,
+  depth: number,
+): Promise<CodeRead[]> {
+  let index = args.findIndex((word) => !word.value.startsWith('-'));
+  if (index < 0) return [];
+  if (!PACKAGE_RUNNERS.has(name)) {
+    if (!EXEC_SUBCOMMANDS.has((args[index] as ShellWord).value)) return [];
+    index = args.findIndex((word, at) => at > index && !word.value.startsWith('-'));
+    if (index < 0) return [];
+  }
+  return (await readsOfRun(args.slice(index), directory, homeDir, depth)).map((read) => ({
+    ...read,
+    program: name,
+  }));
 }
 
 /** The directory after the row's `-C DIR`/`--prefix=DIR` options (the last wins; a computed one is unknown). */

@@ -208,6 +208,33 @@ describe('session taint: an allow rule does not run what the model wrote', () =>
   });
 });
 
+describe('session taint: each program of the table, after the model wrote what it runs', () => {
+  // [file the model writes, command, the allow rule, the program named in the question]
+  const CASES: readonly [string, string, string, string][] = [
+    ['build.sh', 'bash build.sh', 'Bash(bash build.sh)', 'bash'],
+    ['run.sh', './run.sh', 'Bash(./run.sh)', './run.sh'],
+    ['src/a.test.ts', 'npx vitest run', 'Bash(npx vitest:*)', 'npx'],
+    ['vitest.config.ts', 'npm run test:unit', 'Bash(npm run:*)', 'npm'],
+    ['tests/conftest.py', 'python3 -m pytest', 'Bash(python3 -m pytest)', 'python3'],
+    ['setup.py', 'pip install -e .', 'Bash(pip install:*)', 'pip'],
+    ['build.rs', 'cargo test', 'Bash(cargo test:*)', 'cargo'],
+    ['pkg/a_test.go', 'go test ./...', 'Bash(go test:*)', 'go'],
+    ['lib/x.js', 'node --require ./lib/x.js main.js', 'Bash(node:*)', 'node'],
+    ['rules.mk', 'cd sub && make', 'Bash', 'make'],
+  ];
+  it.each(CASES)('%s, then %s', async (file, command, rule, program) => {
+    const dir = tempProject({
+      'package.json': JSON.stringify({ scripts: { 'test:unit': 'vitest run' } }),
+      'sub/Makefile': 'include ../rules.mk\n',
+    });
+    const { results } = await session(dir, [write(dir, file, 'touch pwned\n'), bash(command)], {
+      allow: ['Write', rule, 'Bash(make)'],
+    });
+    expect(results[1]!.content).toContain(`${program} runs ${file}, which this session wrote`);
+    expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
+  });
+});
+
 describe('session taint: what keeps working', () => {
   it('runs npm test when the model did not edit what it runs', async () => {
     const dir = tempProject({ 'package.json': PACKAGE('touch ran') });
