@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AnyTool } from '../tools/define-tool.js';
 import { isSameOrInside, realpathLoose, type Workspace } from '../tools/workspace.js';
-import { classifyBashCommand, codeReadsOf, type BashClassification } from '../shell/index.js';
+import { classifyBashCommand, codeReadsOf, writesFromData, type BashClassification } from '../shell/index.js';
 import { gitHooksDirectories } from './code-running-files.js';
 import { SessionTaint, type TaintChange } from './session-taint.js';
 import { taintChangeOf, taintVerdict } from './taint-check.js';
@@ -139,7 +139,11 @@ export class PermissionPolicy {
   async writesOf(query: PermissionQuery): Promise<TaintChange | undefined> {
     const call = this.describe(query);
     if (call.tool.kind !== 'edit' && call.tool.kind !== 'bash') return undefined;
-    return taintChangeOf(call.tool.kind === 'edit' ? call.paths : [], await this.classify(call));
+    const bash = await this.classify(call);
+    // `git apply`, `tar -x`, `patch`: the files come from the data, so any file may have been written.
+    const fromData =
+      call.command !== undefined && bash?.readOnly !== true && (await writesFromData(call.command));
+    return taintChangeOf(call.tool.kind === 'edit' ? call.paths : [], bash, fromData);
   }
 
   /**

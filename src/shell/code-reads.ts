@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseBashCommand, type ShellWord } from './bash-command.js';
 import { directoryChange, programName, programsOf, type ProgramRun } from './bash-programs.js';
 import { CODE_READERS, type CodeReaderRow } from './code-readers.js';
+import { linkMaking } from './bash-link-makers.js';
 
 /**
  * What one program of a command line reads as code (see `CODE_READERS`).
@@ -35,6 +36,19 @@ const SCRIPT_DEPTH = 2;
  */
 export async function codeReadsOf(command: string, cwd: string, homeDir: string): Promise<CodeRead[]> {
   return readsOfLine(command, cwd, homeDir, 0);
+}
+
+/**
+ * Whether `command` runs a program that writes the files its input data names (`tar -x`, `unzip`,
+ * `patch`, `git apply`/`checkout`/`pull`/`stash`…, see `linkMaking`): which files it writes is
+ * known only when it runs. An unreadable line counts as one. Never throws.
+ */
+export async function writesFromData(command: string): Promise<boolean> {
+  const parsed = await parseBashCommand(command);
+  if (!parsed.ok) return true;
+  return parsed.commands.some((simple) =>
+    programsOf(simple.argv).runs.some((run) => linkMaking(run) === 'data'),
+  );
 }
 
 async function readsOfLine(
@@ -100,8 +114,10 @@ async function readsOfRow(
 ): Promise<CodeRead[]> {
   const directory = movedDirectory(row, args, start, homeDir);
   const files = (row.files ?? []).map((file) => place(file, directory, homeDir));
-  files.push(...optionFiles(row.fileOptions ?? [], args).map((file) => place(file, directory, homeDir)));
-  let anyFile = false;
+  const named = optionFiles(row.fileOptions ?? [], args);
+  files.push(...named.files.map((file) => place(file, directory, homeDir)));
+  // A file option whose value the shell computes (`make -f "$m"`) may name any file.
+  let anyFile = named.computed;
   const more: CodeRead[] = [];
   for (const extra of row.more ?? []) {
     if (extra === 'operands') {
@@ -113,7 +129,19 @@ async function readsOfRow(
           files.push(place(word.value.slice(word.value.indexOf('=') + 1), directory, homeDir));
       }
     } else if (extra === 'make-includes' && directory !== undefined) {
-      for (const makefile of files.slice()) files.push(...makeIncludes(makefile, directory));
+      for (const makefile of files.slice()) {
+        const read = readMakefile(makefile, directory);
+        files.push(...read.includes);
+        anyFile ||= read.computed;
+        if (depth < SCRIPT_DEPTH)
+          for (const recipe of read.recipes)
+            more.push(
+              ...(await readsOfLine(recipe, directory, homeDir, depth + 1)).map((found) => ({
+                ...found,
+                program: name,
+              })),
+            );
+      }
     } else if (extra === 'package-scripts' && directory !== undefined && depth < SCRIPT_DEPTH) {
       for (const script of packageScripts(path.join(directory, 'package.json'), name, args))
         more.push(
@@ -199,20 +227,28 @@ function movedDirectory(
   return directory;
 }
 
-/** The values of `options` in `args` (`-f FILE`, `-fFILE`, `--file=FILE`). */
-function optionFiles(options: readonly string[], args: readonly ShellWord[]): string[] {
+/** The values of `options` in `args` (`-f FILE`, `-fFILE`, `--file=FILE`); `computed` when one is an expansion. */
+function optionFiles(
+  options: readonly string[],
+  args: readonly ShellWord[],
+): { files: string[]; computed: boolean } {
   const files: string[] = [];
+  let computed = false;
+  const add = (word: ShellWord, value: string) => {
+    if (word.dynamic) computed = true;
+    else files.push(value);
+  };
   args.forEach((word, index) => {
     for (const option of options) {
-      if (word.value === option && args[index + 1] !== undefined)
-        files.push((args[index + 1] as ShellWord).value);
+      const next = args[index + 1];
+      if (word.value === option && next !== undefined) add(next, next.value);
       else if (option.startsWith('--') && word.value.startsWith(`${option}=`))
-        files.push(word.value.slice(option.length + 1));
+        add(word, word.value.slice(option.length + 1));
       else if (!option.startsWith('--') && word.value.startsWith(option) && word.value.length > option.length)
-        files.push(word.value.slice(option.length));
+        add(word, word.value.slice(option.length));
     }
   });
-  return files;
+  return { files, computed };
 }
 
 // npm's aliases for the scripts it runs by name; anything else runs every script hookloop cannot rule out.
@@ -251,20 +287,35 @@ function packageScripts(file: string, manager: string, args: readonly ShellWord[
   return names.map((name) => scripts[name]).filter((text): text is string => typeof text === 'string');
 }
 
-/** The literal files a makefile `include`s (`include`, `-include`, `sinclude`), resolved from `directory`. */
-function makeIncludes(makefile: string, directory: string): string[] {
+/**
+ * What a makefile makes make run: the literal files it `include`s (`include`, `-include`,
+ * `sinclude`, resolved from `directory`), `computed` when an include names a variable (it may be
+ * any file), and its recipe lines that hold no make variable, to be read as command lines in
+ * their turn (`./build.sh`). A missing or unreadable makefile reads as nothing.
+ */
+function readMakefile(
+  makefile: string,
+  directory: string,
+): { includes: string[]; computed: boolean; recipes: string[] } {
+  const found = { includes: [] as string[], computed: false, recipes: [] as string[] };
   let text: string;
   try {
     text = fs.readFileSync(makefile, 'utf8');
   } catch {
-    return [];
+    return found;
   }
-  const found: string[] = [];
   for (const line of text.split('\n')) {
+    if (line.startsWith('\t')) {
+      const recipe = line.slice(1).replace(/^[@+-]+/, '');
+      if (!recipe.includes('$')) found.recipes.push(recipe);
+      continue;
+    }
     const match = /^\s*-?s?include\s+(.+)$/.exec(line);
     if (!match) continue;
-    for (const word of (match[1] as string).split(/\s+/))
-      if (word !== '' && !word.includes('$')) found.push(path.resolve(directory, word));
+    for (const word of (match[1] as string).split(/\s+/)) {
+      if (word.includes('$')) found.computed = true;
+      else if (word !== '') found.includes.push(path.resolve(directory, word));
+    }
   }
   return found;
 }

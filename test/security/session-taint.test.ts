@@ -140,9 +140,37 @@ describe('session taint: an allow rule does not run what the model wrote', () =>
     });
     // A person approved the write (its destination is not known before it runs), then is asked about make.
     expect(approver.asked.at(-1)!.message).toBe(
-      'make runs a file this session wrote where the command computed the path; approve once to trust it.',
+      'make may run a file this session wrote (an earlier command wrote files hookloop could not name before it ran); approve once to trust it.',
     );
     expect(approver.asked).toHaveLength(2);
+  });
+
+  it('counts what a program writes from its data: git apply of a patch the model wrote, then make', async () => {
+    const dir = tempProject({ Makefile: 'all:\n\ttrue\n' });
+    const patch = '--- a/Makefile\n+++ b/Makefile\n@@ -1,2 +1,2 @@\n all:\n-\ttrue\n+\ttouch pwned\n';
+    const { results } = await session(
+      dir,
+      [write(dir, 'fix.diff', patch), bash('git apply fix.diff'), bash('make')],
+      {
+        allow: ['Write', 'Bash(git apply:*)', 'Bash(make)'],
+      },
+    );
+    expect(results[1]!.isError, String(results[1]!.content)).toBe(false);
+    expect(fs.readFileSync(path.join(dir, 'Makefile'), 'utf8')).toContain('touch pwned');
+    expect(results[2]!.content).toContain('make may run a file this session wrote');
+    expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
+  });
+
+  it('follows a Makefile recipe to the script it runs', async () => {
+    const dir = tempProject({ Makefile: 'all:\n\t@./build.sh\n', 'build.sh': '#!/bin/sh\n' });
+    const { results } = await session(
+      dir,
+      [write(dir, 'build.sh', '#!/bin/sh\ntouch pwned\n'), bash('make')],
+      {
+        allow: ['Write', 'Bash(make)'],
+      },
+    );
+    expect(results[1]!.content).toContain('make runs build.sh, which this session wrote');
   });
 
   it('remembers across a resume what the model wrote before', async () => {
@@ -265,6 +293,18 @@ describe('session taint: what keeps working', () => {
       'make runs Makefile, which this session wrote; approve once to trust it.',
     ]);
     expect(fs.existsSync(path.join(dir, 'again'))).toBe(true);
+  });
+
+  it('runs an allowed script twice: running a program is not writing the files it names', async () => {
+    const dir = tempProject({ 'check.js': 'require("fs").appendFileSync("ran", "x")' });
+    const approver = countingApprover();
+    const { results } = await session(dir, [bash('node check.js'), bash('node check.js')], {
+      allow: ['Bash(node check.js)'],
+      approver,
+    });
+    expect(results.map((result) => result.isError)).toEqual([false, false]);
+    expect(approver.asked).toEqual([]);
+    expect(fs.readFileSync(path.join(dir, 'ran'), 'utf8')).toBe('xx');
   });
 
   it('is off in bypassPermissions, where every command runs', async () => {
