@@ -51,11 +51,12 @@ const PYTHON_PROJECT = ['pyproject.toml', 'setup.py', 'setup.cfg'];
 
 /** The table: every program whose allow rule could run code the model wrote in a file. */
 export const CODE_READERS: readonly CodeReaderRow[] = [
-  // Package managers run package.json scripts (and their pre/post scripts) and the binaries installed under node_modules.
+  // Package managers run package.json scripts (and their pre/post scripts), the binaries installed
+  // under node_modules, and the scripts of workspace packages (`-w`, `-r`, `--filter`): every package.json below.
   {
     programs: ['npm', 'pnpm', 'yarn', 'bun'],
     files: ['package.json'],
-    below: /^node_modules\//,
+    below: /^node_modules\/|(^|\/)package\.json$/,
     more: ['package-scripts', 'program-operand'],
     directoryOptions: ['--prefix', '-C', '--dir', '--cwd'],
   },

@@ -4,13 +4,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   builtinTools,
+  GENERAL_PURPOSE,
   HookEngine,
+  runAgent,
   loadSession,
   type ApprovalRequest,
   type Approver,
   type PermissionMode,
 } from '../../src/index.js';
-import type { ScriptTurn } from '../../src/testing.js';
+import { ScriptedModel, type ScriptTurn } from '../../src/testing.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
@@ -198,6 +200,42 @@ describe('session taint: an allow rule does not run what the model wrote', () =>
     });
     const last = toolResults(result.messages).at(-1)!;
     expect(last.content).toContain('make runs Makefile, which this session wrote');
+    expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
+  });
+
+  it("counts a subagent's writes for its session, in this run and after a resume", async () => {
+    const dir = tempProject({ Makefile: 'all:\n\ttrue\n' });
+    const sessionId = randomUUID();
+    const transcriptPath = path.join(tempProject(), `${sessionId}.jsonl`);
+    const options = {
+      projectDir: dir,
+      tools: builtinTools(),
+      agents: [GENERAL_PURPOSE],
+      permissions: { mode: 'default' as const, rules: { allow: ['Write', 'Bash(make)'] } },
+    };
+    const model = new ScriptedModel([
+      [toolUse('a1', 'Agent', { description: 'edit', prompt: 'SUB edit', subagent_type: 'general-purpose' })],
+      {
+        match: 'SUB',
+        content: [
+          toolUse('s1', 'Write', { file_path: path.join(dir, 'Makefile'), content: 'all:\n\ttouch pwned\n' }),
+        ],
+      },
+      { match: 'SUB', content: [text('edited')] },
+      [toolUse('t1', 'Bash', { command: 'make' })],
+      [text('done')],
+    ]);
+    const first = await runAgent('go', { ...options, model, sessionId, transcriptPath });
+    expect(toolResults(first.messages).at(-1)!.content).toContain(
+      'make runs Makefile, which this session wrote',
+    );
+    const { result } = await scriptedRun([[toolUse('t2', 'Bash', { command: 'make' })], [text('done')]], {
+      ...options,
+      resume: loadSession(transcriptPath),
+    });
+    expect(toolResults(result.messages).at(-1)!.content).toContain(
+      'make runs Makefile, which this session wrote',
+    );
     expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
   });
 
