@@ -4,8 +4,8 @@ import type { RunEvent, RunObserver, SubagentRunEvent } from '../loop/run-events
 
 /*
  * How a subagent's run reaches its parent's observers (the CLI's stderr, the events file, the
- * spans). Its hook starts and outcomes (which already carry `agentId`), system messages and
- * warnings go as they are; its own model requests, tool calls and decisions go wrapped in
+ * spans). Its hook starts and outcomes (which already carry `agentId`), system messages,
+ * warnings and session-taint changes go as they are; its own model requests, tool calls and decisions go wrapped in
  * `subagent_event`, so an observer of the parent never mistakes them for the parent's (the
  * parent's transcript, `--output-format stream-json`); its messages and stream deltas stay its own.
  */
@@ -15,6 +15,8 @@ const AS_THEY_ARE = new Set<RunEvent['type']>([
   'hook_outcome',
   'system_message',
   'warning',
+  // The taint is the session's (a subagent shares its parent's policy): the parent's transcript keeps it for a resume.
+  'session_taint',
 ]);
 const WRAPPED = new Set<RunEvent['type']>([
   'model_request',

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AnyTool } from '../tools/define-tool.js';
 import { isSameOrInside, realpathLoose, type Workspace } from '../tools/workspace.js';
-import { classifyBashCommand, codeReadsOf, type BashClassification } from '../shell/index.js';
+import { classifyBashCommand, codeReadsOf, writesFromData, type BashClassification } from '../shell/index.js';
 import { gitHooksDirectories } from './code-running-files.js';
 import { SessionTaint, type TaintChange } from './session-taint.js';
 import { taintChangeOf, taintVerdict } from './taint-check.js';
@@ -106,6 +106,11 @@ export class PermissionPolicy {
   private readonly runsSandboxed: ((input: unknown) => boolean) | undefined;
   /** Where a rule came from (see `PermissionPolicyOptions.ruleSources`); session rules are `session`. */
   private readonly ruleFiles: RuleFiles;
+  /**
+   * The last classification of each (frozen) input, so that `writesOf` after `evaluate` of the
+   * same input does not read the command again (a different cwd reads it again).
+   */
+  private readonly classified = new WeakMap<object, { cwd: string; bash: BashClassification }>();
   /** What the model wrote this session (see `SessionTaint`); subagents' views share it. */
   private readonly taint = new SessionTaint();
 
@@ -139,7 +144,11 @@ export class PermissionPolicy {
   async writesOf(query: PermissionQuery): Promise<TaintChange | undefined> {
     const call = this.describe(query);
     if (call.tool.kind !== 'edit' && call.tool.kind !== 'bash') return undefined;
-    return taintChangeOf(call.tool.kind === 'edit' ? call.paths : [], await this.classify(call));
+    const bash = await this.classify(call, true);
+    // `git apply`, `tar -x`, `patch`: the files come from the data, so any file may have been written.
+    const fromData =
+      call.command !== undefined && bash?.readOnly !== true && (await writesFromData(call.command));
+    return taintChangeOf(call.tool.kind === 'edit' ? call.paths : [], bash, fromData);
   }
 
   /**
@@ -423,13 +432,18 @@ export class PermissionPolicy {
     return matchesRule(rule, call.tool.name, call.query.input, call.query.cwd, this.projectDir, options);
   }
 
-  private async classify(call: Call): Promise<BashClassification | undefined> {
+  /** `reuse`: take the classification `evaluate` made of this same input (for `writesOf` only: `evaluate` always reads afresh). */
+  private async classify(call: Call, reuse = false): Promise<BashClassification | undefined> {
     if (call.command === undefined) return undefined;
+    const input = call.query.input as object;
+    const known = reuse ? this.classified.get(input) : undefined;
+    if (known?.cwd === call.query.cwd) call.bash ??= known.bash;
     call.bash ??= await classifyBashCommand(call.command, {
       cwd: call.query.cwd,
       workspace: this.workspace,
       homeDir: this.homeDir,
     });
+    this.classified.set(input, { cwd: call.query.cwd, bash: call.bash });
     return call.bash;
   }
 

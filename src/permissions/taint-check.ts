@@ -7,20 +7,23 @@ import type { PermissionMode, PermissionVerdict } from './types.js';
 /**
  * What a call writes, as a taint change: the real paths an edit tool names (`paths`), or what the
  * Bash reader says a command writes (`bash`): the paths of redirections and of the writes it reads
- * (a tree for `cp -r`/`mv`), the paths a program it does not read names in its words, and
- * `unknown` for a destination computed when the command runs. Undefined when the call writes nothing.
+ * (a tree for `cp -r`/`mv`), and `unknown` for a destination computed when the command runs or,
+ * with `fromData`, one a program takes from its input (`tar -x`, `git apply`). Undefined when the
+ * call writes nothing.
  */
 export function taintChangeOf(
   paths: readonly string[],
   bash: BashClassification | undefined,
+  fromData = false,
 ): TaintChange | undefined {
   const files = new Set(paths.map(realpathLoose));
   const trees = new Set<string>();
-  let unknown = false;
+  let unknown = fromData;
   for (const write of bash?.writes ?? []) {
     if (write.kind === 'program') {
+      // The words of a program hookloop does not read mostly name what it reads (`node script.js`):
+      // counting them as written would make every second run of an allowed command ask.
       if (write.computed === true) unknown = true;
-      for (const mention of write.mentions ?? []) files.add(realpathLoose(mention));
       continue;
     }
     if (write.path === undefined || write.place === 'unknown') unknown = true;
@@ -49,10 +52,9 @@ export function taintVerdict(
     const relative = path.relative(projectDir, file);
     return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
   });
-  const what = tainted.unknown
-    ? 'a file this session wrote where the command computed the path'
-    : `${shown.join(', ')}${tainted.files.length > 3 ? ' and more' : ''}, which this session wrote`;
-  const message = `${tainted.program} runs ${what}; approve once to trust it.`;
+  const message = tainted.unknown
+    ? `${tainted.program} may run a file this session wrote (an earlier command wrote files hookloop could not name before it ran); approve once to trust it.`
+    : `${tainted.program} runs ${shown.join(', ')}${tainted.files.length > 3 ? ' and more' : ''}, which this session wrote; approve once to trust it.`;
   const taint = { files: tainted.files, unknown: tainted.unknown };
   if (mode === 'dontAsk')
     return {

@@ -25,10 +25,11 @@ export interface CodeReaderRow {
    * interpreter's script and modules); `package-scripts`: the package.json scripts this run may
    * start, read as command lines in their turn; `make-includes`: the files the makefile `include`s;
    * `git-hooks`: the hooks of the repository (`.git/hooks`, `core.hooksPath`), which the policy
-   * finds; `python-module`: `-m NAME` runs the program NAME's row.
+   * finds; `python-module`: `-m NAME` runs the program NAME's row; `program-operand`: the first
+   * operand (after `exec`, `x` or `dlx`) is a program run with the words after it, read by its own row.
    */
   readonly more?: readonly (
-    'operands' | 'package-scripts' | 'make-includes' | 'git-hooks' | 'python-module'
+    'operands' | 'package-scripts' | 'make-includes' | 'git-hooks' | 'python-module' | 'program-operand'
   )[];
   /** Options that move the run's directory (`-C DIR`, `--prefix=DIR`): each takes the next word or `=VALUE`. */
   readonly directoryOptions?: readonly string[];
@@ -50,19 +51,20 @@ const PYTHON_PROJECT = ['pyproject.toml', 'setup.py', 'setup.cfg'];
 
 /** The table: every program whose allow rule could run code the model wrote in a file. */
 export const CODE_READERS: readonly CodeReaderRow[] = [
-  // Package managers run package.json scripts (and their pre/post scripts) and the binaries installed under node_modules.
+  // Package managers run package.json scripts (and their pre/post scripts), the binaries installed
+  // under node_modules, and the scripts of workspace packages (`-w`, `-r`, `--filter`): every package.json below.
   {
     programs: ['npm', 'pnpm', 'yarn', 'bun'],
     files: ['package.json'],
-    below: /^node_modules\//,
-    more: ['package-scripts'],
+    below: /^node_modules\/|(^|\/)package\.json$/,
+    more: ['package-scripts', 'program-operand'],
     directoryOptions: ['--prefix', '-C', '--dir', '--cwd'],
   },
   {
     programs: ['npx', 'pnpx', 'bunx'],
     files: ['package.json'],
     below: /^node_modules\//,
-    more: ['operands'],
+    more: ['operands', 'program-operand'],
   },
   // Test runners: their configuration files and the test files they load.
   {

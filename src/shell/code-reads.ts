@@ -1,8 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseBashCommand, type ShellWord } from './bash-command.js';
 import { directoryChange, programName, programsOf, type ProgramRun } from './bash-programs.js';
 import { CODE_READERS, type CodeReaderRow } from './code-readers.js';
+import { linkMaking } from './bash-link-makers.js';
+import { packageScripts, readMakefile } from './code-read-files.js';
 
 /**
  * What one program of a command line reads as code (see `CODE_READERS`).
@@ -35,6 +36,19 @@ const SCRIPT_DEPTH = 2;
  */
 export async function codeReadsOf(command: string, cwd: string, homeDir: string): Promise<CodeRead[]> {
   return readsOfLine(command, cwd, homeDir, 0);
+}
+
+/**
+ * Whether `command` runs a program that writes the files its input data names (`tar -x`, `unzip`,
+ * `patch`, `git apply`/`checkout`/`pull`/`stash`…, see `linkMaking`): which files it writes is
+ * known only when it runs. An unreadable line counts as one. Never throws.
+ */
+export async function writesFromData(command: string): Promise<boolean> {
+  const parsed = await parseBashCommand(command);
+  if (!parsed.ok) return true;
+  return parsed.commands.some((simple) =>
+    programsOf(simple.argv).runs.some((run) => linkMaking(run) === 'data'),
+  );
 }
 
 async function readsOfLine(
@@ -100,8 +114,10 @@ async function readsOfRow(
 ): Promise<CodeRead[]> {
   const directory = movedDirectory(row, args, start, homeDir);
   const files = (row.files ?? []).map((file) => place(file, directory, homeDir));
-  files.push(...optionFiles(row.fileOptions ?? [], args).map((file) => place(file, directory, homeDir)));
-  let anyFile = false;
+  const named = optionFiles(row.fileOptions ?? [], args);
+  files.push(...named.files.map((file) => place(file, directory, homeDir)));
+  // A file option whose value the shell computes (`make -f "$m"`) may name any file.
+  let anyFile = named.computed;
   const more: CodeRead[] = [];
   for (const extra of row.more ?? []) {
     if (extra === 'operands') {
@@ -113,7 +129,19 @@ async function readsOfRow(
           files.push(place(word.value.slice(word.value.indexOf('=') + 1), directory, homeDir));
       }
     } else if (extra === 'make-includes' && directory !== undefined) {
-      for (const makefile of files.slice()) files.push(...makeIncludes(makefile, directory));
+      for (const makefile of files.slice()) {
+        const read = readMakefile(makefile, directory);
+        files.push(...read.includes);
+        anyFile ||= read.computed;
+        if (depth < SCRIPT_DEPTH)
+          for (const recipe of read.recipes)
+            more.push(
+              ...(await readsOfLine(recipe, directory, homeDir, depth + 1)).map((found) => ({
+                ...found,
+                program: name,
+              })),
+            );
+      }
     } else if (extra === 'package-scripts' && directory !== undefined && depth < SCRIPT_DEPTH) {
       for (const script of packageScripts(path.join(directory, 'package.json'), name, args))
         more.push(
@@ -122,11 +150,18 @@ async function readsOfRow(
             program: name,
           })),
         );
+    } else if (extra === 'program-operand') {
+      more.push(...(await programOperandReads(name, args, directory, homeDir, depth)));
     } else if (extra === 'python-module') {
       const index = args.findIndex((word) => word.value === '-m');
       const module = args[index + 1];
       if (index >= 0 && module !== undefined)
-        more.push(...(await readsOfRun(args.slice(index + 1), directory, homeDir, depth)));
+        more.push(
+          ...(await readsOfRun(args.slice(index + 1), directory, homeDir, depth)).map((read) => ({
+            ...read,
+            program: name,
+          })),
+        );
     }
   }
   const read: CodeRead = {
@@ -138,6 +173,34 @@ async function readsOfRow(
     ...(anyFile ? { anyFile } : {}),
   };
   return [read, ...more];
+}
+
+// What package managers run a package's binary with; `npx`-like programs run it as their first operand.
+const EXEC_SUBCOMMANDS = new Set(['exec', 'x', 'dlx']);
+const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
+
+/**
+ * `npx vitest run`, `pnpm exec jest`, `yarn dlx x`: the program a package runner starts, read by
+ * its own row (the package manager's own subcommands are not programs: only after `exec`/`x`/`dlx`).
+ */
+async function programOperandReads(
+  name: string,
+  args: readonly ShellWord[],
+  directory: string | undefined,
+  homeDir: string,
+  depth: number,
+): Promise<CodeRead[]> {
+  let index = args.findIndex((word) => !word.value.startsWith('-'));
+  if (index < 0) return [];
+  if (!PACKAGE_RUNNERS.has(name)) {
+    if (!EXEC_SUBCOMMANDS.has((args[index] as ShellWord).value)) return [];
+    index = args.findIndex((word, at) => at > index && !word.value.startsWith('-'));
+    if (index < 0) return [];
+  }
+  return (await readsOfRun(args.slice(index), directory, homeDir, depth)).map((read) => ({
+    ...read,
+    program: name,
+  }));
 }
 
 /** The directory after the row's `-C DIR`/`--prefix=DIR` options (the last wins; a computed one is unknown). */
@@ -164,74 +227,28 @@ function movedDirectory(
   return directory;
 }
 
-/** The values of `options` in `args` (`-f FILE`, `-fFILE`, `--file=FILE`). */
-function optionFiles(options: readonly string[], args: readonly ShellWord[]): string[] {
+/** The values of `options` in `args` (`-f FILE`, `-fFILE`, `--file=FILE`); `computed` when one is an expansion. */
+function optionFiles(
+  options: readonly string[],
+  args: readonly ShellWord[],
+): { files: string[]; computed: boolean } {
   const files: string[] = [];
+  let computed = false;
+  const add = (word: ShellWord, value: string) => {
+    if (word.dynamic) computed = true;
+    else files.push(value);
+  };
   args.forEach((word, index) => {
     for (const option of options) {
-      if (word.value === option && args[index + 1] !== undefined)
-        files.push((args[index + 1] as ShellWord).value);
+      const next = args[index + 1];
+      if (word.value === option && next !== undefined) add(next, next.value);
       else if (option.startsWith('--') && word.value.startsWith(`${option}=`))
-        files.push(word.value.slice(option.length + 1));
+        add(word, word.value.slice(option.length + 1));
       else if (!option.startsWith('--') && word.value.startsWith(option) && word.value.length > option.length)
-        files.push(word.value.slice(option.length));
+        add(word, word.value.slice(option.length));
     }
   });
-  return files;
-}
-
-// npm's aliases for the scripts it runs by name; anything else runs every script hookloop cannot rule out.
-const NAMED_SCRIPTS: Readonly<Record<string, string>> = {
-  test: 'test',
-  t: 'test',
-  tst: 'test',
-  start: 'start',
-  stop: 'stop',
-  restart: 'restart',
-};
-const RUN_SUBCOMMANDS = new Set(['run', 'run-script', 'rum', 'urn']);
-
-/**
- * The package.json scripts a package manager run may start: `test` (with `pretest`/`posttest`),
- * `run X` (and yarn's, pnpm's and bun's `X`) with its pre and post scripts; every script for any
- * other subcommand (install and publish run lifecycle scripts, and a manager's own commands are
- * not all known here). Empty when the file is missing or not JSON.
- */
-function packageScripts(file: string, manager: string, args: readonly ShellWord[]): string[] {
-  let scripts: Record<string, unknown>;
-  try {
-    const json = JSON.parse(fs.readFileSync(file, 'utf8')) as { scripts?: unknown };
-    if (typeof json.scripts !== 'object' || json.scripts === null) return [];
-    scripts = json.scripts as Record<string, unknown>;
-  } catch {
-    return [];
-  }
-  const operands = args.filter((word) => !word.value.startsWith('-')).map((word) => word.value);
-  const [first, second] = operands;
-  let wanted: string | undefined = first === undefined ? undefined : NAMED_SCRIPTS[first];
-  if (first !== undefined && RUN_SUBCOMMANDS.has(first)) wanted = second;
-  else if (wanted === undefined && manager !== 'npm' && first !== undefined && first in scripts)
-    wanted = first;
-  const names = wanted === undefined ? Object.keys(scripts) : [`pre${wanted}`, wanted, `post${wanted}`];
-  return names.map((name) => scripts[name]).filter((text): text is string => typeof text === 'string');
-}
-
-/** The literal files a makefile `include`s (`include`, `-include`, `sinclude`), resolved from `directory`. */
-function makeIncludes(makefile: string, directory: string): string[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(makefile, 'utf8');
-  } catch {
-    return [];
-  }
-  const found: string[] = [];
-  for (const line of text.split('\n')) {
-    const match = /^\s*-?s?include\s+(.+)$/.exec(line);
-    if (!match) continue;
-    for (const word of (match[1] as string).split(/\s+/))
-      if (word !== '' && !word.includes('$')) found.push(path.resolve(directory, word));
-  }
-  return found;
+  return { files, computed };
 }
 
 /** A word naming a file, absolute when `directory` is known (else as written, for a match in any directory). */

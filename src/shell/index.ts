@@ -25,5 +25,5 @@ export { isReadOnlyCommandLine } from './read-only-command.js';
 export { READ_ONLY_GIT, READ_ONLY_PROGRAMS, type ProgramFlags } from './read-only-programs.js';
 export type { PathResolver } from './path-resolver.js';
 export { isSameOrInside } from './path-inside.js';
-export { codeReadsOf, type CodeRead } from './code-reads.js';
+export { codeReadsOf, writesFromData, type CodeRead } from './code-reads.js';
 export { CODE_READERS, type CodeReaderRow } from './code-readers.js';

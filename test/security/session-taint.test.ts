@@ -4,13 +4,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   builtinTools,
+  GENERAL_PURPOSE,
   HookEngine,
+  runAgent,
   loadSession,
   type ApprovalRequest,
   type Approver,
   type PermissionMode,
 } from '../../src/index.js';
-import type { ScriptTurn } from '../../src/testing.js';
+import { ScriptedModel, type ScriptTurn } from '../../src/testing.js';
 import { runCli, writeJson } from '../support/cli.js';
 import { scriptedRun, tempProject, text, toolResults, toolUse } from '../support/scripted-run.js';
 
@@ -140,9 +142,37 @@ describe('session taint: an allow rule does not run what the model wrote', () =>
     });
     // A person approved the write (its destination is not known before it runs), then is asked about make.
     expect(approver.asked.at(-1)!.message).toBe(
-      'make runs a file this session wrote where the command computed the path; approve once to trust it.',
+      'make may run a file this session wrote (an earlier command wrote files hookloop could not name before it ran); approve once to trust it.',
     );
     expect(approver.asked).toHaveLength(2);
+  });
+
+  it('counts what a program writes from its data: git apply of a patch the model wrote, then make', async () => {
+    const dir = tempProject({ Makefile: 'all:\n\ttrue\n' });
+    const patch = '--- a/Makefile\n+++ b/Makefile\n@@ -1,2 +1,2 @@\n all:\n-\ttrue\n+\ttouch pwned\n';
+    const { results } = await session(
+      dir,
+      [write(dir, 'fix.diff', patch), bash('git apply fix.diff'), bash('make')],
+      {
+        allow: ['Write', 'Bash(git apply:*)', 'Bash(make)'],
+      },
+    );
+    expect(results[1]!.isError, String(results[1]!.content)).toBe(false);
+    expect(fs.readFileSync(path.join(dir, 'Makefile'), 'utf8')).toContain('touch pwned');
+    expect(results[2]!.content).toContain('make may run a file this session wrote');
+    expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
+  });
+
+  it('follows a Makefile recipe to the script it runs', async () => {
+    const dir = tempProject({ Makefile: 'all:\n\t@./build.sh\n', 'build.sh': '#!/bin/sh\n' });
+    const { results } = await session(
+      dir,
+      [write(dir, 'build.sh', '#!/bin/sh\ntouch pwned\n'), bash('make')],
+      {
+        allow: ['Write', 'Bash(make)'],
+      },
+    );
+    expect(results[1]!.content).toContain('make runs build.sh, which this session wrote');
   });
 
   it('remembers across a resume what the model wrote before', async () => {
@@ -170,6 +200,42 @@ describe('session taint: an allow rule does not run what the model wrote', () =>
     });
     const last = toolResults(result.messages).at(-1)!;
     expect(last.content).toContain('make runs Makefile, which this session wrote');
+    expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
+  });
+
+  it("counts a subagent's writes for its session, in this run and after a resume", async () => {
+    const dir = tempProject({ Makefile: 'all:\n\ttrue\n' });
+    const sessionId = randomUUID();
+    const transcriptPath = path.join(tempProject(), `${sessionId}.jsonl`);
+    const options = {
+      projectDir: dir,
+      tools: builtinTools(),
+      agents: [GENERAL_PURPOSE],
+      permissions: { mode: 'default' as const, rules: { allow: ['Write', 'Bash(make)'] } },
+    };
+    const model = new ScriptedModel([
+      [toolUse('a1', 'Agent', { description: 'edit', prompt: 'SUB edit', subagent_type: 'general-purpose' })],
+      {
+        match: 'SUB',
+        content: [
+          toolUse('s1', 'Write', { file_path: path.join(dir, 'Makefile'), content: 'all:\n\ttouch pwned\n' }),
+        ],
+      },
+      { match: 'SUB', content: [text('edited')] },
+      [toolUse('t1', 'Bash', { command: 'make' })],
+      [text('done')],
+    ]);
+    const first = await runAgent('go', { ...options, model, sessionId, transcriptPath });
+    expect(toolResults(first.messages).at(-1)!.content).toContain(
+      'make runs Makefile, which this session wrote',
+    );
+    const { result } = await scriptedRun([[toolUse('t2', 'Bash', { command: 'make' })], [text('done')]], {
+      ...options,
+      resume: loadSession(transcriptPath),
+    });
+    expect(toolResults(result.messages).at(-1)!.content).toContain(
+      'make runs Makefile, which this session wrote',
+    );
     expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
   });
 
@@ -208,6 +274,33 @@ describe('session taint: an allow rule does not run what the model wrote', () =>
   });
 });
 
+describe('session taint: each program of the table, after the model wrote what it runs', () => {
+  // [file the model writes, command, the allow rule, the program named in the question]
+  const CASES: readonly [string, string, string, string][] = [
+    ['build.sh', 'bash build.sh', 'Bash(bash build.sh)', 'bash'],
+    ['run.sh', './run.sh', 'Bash(./run.sh)', './run.sh'],
+    ['src/a.test.ts', 'npx vitest run', 'Bash(npx vitest:*)', 'npx'],
+    ['vitest.config.ts', 'npm run test:unit', 'Bash(npm run:*)', 'npm'],
+    ['tests/conftest.py', 'python3 -m pytest', 'Bash(python3 -m pytest)', 'python3'],
+    ['setup.py', 'pip install -e .', 'Bash(pip install:*)', 'pip'],
+    ['build.rs', 'cargo test', 'Bash(cargo test:*)', 'cargo'],
+    ['pkg/a_test.go', 'go test ./...', 'Bash(go test:*)', 'go'],
+    ['lib/x.js', 'node --require ./lib/x.js main.js', 'Bash(node:*)', 'node'],
+    ['rules.mk', 'cd sub && make', 'Bash', 'make'],
+  ];
+  it.each(CASES)('%s, then %s', async (file, command, rule, program) => {
+    const dir = tempProject({
+      'package.json': JSON.stringify({ scripts: { 'test:unit': 'vitest run' } }),
+      'sub/Makefile': 'include ../rules.mk\n',
+    });
+    const { results } = await session(dir, [write(dir, file, 'touch pwned\n'), bash(command)], {
+      allow: ['Write', rule, 'Bash(make)'],
+    });
+    expect(results[1]!.content).toContain(`${program} runs ${file}, which this session wrote`);
+    expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
+  });
+});
+
 describe('session taint: what keeps working', () => {
   it('runs npm test when the model did not edit what it runs', async () => {
     const dir = tempProject({ 'package.json': PACKAGE('touch ran') });
@@ -238,6 +331,18 @@ describe('session taint: what keeps working', () => {
       'make runs Makefile, which this session wrote; approve once to trust it.',
     ]);
     expect(fs.existsSync(path.join(dir, 'again'))).toBe(true);
+  });
+
+  it('runs an allowed script twice: running a program is not writing the files it names', async () => {
+    const dir = tempProject({ 'check.js': 'require("fs").appendFileSync("ran", "x")' });
+    const approver = countingApprover();
+    const { results } = await session(dir, [bash('node check.js'), bash('node check.js')], {
+      allow: ['Bash(node check.js)'],
+      approver,
+    });
+    expect(results.map((result) => result.isError)).toEqual([false, false]);
+    expect(approver.asked).toEqual([]);
+    expect(fs.readFileSync(path.join(dir, 'ran'), 'utf8')).toBe('xx');
   });
 
   it('is off in bypassPermissions, where every command runs', async () => {
