@@ -35,7 +35,7 @@ export function addServeCommand(program: Command, onParsed: (options: ServeComma
       const run = readRunFlags(prompt, flags, command);
       const refused =
         run.prompt !== undefined || run.print
-          ? 'a prompt (send it with hookloop -p … --durable URL)'
+          ? 'prompt (send it with hookloop -p … --durable URL)'
           : run.durable !== undefined
             ? '--durable (a worker is what --durable reaches)'
             : run.resume !== undefined || run.continue || run.decisions !== undefined
