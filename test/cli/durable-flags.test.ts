@@ -18,7 +18,8 @@ describe('--durable and hookloop serve', () => {
     const cases: [string[], string][] = [
       [['-p', 'go', '--durable', 'localhost:8080'], '--durable: expected an http(s) URL'],
       [['-p', 'go', '--restate-admin', 'http://127.0.0.1:9070'], '--restate-admin goes with --durable URL'],
-      [['serve', '-p', 'go'], 'hookloop serve takes no prompt'],
+      [['serve', '-p', 'go'], "unknown option '-p'"],
+      [['serve', 'go'], 'too many arguments'],
       [['serve', '--durable', 'http://127.0.0.1:8080'], 'hookloop serve takes no --durable'],
       [['serve', '--port', '70000'], '--port: expected a port number from 0 to 65535'],
       [['-c', '--durable', 'http://127.0.0.1:8080'], '--continue cannot find a durable session'],
