@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -248,6 +248,14 @@ describe.skipIf(!haveRestateServer)('the durable CLI on a real Restate server', 
     ]);
     // The timeline of the session reports the decision once, although the restarted worker replayed it.
     expect(eventsOf(session, 'permission_decision')).toHaveLength(1);
+    // `hookloop timeline` reads that file on the worker's machine as it does for a local session.
+    const timeline = spawnSync(process.execPath, [CLI, 'timeline', session], {
+      cwd: project,
+      env: { ...process.env, HOME: home, HOOKLOOP_HOME: config },
+      encoding: 'utf8',
+    });
+    expect(timeline.status, timeline.stderr).toBe(0);
+    expect(existsSync(timeline.stdout.trim())).toBe(true);
   }, 40_000);
 
   it('a deferred call, then the worker and the server killed and restarted: an approval from another process runs it once; another input or call is refused', async () => {
