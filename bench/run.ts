@@ -2,7 +2,7 @@
  * `npm run bench`: runs every benchmark row, prints the table (hookloop against its floor measured
  * in the same run) and writes bench/results.json with the machine it ran on.
  *
- * `node dist/bench/run.js [row…]` runs only the given rows (0–7); HOOKLOOP_BENCH_QUICK=1 takes
+ * `node dist/bench/run.js [row…]` runs only the given rows (0–8); HOOKLOOP_BENCH_QUICK=1 takes
  * fewer samples (for trying things out, not for docs/performance.md); `--print` prints the table of the last
  * bench/results.json without running anything (for docs/performance.md).
  */
@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cliStartupRows } from './cli-startup.js';
+import { durableRows } from './durable.js';
 import { commandHookRows } from './command-hooks.js';
 import { bashReadOnlyFuzzRows } from './bash-read-only-fuzz.js';
 import { fuzzRows } from './fuzz.js';
@@ -42,6 +43,7 @@ const sections: { id: string; title: string; run: () => Promise<BenchRow[]> }[] 
     title: 'read-only Bash in a bubblewrap sandbox, 5,000 commands',
     run: () => bashReadOnlyFuzzRows(quick ? 1000 : 5000),
   },
+  { id: '8', title: 'durable runs on Restate', run: () => durableRows({ runs: quick ? 2 : 5, warmup: 1 }) },
 ];
 
 function machine() {

@@ -85,7 +85,7 @@ export function sessionClient(ingress: string, admin: string, key: string): Sess
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json' },
           body: JSON.stringify({
-            query: `SELECT status, last_failure, last_failure_error_code FROM sys_invocation WHERE id = '${id}'`,
+            query: `SELECT status, last_failure FROM sys_invocation WHERE id = '${id}'`,
           }),
         },
         'the Restate admin API (pass --restate-admin URL)',
@@ -93,7 +93,9 @@ export function sessionClient(ingress: string, admin: string, key: string): Sess
       const rows = ((await answer(response, 'admin query')) as { rows?: InvocationRow[] }).rows ?? [];
       const row = rows[0];
       if (row === undefined) return undefined;
-      const code = Number(row.last_failure_error_code);
+      // The failure text opens with the protocol's code (`[570 Journal mismatch] …`); the code
+      // column holds Restate's own (`RT0016`).
+      const code = Number(/^\[(\d+)/.exec(row.last_failure ?? '')?.[1]);
       if (row.status !== 'paused' && !DETERMINISTIC_FAILURES.has(code)) return undefined;
       const reason = (row.last_failure ?? 'no reason given').replace(/\s+/g, ' ').trim();
       return `the durable run of session ${key} cannot go on (Restate ${row.status === 'paused' ? 'paused' : 'retries'} invocation ${invocationId}): ${reason}`;
@@ -104,7 +106,6 @@ export function sessionClient(ingress: string, admin: string, key: string): Sess
 interface InvocationRow {
   readonly status?: string;
   readonly last_failure?: string | null;
-  readonly last_failure_error_code?: number | string | null;
 }
 
 /** The JSON body of a 2xx answer; anything else is a DurableRunError with the server's reason. */

@@ -7,7 +7,7 @@ import type { RunCommandOptions } from './run-command-types.js';
 /**
  * `hookloop serve [--port N] [--host H] [--register ADMIN_URL] [run flags]` (hookloop's): a worker
  * for durable sessions. `run` holds the run flags (settings, model, permissions, tools, MCP,
- * agents) every session of the worker runs with; it never has a prompt.
+ * agents) every session of the worker runs with; it never has a prompt (the server sends them).
  */
 export interface ServeCommandOptions {
   readonly command: 'serve';
@@ -30,29 +30,26 @@ export function addServeCommand(program: Command, onParsed: (options: ServeComma
     .option('--port <port>', 'the port to listen on (0: any free port)', '9080')
     .option('--host <host>', 'the address to listen on', '127.0.0.1')
     .option('--register <admin-url>', 'register the worker with the Restate server of this admin URL');
-  declareRunFlags(serve).action(
-    (prompt: string | undefined, flags: Record<string, unknown>, command: Command) => {
-      const run = readRunFlags(prompt, flags, command);
-      const refused =
-        run.prompt !== undefined || run.print
-          ? 'a prompt (send it with hookloop -p … --durable URL)'
-          : run.durable !== undefined
-            ? '--durable (a worker is what --durable reaches)'
-            : run.resume !== undefined || run.continue || run.decisions !== undefined
-              ? '--resume/--continue/--approve/--deny (send them with --durable URL)'
-              : undefined;
-      if (refused !== undefined)
-        throw new ConfigError(`hookloop serve takes no ${refused}`, { field: 'argv' });
-      const register = flags['register'] as string | undefined;
-      onParsed({
-        command: 'serve',
-        port: port(flags['port'] as string),
-        host: flags['host'] as string,
-        ...(register !== undefined ? { register: httpUrl('--register', register) } : {}),
-        run,
-      });
-    },
-  );
+  // A worker takes no words (the `hookloop` program allows extra ones to report them itself).
+  serve.allowExcessArguments(false);
+  declareRunFlags(serve, { prompt: false }).action((flags: Record<string, unknown>, command: Command) => {
+    const run = readRunFlags(undefined, flags, command);
+    const refused =
+      run.durable !== undefined
+        ? '--durable (a worker is what --durable reaches)'
+        : run.resume !== undefined || run.continue || run.decisions !== undefined
+          ? '--resume/--continue/--approve/--deny (send them with --durable URL)'
+          : undefined;
+    if (refused !== undefined) throw new ConfigError(`hookloop serve takes no ${refused}`, { field: 'argv' });
+    const register = flags['register'] as string | undefined;
+    onParsed({
+      command: 'serve',
+      port: port(flags['port'] as string),
+      host: flags['host'] as string,
+      ...(register !== undefined ? { register: httpUrl('--register', register) } : {}),
+      run,
+    });
+  });
 }
 
 function port(value: string): number {

@@ -51,7 +51,10 @@ async function importRestate() {
   try {
     return await import('../restate/index.js');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND')
+    if (
+      (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
+      (error as Error).message.includes('@restatedev/restate-sdk')
+    )
       throw new ConfigError(
         'hookloop serve needs the Restate SDK: npm install @restatedev/restate-sdk (an optional peer dependency)',
       );
