@@ -185,7 +185,7 @@ function parseWith(
 // What the schema cannot say on its own: cross-app access needs an identity provider to ask, and
 // the client registered at the server's authorization server that the ID-JAG is bound to.
 function checkCrossAppAccess(config: McpServerConfig, file: string, fieldPath: string): void {
-  if (isStdioConfig(config) || config.oauth?.crossAppAccess === undefined) return;
+  if (!isRemoteConfig(config) || config.oauth?.crossAppAccess === undefined) return;
   const access = config.oauth.crossAppAccess;
   if (access.idpTokenEndpoint === undefined && access.idpIssuer === undefined) {
     const field = `${fieldPath}.oauth.crossAppAccess`;
