@@ -12,6 +12,8 @@ export {
   type SdkMcpToolDefinition,
 } from './sdk-mcp-server.js';
 export type {
+  ContentBlock,
+  ContentBlockParam,
   SDKAssistantMessage,
   SDKMessage,
   SDKPartialAssistantMessage,

@@ -190,7 +190,7 @@ function messageText(message: SDKUserMessage, index: number): string {
     });
   return content
     .map((block, blockIndex) => {
-      if (block.type === 'text' && typeof block['text'] === 'string') return block['text'];
+      if (block.type === 'text' && typeof block.text === 'string') return block.text;
       throw new ConfigError(
         `query() prompt[${index}].message.content[${blockIndex}]: a ${String(block.type)} block is not supported, only text`,
         { field: `prompt[${index}]` },

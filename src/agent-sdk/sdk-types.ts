@@ -17,8 +17,24 @@ export type PermissionMode = 'default' | 'acceptEdits' | 'bypassPermissions' | '
 /** The settings files `settingSources` selects: `~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`. */
 export type SettingSource = 'user' | 'project' | 'local';
 
-/** The event payload a hook callback receives: Claude Code's stdin JSON of that event (snake_case fields). */
-export type HookInput = { [E in HookEventName]: EventInput<E> }[HookEventName];
+/** hookloop's own events (PreModelRequest, …), which the Agent SDK does not know: the `hooks` option takes Claude Code's. */
+type ExtensionEvent = 'PermissionDecision' | 'PreModelRequest' | 'PreToolSelection' | 'PostModelResponse';
+type ClaudeCodeEvent = Exclude<HookEventName, ExtensionEvent>;
+
+/**
+ * The event payload a hook callback receives: Claude Code's stdin JSON of that event (snake_case
+ * fields), typed per event once narrowed by `hook_event_name`. The last member is the common
+ * shape, so that a callback typed with the SDK's own (slightly different) input types fits too.
+ */
+export type HookInput =
+  | { [E in ClaudeCodeEvent]: EventInput<E> }[ClaudeCodeEvent]
+  | {
+      readonly hook_event_name: string;
+      readonly session_id: string;
+      readonly transcript_path: string;
+      readonly cwd: string;
+      readonly [field: string]: unknown;
+    };
 
 /** A hook's answer that it runs on in the background: hookloop does not wait and reads nothing of it. */
 export interface AsyncHookJSONOutput {
@@ -85,7 +101,7 @@ export type PermissionResult =
 /**
  * The approver: asked only about calls the permission policy asks about (a tool in `allowedTools`
  * never reaches it; a deny rule refuses before it). `interrupt: true` on a deny ends the run.
- * A callback that throws denies.
+ * A callback that throws or answers `null` denies.
  */
 export type CanUseTool = {
   callback(
@@ -98,7 +114,7 @@ export type CanUseTool = {
       toolUseID: string;
       agentID?: string;
     },
-  ): Promise<PermissionResult>;
+  ): Promise<PermissionResult | null>;
 }['callback'];
 
 /** A subagent type (`agents` option), by its `subagent_type` name. */

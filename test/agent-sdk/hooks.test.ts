@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { query, type HookInput, type SDKMessage } from '../../src/agent-sdk/index.js';
+import { query, type HookInput, type SDKMessage, type SDKSystemMessage } from '../../src/agent-sdk/index.js';
 import { collect, scripted, toolResults, toolUseIds } from './support.js';
 
 const bash = (id: string, command: string) => [{ type: 'tool_use', id, name: 'Bash', input: { command } }];
@@ -70,7 +70,7 @@ describe('hookloop/agent-sdk query(): hooks in the SDK callback form', () => {
     ]);
     const [init] = messages;
     expect(init).toMatchObject({ type: 'system', subtype: 'init', permissionMode: 'default' });
-    expect((init as { tools: string[] }).tools).toContain('Bash');
+    expect((init as SDKSystemMessage).tools).toContain('Bash');
     const result = messages.at(-1) as Extract<SDKMessage, { type: 'result' }>;
     expect(result).toMatchObject({
       subtype: 'success',
@@ -78,7 +78,7 @@ describe('hookloop/agent-sdk query(): hooks in the SDK callback form', () => {
       result: 'ok, I will not',
       num_turns: 2,
     });
-    expect(result.session_id).toBe((init as { session_id: string }).session_id);
+    expect(result.session_id).toBe((init as SDKSystemMessage).session_id);
   });
 
   it('each content block of a model answer is its own assistant message, and every call gets one paired result', async () => {
