@@ -78,15 +78,19 @@ export async function queryRunOptions(
   // CLAUDE.md files are read with the project's settings, as the SDK reads them.
   const memory = options.settingSources === undefined || options.settingSources.includes('project');
   const resume = resumedSession(options, configDir, cwd);
+  const listed = Array.isArray(options.tools) ? options.tools : undefined;
+  const agents = listed && !listed.includes('Agent') && !listed.includes('Task') ? [] : (setup.agents ?? []);
   const runOptions: RunOptions = {
     ...setup,
     ...(memory ? {} : { memory: [] }),
+    agents,
+    ...(listed && !listed.includes('Skill') ? { skills: [] } : {}),
     model,
     tools,
     hooks,
     configDir,
     ...(mcpServers.length > 0 ? { mcpServers } : {}),
-    system: systemPrompt(options, tools, setup, modelName, cwd, env),
+    system: systemPrompt(options, tools, { ...setup, agents }, modelName, cwd, env),
     ...(options.canUseTool ? { approver: canUseToolApprover(options.canUseTool) } : {}),
     ...(options.permissionPromptToolName !== undefined
       ? { permissionPromptTool: options.permissionPromptToolName }
@@ -102,7 +106,7 @@ export async function queryRunOptions(
     observers: [observer],
     signal,
   };
-  return { runOptions, modelName, agentNames: (setup.agents ?? []).map((agent) => agent.name) };
+  return { runOptions, modelName, agentNames: (runOptions.agents ?? []).map((agent) => agent.name) };
 }
 
 async function queryModel(
@@ -122,11 +126,17 @@ async function queryModel(
   return { model, modelName: selection.provider === 'scripted' ? 'scripted' : selection.options.model };
 }
 
-/** `tools`: a list of built-in tool names offers only those; the `claude_code` preset (or none) offers all. */
+/** Tools the session adds itself when it has agents or skills; a `tools` list may name them. */
+const SESSION_TOOLS = ['Agent', 'Task', 'Skill'];
+
+/**
+ * `tools`: a list of tool names offers only those (Agent and Skill included: without them in the
+ * list there is no Agent or Skill tool); the `claude_code` preset (or none) offers all.
+ */
 function chosenTools(options: Options, all: readonly AnyTool[]): readonly AnyTool[] {
   const chosen = options.tools;
   if (chosen === undefined || !Array.isArray(chosen)) return all;
-  const known = new Set(all.map((tool) => tool.name));
+  const known = new Set([...all.map((tool) => tool.name), ...SESSION_TOOLS]);
   chosen.forEach((name, index) => {
     if (!known.has(name))
       throw new ConfigError(
