@@ -47,14 +47,16 @@ export async function queryRunOptions(
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
   const configDir = resolveConfigDir(options.hookloop?.configDir, env);
-  const warn = options.stderr ?? ((text: string) => process.stderr.write(`hookloop: warning: ${text}\n`));
+  // The SDK hands its process's stderr to `stderr`; hookloop's warnings are what it has to say there.
+  const stderr = options.stderr ?? ((data: string) => process.stderr.write(data));
+  const warn = (text: string) => stderr(`hookloop: warning: ${text}\n`);
   const hooks = new HookEngine();
   registerSdkHooks(hooks, options.hooks ?? {});
   const setup = await loadClaudeCodeSetup(cwd, {
     env,
     configDir,
     hooks,
-    warn: (text) => warn(`${text}\n`),
+    warn,
     ...(options.settingSources !== undefined ? { settingSources: options.settingSources } : {}),
     ...(options.settings !== undefined
       ? {
@@ -103,7 +105,8 @@ export async function queryRunOptions(
     ...(options.hookloop?.agentModel ? { agentModel: options.hookloop.agentModel } : {}),
     ...(resume ? { resume } : {}),
     ...(options.sessionId !== undefined && !resume ? { sessionId: options.sessionId } : {}),
-    observers: [observer],
+    // The run's own warnings (a hook's answer it could not use, a resumed transcript's cut line) too.
+    observers: [observer, (event) => (event.type === 'warning' ? warn(event.text) : undefined)],
     signal,
   };
   return { runOptions, modelName, agentNames: (runOptions.agents ?? []).map((agent) => agent.name) };

@@ -246,4 +246,18 @@ describe('hookloop/agent-sdk query(): sessions, interrupts and streams', () => {
       /^query\(\) options.tools\[0\]: no built-in tool named "Reed"/,
     );
   });
+  it('permissionMode auto runs as dontAsk and says so on stderr; hookloop warnings go there', async () => {
+    const lines: string[] = [];
+    const { options } = scripted(
+      [
+        [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'touch made' } }],
+        [{ type: 'text', text: 'ok' }],
+      ],
+      { permissionMode: 'auto', stderr: (data) => lines.push(data) },
+    );
+    const messages = await collect(query({ prompt: 'go', options }));
+    expect(messages[0]).toMatchObject({ permissionMode: 'auto' });
+    expect(lines.join('')).toMatch(/^hookloop: warning: .*auto.*dontAsk/m);
+    expect(toolResults(messages)[0]!.is_error).toBe(true);
+  });
 });
