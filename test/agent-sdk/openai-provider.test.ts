@@ -83,6 +83,7 @@ describe('hookloop/agent-sdk on an OpenAI-compatible server chosen from options.
                 matcher: 'Bash',
                 hooks: [
                   async (input) =>
+                    input.hook_event_name === 'PreToolUse' &&
                     String((input.tool_input as { command?: string }).command).includes('rm -rf')
                       ? {
                           hookSpecificOutput: {

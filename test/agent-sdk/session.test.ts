@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/index.js';
-import { query, type SDKMessage, type SDKUserMessage } from '../../src/agent-sdk/index.js';
+import {
+  query,
+  type SDKMessage,
+  type SDKSystemMessage,
+  type SDKUserMessage,
+} from '../../src/agent-sdk/index.js';
 import type { ModelClient, ModelRequest, ModelResponse } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { tempProject } from '../support/scripted-run.js';
@@ -240,7 +245,7 @@ describe('hookloop/agent-sdk query(): sessions, interrupts and streams', () => {
     const { model, options } = scripted([[{ type: 'text', text: 'ok' }]], { tools: ['Read', 'Grep'] });
     const messages = await collect(query({ prompt: 'hi', options }));
     expect(model.requests[0]!.tools?.map((spec) => spec.name)).toEqual(['Read', 'Grep']);
-    expect((messages[0] as { tools: string[] }).tools).toEqual(['Read', 'Grep']);
+    expect((messages[0] as SDKSystemMessage).tools).toEqual(['Read', 'Grep']);
     const bad = scripted([], { tools: ['Reed'] });
     await expect(collect(query({ prompt: 'hi', options: bad.options }))).rejects.toThrow(
       /^query\(\) options.tools\[0\]: no built-in tool named "Reed"/,

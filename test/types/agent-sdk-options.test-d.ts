@@ -121,4 +121,35 @@ describe('hookloop/agent-sdk accepts the Agent SDK’s own types', () => {
     });
     expectTypeOf(ours).toMatchTypeOf<hookloop.McpServerConfig>();
   });
+  it('the README example compiles as written', () => {
+    async function readmeExample(): Promise<void> {
+      for await (const message of hookloop.query({
+        prompt: 'Find and fix the failing test',
+        options: {
+          allowedTools: ['Read', 'Edit', 'Bash(npm test:*)'],
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: 'Bash',
+                hooks: [
+                  async (input) =>
+                    input.hook_event_name === 'PreToolUse' && /rm -rf/.test(JSON.stringify(input.tool_input))
+                      ? {
+                          hookSpecificOutput: {
+                            hookEventName: 'PreToolUse',
+                            permissionDecision: 'deny',
+                            permissionDecisionReason: 'no rm -rf',
+                          },
+                        }
+                      : {},
+                ],
+              },
+            ],
+          },
+        },
+      }))
+        if (message.type === 'result') console.log(message.subtype, message.result);
+    }
+    expectTypeOf(readmeExample).returns.toEqualTypeOf<Promise<void>>();
+  });
 });
