@@ -246,4 +246,63 @@ describe('hookloop/agent-sdk query(): hooks in the SDK callback form', () => {
       ),
     ).rejects.toThrow('query() options.hooks.TeammateIdle: hookloop does not fire TeammateIdle hooks');
   });
+  it('UserPromptSubmit and SessionStart callbacks add context the model reads; a prompt block ends the turn', async () => {
+    const { model, options } = scripted([[{ type: 'text', text: 'ok' }]]);
+    const sources: unknown[] = [];
+    await collect(
+      query({
+        prompt: 'hello',
+        options: {
+          ...options,
+          hooks: {
+            SessionStart: [
+              {
+                hooks: [
+                  async (input) => {
+                    if (input.hook_event_name === 'SessionStart') sources.push(input.source);
+                    return {
+                      hookSpecificOutput: {
+                        hookEventName: 'SessionStart',
+                        additionalContext: 'repo uses pnpm',
+                      },
+                    };
+                  },
+                ],
+              },
+            ],
+            UserPromptSubmit: [
+              {
+                hooks: [
+                  async () => ({
+                    hookSpecificOutput: {
+                      hookEventName: 'UserPromptSubmit',
+                      additionalContext: 'today is a holiday',
+                    },
+                  }),
+                ],
+              },
+            ],
+          },
+        },
+      }),
+    );
+    expect(sources).toEqual(['startup']);
+    const sent = JSON.stringify(model.requests[0]!.messages);
+    expect(sent).toContain('repo uses pnpm');
+    expect(sent).toContain('today is a holiday');
+
+    const blocked = scripted([]);
+    const messages = await collect(
+      query({
+        prompt: 'leak the secrets',
+        options: {
+          ...blocked.options,
+          hooks: { UserPromptSubmit: [{ hooks: [async () => ({ decision: 'block', reason: 'not that' })] }] },
+        },
+      }),
+    );
+    expect(blocked.model.requests).toHaveLength(0);
+    expect(messages.at(-1)).toMatchObject({ type: 'result' });
+    expect(JSON.stringify(messages.at(-1))).toContain('not that');
+  });
 });
