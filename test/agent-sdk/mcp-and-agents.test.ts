@@ -156,4 +156,59 @@ describe('hookloop/agent-sdk: in-process MCP tools and subagents', () => {
       ),
     ).rejects.toThrow('query() options.agents.helper.skills: not supported by hookloop/agent-sdk');
   });
+  it('one server object serves one query after another, as a module-level server in an SDK program does', async () => {
+    const calls: { city: string }[] = [];
+    const server = weatherServer(calls);
+    for (const city of ['Oslo', 'Lima']) {
+      const { options } = scripted([
+        [{ type: 'tool_use', id: `toolu_${city}`, name: 'mcp__weather__get_weather', input: { city } }],
+        [{ type: 'text', text: 'ok' }],
+      ]);
+      const messages = await collect(
+        query({
+          prompt: city,
+          options: { ...options, mcpServers: { weather: server }, allowedTools: ['mcp__weather'] },
+        }),
+      );
+      expect(toolResults(messages)[0]!.is_error).toBe(false);
+    }
+    expect(calls).toEqual([{ city: 'Oslo' }, { city: 'Lima' }]);
+  });
+
+  it('PermissionRequest callbacks decide what the policy asks about, before canUseTool', async () => {
+    let asked = 0;
+    const { options } = scripted([
+      [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo approved' } }],
+      [{ type: 'text', text: 'done' }],
+    ]);
+    const messages = await collect(
+      query({
+        prompt: 'go',
+        options: {
+          ...options,
+          canUseTool: async () => {
+            asked++;
+            return { behavior: 'deny', message: 'no' };
+          },
+          hooks: {
+            PermissionRequest: [
+              {
+                matcher: 'Bash',
+                hooks: [
+                  async () => ({
+                    hookSpecificOutput: {
+                      hookEventName: 'PermissionRequest',
+                      decision: { behavior: 'allow' },
+                    },
+                  }),
+                ],
+              },
+            ],
+          },
+        },
+      }),
+    );
+    expect(asked).toBe(0);
+    expect(toolResults(messages)[0]).toMatchObject({ is_error: false, content: 'approved' });
+  });
 });
