@@ -30,16 +30,15 @@ export type {
   HookEvent,
   HookInput,
   HookJSONOutput,
-  HookloopQueryOptions,
   McpHttpServerConfig,
   McpSdkServerConfigWithInstance,
   McpServerConfig,
   McpSSEServerConfig,
   McpStdioServerConfig,
-  Options,
   PermissionMode,
   PermissionResult,
   SettingSource,
   SyncHookJSONOutput,
   SystemPromptPreset,
 } from './sdk-types.js';
+export type { HookloopQueryOptions, Options } from './sdk-options.js';

@@ -18,7 +18,7 @@ import { forkSession } from '../cli/fork-session.js';
 import { canUseToolApprover } from './can-use-tool.js';
 import { checkOptions } from './option-check.js';
 import { registerSdkHooks } from './sdk-hooks.js';
-import type { Options } from './sdk-types.js';
+import type { Options } from './sdk-options.js';
 
 /** A run made from `query()` options, and what its `init` message reports. */
 export interface QueryRun {

@@ -13,7 +13,8 @@ import {
   type SDKSystemMessage,
   type SDKUserMessage,
 } from './sdk-messages.js';
-import type { Options, PermissionMode } from './sdk-types.js';
+import type { Options } from './sdk-options.js';
+import type { PermissionMode } from './sdk-types.js';
 
 /**
  * The running query: an async generator of the session's messages, plus the Agent SDK's controls.
