@@ -12,6 +12,8 @@ export {
   type SdkMcpToolDefinition,
 } from './sdk-mcp-server.js';
 export type {
+  ContentBlock,
+  ContentBlockParam,
   SDKAssistantMessage,
   SDKMessage,
   SDKPartialAssistantMessage,
@@ -28,16 +30,15 @@ export type {
   HookEvent,
   HookInput,
   HookJSONOutput,
-  HookloopQueryOptions,
   McpHttpServerConfig,
   McpSdkServerConfigWithInstance,
   McpServerConfig,
   McpSSEServerConfig,
   McpStdioServerConfig,
-  Options,
   PermissionMode,
   PermissionResult,
   SettingSource,
   SyncHookJSONOutput,
   SystemPromptPreset,
 } from './sdk-types.js';
+export type { HookloopQueryOptions, Options } from './sdk-options.js';

@@ -7,6 +7,7 @@ export class MessageChannel<T> {
   private readonly items: T[] = [];
   private waiting: ((item: T | undefined) => void) | undefined;
 
+  /** Hands `item` to a waiting `take`, else queues it. */
   push(item: T): void {
     const waiting = this.waiting;
     if (waiting) {
@@ -30,6 +31,7 @@ export class MessageChannel<T> {
     });
   }
 
+  /** How many items are queued. */
   get size(): number {
     return this.items.length;
   }

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors.js';
-import type { Options } from './sdk-types.js';
+import type { Options } from './sdk-options.js';
 
 /**
  * Keys of the Agent SDK's options that only steer its Claude Code process (which executable,

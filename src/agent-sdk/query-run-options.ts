@@ -18,7 +18,7 @@ import { forkSession } from '../cli/fork-session.js';
 import { canUseToolApprover } from './can-use-tool.js';
 import { checkOptions } from './option-check.js';
 import { registerSdkHooks } from './sdk-hooks.js';
-import type { Options } from './sdk-types.js';
+import type { Options } from './sdk-options.js';
 
 /** A run made from `query()` options, and what its `init` message reports. */
 export interface QueryRun {
@@ -47,14 +47,16 @@ export async function queryRunOptions(
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
   const configDir = resolveConfigDir(options.hookloop?.configDir, env);
-  const warn = options.stderr ?? ((text: string) => process.stderr.write(`hookloop: warning: ${text}\n`));
+  // The SDK hands its process's stderr to `stderr`; hookloop's warnings are what it has to say there.
+  const stderr = options.stderr ?? ((data: string) => process.stderr.write(data));
+  const warn = (text: string) => stderr(`hookloop: warning: ${text}\n`);
   const hooks = new HookEngine();
   registerSdkHooks(hooks, options.hooks ?? {});
   const setup = await loadClaudeCodeSetup(cwd, {
     env,
     configDir,
     hooks,
-    warn: (text) => warn(`${text}\n`),
+    warn,
     ...(options.settingSources !== undefined ? { settingSources: options.settingSources } : {}),
     ...(options.settings !== undefined
       ? {
@@ -78,15 +80,19 @@ export async function queryRunOptions(
   // CLAUDE.md files are read with the project's settings, as the SDK reads them.
   const memory = options.settingSources === undefined || options.settingSources.includes('project');
   const resume = resumedSession(options, configDir, cwd);
+  const listed = Array.isArray(options.tools) ? options.tools : undefined;
+  const agents = listed && !listed.includes('Agent') && !listed.includes('Task') ? [] : (setup.agents ?? []);
   const runOptions: RunOptions = {
     ...setup,
     ...(memory ? {} : { memory: [] }),
+    agents,
+    ...(listed && !listed.includes('Skill') ? { skills: [] } : {}),
     model,
     tools,
     hooks,
     configDir,
     ...(mcpServers.length > 0 ? { mcpServers } : {}),
-    system: systemPrompt(options, tools, setup, modelName, cwd, env),
+    system: systemPrompt(options, tools, { ...setup, agents }, modelName, cwd, env),
     ...(options.canUseTool ? { approver: canUseToolApprover(options.canUseTool) } : {}),
     ...(options.permissionPromptToolName !== undefined
       ? { permissionPromptTool: options.permissionPromptToolName }
@@ -99,10 +105,11 @@ export async function queryRunOptions(
     ...(options.hookloop?.agentModel ? { agentModel: options.hookloop.agentModel } : {}),
     ...(resume ? { resume } : {}),
     ...(options.sessionId !== undefined && !resume ? { sessionId: options.sessionId } : {}),
-    observers: [observer],
+    // The run's own warnings (a hook's answer it could not use, a resumed transcript's cut line) too.
+    observers: [observer, (event) => (event.type === 'warning' ? warn(event.text) : undefined)],
     signal,
   };
-  return { runOptions, modelName, agentNames: (setup.agents ?? []).map((agent) => agent.name) };
+  return { runOptions, modelName, agentNames: (runOptions.agents ?? []).map((agent) => agent.name) };
 }
 
 async function queryModel(
@@ -122,11 +129,17 @@ async function queryModel(
   return { model, modelName: selection.provider === 'scripted' ? 'scripted' : selection.options.model };
 }
 
-/** `tools`: a list of built-in tool names offers only those; the `claude_code` preset (or none) offers all. */
+/** Tools the session adds itself when it has agents or skills; a `tools` list may name them. */
+const SESSION_TOOLS = ['Agent', 'Task', 'Skill'];
+
+/**
+ * `tools`: a list of tool names offers only those (Agent and Skill included: without them in the
+ * list there is no Agent or Skill tool); the `claude_code` preset (or none) offers all.
+ */
 function chosenTools(options: Options, all: readonly AnyTool[]): readonly AnyTool[] {
   const chosen = options.tools;
   if (chosen === undefined || !Array.isArray(chosen)) return all;
-  const known = new Set(all.map((tool) => tool.name));
+  const known = new Set([...all.map((tool) => tool.name), ...SESSION_TOOLS]);
   chosen.forEach((name, index) => {
     if (!known.has(name))
       throw new ConfigError(

@@ -13,7 +13,8 @@ import {
   type SDKSystemMessage,
   type SDKUserMessage,
 } from './sdk-messages.js';
-import type { Options, PermissionMode } from './sdk-types.js';
+import type { Options } from './sdk-options.js';
+import type { PermissionMode } from './sdk-types.js';
 
 /**
  * The running query: an async generator of the session's messages, plus the Agent SDK's controls.
@@ -30,7 +31,7 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
    * @throws ConfigError for `bypassPermissions` without `allowDangerouslySkipPermissions`, or an unknown mode.
    */
   setPermissionMode(mode: PermissionMode): Promise<void>;
-  /** Ends the query now: the run is aborted and the stream ends without a result. */
+  /** Ends the query now: the run is aborted (every call paired) and the stream ends, without a result and without throwing. */
   close(): void;
 }
 
@@ -48,12 +49,7 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
 export function query(params: { prompt: string | AsyncIterable<SDKUserMessage>; options?: Options }): Query {
   const options = params.options ?? {};
   const abort = options.abortController ?? new AbortController();
-  const control: {
-    session?: AgentSession;
-    turn?: AbortController;
-    interrupted: boolean;
-    mode?: PermissionMode;
-  } = { interrupted: false };
+  const control: Control = { interrupted: false, closed: false };
   const generator = messages(params.prompt, options, abort, control);
   const setPermissionMode = (mode: PermissionMode): Promise<void> => {
     if (mode === 'bypassPermissions' && options.allowDangerouslySkipPermissions !== true)
@@ -80,15 +76,27 @@ export function query(params: { prompt: string | AsyncIterable<SDKUserMessage>; 
       return Promise.resolve();
     },
     setPermissionMode,
-    close: () => abort.abort(),
+    close: () => {
+      control.closed = true;
+      abort.abort();
+    },
   });
+}
+
+/** What the query's controls share with its stream: the session once started, the turn in flight, what was asked. */
+interface Control {
+  session?: AgentSession;
+  turn?: AbortController;
+  interrupted: boolean;
+  closed: boolean;
+  mode?: PermissionMode;
 }
 
 async function* messages(
   prompt: string | AsyncIterable<SDKUserMessage>,
   options: Options,
   abort: AbortController,
-  control: { session?: AgentSession; turn?: AbortController; interrupted: boolean; mode?: PermissionMode },
+  control: Control,
 ): AsyncGenerator<SDKMessage, void> {
   const channel = new MessageChannel<SDKMessage>();
   let sessionId = '';
@@ -112,6 +120,7 @@ async function* messages(
   try {
     yield initMessage(session, prepared, options);
     for await (const text of promptTexts(prompt)) {
+      if (control.closed) return;
       if (abort.signal.aborted) throw new AbortError('the query was aborted');
       const turn = new AbortController();
       control.turn = turn;
@@ -131,12 +140,15 @@ async function* messages(
         if (message !== undefined) yield message;
       }
       control.turn = undefined;
+      if (control.closed) return;
       if (abort.signal.aborted) throw new AbortError('the query was aborted');
       if (finished.error !== undefined) throw finished.error;
       yield resultMessage(finished.result!);
       if (control.interrupted) throw new AbortError('the query was interrupted');
     }
   } finally {
+    // A reader that stops early (`break`, `return()`) ends the turn in flight rather than wait for it.
+    control.turn?.abort();
     await session.end(abort.signal.aborted ? 'abort' : 'other');
   }
 }
@@ -190,7 +202,7 @@ function messageText(message: SDKUserMessage, index: number): string {
     });
   return content
     .map((block, blockIndex) => {
-      if (block.type === 'text' && typeof block['text'] === 'string') return block['text'];
+      if (block.type === 'text' && typeof block.text === 'string') return block.text;
       throw new ConfigError(
         `query() prompt[${index}].message.content[${blockIndex}]: a ${String(block.type)} block is not supported, only text`,
         { field: `prompt[${index}]` },

@@ -13,6 +13,17 @@ import type { PermissionMode } from './sdk-types.js';
 /** A content block of a message, as the Messages API spells it (`text`, `tool_use`, `tool_result`). */
 export type ContentBlock = { readonly type: string; readonly [field: string]: unknown };
 
+/** A content block of a user message, by the Messages API's field names. */
+export interface ContentBlockParam {
+  readonly type: string;
+  readonly text?: string;
+  readonly tool_use_id?: string;
+  readonly content?: unknown;
+  readonly is_error?: boolean;
+  readonly source?: unknown;
+  readonly cache_control?: unknown;
+}
+
 /** The first message: the session as it starts. */
 export interface SDKSystemMessage {
   readonly type: 'system';
@@ -52,7 +63,8 @@ export interface SDKAssistantMessage {
 /** A user turn: a prompt (streaming input) or one tool call's paired result. */
 export interface SDKUserMessage {
   readonly type: 'user';
-  readonly message: { readonly role: 'user'; readonly content: string | readonly ContentBlock[] };
+  /** The Messages API's user message (`role` is `user`); hookloop sends the text blocks of a prompt. */
+  readonly message: { readonly role: string; readonly content: string | readonly ContentBlockParam[] };
   readonly parent_tool_use_id: string | null;
   readonly uuid?: string;
   readonly session_id?: string;

@@ -1,6 +1,5 @@
 import type { HookEventName } from '../hooks/event-names.js';
 import type { HookInput as EventInput } from '../hooks/event-schemas.js';
-import type { ModelClient } from '../model/model-client.js';
 import type { InProcessMcpServer } from '../mcp/server-config.js';
 
 /*
@@ -17,8 +16,24 @@ export type PermissionMode = 'default' | 'acceptEdits' | 'bypassPermissions' | '
 /** The settings files `settingSources` selects: `~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`. */
 export type SettingSource = 'user' | 'project' | 'local';
 
-/** The event payload a hook callback receives: Claude Code's stdin JSON of that event (snake_case fields). */
-export type HookInput = { [E in HookEventName]: EventInput<E> }[HookEventName];
+/** hookloop's own events (PreModelRequest, …), which the Agent SDK does not know: the `hooks` option takes Claude Code's. */
+type ExtensionEvent = 'PermissionDecision' | 'PreModelRequest' | 'PreToolSelection' | 'PostModelResponse';
+type ClaudeCodeEvent = Exclude<HookEventName, ExtensionEvent>;
+
+/**
+ * The event payload a hook callback receives: Claude Code's stdin JSON of that event (snake_case
+ * fields), typed per event once narrowed by `hook_event_name`. The last member is the common
+ * shape, so that a callback typed with the SDK's own (slightly different) input types fits too.
+ */
+export type HookInput =
+  | { [E in ClaudeCodeEvent]: EventInput<E> }[ClaudeCodeEvent]
+  | {
+      readonly hook_event_name: string;
+      readonly session_id: string;
+      readonly transcript_path: string;
+      readonly cwd: string;
+      readonly [field: string]: unknown;
+    };
 
 /** A hook's answer that it runs on in the background: hookloop does not wait and reads nothing of it. */
 export interface AsyncHookJSONOutput {
@@ -85,7 +100,7 @@ export type PermissionResult =
 /**
  * The approver: asked only about calls the permission policy asks about (a tool in `allowedTools`
  * never reaches it; a deny rule refuses before it). `interrupt: true` on a deny ends the run.
- * A callback that throws denies.
+ * A callback that throws or answers `null` denies.
  */
 export type CanUseTool = {
   callback(
@@ -98,7 +113,7 @@ export type CanUseTool = {
       toolUseID: string;
       agentID?: string;
     },
-  ): Promise<PermissionResult>;
+  ): Promise<PermissionResult | null>;
 }['callback'];
 
 /** A subagent type (`agents` option), by its `subagent_type` name. */
@@ -151,104 +166,4 @@ export interface SystemPromptPreset {
   type: 'preset';
   preset: 'claude_code';
   append?: string;
-}
-
-/**
- * hookloop's extensions, under their own key: the model client or provider, and where sessions live.
- * - `model`: a ModelClient (an `OpenAICompatibleModel`, an `AnthropicModel`, a `ScriptedModel`, an
- *   AI SDK adapter); default: chosen from `provider`, `options.model` and the environment.
- * - `provider`: `anthropic` or `openai` (OpenAI-compatible), as `hookloop --provider`; default:
- *   `ANTHROPIC_API_KEY` → anthropic, `OPENAI_API_KEY`/`OPENAI_BASE_URL` → openai.
- * - `agentModel`: the client for a subagent's `model` (undefined: the session's).
- * - `configDir`: the folder playing `~/.claude` (transcripts, resume); default `$HOOKLOOP_HOME`,
- *   `$CLAUDE_CONFIG_DIR` (from `env`, then the process), `~/.claude`.
- */
-export interface HookloopQueryOptions {
-  model?: ModelClient;
-  provider?: 'anthropic' | 'openai';
-  agentModel?: (model: string) => ModelClient | undefined;
-  configDir?: string;
-}
-
-/**
- * The options of `query()`, the Agent SDK's names. Every key the SDK has is here so that its
- * programs compile; those typed `unknown` are not supported and `query()` refuses them when set
- * (see docs/agent-sdk.md for the table).
- */
-export interface Options {
-  abortController?: AbortController;
-  additionalDirectories?: string[];
-  agents?: Record<string, AgentDefinition>;
-  allowedTools?: string[];
-  canUseTool?: CanUseTool;
-  cwd?: string;
-  disallowedTools?: string[];
-  tools?: string[] | { type: 'preset'; preset: 'claude_code' };
-  env?: { [name: string]: string | undefined };
-  forkSession?: boolean;
-  hooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
-  includePartialMessages?: boolean;
-  maxTurns?: number;
-  maxBudgetUsd?: number;
-  mcpServers?: Record<string, McpServerConfig>;
-  model?: string;
-  permissionMode?: PermissionMode;
-  allowDangerouslySkipPermissions?: boolean;
-  permissionPromptToolName?: string;
-  persistSession?: boolean;
-  resume?: string;
-  sessionId?: string;
-  settings?: string | Record<string, unknown>;
-  settingSources?: SettingSource[];
-  stderr?: (data: string) => void;
-  strictMcpConfig?: boolean;
-  systemPrompt?: string | string[] | SystemPromptPreset | { type: string; [field: string]: unknown };
-  /** Not supported yet: `query()` throws naming it. */
-  sessionStore?: unknown;
-  /** hookloop's extensions (see HookloopQueryOptions). */
-  hookloop?: HookloopQueryOptions;
-  // Only meaningful for the SDK's Claude Code process; accepted and not used (docs/agent-sdk.md).
-  executable?: unknown;
-  executableArgs?: unknown;
-  pathToClaudeCodeExecutable?: unknown;
-  debug?: unknown;
-  debugFile?: unknown;
-  loadTimeoutMs?: unknown;
-  mcpServersDelivery?: unknown;
-  pluginDelivery?: unknown;
-  // Not supported: refused when set (a `false` that is the SDK's default is accepted).
-  projectConfigRoot?: unknown;
-  agent?: unknown;
-  continue?: unknown;
-  toolAliases?: unknown;
-  extraArgs?: unknown;
-  fallbackModel?: unknown;
-  enableFileCheckpointing?: unknown;
-  toolConfig?: unknown;
-  betas?: unknown;
-  onElicitation?: unknown;
-  onUserDialog?: unknown;
-  supportedDialogKinds?: unknown;
-  perTaskStopAffordance?: unknown;
-  sessionStoreFlush?: unknown;
-  includeHookEvents?: unknown;
-  forwardSubagentText?: unknown;
-  verbatimPrompts?: unknown;
-  thinking?: unknown;
-  effort?: unknown;
-  maxThinkingTokens?: unknown;
-  taskBudget?: unknown;
-  outputFormat?: unknown;
-  planModeInstructions?: unknown;
-  permissionPrompts?: unknown;
-  plugins?: unknown;
-  promptSuggestions?: unknown;
-  agentProgressSummaries?: unknown;
-  resumeSessionAt?: unknown;
-  resumeDropsTurn?: unknown;
-  sandbox?: unknown;
-  managedSettings?: unknown;
-  skills?: unknown;
-  title?: unknown;
-  spawnClaudeCodeProcess?: unknown;
 }

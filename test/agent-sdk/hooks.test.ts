@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { query, type HookInput, type SDKMessage } from '../../src/agent-sdk/index.js';
+import { query, type HookInput, type SDKMessage, type SDKSystemMessage } from '../../src/agent-sdk/index.js';
 import { collect, scripted, toolResults, toolUseIds } from './support.js';
 
 const bash = (id: string, command: string) => [{ type: 'tool_use', id, name: 'Bash', input: { command } }];
@@ -70,7 +70,7 @@ describe('hookloop/agent-sdk query(): hooks in the SDK callback form', () => {
     ]);
     const [init] = messages;
     expect(init).toMatchObject({ type: 'system', subtype: 'init', permissionMode: 'default' });
-    expect((init as { tools: string[] }).tools).toContain('Bash');
+    expect((init as SDKSystemMessage).tools).toContain('Bash');
     const result = messages.at(-1) as Extract<SDKMessage, { type: 'result' }>;
     expect(result).toMatchObject({
       subtype: 'success',
@@ -78,7 +78,7 @@ describe('hookloop/agent-sdk query(): hooks in the SDK callback form', () => {
       result: 'ok, I will not',
       num_turns: 2,
     });
-    expect(result.session_id).toBe((init as { session_id: string }).session_id);
+    expect(result.session_id).toBe((init as SDKSystemMessage).session_id);
   });
 
   it('each content block of a model answer is its own assistant message, and every call gets one paired result', async () => {
@@ -245,5 +245,64 @@ describe('hookloop/agent-sdk query(): hooks in the SDK callback form', () => {
         }),
       ),
     ).rejects.toThrow('query() options.hooks.TeammateIdle: hookloop does not fire TeammateIdle hooks');
+  });
+  it('UserPromptSubmit and SessionStart callbacks add context the model reads; a prompt block ends the turn', async () => {
+    const { model, options } = scripted([[{ type: 'text', text: 'ok' }]]);
+    const sources: unknown[] = [];
+    await collect(
+      query({
+        prompt: 'hello',
+        options: {
+          ...options,
+          hooks: {
+            SessionStart: [
+              {
+                hooks: [
+                  async (input) => {
+                    if (input.hook_event_name === 'SessionStart') sources.push(input.source);
+                    return {
+                      hookSpecificOutput: {
+                        hookEventName: 'SessionStart',
+                        additionalContext: 'repo uses pnpm',
+                      },
+                    };
+                  },
+                ],
+              },
+            ],
+            UserPromptSubmit: [
+              {
+                hooks: [
+                  async () => ({
+                    hookSpecificOutput: {
+                      hookEventName: 'UserPromptSubmit',
+                      additionalContext: 'today is a holiday',
+                    },
+                  }),
+                ],
+              },
+            ],
+          },
+        },
+      }),
+    );
+    expect(sources).toEqual(['startup']);
+    const sent = JSON.stringify(model.requests[0]!.messages);
+    expect(sent).toContain('repo uses pnpm');
+    expect(sent).toContain('today is a holiday');
+
+    const blocked = scripted([]);
+    const messages = await collect(
+      query({
+        prompt: 'leak the secrets',
+        options: {
+          ...blocked.options,
+          hooks: { UserPromptSubmit: [{ hooks: [async () => ({ decision: 'block', reason: 'not that' })] }] },
+        },
+      }),
+    );
+    expect(blocked.model.requests).toHaveLength(0);
+    expect(messages.at(-1)).toMatchObject({ type: 'result' });
+    expect(JSON.stringify(messages.at(-1))).toContain('not that');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSdkMcpServer, query, tool } from '../../src/agent-sdk/index.js';
+import { createSdkMcpServer, query, tool, type SDKSystemMessage } from '../../src/agent-sdk/index.js';
 import { collect, scripted, toolResults } from './support.js';
 
 /** An in-process server as the SDK's docs write one. */
@@ -43,7 +43,7 @@ describe('hookloop/agent-sdk: in-process MCP tools and subagents', () => {
                 matcher: 'mcp__weather__.*',
                 hooks: [
                   async (input) => {
-                    if (input.hook_event_name === 'PreToolUse') hooked.push(input.tool_name);
+                    if (input.hook_event_name === 'PreToolUse') hooked.push(String(input.tool_name));
                     return {};
                   },
                 ],
@@ -53,7 +53,7 @@ describe('hookloop/agent-sdk: in-process MCP tools and subagents', () => {
         },
       }),
     );
-    const init = messages[0] as { tools: string[]; mcp_servers: { name: string; status: string }[] };
+    const init = messages[0] as SDKSystemMessage;
     expect(init.tools).toContain('mcp__weather__get_weather');
     expect(init.mcp_servers).toEqual([{ name: 'weather', status: 'connected' }]);
     expect(model.requests[0]!.tools?.map((spec) => spec.name)).toContain('mcp__weather__get_weather');
@@ -129,7 +129,7 @@ describe('hookloop/agent-sdk: in-process MCP tools and subagents', () => {
         },
       }),
     );
-    expect((messages[0] as { agents: string[] }).agents).toContain('code-reviewer');
+    expect((messages[0] as SDKSystemMessage).agents).toContain('code-reviewer');
     expect(events).toEqual([
       { event: 'SubagentStart', agent_type: 'code-reviewer' },
       { event: 'PreToolUse', agent_type: 'code-reviewer' },
@@ -155,5 +155,60 @@ describe('hookloop/agent-sdk: in-process MCP tools and subagents', () => {
         }),
       ),
     ).rejects.toThrow('query() options.agents.helper.skills: not supported by hookloop/agent-sdk');
+  });
+  it('one server object serves one query after another, as a module-level server in an SDK program does', async () => {
+    const calls: { city: string }[] = [];
+    const server = weatherServer(calls);
+    for (const city of ['Oslo', 'Lima']) {
+      const { options } = scripted([
+        [{ type: 'tool_use', id: `toolu_${city}`, name: 'mcp__weather__get_weather', input: { city } }],
+        [{ type: 'text', text: 'ok' }],
+      ]);
+      const messages = await collect(
+        query({
+          prompt: city,
+          options: { ...options, mcpServers: { weather: server }, allowedTools: ['mcp__weather'] },
+        }),
+      );
+      expect(toolResults(messages)[0]!.is_error).toBe(false);
+    }
+    expect(calls).toEqual([{ city: 'Oslo' }, { city: 'Lima' }]);
+  });
+
+  it('PermissionRequest callbacks decide what the policy asks about, before canUseTool', async () => {
+    let asked = 0;
+    const { options } = scripted([
+      [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo approved' } }],
+      [{ type: 'text', text: 'done' }],
+    ]);
+    const messages = await collect(
+      query({
+        prompt: 'go',
+        options: {
+          ...options,
+          canUseTool: async () => {
+            asked++;
+            return { behavior: 'deny', message: 'no' };
+          },
+          hooks: {
+            PermissionRequest: [
+              {
+                matcher: 'Bash',
+                hooks: [
+                  async () => ({
+                    hookSpecificOutput: {
+                      hookEventName: 'PermissionRequest',
+                      decision: { behavior: 'allow' },
+                    },
+                  }),
+                ],
+              },
+            ],
+          },
+        },
+      }),
+    );
+    expect(asked).toBe(0);
+    expect(toolResults(messages)[0]).toMatchObject({ is_error: false, content: 'approved' });
   });
 });

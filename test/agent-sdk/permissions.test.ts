@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { query, type CanUseTool } from '../../src/agent-sdk/index.js';
+import { query, type CanUseTool, type SDKResultMessage } from '../../src/agent-sdk/index.js';
 import { collect, scripted, toolResults } from './support.js';
 
 const call = (id: string, name: string, input: Record<string, unknown>) => [
@@ -125,8 +125,10 @@ describe('hookloop/agent-sdk query(): canUseTool, allowedTools, permissionMode',
     const [first, second] = toolResults(messages);
     expect(first!.is_error).toBe(true);
     expect(second).toMatchObject({ is_error: false, content: 'hi' });
-    const result = messages.at(-1) as { permission_denials: { tool_use_id: string }[] };
-    expect(result.permission_denials.map((denial) => denial.tool_use_id)).toEqual(['toolu_1']);
+    const result = messages.at(-1) as SDKResultMessage;
+    expect(
+      (result.permission_denials as { tool_use_id: string }[]).map((denial) => denial.tool_use_id),
+    ).toEqual(['toolu_1']);
   });
 
   it('setPermissionMode switches the mode for the calls that follow', async () => {

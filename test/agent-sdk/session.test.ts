@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/index.js';
-import { query, type SDKMessage, type SDKUserMessage } from '../../src/agent-sdk/index.js';
+import {
+  query,
+  type SDKMessage,
+  type SDKSystemMessage,
+  type SDKUserMessage,
+} from '../../src/agent-sdk/index.js';
 import type { ModelClient, ModelRequest, ModelResponse } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { tempProject } from '../support/scripted-run.js';
@@ -194,5 +199,70 @@ describe('hookloop/agent-sdk query(): sessions, interrupts and streams', () => {
     const system = preset.model.requests[0]!.system;
     expect(system).toContain('Working directory:');
     expect(system.endsWith('\n\nAlways answer in French.')).toBe(true);
+  });
+  it('close() ends the stream without a result and without throwing; a reader that breaks ends the turn', async () => {
+    const sleeping = () =>
+      scripted([[{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'sleep 30' } }]], {
+        allowedTools: ['Bash'],
+      }).options;
+    const stream = query({ prompt: 'wait', options: sleeping() });
+    const seen: SDKMessage[] = [];
+    for await (const message of stream) {
+      seen.push(message);
+      if (message.type === 'assistant') stream.close();
+    }
+    expect(seen.some((message) => message.type === 'result')).toBe(false);
+
+    // `break` returns the generator: the sleeping call is stopped instead of waited for.
+    for await (const message of query({ prompt: 'wait', options: sleeping() })) {
+      if (message.type === 'assistant') break;
+    }
+  });
+
+  it('sessionId names the session; persistSession: false writes no transcript, so it cannot be resumed', async () => {
+    const cwd = tempProject();
+    const sessionId = '11111111-2222-4333-8444-555555555555';
+    const first = scripted([[{ type: 'text', text: 'ok' }]], { cwd, sessionId, persistSession: false });
+    const opened = await collect(query({ prompt: 'hi', options: first.options }));
+    expect(sessionIdOf(opened)).toBe(sessionId);
+    const again = scripted([], { cwd, resume: sessionId });
+    await expect(collect(query({ prompt: 'hi', options: again.options }))).rejects.toThrow(
+      /no such transcript/,
+    );
+  });
+
+  it('continue: true resumes the latest session of the directory', async () => {
+    const cwd = tempProject();
+    const first = scripted([[{ type: 'text', text: 'ok' }]], { cwd });
+    const id = sessionIdOf(await collect(query({ prompt: 'the word is kiwi', options: first.options })));
+    const next = scripted([[{ type: 'text', text: 'kiwi' }]], { cwd, continue: true });
+    const continued = await collect(query({ prompt: 'the word?', options: next.options }));
+    expect(sessionIdOf(continued)).toBe(id);
+    expect(JSON.stringify(next.model.requests[0]!.messages)).toContain('the word is kiwi');
+  });
+
+  it('tools: a list of built-in names is all the model is offered; an unknown name is refused', async () => {
+    const { model, options } = scripted([[{ type: 'text', text: 'ok' }]], { tools: ['Read', 'Grep'] });
+    const messages = await collect(query({ prompt: 'hi', options }));
+    expect(model.requests[0]!.tools?.map((spec) => spec.name)).toEqual(['Read', 'Grep']);
+    expect((messages[0] as SDKSystemMessage).tools).toEqual(['Read', 'Grep']);
+    const bad = scripted([], { tools: ['Reed'] });
+    await expect(collect(query({ prompt: 'hi', options: bad.options }))).rejects.toThrow(
+      /^query\(\) options.tools\[0\]: no built-in tool named "Reed"/,
+    );
+  });
+  it('permissionMode auto runs as dontAsk and says so on stderr; hookloop warnings go there', async () => {
+    const lines: string[] = [];
+    const { options } = scripted(
+      [
+        [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'touch made' } }],
+        [{ type: 'text', text: 'ok' }],
+      ],
+      { permissionMode: 'auto', stderr: (data) => lines.push(data) },
+    );
+    const messages = await collect(query({ prompt: 'go', options }));
+    expect(messages[0]).toMatchObject({ permissionMode: 'auto' });
+    expect(lines.join('')).toMatch(/^hookloop: warning: .*auto.*dontAsk/m);
+    expect(toolResults(messages)[0]!.is_error).toBe(true);
   });
 });

@@ -1,11 +1,16 @@
+import { expect } from 'vitest';
 import type { Options, SDKMessage } from '../../src/agent-sdk/index.js';
 import { ScriptedModel, type ScriptTurn } from '../../src/testing.js';
 import { tempProject } from '../support/scripted-run.js';
 
-/** Every message of a query, in order. */
+/**
+ * Every message of a query, in order; and, for a stream that ended, the pairing the SDK promises:
+ * each tool_use the assistant messages asked for has exactly one tool_result, in the same order.
+ */
 export async function collect(stream: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
   const seen: SDKMessage[] = [];
   for await (const message of stream) seen.push(message);
+  expect(toolResults(seen).map((block) => block.tool_use_id)).toEqual(toolUseIds(seen));
   return seen;
 }
 

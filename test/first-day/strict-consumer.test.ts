@@ -33,10 +33,12 @@ const CONSUMER_SOURCE = `import { runAgent, type RunOptions, type HookInput } fr
 import { ScriptedModel } from 'hookloop/testing';
 import * as providers from 'hookloop/providers';
 import * as hook from 'hookloop/hook';
+import { query, type Options } from 'hookloop/agent-sdk';
 
+export const sdkOptions: Options = { allowedTools: ['Read'], hooks: { PreToolUse: [{ hooks: [async () => ({})] }] } };
 export const options: Pick<RunOptions, 'projectDir'> = { projectDir: '.' };
 export const seen: ((input: HookInput<'PreToolUse'>) => string) = (input) => input.tool_name;
-export const used = [runAgent, ScriptedModel, providers, hook];
+export const used = [runAgent, ScriptedModel, providers, hook, query];
 `;
 
 describe('the published types', () => {
