@@ -36,6 +36,7 @@ import { SKILL_LISTING_START, skillListing } from '../skills/skill-tool.js';
 import { memoryReminder } from '../memory/memory-text.js';
 import { instructionsLoaded } from '../loop/instructions-loaded.js';
 import { expandPrompt } from '../loop/prompt-expansion.js';
+import { mentionedFiles } from '../loop/prompt-attachments.js';
 import type { SkillDefinition } from '../skills/load-skills.js';
 import { MCP_INSTRUCTIONS_START, mcpInstructionsSection } from '../mcp/server-instructions.js';
 
@@ -308,6 +309,7 @@ async function submitFirstPrompt(
   // A slash command's text takes the prompt's place (after UserPromptSubmit, as in Claude Code).
   const expansion = await expandPrompt(run, submit.sent, commands);
   if (expansion.kind === 'blocked') return { ended: promptBlockedResult(expansion.reason, first) };
+  if (expansion.kind === 'ended') return { ended: expansion.result };
   // Hook context first, then what the session lists (skills), as in Claude Code's first system text.
   const [hookContext, listed] = splitListing(opening?.context ?? []);
   const context = [
@@ -316,7 +318,11 @@ async function submitFirstPrompt(
     ...(expansion.kind === 'expanded' ? expansion.context : []),
     ...listed,
   ];
-  if (expansion.kind === 'none') appendPrompt(run, first, submit.sent);
+  if (expansion.kind === 'none') {
+    // `@path` mentions of a plain prompt travel ahead of it, as for a command's body.
+    for (const text of await mentionedFiles(run, submit.sent)) appendMessage(run, userMessage(text));
+    appendPrompt(run, first, submit.sent);
+  }
   if (context.length > 0) appendMessage(run, systemMessage(context.join('\n\n')));
   return opening?.initialUserMessage !== undefined ? { queued: prompt } : {};
 }
