@@ -42,7 +42,6 @@ import {
   INTERRUPTED_RESULT,
   postToolUseBlock,
   preToolUseError,
-  preToolUseRefusal,
   stopBlockingError,
   stopContext,
   stopFeedback,
@@ -388,7 +387,7 @@ export async function runToolCall(
       run,
       call,
       prepared.input,
-      preToolUseRefusal(tool.name, pre.reason ?? BLOCKED_BY_HOOK, pre.deniedByExit === true),
+      preToolUseError(tool.name, pre.reason ?? BLOCKED_BY_HOOK),
       contexts,
       stop,
     );
