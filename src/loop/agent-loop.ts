@@ -22,6 +22,7 @@ import {
   mcpServerOf,
   renderResult,
   runHandler,
+  spelledFilePath,
   validateContent,
   type HandlerRun,
 } from './call-execution.js';
@@ -474,7 +475,11 @@ export async function runToolCall(
 
   // execute: checks that read the files come only now, so a refused call learns nothing about them.
   run.emit({ type: 'tool_executing', toolName: tool.name, toolUseId: call.id });
-  const context = callContext(run, call, tool, input, permission.realPaths);
+  const spelled = rewritten ? undefined : spelledFilePath(call.input);
+  const context = {
+    ...callContext(run, call, tool, input, permission.realPaths),
+    ...(spelled !== undefined ? { spelledPath: spelled } : {}),
+  };
   const invalid = await validateContent(tool, input, context);
   if (invalid !== undefined)
     return pair(
