@@ -15,6 +15,11 @@ export interface HandlerOrigin {
   readonly source: string;
   /** Where it is configured, for messages: `<file>: hooks.PreToolUse[0].hooks[1]`. */
   readonly location?: string;
+  /**
+   * The plugin that brought the handler, as Claude Code names it to the model: `<name>@inline` for a
+   * `--plugin-dir` plugin. Absent for a settings or callback handler.
+   */
+  readonly plugin?: string;
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   mcpServerOf,
   renderResult,
   runHandler,
+  spelledFilePath,
   validateContent,
   type HandlerRun,
 } from './call-execution.js';
@@ -43,7 +44,6 @@ import {
   INTERRUPTED_RESULT,
   postToolUseBlock,
   preToolUseError,
-  preToolUseRefusal,
   stopBlockingError,
   stopContext,
   stopFeedback,
@@ -395,7 +395,7 @@ export async function runToolCall(
       run,
       call,
       prepared.input,
-      preToolUseRefusal(tool.name, pre.reason ?? BLOCKED_BY_HOOK, pre.deniedByExit === true),
+      preToolUseError(tool.name, pre.reason ?? BLOCKED_BY_HOOK),
       contexts,
       stop,
     );
@@ -482,7 +482,11 @@ export async function runToolCall(
 
   // execute: checks that read the files come only now, so a refused call learns nothing about them.
   run.emit({ type: 'tool_executing', toolName: tool.name, toolUseId: call.id });
-  const context = callContext(run, call, tool, input, permission.realPaths);
+  const spelled = rewritten ? undefined : spelledFilePath(call.input);
+  const context = {
+    ...callContext(run, call, tool, input, permission.realPaths),
+    ...(spelled !== undefined ? { spelledPath: spelled } : {}),
+  };
   const invalid = await validateContent(tool, input, context);
   if (invalid !== undefined)
     return pair(

@@ -188,3 +188,21 @@ export function batchInput(run: RunContext, call: ToolCall): unknown {
   const checked = run.tools.check(tool, call.input, run.state);
   return checked.ok ? { ...checked.input, ...(call.input as Input) } : call.input;
 }
+
+/**
+ * The `file_path` of the model's raw input (an object, or JSON text from some providers) as the model
+ * spelled it, when it is a string (see `ToolContext.spelledPath`); undefined otherwise. Never throws.
+ */
+export function spelledFilePath(raw: unknown): string | undefined {
+  let input = raw;
+  if (typeof raw === 'string') {
+    try {
+      input = JSON.parse(raw);
+    } catch {
+      return undefined;
+    }
+  }
+  const value =
+    typeof input === 'object' && input !== null ? (input as Record<string, unknown>)['file_path'] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}

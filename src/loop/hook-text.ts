@@ -1,5 +1,3 @@
-import { usesFilePermissionCheck } from '../tools/builtin-tool-kinds.js';
-
 /**
  * The labels under which hook text reaches the model, exactly as Claude Code 2.1.328 frames them,
  * so a model behaves the same under both agents. Only the loop builds messages from
@@ -20,18 +18,14 @@ export function successLabel(
   return `${event === 'SessionStart' ? `SessionStart:${source ?? 'startup'}` : event} hook success: ${text}`;
 }
 
-/** The error tool result of a call a PreToolUse hook refused: `PreToolUse:<Tool> hook error: <reason>`. */
+/**
+ * The error tool result of a call a PreToolUse hook refused: `PreToolUse:<Tool> hook error: <reason>`,
+ * on every tool and for every kind of refusal (a JSON deny, a legacy `decision: "block"`, an exit code
+ * 2, a fail-closed failure), as Claude Code 2.1.328 words it (measured: pre-deny-file-tools,
+ * pre-block-write-legacy).
+ */
 export function preToolUseError(toolName: string, reason: string): string {
   return `PreToolUse:${toolName} hook error: ${reason}`;
-}
-
-/**
- * The tool result of a PreToolUse refusal, as Claude Code 2.1.328 words it: `preToolUseError`,
- * except that a `deny` or `block` answer on Read, Write or Edit is the bare reason (an exit code 2
- * or a fail-closed failure keeps the label on every tool).
- */
-export function preToolUseRefusal(toolName: string, reason: string, byExit: boolean): string {
-  return !byExit && usesFilePermissionCheck(toolName) ? reason : preToolUseError(toolName, reason);
 }
 
 /** `PostToolUse:<Tool> hook blocking error from command: "<cmd>": <reason>` (system text; the result stays); PostToolUseFailure alike. */

@@ -147,4 +147,5 @@ export type BatchEnd =
 export type Expansion =
   | { readonly kind: 'none' }
   | { readonly kind: 'blocked'; readonly reason: string }
+  | { readonly kind: 'ended'; readonly result: string }
   | { readonly kind: 'expanded'; readonly context: readonly string[] };

@@ -5,15 +5,18 @@ import type { SkillDefinition } from '../skills/load-skills.js';
 import { contextLabel } from './hook-text.js';
 import { expandMcpPromptCall } from './mcp-prompt-expansion.js';
 import type { Expansion } from './loop-types.js';
+import { mentionedFiles, runShellSpans } from './prompt-attachments.js';
 import { appendMessage, fireHook, type RunContext } from './run-context.js';
 
 export type { Expansion } from './loop-types.js';
 
 /**
  * When `prompt` (as UserPromptSubmit left it) calls one of `commands` (`/name args`): fires
- * UserPromptExpansion, and unless a hook blocks, appends the command's two user texts in the
- * prompt's place (slash-command.ts) and turns on the command's front-matter hooks for the rest of
- * the session. `/mcp__<server>__<prompt>` names a server's prompt when no command has that name
+ * UserPromptExpansion, and unless a hook blocks, runs the body's `` !`cmd` `` spans (one the policy
+ * refuses or that fails ends the run: `ended`, with the result text), appends the body's `@path`
+ * files, then the command's two user texts in the prompt's place (slash-command.ts), and turns on
+ * the command's front-matter hooks for the rest of the session (prompt-attachments.ts).
+ * `/mcp__<server>__<prompt>` names a server's prompt when no command has that name
  * (mcp-prompt-expansion.ts). A prompt naming no known command is left alone (`none`): the caller
  * sends it as typed.
  * Returns the hooks' labelled context, for the prompt's system text.
@@ -39,7 +42,11 @@ export async function expandPrompt(
   });
   if (answered.blocks.length > 0)
     return { kind: 'blocked', reason: answered.blocks.map((block) => block.reason).join('\n') };
-  const { markup, body } = expandSlashCall(command, call);
+  const { markup, body: written } = expandSlashCall(command, call);
+  const shell = await runShellSpans(run, command, written);
+  if (shell.kind === 'ended') return shell;
+  const body = shell.body;
+  for (const text of await mentionedFiles(run, body)) appendMessage(run, userMessage(text));
   appendMessage(run, userMessage(markup));
   appendMessage(run, userMessage(body));
   for (const text of activateSkillHooks(run.hooks, command, run.state.projectDir, run.configDir))

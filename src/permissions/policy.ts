@@ -95,7 +95,7 @@ interface Call {
  */
 export class PermissionPolicy {
   private currentMode: PermissionMode;
-  private readonly lists: Record<Behavior, PermissionRule[]>;
+  private lists: Record<Behavior, PermissionRule[]>;
   /** The rules added during the session (never those of the settings): the only ones a hook may remove. */
   private readonly sessionRules = new Set<PermissionRule>();
   private readonly workspace: Workspace;
@@ -188,6 +188,21 @@ export class PermissionPolicy {
   withMode(mode: PermissionMode): PermissionPolicy {
     const view = Object.create(this) as PermissionPolicy;
     view.currentMode = checkMode(mode);
+    return view;
+  }
+
+  /**
+   * A view of this policy with `rules` added after its allow rules, for the calls of one slash
+   * command's `allowed-tools` (`source` names the command file, as a rule's file). The rules approve
+   * as settings allow rules do: never past a deny or ask rule, the workspace boundary or protected
+   * configuration. The view sees the rules in force now; session rules added later are not in it.
+   * @throws ConfigError for a malformed rule.
+   */
+  withAllowRules(rules: readonly string[], source: string): PermissionPolicy {
+    const added = rules.map((rule, index) => parseRule(rule, `allowed-tools[${index}]`));
+    for (const rule of added) this.ruleFiles.set(rule, source);
+    const view = Object.create(this) as PermissionPolicy;
+    view.lists = { ...this.lists, allow: [...this.lists.allow, ...added] };
     return view;
   }
 

@@ -38,6 +38,7 @@ import { memoryReminder } from '../memory/memory-text.js';
 import { instructionsLoaded } from '../loop/instructions-loaded.js';
 import { attachResourceMentions } from '../loop/mcp-resource-mentions.js';
 import { expandPrompt } from '../loop/prompt-expansion.js';
+import { mentionedFiles } from '../loop/prompt-attachments.js';
 import type { SkillDefinition } from '../skills/load-skills.js';
 import { MCP_INSTRUCTIONS_START, mcpInstructionsSection } from '../mcp/server-instructions.js';
 
@@ -342,6 +343,7 @@ async function submitFirstPrompt(
   // A slash command's text takes the prompt's place (after UserPromptSubmit, as in Claude Code).
   const expansion = await expandPrompt(run, submit.sent, commands);
   if (expansion.kind === 'blocked') return { ended: promptBlockedResult(expansion.reason, first) };
+  if (expansion.kind === 'ended') return { ended: expansion.result };
   // Hook context first, then what the session lists (skills), as in Claude Code's first system text.
   const [hookContext, listed] = splitListing(opening?.context ?? []);
   const context = [
@@ -351,6 +353,8 @@ async function submitFirstPrompt(
     ...listed,
   ];
   if (expansion.kind === 'none') {
+    // `@path` mentions of a plain prompt travel ahead of it, as for a command's body.
+    for (const text of await mentionedFiles(run, submit.sent)) appendMessage(run, userMessage(text));
     appendPrompt(run, first, submit.sent);
     // `@server:uri` mentions bring the resource's content right after the prompt, as in Claude Code.
     if (run.mcp) await attachResourceMentions(run, submit.sent, run.mcp.clients);

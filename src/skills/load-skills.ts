@@ -16,7 +16,8 @@ import { frontMatterHooks } from './skill-hooks.js';
  * - `description`: the listing line; the front matter's, else the body's first line of prose.
  * - `body`: the instructions the model gets when it invokes the skill.
  * - `baseDir`: the skill's folder, given with the instructions so its relative paths resolve.
- * - `allowedTools`: as written (see docs/compatibility.md: hookloop does not pre-approve them).
+ * - `allowedTools`: as written; they approve, like allow rules, a command file's `` !`cmd` `` spans
+ *   (prompt-attachments.ts), and nothing else.
  * - `modelInvocable`: false for `disable-model-invocation: true` (not listed, refused by the tool).
  */
 export interface SkillDefinition {

@@ -46,3 +46,27 @@ export function expandSlashCall(command: SkillDefinition, call: SlashCall): { ma
   const isSkill = path.basename(command.file) === 'SKILL.md';
   return { markup, body: isSkill ? `Base directory for this skill: ${command.baseDir}\n\n${body}` : body };
 }
+
+/** One `` !`cmd` `` of a command body: `pattern` as written (with the `!` and backticks), `command` inside. */
+export interface ShellLine {
+  readonly pattern: string;
+  readonly command: string;
+}
+
+/**
+ * The `` !`cmd` `` spans of an expanded command body, in order. Claude Code runs each before the
+ * prompt is sent and puts its output where the span was; a span does not cross a line.
+ */
+export function shellLines(body: string): ShellLine[] {
+  return [...body.matchAll(/!`([^`\n]+)`/g)].map((match) => ({ pattern: match[0], command: match[1]! }));
+}
+
+/**
+ * The paths of the `@path` mentions in `text`, in order, each once: an `@` at the start or after
+ * whitespace, up to the next whitespace, without trailing punctuation (`@sub/b.md,` → `sub/b.md`,
+ * `@sub/` → `sub`), as Claude Code 2.1.328 reads them. The text itself keeps the mentions as written.
+ */
+export function fileMentions(text: string): string[] {
+  const found = [...text.matchAll(/(?:^|\s)@(\S*\w)/g)].map((match) => match[1]!);
+  return [...new Set(found)];
+}

@@ -45,6 +45,12 @@ export interface ToolContext {
    * loopback or private address only when one names its host. Absent outside the loop: none.
    */
   readonly allowRules?: readonly string[];
+  /**
+   * The `file_path` as the model wrote it (relative, absolute, with `..`), when the handler runs the
+   * model's own input; absent for a hook's rewrite. Read, Write and Edit report it back as
+   * `filePath`, as Claude Code does.
+   */
+  readonly spelledPath?: string;
 }
 
 /**

@@ -172,7 +172,7 @@ describe('a refusal that gives no reason', () => {
 });
 
 describe('a deny on the file tools', () => {
-  it('an answered deny on Write, Edit or Read is its reason alone; an exit 2 there and a deny on Glob keep the label', () => {
+  it('a refusal on Write, Edit, Read or Glob is labelled PreToolUse:<Tool> hook error:, whether a JSON deny, a legacy block or an exit 2', () => {
     const hooks = {
       Write: print(deny({ permissionDecisionReason: 'WRITE-DENY' })),
       Edit: print({ decision: 'block', reason: 'EDIT-BLOCK' }),
@@ -217,8 +217,8 @@ describe('a deny on the file tools', () => {
       fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').at(-1)!,
     ) as { messages: unknown[] };
     expect(textsOf(last.messages).filter((text) => text.startsWith('error|'))).toEqual([
-      'error|WRITE-DENY',
-      'error|EDIT-BLOCK',
+      'error|PreToolUse:Write hook error: WRITE-DENY',
+      'error|PreToolUse:Edit hook error: EDIT-BLOCK',
       'error|PreToolUse:Read hook error: [cat > /dev/null; echo READ-EXIT2 >&2; exit 2]: READ-EXIT2\n',
       'error|PreToolUse:Glob hook error: GLOB-DENY',
     ]);

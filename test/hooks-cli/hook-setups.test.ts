@@ -4,8 +4,8 @@
  * relative and unquoted $CLAUDE_PROJECT_DIR command paths, ten handlers on one event), each run
  * unchanged through `hookloop hooks test` and through a scripted `hookloop -p` session. Both must
  * decide as Claude Code does, and the same way as each other: the
- * tool result the model sees for a refused call is `PreToolUse:<Tool> hook error: <merged reason>`,
- * except for an answered deny on Read, Write or Edit, which Claude Code reports by its reason alone.
+ * tool result the model sees for a refused call is `PreToolUse:<Tool> hook error: <merged reason>`
+ * on every tool (measured again on 2.1.328: scenarios pre-deny-file-tools, pre-block-write-legacy).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -168,11 +168,9 @@ describe('ecosystem hook setups', () => {
   });
 });
 
-/** What the model reads for a refused call: an exit-2 reason (`[<cmd>]: …`) is labelled on every tool, an answer's reason only outside the file tools. */
+/** What the model reads for a refused call, on every tool: `PreToolUse:<Tool> hook error: <reason>`. */
 function refusalText(tool: string, reason: string): string {
-  return ['Read', 'Write', 'Edit'].includes(tool) && !reason.startsWith('[')
-    ? reason
-    : `PreToolUse:${tool} hook error: ${reason}`;
+  return `PreToolUse:${tool} hook error: ${reason}`;
 }
 
 /** The tool results of the session's last model request, by tool_use_id. */

@@ -58,7 +58,7 @@ export function interpretCommandResult(
       ...base,
       status: 'blocked',
       output: json.ok ? withoutApproval(json.output) : {},
-      blockMessage: `${bracketLabel(origin)}: ${result.stderr === '' ? 'No stderr output' : result.stderr}`,
+      blockMessage: blockingText(origin, result.stderr),
       failClosed: false,
       ...(json.ok && json.warning ? { warning: json.warning } : {}),
     };
@@ -153,4 +153,15 @@ function refusesByItself(output: Record<string, unknown>): boolean {
     specific?.permissionDecision === 'deny' ||
     specific?.decision?.behavior === 'deny'
   );
+}
+
+/**
+ * The reason of an exit code 2: `[<cmd>]: <stderr>` (`No stderr output` when empty); a plugin's hook
+ * adds `\n\nThis hook comes from the <plugin> plugin.` after its trimmed stderr, as Claude Code
+ * 2.1.328 does (measured on PreToolUse with a `--plugin-dir` plugin).
+ */
+function blockingText(origin: HandlerOrigin, stderr: string): string {
+  const text = stderr === '' ? 'No stderr output' : stderr;
+  if (origin.plugin === undefined) return `${bracketLabel(origin)}: ${text}`;
+  return `${bracketLabel(origin)}: ${text.trimEnd()}\n\nThis hook comes from the ${origin.plugin} plugin.`;
 }

@@ -16,7 +16,8 @@ export interface ExternalHandlerEntry {
   readonly event: HookEventName;
   readonly matcher: string | undefined;
   readonly config: HandlerConfig;
-  readonly source: { readonly file: string };
+  /** `plugin`: the name of the plugin that brought the handler, when one did. */
+  readonly source: { readonly file: string; readonly plugin?: string };
   readonly groupIndex?: number;
   readonly handlerIndex?: number;
   /** Extra environment of this handler's process, e.g. a plugin's `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`. */
@@ -89,6 +90,8 @@ export function registerSettingsHandlers(
       text: config.command,
       source: entry.source.file,
       location,
+      // Every plugin hookloop loads comes from --plugin-dir, which Claude Code files under `inline`.
+      ...(entry.source.plugin !== undefined ? { plugin: `${entry.source.plugin}@inline` } : {}),
     };
     const event = entry.event;
     const timeoutSeconds = timeoutSecondsFor(event, config);

@@ -85,7 +85,7 @@ export const Edit = defineTool({
     const onDisk = file.kind === 'text' && file.crlf ? plan.updated.replaceAll('\n', '\r\n') : plan.updated;
     await writeOrFail(destination, onDisk);
     return {
-      filePath: displayPath(absolutePath, context.cwd),
+      filePath: context.spelledPath ?? displayPath(absolutePath, context.cwd),
       oldString: input.old_string,
       newString: input.new_string,
       originalFile: plan.original,

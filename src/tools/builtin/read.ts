@@ -18,14 +18,11 @@ export function resolveToolPath(filePath: string, cwd: string): string {
 }
 
 /**
- * The path as a tool reports it back (`filePath` in tool_response, the model-visible text, Glob and
- * Grep listings): relative to `cwd` when inside it, else absolute.
- *
- * Why: Claude Code echoes the path as the model spelled it (trace tools-read-write-edit: the model
- * wrote `new.txt`, hooks see `<ws>/new.txt` in tool_input and `new.txt` in tool_response). hookloop's
- * `normalizeInput` makes `file_path` absolute before hooks and the handler see it, so the spelling is
- * gone; relative-to-cwd reproduces it for every relative spelling inside the cwd. An absolute
- * spelling inside the cwd is shown relative here, where Claude Code would show it absolute.
+ * The path as a tool reports it back when the model's spelling is not at hand (a hook's rewrite,
+ * Glob and Grep listings): relative to `cwd` when inside it, else absolute. Read, Write and Edit
+ * report the model's own spelling instead (`ToolContext.spelledPath`), as Claude Code echoes it
+ * (trace tools-read-write-edit: `new.txt` stays `new.txt`; scenario perm-user-widen: an absolute
+ * path with `..` stays as written).
  */
 export function displayPath(absolutePath: string, cwd: string): string {
   const relative = path.relative(cwd, absolutePath);
@@ -130,7 +127,7 @@ export const Read = defineTool({
     return {
       type: 'text',
       file: {
-        filePath: displayPath(absolutePath, context.cwd),
+        filePath: context.spelledPath ?? displayPath(absolutePath, context.cwd),
         content,
         numLines: selected.length,
         startLine,

@@ -55,7 +55,7 @@ export const Write = defineTool({
     const destination = approvedDestination(absolutePath, context);
     const originalFile = await readExisting(destination);
     await writeOrFail(destination, input.content);
-    const filePath = displayPath(absolutePath, context.cwd);
+    const filePath = context.spelledPath ?? displayPath(absolutePath, context.cwd);
     if (originalFile === null) {
       return {
         type: 'create',
