@@ -44,6 +44,11 @@ export interface RunContext {
   /** The folder that plays Claude Code's `~/.claude` for this run (transcripts, `session-env/`); see session/paths.ts. */
   readonly configDir: string;
   readonly emit: (event: RunEvent) => void;
+  /**
+   * False when no observer hears `emit` (no transcript, timeline, tracer or caller's observer): then
+   * nothing measures how long hooks and decisions took, since nobody would read it. Default true.
+   */
+  readonly observed?: boolean;
   /** Writes the transcript lines collected so far (the JSONL writer batches them); called before every hook dispatch. */
   readonly flushTranscript?: () => void;
   readonly permissionDenials: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
@@ -136,6 +141,7 @@ export async function fireHook<E extends HookEventName>(
       services: run.services,
       background: run.background,
       projectDir: run.state.projectDir,
+      timed: run.observed !== false,
       onStart: (handler) => {
         // In-process callbacks take microseconds: their outcome alone (with its duration) is reported.
         if (handler.origin.transport === 'callback') return undefined;
