@@ -212,6 +212,11 @@ export class HookEngine {
     return () => this.boundaryListeners.delete(listener);
   }
 
+  /** True while a boundary listener is attached (the loop skips its boundaries otherwise). */
+  watchesBoundaries(): boolean {
+    return this.boundaryListeners.size > 0;
+  }
+
   /**
    * Called by the loop at each phase boundary; resolves when every listener is done, one after
    * another in attach order. Never rejects.

@@ -103,6 +103,7 @@ export function makeEmitter(observers: readonly RunObserver[]): (event: RunEvent
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+const ALREADY_DONE = Promise.resolve();
 /** Numbers hook invocations (unique in the process, so in every run): pairs a handler's start with its outcome. */
 let invocationCount = 0;
 /** Per event, the result of no hook answering (most events of most runs): made once, frozen. */
@@ -197,7 +198,18 @@ export function phaseBoundary(
   phase: PhaseBoundary,
   info: Omit<BoundaryInfo, 'fire'> = {},
 ): Promise<void> {
+  if (!run.hooks.watchesBoundaries()) return ALREADY_DONE;
   return run.hooks.boundary(phase, { ...info, fire: (event, fields) => fireHook(run, event, fields) });
+}
+
+/**
+ * A stopwatch for a time only observers read (a decision's `durationMs`): the milliseconds since
+ * it was made, or 0 without a clock reading when nobody observes the run.
+ */
+export function observerStopwatch(run: RunContext): () => number {
+  if (run.observed === false) return () => 0;
+  const started = performance.now();
+  return () => performance.now() - started;
 }
 
 /** The tool call and subagent a payload belongs to, for observers. */
