@@ -568,7 +568,8 @@ async function postToolUse(
     };
   }
   const post = await fireHook(run, 'PostToolUse', {
-    ...fields,
+    tool_name: tool.name,
+    tool_input: fields.tool_input,
     tool_response: ran.output,
     tool_use_id: call.id,
     duration_ms: ran.durationMs,

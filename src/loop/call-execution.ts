@@ -6,7 +6,7 @@ import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-too
 import { journaled } from './durability.js';
 import { withAbsolutePaths } from './replaced-output.js';
 import type { BatchEntry } from './loop-types.js';
-import { phaseBoundary, toolContext, type RunContext } from './run-context.js';
+import { phaseBoundary, toolContextFor, type RunContext } from './run-context.js';
 
 /*
  * The small pieces of the execute and pair phases of a tool call (agent-loop.ts reads as the
@@ -39,20 +39,21 @@ export function callContext(
 ): ToolContext {
   // The call's `run` span when the run is traced: Bash hands it on as TRACEPARENT.
   const traceparent = run.traceparent?.(call.id);
-  const base = {
-    ...toolContext(run),
-    toolUseId: call.id,
-    approvedPaths: realPaths,
-    allowRules: run.policy.rules.allow,
-    ...(traceparent !== undefined ? { traceparent } : {}),
-  };
-  if (tool.kind !== 'read') return base;
+  const cwd = run.state.cwd;
   // Built at the first file a search asks about: Read and most other read tools never ask, and
   // building it resolves the call's paths on disk.
   let filter: ((file: string) => Promise<boolean>) | undefined;
-  const mayRead = (file: string) =>
-    (filter ??= run.policy.searchFilter({ tool, input, cwd: base.cwd }))(file);
-  return { ...base, mayRead };
+  const mayRead =
+    tool.kind === 'read'
+      ? (file: string) => (filter ??= run.policy.searchFilter({ tool, input, cwd }))(file)
+      : undefined;
+  return toolContextFor(run, {
+    toolUseId: call.id,
+    approvedPaths: realPaths,
+    allowRules: run.policy.rules.allow,
+    traceparent,
+    mayRead,
+  });
 }
 
 /** The tool's content checks (see `Tool.validateContent`); a throw is reported like a returned problem. */

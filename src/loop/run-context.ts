@@ -245,6 +245,15 @@ export function hookWarningText(event: HookEventName, outcome: HandlerOutcome): 
 
 /** The ToolContext a handler gets: the session's cwd and id, extra env, the sandbox, and a setter for `cd`. */
 export function toolContext(run: RunContext): ToolContext {
+  return toolContextFor(run, undefined);
+}
+
+/**
+ * `toolContext` with a tool call's own fields added (see `callContext`). One object literal, with
+ * every optional field present (undefined when unset): conditional spreads cost a copy each, twice
+ * per tool call.
+ */
+export function toolContextFor(run: RunContext, call: Partial<ToolContext> | undefined): ToolContext {
   return {
     cwd: run.state.cwd,
     projectDir: run.state.projectDir,
@@ -252,11 +261,16 @@ export function toolContext(run: RunContext): ToolContext {
     signal: run.signal,
     env: run.env,
     sessionId: run.state.sessionId,
-    ...(run.state.agent ? { agentId: run.state.agent.id } : {}),
+    agentId: run.state.agent?.id,
     withheldEnv: run.withheldEnv,
-    ...(run.sandbox ? { sandbox: run.sandbox } : {}),
+    sandbox: run.sandbox,
     setCwd: (directory) => {
       run.state.cwd = directory;
     },
+    toolUseId: call?.toolUseId,
+    approvedPaths: call?.approvedPaths,
+    allowRules: call?.allowRules,
+    traceparent: call?.traceparent,
+    mayRead: call?.mayRead,
   };
 }
