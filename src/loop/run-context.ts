@@ -7,7 +7,7 @@ import {
 } from '../hooks/event-table.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
 import type { BackgroundHooks } from '../hooks/async-hooks.js';
-import type { BoundaryInfo, HookEngine, PhaseBoundary } from '../hooks/hook-engine.js';
+import type { BoundaryInfo, FireOptions, HookEngine, PhaseBoundary } from '../hooks/hook-engine.js';
 import type { HookServices } from '../hooks/hook-services.js';
 import type { HandlerOutcome, RegisteredHandler } from '../hooks/handler.js';
 import { deepFreeze, type Message } from '../messages/messages.js';
@@ -131,7 +131,6 @@ export async function fireHook<E extends HookEventName>(
   // A hook may read transcript_path: every line so far is in the file before it runs.
   run.flushTranscript?.();
   const ids = invocationIds(input as Readonly<Record<string, unknown>>);
-  const invocations = new Map<RegisteredHandler, string>();
   // One journaled step per firing: a replayed run gets the merged result without running the hooks (or reporting them) again.
   const step = `hook:${event}${ids.agentId !== undefined ? `:${ids.agentId}` : ''}${ids.toolUseId !== undefined ? `:${ids.toolUseId}` : ''}`;
   return journaled(run, step, () =>
@@ -143,49 +142,65 @@ export async function fireHook<E extends HookEventName>(
       background: run.background,
       projectDir: run.state.projectDir,
       timed: run.observed !== false,
-      onStart: (handler) => {
-        // In-process callbacks take microseconds: their outcome alone (with its duration) is reported.
-        if (handler.origin.transport === 'callback') return undefined;
-        const invocation = `hook-${++invocationCount}`;
-        invocations.set(handler, invocation);
-        run.emit({
-          type: 'hook_handler_started',
-          invocation,
-          event,
-          matchValue: matched,
-          matcher: handler.matcher,
-          origin: handler.origin,
-          background: handler.background,
-          ...ids,
-        });
-        const traceparent = run.traceparent?.(invocation);
-        return traceparent === undefined ? undefined : { traceparent };
-      },
-      onOutcome: (outcome, handler) => {
-        const invocation = handler === undefined ? undefined : invocations.get(handler);
-        run.emit({
-          type: 'hook_outcome',
-          event,
-          matchValue: matched,
-          outcome,
-          ...(invocation !== undefined ? { invocation } : {}),
-          ...ids,
-        });
-        if (outcome.warning !== undefined)
-          run.emit({ type: 'warning', text: hookWarningText(event, outcome) });
-        const output = outcome.output as {
-          systemMessage?: unknown;
-          continue?: unknown;
-          stopReason?: unknown;
-        };
-        if (typeof output.systemMessage === 'string')
-          run.emit({ type: 'system_message', text: output.systemMessage });
-        // `stopReason` is for the user, like systemMessage; the model and the JSON result never see it.
-        if (output.continue === false && typeof output.stopReason === 'string')
-          run.emit({ type: 'system_message', text: `${event} hook stopped the run: ${output.stopReason}` });
-      },
+      ...reporters(run, event, matched, ids),
     }),
   );
+}
+
+/**
+ * How one fire reports its handlers to the run's observers (see `fireHook`), or nothing when no
+ * observer listens and no span needs a traceparent: then no outcome event is built at all.
+ */
+function reporters(
+  run: RunContext,
+  event: HookEventName,
+  matched: string | undefined,
+  ids: { toolUseId?: string; agentId?: string },
+): Pick<FireOptions, 'onStart' | 'onOutcome'> {
+  if (run.observed === false && run.traceparent === undefined) return {};
+  const invocations = new Map<RegisteredHandler, string>();
+  return {
+    onStart: (handler) => {
+      // In-process callbacks take microseconds: their outcome alone (with its duration) is reported.
+      if (handler.origin.transport === 'callback') return undefined;
+      const invocation = `hook-${++invocationCount}`;
+      invocations.set(handler, invocation);
+      run.emit({
+        type: 'hook_handler_started',
+        invocation,
+        event,
+        matchValue: matched,
+        matcher: handler.matcher,
+        origin: handler.origin,
+        background: handler.background,
+        ...ids,
+      });
+      const traceparent = run.traceparent?.(invocation);
+      return traceparent === undefined ? undefined : { traceparent };
+    },
+    onOutcome: (outcome, handler) => {
+      const invocation = handler === undefined ? undefined : invocations.get(handler);
+      run.emit({
+        type: 'hook_outcome',
+        event,
+        matchValue: matched,
+        outcome,
+        ...(invocation !== undefined ? { invocation } : {}),
+        ...ids,
+      });
+      if (outcome.warning !== undefined) run.emit({ type: 'warning', text: hookWarningText(event, outcome) });
+      const output = outcome.output as {
+        systemMessage?: unknown;
+        continue?: unknown;
+        stopReason?: unknown;
+      };
+      if (typeof output.systemMessage === 'string')
+        run.emit({ type: 'system_message', text: output.systemMessage });
+      // `stopReason` is for the user, like systemMessage; the model and the JSON result never see it.
+      if (output.continue === false && typeof output.stopReason === 'string')
+        run.emit({ type: 'system_message', text: `${event} hook stopped the run: ${output.stopReason}` });
+    },
+  };
 }
 
 /**
