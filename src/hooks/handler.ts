@@ -22,10 +22,17 @@ export interface RegisteredHandler {
   readonly background: boolean;
   /** `asyncRewake: true`: a background handler whose blocking answer (exit 2) wakes the model when it has already stopped. */
   readonly rewake?: boolean;
-  /** Runs the handler once. `services` gives model-backed handlers the session's model (see HookServices). Never rejects. */
+  /**
+   * Runs the handler once. `services` gives model-backed handlers the session's model (see
+   * HookServices). `timed` false: nobody reads `durationMs`, a transport may skip its clock
+   * readings and report 0 (the callback transport does). Returns the outcome itself when it is
+   * known at once (an in-process callback that answered without a promise), so a dispatch of such
+   * handlers needs no microtask. Never throws or rejects.
+   */
   run(
     input: Readonly<Record<string, unknown>>,
     signal: AbortSignal,
     services?: HookServices,
-  ): Promise<HandlerOutcome>;
+    timed?: boolean,
+  ): HandlerOutcome | Promise<HandlerOutcome>;
 }

@@ -55,6 +55,11 @@ export interface FireOptions {
    * default: the event's `cwd`.
    */
   readonly projectDir?: string;
+  /**
+   * False when nobody reads how long a handler took (no observer, timeline or tracer listens): the
+   * in-process callbacks then take no clock readings and report `durationMs` 0. Default true.
+   */
+  readonly timed?: boolean;
 }
 
 /**
@@ -193,8 +198,8 @@ export class HookEngine {
       origin,
       identity: undefined,
       background: false,
-      run: (input, signal) =>
-        runCallback(event, callback, origin, input as HookInput<E>, { signal, timeoutMs }),
+      run: (input, signal, _services, timed) =>
+        runCallback(event, callback, origin, input as HookInput<E>, { signal, timeoutMs, timed }),
     });
   }
 
@@ -205,6 +210,11 @@ export class HookEngine {
   onBoundary(listener: BoundaryListener): Unregister {
     this.boundaryListeners.add(listener);
     return () => this.boundaryListeners.delete(listener);
+  }
+
+  /** True while a boundary listener is attached (the loop skips its boundaries otherwise). */
+  watchesBoundaries(): boolean {
+    return this.boundaryListeners.size > 0;
   }
 
   /**
@@ -267,7 +277,8 @@ export class HookEngine {
    * (`PreToolUseMerge` for PreToolUse, `BlockingMerge` for Stop, …; see `MergedResult`), with the
    * outcomes alongside. The one way to run hooks: the loop (`fireHook`), `hookloop hooks test` and
    * hot reload's ConfigChange (through the loop's phase) all come here. Never throws: a failing
-   * handler is an outcome.
+   * handler is an outcome. Callbacks that answer without a promise (and need no `if` condition
+   * decided before them) have all run when `fire` returns its promise: no microtask per handler.
    * @example const { decision, reason } = await hooks.fire('PreToolUse', payload);
    */
   async fire<E extends HookEventName>(
@@ -276,7 +287,8 @@ export class HookEngine {
     options: FireOptions = {},
   ): Promise<HookResult<E>> {
     if (this.fireListeners.size > 0) this.tellListeners(event, input as Readonly<Record<string, unknown>>);
-    const result = await this.dispatch(event, input, options);
+    const dispatched = this.dispatch(event, input, options);
+    const result = dispatched instanceof Promise ? await dispatched : dispatched;
     return {
       ...mergeOutcomes(event, result.outcomes),
       outcomes: result.outcomes,
@@ -312,37 +324,76 @@ export class HookEngine {
     }
   }
 
-  /** Runs the plan's handlers and returns their answers in merge order. Never throws. */
-  private async dispatch<E extends HookEventName>(
+  /**
+   * Runs the plan's handlers and returns their answers in merge order. Never throws. Synchronous
+   * (no promise, no microtask) while every step is: a plan without `if` conditions to decide, and
+   * callbacks that answer without a promise; the first step that is not continues asynchronously.
+   */
+  private dispatch<E extends HookEventName>(
     event: E,
     input: HookInput<E>,
     options: FireOptions,
-  ): Promise<Answers> {
+  ): Answers | Promise<Answers> {
     const candidates = this.byEvent.get(event);
     if (candidates === undefined || candidates.length === 0) return NO_HANDLERS;
-    const signal = options.signal ?? new AbortController().signal;
-    const services = options.services;
     // The same selection `plan` reports.
-    const plan = await planHandlers(event, candidates, input as Readonly<Record<string, unknown>>, {
+    const plan = planHandlers(event, candidates, input as Readonly<Record<string, unknown>>, {
       conditionMatches: this.ifMatches,
       projectDir: options.projectDir,
-      nested: services?.nested,
+      nested: options.services?.nested,
       explain: false,
     });
+    return plan instanceof Promise
+      ? plan.then((ready) => this.runPlan(event, ready, input, options))
+      : this.runPlan(event, plan, input, options);
+  }
+
+  private runPlan(
+    event: HookEventName,
+    plan: HookPlan,
+    input: Readonly<Record<string, unknown>>,
+    options: FireOptions,
+  ): Answers | Promise<Answers> {
     if (plan.callbacks.length === 0 && plan.external.length === 0) return NO_HANDLERS;
-
-    const outcomes: HandlerOutcome[] = [];
-    let current = deepFreeze(input) as Record<string, unknown>;
-    for (const handler of plan.callbacks) {
-      const outcome = await this.invoke(event, handler, current, signal, services, options.onStart);
-      outcomes.push(outcome);
-      options.onOutcome?.(outcome, handler);
-      if (endsChain(event, outcome)) return { outcomes, shortCircuited: true };
-      current = applyRewrite(event, current, outcome);
+    const chain = new CallbackChain(event, deepFreeze(input) as Record<string, unknown>, options);
+    const callbacks = plan.callbacks;
+    for (let index = 0; index < callbacks.length; index++) {
+      const handler = callbacks[index]!;
+      const outcome = this.invoke(event, handler, chain.current, chain.signal, options);
+      if (outcome instanceof Promise) return this.finishChain(event, plan, chain, index, outcome, options);
+      if (chain.take(handler, outcome)) return chain.answers(true);
     }
+    return plan.external.length === 0 ? chain.answers(false) : this.runExternal(event, plan, chain, options);
+  }
 
+  /** The callback chain from `index` on, once a callback answered with a promise. */
+  private async finishChain(
+    event: HookEventName,
+    plan: HookPlan,
+    chain: CallbackChain,
+    index: number,
+    pending: Promise<HandlerOutcome>,
+    options: FireOptions,
+  ): Promise<Answers> {
+    const callbacks = plan.callbacks;
+    if (chain.take(callbacks[index]!, await pending)) return chain.answers(true);
+    for (let next = index + 1; next < callbacks.length; next++) {
+      const handler = callbacks[next]!;
+      if (chain.take(handler, await this.invoke(event, handler, chain.current, chain.signal, options)))
+        return chain.answers(true);
+    }
+    return plan.external.length === 0 ? chain.answers(false) : this.runExternal(event, plan, chain, options);
+  }
+
+  /** The external handlers of the plan, started together on the chain's final input. */
+  private async runExternal(
+    event: HookEventName,
+    plan: HookPlan,
+    chain: CallbackChain,
+    options: FireOptions,
+  ): Promise<Answers> {
+    const { outcomes, current, signal } = chain;
     const external = plan.external;
-    if (external.length === 0) return { outcomes, shortCircuited: false };
     const limit = this.concurrency[event] ?? Infinity;
     this.startBackground(
       event,
@@ -361,14 +412,7 @@ export class HookEngine {
     if (signal.aborted) siblings.abort();
     try {
       const settled = await mapLimited(foreground, limit, async (handler) => {
-        const outcome = await this.invoke(
-          event,
-          handler,
-          current,
-          siblings.signal,
-          services,
-          options.onStart,
-        );
+        const outcome = await this.invoke(event, handler, current, siblings.signal, options);
         options.onOutcome?.(outcome, handler);
         if (cancels && refuses(event, outcome)) siblings.abort();
         return outcome;
@@ -390,8 +434,7 @@ export class HookEngine {
   ): void {
     const toolName = typeof input['tool_name'] === 'string' ? input['tool_name'] : undefined;
     for (const handler of handlers) {
-      const run = (runSignal: AbortSignal) =>
-        this.invoke(event, handler, input, runSignal, options.services, options.onStart);
+      const run = async (runSignal: AbortSignal) => this.invoke(event, handler, input, runSignal, options);
       const onOutcome =
         options.onOutcome && ((outcome: HandlerOutcome) => options.onOutcome?.(outcome, handler));
       if (options.background) {
@@ -410,22 +453,58 @@ export class HookEngine {
   /**
    * One handler's run, with the additionalContext cap applied and failing guards noted (see
    * FailureWatch). `onStart` hears of it first; the traceparent it returns goes to the handler.
+   * Synchronous when the handler answers synchronously (see `RegisteredHandler.run`).
    */
-  private async invoke(
+  private invoke(
     event: HookEventName,
     handler: RegisteredHandler,
     input: Record<string, unknown>,
     signal: AbortSignal,
-    services: HookServices | undefined,
-    onStart: FireOptions['onStart'],
-  ): Promise<HandlerOutcome> {
-    const traceparent = onStart?.(handler)?.traceparent;
-    const outcome = await handler.run(
+    options: FireOptions,
+  ): HandlerOutcome | Promise<HandlerOutcome> {
+    const services = options.services;
+    const traceparent = options.onStart?.(handler)?.traceparent;
+    const answer = handler.run(
       input,
       signal,
       traceparent === undefined ? services : { ...services, traceparent },
+      options.timed !== false,
     );
-    return this.watch.observe(event, handler.id, capContext(outcome, input));
+    return answer instanceof Promise
+      ? answer.then((outcome) => this.watch.observe(event, handler.id, capContext(outcome, input)))
+      : this.watch.observe(event, handler.id, capContext(answer, input));
+  }
+}
+
+/**
+ * The in-process callbacks of one dispatch, one after another: their outcomes so far and the input
+ * the next one sees (the previous ones' rewrites applied).
+ */
+class CallbackChain {
+  readonly outcomes: HandlerOutcome[] = [];
+  readonly signal: AbortSignal;
+  current: Record<string, unknown>;
+
+  constructor(
+    private readonly event: HookEventName,
+    input: Record<string, unknown>,
+    private readonly options: FireOptions,
+  ) {
+    this.current = input;
+    this.signal = options.signal ?? new AbortController().signal;
+  }
+
+  /** Records a callback's outcome; true when it ends the chain (see `endsChain`). */
+  take(handler: RegisteredHandler, outcome: HandlerOutcome): boolean {
+    this.outcomes.push(outcome);
+    this.options.onOutcome?.(outcome, handler);
+    if (endsChain(this.event, outcome)) return true;
+    this.current = applyRewrite(this.event, this.current, outcome);
+    return false;
+  }
+
+  answers(shortCircuited: boolean): Answers {
+    return { outcomes: this.outcomes, shortCircuited };
   }
 }
 

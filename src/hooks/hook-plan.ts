@@ -70,21 +70,81 @@ export interface PlanContext {
  * Plans `event` for `input` over `candidates` (its handlers in registration order): matcher, then
  * `if`, then, among external handlers that pass, identical ones (same identity) run once and agent
  * hooks stay out of an agent hook's own subagent. Rejects only if the condition matcher does.
+ *
+ * Cost: the plan is returned synchronously (no promise, no microtask) when no candidate's `if`
+ * condition has to be evaluated; `if` conditions are decided first, one after another in
+ * registration order, and the selection then runs once on their verdicts.
  */
-export async function planHandlers(
+export function planHandlers(
   event: HookEventName,
   candidates: readonly RegisteredHandler[],
   input: Readonly<Record<string, unknown>>,
   context: PlanContext,
-): Promise<HookPlan> {
+): HookPlan | Promise<HookPlan> {
   const matchValue = matchValueOf(event, input);
+  const asked = candidates.filter((handler) => conditionToAsk(event, handler, input, matchValue));
+  if (asked.length === 0) return selectHandlers(event, candidates, input, matchValue, context, NO_VERDICTS);
+  return decideConditions(asked, input, context).then((verdicts) =>
+    selectHandlers(event, candidates, input, matchValue, context, verdicts),
+  );
+}
+
+const NO_VERDICTS: ReadonlyMap<RegisteredHandler, boolean> = new Map();
+
+/** True when `handler`'s matcher passes and its `if` condition is one this event evaluates. */
+function conditionToAsk(
+  event: HookEventName,
+  handler: RegisteredHandler,
+  input: Readonly<Record<string, unknown>>,
+  matchValue: string | undefined,
+): boolean {
+  return (
+    handler.condition !== undefined &&
+    eventSpec(event).acceptsIf &&
+    typeof input['tool_name'] === 'string' &&
+    (matchValue === undefined || matcherMatches(handler.matcher, matchValue))
+  );
+}
+
+/** Each asked handler's `if` verdict, decided in registration order. */
+async function decideConditions(
+  asked: readonly RegisteredHandler[],
+  input: Readonly<Record<string, unknown>>,
+  context: PlanContext,
+): Promise<ReadonlyMap<RegisteredHandler, boolean>> {
+  const toolName = input['tool_name'] as string;
+  const cwd = typeof input['cwd'] === 'string' ? input['cwd'] : process.cwd();
+  const verdicts = new Map<RegisteredHandler, boolean>();
+  for (const handler of asked) {
+    verdicts.set(
+      handler,
+      await context.conditionMatches(
+        handler.condition!,
+        toolName,
+        input['tool_input'],
+        cwd,
+        context.projectDir ?? cwd,
+      ),
+    );
+  }
+  return verdicts;
+}
+
+function selectHandlers(
+  event: HookEventName,
+  candidates: readonly RegisteredHandler[],
+  input: Readonly<Record<string, unknown>>,
+  matchValue: string | undefined,
+  context: PlanContext,
+  verdicts: ReadonlyMap<RegisteredHandler, boolean>,
+): HookPlan {
   const handlers: PlannedHandler[] = [];
   const callbacks: RegisteredHandler[] = [];
   const external: RegisteredHandler[] = [];
   const seen = new Map<string, RegisteredHandler>();
   for (const handler of candidates) {
     const skip =
-      (await skipReason(event, handler, input, matchValue, context)) ?? externalSkip(handler, seen, context);
+      skipReason(event, handler, input, matchValue, verdicts) ?? externalSkip(handler, seen, context);
     if (context.explain !== false) handlers.push(skip === undefined ? { handler } : { handler, skip });
     if (skip !== undefined) continue;
     if (handler.origin.transport === 'callback') callbacks.push(handler);
@@ -93,30 +153,21 @@ export async function planHandlers(
   return { event, matchValue, handlers, callbacks, external };
 }
 
-async function skipReason(
+function skipReason(
   event: HookEventName,
   handler: RegisteredHandler,
   input: Readonly<Record<string, unknown>>,
   matchValue: string | undefined,
-  context: PlanContext,
-): Promise<SkipReason | undefined> {
+  verdicts: ReadonlyMap<RegisteredHandler, boolean>,
+): SkipReason | undefined {
   if (matchValue !== undefined && !matcherMatches(handler.matcher, matchValue))
     return { kind: 'matcher', matcher: handler.matcher ?? '', value: matchValue };
   const condition = handler.condition;
   if (condition === undefined) return undefined;
-  const toolName = input['tool_name'];
   // Claude Code evaluates `if` on tool events only; on other events a handler with `if` never runs.
-  if (!eventSpec(event).acceptsIf || typeof toolName !== 'string')
+  if (!eventSpec(event).acceptsIf || typeof input['tool_name'] !== 'string')
     return { kind: 'if-off-tool-event', condition };
-  const cwd = typeof input['cwd'] === 'string' ? input['cwd'] : process.cwd();
-  const matches = await context.conditionMatches(
-    condition,
-    toolName,
-    input['tool_input'],
-    cwd,
-    context.projectDir ?? cwd,
-  );
-  return matches ? undefined : { kind: 'if', condition };
+  return verdicts.get(handler) ? undefined : { kind: 'if', condition };
 }
 
 /** Dedupe and the nested-agent rule, for an external handler that matched; records the ones that run. */

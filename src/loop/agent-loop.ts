@@ -15,7 +15,7 @@ import { toolUseError } from '../tools/tool-registry.js';
 import { deliverBackground, wokenByBackground } from './background-delivery.js';
 import { oversizedMcpOutput } from './mcp-output.js';
 import {
-  batchInput,
+  batchEntry,
   batchResponse,
   callContext,
   followUpText,
@@ -71,7 +71,14 @@ import {
 } from './permission-decision/report.js';
 import { permissionDenied } from './permission-decision/events.js';
 import { replacedOutput } from './replaced-output.js';
-import { appendMessage, fireHook, phaseBoundary, toolContext, type RunContext } from './run-context.js';
+import {
+  appendMessage,
+  fireHook,
+  observerStopwatch,
+  phaseBoundary,
+  toolContext,
+  type RunContext,
+} from './run-context.js';
 
 /**
  * The agent loop: the one pipeline of named phases that the main session (run/run-agent.ts), the
@@ -309,7 +316,7 @@ async function runToolBatch(
   const contexts = outcomes.flatMap((outcome) => outcome.contexts);
   if (end.kind === 'continue' && !answered()) {
     const batch = await fireHook(run, 'PostToolBatch', {
-      tool_calls: outcomes.map((outcome) => outcome.batchEntry),
+      tool_calls: outcomes.map((outcome) => outcome.batchEntry()),
     });
     contexts.push(...batch.contexts.map((text) => contextLabel('PostToolBatch', undefined, text)));
     if (batch.blocks.length > 0 || batch.stop) end = { kind: 'hook_stopped' };
@@ -430,7 +437,7 @@ export async function runToolCall(
     await reportDecision(run, call, tool.name, checked.input, rewriteRejected(run, APPROVAL_INPUT_CHANGED));
     return refuse(run, call, checked.input, APPROVAL_INPUT_CHANGED, contexts, stop);
   }
-  const deciding = performance.now();
+  const decisionTime = observerStopwatch(run);
   let permission = policyVerdict(run, call, tool, checked, hook);
   if (permission.kind === 'ask')
     permission =
@@ -458,7 +465,7 @@ export async function runToolCall(
     tool.name,
     permission.kind === 'allowed' ? permission.input : checked.input,
     withHookTaint(permission.record),
-    performance.now() - deciding,
+    decisionTime(),
   );
   if (permission.kind === 'denied') {
     const notes = permission.byClassifier
@@ -568,7 +575,8 @@ async function postToolUse(
     };
   }
   const post = await fireHook(run, 'PostToolUse', {
-    ...fields,
+    tool_name: tool.name,
+    tool_input: fields.tool_input,
     tool_response: ran.output,
     tool_use_id: call.id,
     duration_ms: ran.durationMs,
@@ -636,12 +644,7 @@ function pair(
     result,
     contexts,
     ...(stop ? { stop } : {}),
-    batchEntry: {
-      tool_name: call.name,
-      tool_input: batchInput(run, call),
-      tool_use_id: call.id,
-      tool_response: batchResponse(run, call, result, ran, output),
-    },
+    batchEntry: batchEntry(run, call, batchResponse(run, call, result, ran, output)),
   };
 }
 

@@ -5,7 +5,8 @@ import { CallsWaiting } from '../session/pending-calls.js';
 import { ToolFailure, type AnyTool, type ToolContext } from '../tools/define-tool.js';
 import { journaled } from './durability.js';
 import { withAbsolutePaths } from './replaced-output.js';
-import { phaseBoundary, toolContext, type RunContext } from './run-context.js';
+import type { BatchEntry } from './loop-types.js';
+import { phaseBoundary, toolContextFor, type RunContext } from './run-context.js';
 
 /*
  * The small pieces of the execute and pair phases of a tool call (agent-loop.ts reads as the
@@ -38,15 +39,21 @@ export function callContext(
 ): ToolContext {
   // The call's `run` span when the run is traced: Bash hands it on as TRACEPARENT.
   const traceparent = run.traceparent?.(call.id);
-  const base = {
-    ...toolContext(run),
+  const cwd = run.state.cwd;
+  // Built at the first file a search asks about: Read and most other read tools never ask, and
+  // building it resolves the call's paths on disk.
+  let filter: ((file: string) => Promise<boolean>) | undefined;
+  const mayRead =
+    tool.kind === 'read'
+      ? (file: string) => (filter ??= run.policy.searchFilter({ tool, input, cwd }))(file)
+      : undefined;
+  return toolContextFor(run, {
     toolUseId: call.id,
     approvedPaths: realPaths,
     allowRules: run.policy.rules.allow,
-    ...(traceparent !== undefined ? { traceparent } : {}),
-  };
-  if (tool.kind !== 'read') return base;
-  return { ...base, mayRead: run.policy.searchFilter({ tool, input, cwd: base.cwd }) };
+    traceparent,
+    mayRead,
+  });
 }
 
 /** The tool's content checks (see `Tool.validateContent`); a throw is reported like a returned problem. */
@@ -177,15 +184,30 @@ export function batchResponse(
 }
 
 /**
- * What PostToolBatch reports as a call's input: the model's own arguments (paths as written, not a
- * hook's rewrite) plus the fields the tool fills in by default (Edit's `replace_all: false`), as the
- * reference does (tools-read-write-edit, post-tool-use-failure). Raw arguments when they do not validate.
+ * The call's PostToolBatch entry, made when asked (see `CallOutcome.batchEntry`) from the session's
+ * cwd as it is now. Its input is the model's own arguments (paths as written, not a hook's rewrite)
+ * plus the fields the tool fills in by default (Edit's `replace_all: false`), as the reference does
+ * (tools-read-write-edit, post-tool-use-failure); raw arguments when they do not validate.
  */
-export function batchInput(run: RunContext, call: ToolCall): unknown {
+export function batchEntry(run: RunContext, call: ToolCall, response: unknown): () => BatchEntry {
+  const where = { cwd: run.state.cwd, projectDir: run.state.projectDir };
+  return () => ({
+    tool_name: call.name,
+    tool_input: batchInput(run, call, where),
+    tool_use_id: call.id,
+    tool_response: response,
+  });
+}
+
+function batchInput(
+  run: RunContext,
+  call: ToolCall,
+  where: Pick<ToolContext, 'cwd' | 'projectDir'>,
+): unknown {
   const tool = run.tools.get(call.name);
   if (!tool || call.input === null || typeof call.input !== 'object' || Array.isArray(call.input))
     return call.input;
-  const checked = run.tools.check(tool, call.input, run.state);
+  const checked = run.tools.check(tool, call.input, where);
   return checked.ok ? { ...checked.input, ...(call.input as Input) } : call.input;
 }
 

@@ -40,12 +40,12 @@ export async function continueWaitingCall(
     return {
       result,
       contexts: [],
-      batchEntry: {
+      batchEntry: () => ({
         tool_name: call.name,
         tool_input: call.input,
         tool_use_id: call.id,
         tool_response: result.content,
-      },
+      }),
     };
   }
   const { input } = checked;

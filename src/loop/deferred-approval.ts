@@ -106,7 +106,7 @@ export async function decidePending(
   if (end.kind === 'continue' && run.signal.aborted) end = { kind: 'aborted' };
   if (end.kind === 'continue') {
     const batch = await fireHook(run, 'PostToolBatch', {
-      tool_calls: outcomes.map((outcome) => outcome.batchEntry),
+      tool_calls: outcomes.map((outcome) => outcome.batchEntry()),
     });
     contexts.push(...batch.contexts.map((text) => contextLabel('PostToolBatch', undefined, text)));
     if (batch.blocks.length > 0 || batch.stop) end = { kind: 'hook_stopped' };

@@ -124,13 +124,20 @@ export interface CallOutcome {
   readonly deferred?: { readonly id: string; readonly name: string; readonly input: unknown };
   /** User texts to send after the batch's results (a PermissionDenied hook's `retry`). */
   readonly notes?: readonly string[];
-  /** What PostToolBatch reports for this call: the model's original input, the model-visible response. */
-  readonly batchEntry: {
-    tool_name: string;
-    tool_input: unknown;
-    tool_use_id: string;
-    tool_response: unknown;
-  };
+  /**
+   * What PostToolBatch reports for this call (the model's original input, the model-visible
+   * response), made only when PostToolBatch fires: re-validating the model's input costs more than
+   * the rest of a call's bookkeeping, and most runs have no PostToolBatch hook.
+   */
+  readonly batchEntry: () => BatchEntry;
+}
+
+/** One entry of PostToolBatch's `tool_calls`, in the reference's field order. */
+export interface BatchEntry {
+  readonly tool_name: string;
+  readonly tool_input: unknown;
+  readonly tool_use_id: string;
+  readonly tool_response: unknown;
 }
 
 /** How a batch ended: `continue` to the next model turn, or a terminal reason. */

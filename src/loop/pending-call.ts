@@ -3,7 +3,7 @@ import type { PreToolUseMerge } from '../hooks/merge/decisions.js';
 import type { ToolCall } from '../messages/messages.js';
 import { normalizeJson, type CallsWaiting, type PendingCall } from '../session/pending-calls.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import { batchInput } from './call-execution.js';
+import { batchEntry } from './call-execution.js';
 import type { BatchEnd, CallOutcome } from './loop-types.js';
 import type { RunContext } from './run-context.js';
 
@@ -62,12 +62,7 @@ export function waitingOutcome(
     ...(pending.reason === 'defer'
       ? { deferred: { id: call.id, name: pending.name, input: call.input } }
       : {}),
-    batchEntry: {
-      tool_name: call.name,
-      tool_input: batchInput(run, call),
-      tool_use_id: call.id,
-      tool_response: '',
-    },
+    batchEntry: batchEntry(run, call, ''),
   };
 }
 
@@ -86,12 +81,7 @@ export function waitingInsideOutcome(
     contexts,
     pending: waiting.calls.map((inner) => ({ ...inner, parentToolUseId: call.id })),
     ...(waiting.deferred !== undefined ? { deferred: waiting.deferred } : {}),
-    batchEntry: {
-      tool_name: call.name,
-      tool_input: batchInput(run, call),
-      tool_use_id: call.id,
-      tool_response: '',
-    },
+    batchEntry: batchEntry(run, call, ''),
   };
 }
 

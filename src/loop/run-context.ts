@@ -7,7 +7,7 @@ import {
 } from '../hooks/event-table.js';
 import type { HookPayload } from '../hooks/event-schemas.js';
 import type { BackgroundHooks } from '../hooks/async-hooks.js';
-import type { BoundaryInfo, HookEngine, PhaseBoundary } from '../hooks/hook-engine.js';
+import type { BoundaryInfo, FireOptions, HookEngine, PhaseBoundary } from '../hooks/hook-engine.js';
 import type { HookServices } from '../hooks/hook-services.js';
 import type { HandlerOutcome, RegisteredHandler } from '../hooks/handler.js';
 import { deepFreeze, type Message } from '../messages/messages.js';
@@ -45,6 +45,11 @@ export interface RunContext {
   /** The folder that plays Claude Code's `~/.claude` for this run (transcripts, `session-env/`); see session/paths.ts. */
   readonly configDir: string;
   readonly emit: (event: RunEvent) => void;
+  /**
+   * False when no observer hears `emit` (no transcript, timeline, tracer or caller's observer): then
+   * nothing measures how long hooks and decisions took, since nobody would read it. Default true.
+   */
+  readonly observed?: boolean;
   /** Writes the transcript lines collected so far (the JSONL writer batches them); called before every hook dispatch. */
   readonly flushTranscript?: () => void;
   /** The session store's copy of the transcripts (`RunOptions.sessionStore`): the writers feed it, the session settles it. */
@@ -101,6 +106,7 @@ export function makeEmitter(observers: readonly RunObserver[]): (event: RunEvent
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+const ALREADY_DONE = Promise.resolve();
 /** Numbers hook invocations (unique in the process, so in every run): pairs a handler's start with its outcome. */
 let invocationCount = 0;
 /** Per event, the result of no hook answering (most events of most runs): made once, frozen. */
@@ -128,7 +134,6 @@ export async function fireHook<E extends HookEventName>(
   // A hook may read transcript_path: every line so far is in the file before it runs.
   run.flushTranscript?.();
   const ids = invocationIds(input as Readonly<Record<string, unknown>>);
-  const invocations = new Map<RegisteredHandler, string>();
   // One journaled step per firing: a replayed run gets the merged result without running the hooks (or reporting them) again.
   const step = `hook:${event}${ids.agentId !== undefined ? `:${ids.agentId}` : ''}${ids.toolUseId !== undefined ? `:${ids.toolUseId}` : ''}`;
   return journaled(run, step, () =>
@@ -139,49 +144,66 @@ export async function fireHook<E extends HookEventName>(
       services: run.services,
       background: run.background,
       projectDir: run.state.projectDir,
-      onStart: (handler) => {
-        // In-process callbacks take microseconds: their outcome alone (with its duration) is reported.
-        if (handler.origin.transport === 'callback') return undefined;
-        const invocation = `hook-${++invocationCount}`;
-        invocations.set(handler, invocation);
-        run.emit({
-          type: 'hook_handler_started',
-          invocation,
-          event,
-          matchValue: matched,
-          matcher: handler.matcher,
-          origin: handler.origin,
-          background: handler.background,
-          ...ids,
-        });
-        const traceparent = run.traceparent?.(invocation);
-        return traceparent === undefined ? undefined : { traceparent };
-      },
-      onOutcome: (outcome, handler) => {
-        const invocation = handler === undefined ? undefined : invocations.get(handler);
-        run.emit({
-          type: 'hook_outcome',
-          event,
-          matchValue: matched,
-          outcome,
-          ...(invocation !== undefined ? { invocation } : {}),
-          ...ids,
-        });
-        if (outcome.warning !== undefined)
-          run.emit({ type: 'warning', text: hookWarningText(event, outcome) });
-        const output = outcome.output as {
-          systemMessage?: unknown;
-          continue?: unknown;
-          stopReason?: unknown;
-        };
-        if (typeof output.systemMessage === 'string')
-          run.emit({ type: 'system_message', text: output.systemMessage });
-        // `stopReason` is for the user, like systemMessage; the model and the JSON result never see it.
-        if (output.continue === false && typeof output.stopReason === 'string')
-          run.emit({ type: 'system_message', text: `${event} hook stopped the run: ${output.stopReason}` });
-      },
+      timed: run.observed !== false,
+      ...reporters(run, event, matched, ids),
     }),
   );
+}
+
+/**
+ * How one fire reports its handlers to the run's observers (see `fireHook`), or nothing when no
+ * observer listens and no span needs a traceparent: then no outcome event is built at all.
+ */
+function reporters(
+  run: RunContext,
+  event: HookEventName,
+  matched: string | undefined,
+  ids: { toolUseId?: string; agentId?: string },
+): Pick<FireOptions, 'onStart' | 'onOutcome'> {
+  if (run.observed === false && run.traceparent === undefined) return {};
+  const invocations = new Map<RegisteredHandler, string>();
+  return {
+    onStart: (handler) => {
+      // In-process callbacks take microseconds: their outcome alone (with its duration) is reported.
+      if (handler.origin.transport === 'callback') return undefined;
+      const invocation = `hook-${++invocationCount}`;
+      invocations.set(handler, invocation);
+      run.emit({
+        type: 'hook_handler_started',
+        invocation,
+        event,
+        matchValue: matched,
+        matcher: handler.matcher,
+        origin: handler.origin,
+        background: handler.background,
+        ...ids,
+      });
+      const traceparent = run.traceparent?.(invocation);
+      return traceparent === undefined ? undefined : { traceparent };
+    },
+    onOutcome: (outcome, handler) => {
+      const invocation = handler === undefined ? undefined : invocations.get(handler);
+      run.emit({
+        type: 'hook_outcome',
+        event,
+        matchValue: matched,
+        outcome,
+        ...(invocation !== undefined ? { invocation } : {}),
+        ...ids,
+      });
+      if (outcome.warning !== undefined) run.emit({ type: 'warning', text: hookWarningText(event, outcome) });
+      const output = outcome.output as {
+        systemMessage?: unknown;
+        continue?: unknown;
+        stopReason?: unknown;
+      };
+      if (typeof output.systemMessage === 'string')
+        run.emit({ type: 'system_message', text: output.systemMessage });
+      // `stopReason` is for the user, like systemMessage; the model and the JSON result never see it.
+      if (output.continue === false && typeof output.stopReason === 'string')
+        run.emit({ type: 'system_message', text: `${event} hook stopped the run: ${output.stopReason}` });
+    },
+  };
 }
 
 /**
@@ -194,7 +216,18 @@ export function phaseBoundary(
   phase: PhaseBoundary,
   info: Omit<BoundaryInfo, 'fire'> = {},
 ): Promise<void> {
+  if (!run.hooks.watchesBoundaries()) return ALREADY_DONE;
   return run.hooks.boundary(phase, { ...info, fire: (event, fields) => fireHook(run, event, fields) });
+}
+
+/**
+ * A stopwatch for a time only observers read (a decision's `durationMs`): the milliseconds since
+ * it was made, or 0 without a clock reading when nobody observes the run.
+ */
+export function observerStopwatch(run: RunContext): () => number {
+  if (run.observed === false) return () => 0;
+  const started = performance.now();
+  return () => performance.now() - started;
 }
 
 /** The tool call and subagent a payload belongs to, for observers. */
@@ -230,6 +263,15 @@ export function hookWarningText(event: HookEventName, outcome: HandlerOutcome): 
 
 /** The ToolContext a handler gets: the session's cwd and id, extra env, the sandbox, and a setter for `cd`. */
 export function toolContext(run: RunContext): ToolContext {
+  return toolContextFor(run, undefined);
+}
+
+/**
+ * `toolContext` with a tool call's own fields added (see `callContext`). One object literal, with
+ * every optional field present (undefined when unset): conditional spreads cost a copy each, twice
+ * per tool call.
+ */
+export function toolContextFor(run: RunContext, call: Partial<ToolContext> | undefined): ToolContext {
   return {
     cwd: run.state.cwd,
     projectDir: run.state.projectDir,
@@ -237,11 +279,16 @@ export function toolContext(run: RunContext): ToolContext {
     signal: run.signal,
     env: run.env,
     sessionId: run.state.sessionId,
-    ...(run.state.agent ? { agentId: run.state.agent.id } : {}),
+    agentId: run.state.agent?.id,
     withheldEnv: run.withheldEnv,
-    ...(run.sandbox ? { sandbox: run.sandbox } : {}),
+    sandbox: run.sandbox,
     setCwd: (directory) => {
       run.state.cwd = directory;
     },
+    toolUseId: call?.toolUseId,
+    approvedPaths: call?.approvedPaths,
+    allowRules: call?.allowRules,
+    traceparent: call?.traceparent,
+    mayRead: call?.mayRead,
   };
 }

@@ -149,6 +149,7 @@ export function createRun(options: RunOptions, sandbox?: RunSandbox): RunContext
     ...(sandbox ? { sandbox } : {}),
     configDir: resolveConfigDir(options.configDir),
     emit,
+    observed: observers.length > 0,
     ...(writer ? { flushTranscript: () => writer.flush() } : {}),
     ...(transcriptMirror ? { transcriptMirror } : {}),
     permissionDenials: [],

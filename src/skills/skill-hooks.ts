@@ -85,9 +85,9 @@ export function activateHooks(
       let remove = (): void => undefined;
       const once: RegisteredHandler = {
         ...handler,
-        run: (input, signal, services) => {
+        run: (input, signal, services, timed) => {
           remove();
-          return handler.run(input, signal, services);
+          return handler.run(input, signal, services, timed);
         },
       };
       remove = engine.add(once);

@@ -28,24 +28,28 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * Runs one callback and turns its answer into a HandlerOutcome. An output that breaks the event's
  * contract is a failure whose `error` is the HookContractError message naming the field. A promise
  * that has not settled after `timeoutMs` is a `timeout` outcome (fail closed on gate events) and
- * the context's signal fires; `outer` aborting fires it too.
+ * the context's signal fires; `outer` aborting fires it too. `timed` false: no clock is read and
+ * `durationMs` is 0 (nobody listens for it); default true.
  *
- * Cost: a callback that answers synchronously gets no timer, and the AbortSignal of its context
- * is only created when the callback reads `context.signal` (an AbortController costs microseconds
- * in Node, more than a no-op hook itself). Never throws.
+ * Cost: a callback that answers synchronously gets its outcome back synchronously (no promise),
+ * no timer, and the AbortSignal of its context is only created when the callback reads
+ * `context.signal` (an AbortController costs microseconds in Node, more than a no-op hook itself).
+ * Never throws.
  */
 export function runCallback<E extends HookEventName>(
   event: E,
   callback: HookCallback<E>,
   origin: HandlerOrigin,
   input: Readonly<HookInput<E>>,
-  options: { readonly signal: AbortSignal; readonly timeoutMs: number },
-): Promise<HandlerOutcome> {
-  const started = performance.now();
+  options: { readonly signal: AbortSignal; readonly timeoutMs: number; readonly timed?: boolean | undefined },
+): HandlerOutcome | Promise<HandlerOutcome> {
+  const timed = options.timed !== false;
+  const started = timed ? performance.now() : 0;
+  const elapsed = () => (timed ? performance.now() - started : 0);
   const failClosed = GATE_EVENTS.has(event);
   const settle = (answer: unknown): HandlerOutcome => {
     const checked = checkHookOutput(event, answer);
-    const durationMs = performance.now() - started;
+    const durationMs = elapsed();
     if (!checked.ok)
       return { origin, status: 'failed', output: {}, error: checked.error.message, failClosed, durationMs };
     return {
@@ -62,7 +66,7 @@ export function runCallback<E extends HookEventName>(
     output: {},
     error: `threw: ${describeError(error)}`,
     failClosed,
-    durationMs: performance.now() - started,
+    durationMs: elapsed(),
   });
 
   const scope = new CallbackScope(options.signal);
@@ -71,11 +75,11 @@ export function runCallback<E extends HookEventName>(
     answer = callback(input, scope);
   } catch (error) {
     scope.release();
-    return Promise.resolve(threw(error));
+    return threw(error);
   }
   if (!isPromiseLike(answer)) {
     scope.release();
-    return Promise.resolve(settle(answer));
+    return settle(answer);
   }
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
@@ -90,7 +94,7 @@ export function runCallback<E extends HookEventName>(
             output: {},
             error: `timed out after ${options.timeoutMs} ms`,
             failClosed,
-            durationMs: performance.now() - started,
+            durationMs: elapsed(),
           });
         },
         Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS),

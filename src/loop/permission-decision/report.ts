@@ -165,7 +165,10 @@ export async function reportDecision(
   record: PermissionDecisionRecord,
   durationMs = 0,
 ): Promise<void> {
-  run.emit({ type: 'permission_decision', toolName, toolUseId: call.id, record, durationMs });
+  if (run.observed !== false)
+    run.emit({ type: 'permission_decision', toolName, toolUseId: call.id, record, durationMs });
+  // Checked here as well as in fireHook: the payload's decision fields are built only for a listener.
+  if (!run.hooks.has('PermissionDecision')) return;
   await fireHook(run, 'PermissionDecision', {
     tool_name: toolName,
     tool_input: input as Record<string, unknown>,
