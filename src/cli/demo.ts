@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { HookEngine } from '../hooks/hook-engine.js';
 import { loadSettings } from '../hooks/settings/load-settings.js';
 import { registerSettingsHandlers } from '../hooks/transports/settings-handlers.js';
+import { makeDirectorySync } from '../files/make-directory.js';
 import { runAgent } from '../run/run-agent.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { builtinTools } from '../tools/builtin/index.js';
@@ -45,7 +46,15 @@ export async function runDemo(options: {
   write(`project: ${projectDir}`);
   write('');
 
-  const settings = loadSettings({ projectDir, homeDir: path.join(projectDir, '.hookloop', 'home') });
+  // The copy is the demo's own, made a moment ago: it is trusted as a user trusts a workspace in the
+  // trust dialog, so its checked-in allow rules count (an untrusted project's would be ignored).
+  const homeDir = path.join(projectDir, '.hookloop', 'home');
+  makeDirectorySync(homeDir);
+  fs.writeFileSync(
+    path.join(homeDir, '.claude.json'),
+    `${JSON.stringify({ projects: { [projectDir]: { hasTrustDialogAccepted: true } } })}\n`,
+  );
+  const settings = loadSettings({ projectDir, homeDir });
   const hooks = new HookEngine();
   registerSettingsHandlers(hooks, settings.handlers, projectDir);
   const tally = registerDemoHooks(hooks, { auditLog });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { CLI, type CliRun } from '../support/cli.js';
+import { CLI, trustWorkspace, type CliRun } from '../support/cli.js';
 
 /**
  * Whether the Linux sandbox can run here: bubblewrap, socat and ripgrep on PATH (CI installs
@@ -41,6 +41,8 @@ export function sandboxProject(settings: unknown): {
   const outside = path.join(root, 'outside');
   for (const dir of [path.join(project, '.claude'), home, outside]) fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify(settings, null, 2));
+  // The person running these trusted the project, so its checked-in allow rules count.
+  trustWorkspace(project, home);
   return { root, project, home, outside };
 }
 
