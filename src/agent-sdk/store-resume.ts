@@ -26,7 +26,7 @@ export function checkStoreOptions(options: Options): void {
     );
   if (options.sessionStore !== undefined && options.persistSession === false)
     throw new ConfigError(
-      'query() options.sessionStore: cannot be used with persistSession: false (the store copies the local transcript); to keep no lasting local copy, set options.hookloop.configDir to a new private folder and delete it when the query ends',
+      'query() options.sessionStore: cannot be used with persistSession: false (the store copies the local transcript); to keep no lasting local copy, set env.CLAUDE_CONFIG_DIR (or options.hookloop.configDir) to a new private folder and delete it when the query ends',
       { field: 'sessionStore' },
     );
   const flush = options.sessionStoreFlush;
