@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionStore as SdkSessionStore } from '@anthropic-ai/claude-agent-sdk';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   InMemorySessionStore,
   query,
@@ -15,9 +15,16 @@ import { collect, scripted } from './support.js';
 
 const sessionIdOf = (messages: readonly SDKMessage[]) => (messages[0] as { session_id: string }).session_id;
 
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
+});
+
 /** A fresh folder playing `~/.claude`, so a test can delete it as a new machine would lack it. */
 function configFolder(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-sdk-store-'));
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hookloop-sdk-store-'));
+  folders.push(folder);
+  return folder;
 }
 
 describe('hookloop/agent-sdk query() with options.sessionStore', () => {
@@ -86,6 +93,17 @@ describe('hookloop/agent-sdk query() with options.sessionStore', () => {
     const resumed = await collect(query({ prompt: 'which word?', options: second.options }));
     expect(sessionIdOf(resumed)).toBe(id);
     expect(JSON.stringify(second.model.requests[0]!.messages)).toContain('remember FIG');
+  });
+
+  it('continue with no local session and a store without listSessions is one error naming continue', async () => {
+    const { options } = scripted([], {
+      continue: true,
+      sessionStore: { append: async () => {}, load: async () => null },
+      hookloop: { configDir: configFolder() },
+    });
+    await expect(collect(query({ prompt: 'go', options }))).rejects.toThrow(
+      /^query\(\) options\.continue: with a sessionStore and no local session, the store needs listSessions\(\)/,
+    );
   });
 
   it('resume of a session neither local nor in the store is one clear error', async () => {
