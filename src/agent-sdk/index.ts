@@ -41,4 +41,7 @@ export type {
   SyncHookJSONOutput,
   SystemPromptPreset,
 } from './sdk-types.js';
-export type { HookloopQueryOptions, Options } from './sdk-options.js';
+export type { HookloopQueryOptions, Options, SessionStoreFlush } from './sdk-options.js';
+// The SDK exports its store types and its in-memory store; an SDK program importing them here keeps compiling.
+export { InMemorySessionStore } from '../session/in-memory-session-store.js';
+export type { SessionKey, SessionStore, SessionStoreEntry } from '../session/session-store.js';

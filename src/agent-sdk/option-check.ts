@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors.js';
 import type { Options } from './sdk-options.js';
+import { checkStoreOptions } from './store-resume.js';
 
 /**
  * Keys of the Agent SDK's options that only steer its Claude Code process (which executable,
@@ -12,7 +13,6 @@ const PROCESS_ONLY = new Set([
   'pathToClaudeCodeExecutable',
   'debug',
   'debugFile',
-  'loadTimeoutMs',
   'mcpServersDelivery',
   'pluginDelivery',
 ]);
@@ -42,6 +42,9 @@ const SUPPORTED = new Set([
   'persistSession',
   'resume',
   'sessionId',
+  'sessionStore',
+  'sessionStoreFlush',
+  'loadTimeoutMs',
   'settings',
   'settingSources',
   'stderr',
@@ -75,19 +78,16 @@ const AGENT_FIELDS = new Set([
 /**
  * Refuses what `query()` cannot honour, before anything starts: one ConfigError naming the option
  * (`query() options.fallbackModel: not supported by hookloop/agent-sdk`), never a silent ignore.
- * Unknown keys are refused the same way; so are `sessionStore` (not supported yet) and an `agents`
- * entry with a field hookloop does not run (`agents.reviewer.mcpServers`).
+ * Unknown keys are refused the same way; so is an `agents`
+ * entry with a field hookloop does not run (`agents.reviewer.mcpServers`), and the store options
+ * checkStoreOptions refuses (`sessionStore` with `persistSession: false`).
  * @throws ConfigError as above.
  */
 export function checkOptions(options: Options): void {
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || SUPPORTED.has(key) || PROCESS_ONLY.has(key)) continue;
     if (value === false && FALSE_IS_DEFAULT.has(key)) continue;
-    const why =
-      key === 'sessionStore'
-        ? 'session stores are not supported yet; sessions are JSONL transcripts under the config folder'
-        : 'not supported by hookloop/agent-sdk';
-    throw new ConfigError(`query() options.${key}: ${why}`, { field: key });
+    throw new ConfigError(`query() options.${key}: not supported by hookloop/agent-sdk`, { field: key });
   }
   for (const [name, definition] of Object.entries(options.agents ?? {})) {
     for (const field of Object.keys(definition ?? {}))
@@ -99,6 +99,7 @@ export function checkOptions(options: Options): void {
           },
         );
   }
+  checkStoreOptions(options);
   if (options.permissionMode === 'bypassPermissions' && options.allowDangerouslySkipPermissions !== true)
     throw new ConfigError(
       'query() options.permissionMode: "bypassPermissions" needs allowDangerouslySkipPermissions: true',

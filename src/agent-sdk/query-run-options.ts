@@ -9,8 +9,8 @@ import { environmentLines } from '../prompt/environment.js';
 import { renderSystemPrompt } from '../prompt/system-prompt.js';
 import { loadClaudeCodeSetup } from '../run/claude-code-setup.js';
 import type { RunOptions } from '../run/run-options.js';
-import { latestTranscript, resolveConfigDir, transcriptPathFor } from '../session/paths.js';
-import { loadSession, type ResumedSession } from '../session/resume.js';
+import { resolveConfigDir } from '../session/paths.js';
+import type { ResumedSession } from '../session/resume.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { withoutProviderCredentials } from '../process/provider-credentials.js';
 import { createModel, selectModel } from '../cli/select-model.js';
@@ -19,6 +19,7 @@ import { canUseToolApprover } from './can-use-tool.js';
 import { checkOptions } from './option-check.js';
 import { registerSdkHooks } from './sdk-hooks.js';
 import type { Options } from './sdk-options.js';
+import { findResumed } from './store-resume.js';
 
 /** A run made from `query()` options, and what its `init` message reports. */
 export interface QueryRun {
@@ -33,10 +34,12 @@ export interface QueryRun {
  * `settingSources` selects them (default all, as the SDK), then the options on top —
  * `allowedTools` / `disallowedTools` as allow and deny rules, `hooks` on the session's engine,
  * `canUseTool` as the approver, `mcpServers` beside the configured servers, `agents`, `systemPrompt`,
- * `resume` / `continue` / `forkSession`, the model (`hookloop.model`, else chosen from
+ * `resume` / `continue` / `forkSession`, `sessionStore` (the transcript's copy, and where a resume
+ * reads a session the local folder lacks), the model (`hookloop.model`, else chosen from
  * `hookloop.provider`, `model` and `env` as the CLI chooses).
  * @throws ConfigError naming the option for anything that cannot be honoured (see checkOptions),
- *   no model configured, or a session to resume that does not exist.
+ *   no model configured, a session to resume that does not exist (locally or in the store), or a
+ *   store read that outlasts `loadTimeoutMs`; the store's own rejection of a read.
  */
 export async function queryRunOptions(
   options: Options,
@@ -79,7 +82,7 @@ export async function queryRunOptions(
   ];
   // CLAUDE.md files are read with the project's settings, as the SDK reads them.
   const memory = options.settingSources === undefined || options.settingSources.includes('project');
-  const resume = resumedSession(options, configDir, cwd);
+  const resume = await resumedSession(options, configDir, cwd);
   const listed = Array.isArray(options.tools) ? options.tools : undefined;
   const agents = listed && !listed.includes('Agent') && !listed.includes('Task') ? [] : (setup.agents ?? []);
   const runOptions: RunOptions = {
@@ -100,6 +103,8 @@ export async function queryRunOptions(
     ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
     ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
     ...(options.persistSession === false ? { transcript: false } : {}),
+    // The SDK keys a session's entries by the project folder, as projectKeyFor does (RunOptions' default).
+    ...(options.sessionStore !== undefined ? { sessionStore: options.sessionStore } : {}),
     // The SDK's `env` is where its programs put the provider's key: the model reads it, Bash does not.
     ...(options.env !== undefined ? { env: withoutProviderCredentials(options.env) } : {}),
     ...(options.hookloop?.agentModel ? { agentModel: options.hookloop.agentModel } : {}),
@@ -186,14 +191,17 @@ function systemPrompt(
   return typeof preset.append === 'string' && preset.append !== '' ? `${base}\n\n${preset.append}` : base;
 }
 
-/** `resume` (a session id) or `continue` (the latest session of `cwd`), forked under a new id with `forkSession`. */
-function resumedSession(options: Options, configDir: string, cwd: string): ResumedSession | undefined {
-  let transcript: string | undefined;
-  if (options.resume !== undefined) transcript = transcriptPathFor(configDir, cwd, options.resume);
-  else if (options.continue === true) transcript = latestTranscript(configDir, cwd);
-  if (transcript === undefined) return undefined;
-  const resumed = loadSession(transcript);
-  if (options.forkSession !== true) return resumed;
+/**
+ * `resume` (a session id) or `continue` (the latest session of `cwd`), locally or from
+ * `sessionStore` (findResumed), forked under a new id with `forkSession`.
+ */
+async function resumedSession(
+  options: Options,
+  configDir: string,
+  cwd: string,
+): Promise<ResumedSession | undefined> {
+  const resumed = await findResumed(options, configDir, cwd);
+  if (resumed === undefined || options.forkSession !== true) return resumed;
   return options.sessionId !== undefined
     ? forkSession(resumed, configDir, cwd, options.sessionId)
     : forkSession(resumed, configDir, cwd);

@@ -1,4 +1,5 @@
 import type { ModelClient } from '../model/model-client.js';
+import type { SessionStore } from '../session/session-store.js';
 import type {
   AgentDefinition,
   CanUseTool,
@@ -26,6 +27,9 @@ export interface HookloopQueryOptions {
   agentModel?: (model: string) => ModelClient | undefined;
   configDir?: string;
 }
+
+/** The SDK's `sessionStoreFlush` values. */
+export type SessionStoreFlush = 'batched' | 'eager';
 
 /**
  * The options of `query()`, the Agent SDK's names. Every key the SDK has is here so that its
@@ -60,8 +64,19 @@ export interface Options {
   stderr?: (data: string) => void;
   strictMcpConfig?: boolean;
   systemPrompt?: string | string[] | SystemPromptPreset | { type: string; [field: string]: unknown };
-  /** Not supported yet: `query()` throws naming it. */
-  sessionStore?: unknown;
+  /**
+   * Where a copy of the transcript goes (the SDK's `SessionStore` shape: an adapter written for the
+   * SDK works here), and where `resume` / `continue` read a session the local folder lacks. Needs
+   * the local transcript: `persistSession: false` with a store is refused.
+   */
+  sessionStore?: SessionStore;
+  /**
+   * `'batched'` (the SDK's default) or `'eager'`: accepted; hookloop hands the store each write's
+   * lines as they reach the local file either way, and a prompt's result waits until it took them.
+   */
+  sessionStoreFlush?: SessionStoreFlush;
+  /** The bound on each store read of a resume, in milliseconds (default 60 000). */
+  loadTimeoutMs?: number;
   /** hookloop's extensions (see HookloopQueryOptions). */
   hookloop?: HookloopQueryOptions;
   // Only meaningful for the SDK's Claude Code process; accepted and not used (docs/agent-sdk.md).
@@ -70,7 +85,6 @@ export interface Options {
   pathToClaudeCodeExecutable?: unknown;
   debug?: unknown;
   debugFile?: unknown;
-  loadTimeoutMs?: unknown;
   mcpServersDelivery?: unknown;
   pluginDelivery?: unknown;
   // Not supported: refused when set (a `false` that is the SDK's default is accepted).
@@ -87,7 +101,6 @@ export interface Options {
   onUserDialog?: unknown;
   supportedDialogKinds?: unknown;
   perTaskStopAffordance?: unknown;
-  sessionStoreFlush?: unknown;
   includeHookEvents?: unknown;
   forwardSubagentText?: unknown;
   verbatimPrompts?: unknown;

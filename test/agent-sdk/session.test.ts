@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/index.js';
 import {
   query,
+  type Options,
   type SDKMessage,
   type SDKSystemMessage,
   type SDKUserMessage,
@@ -175,8 +176,11 @@ describe('hookloop/agent-sdk query(): sessions, interrupts and streams', () => {
     await expect(
       collect(query({ prompt: 'go', options: { ...options, fallbackModel: 'x' } })),
     ).rejects.toThrow('query() options.fallbackModel: not supported by hookloop/agent-sdk');
-    await expect(collect(query({ prompt: 'go', options: { ...options, sessionStore: {} } }))).rejects.toThrow(
-      /^query\(\) options.sessionStore: session stores are not supported yet/,
+    const notAStore = {} as unknown as Options['sessionStore'];
+    await expect(
+      collect(query({ prompt: 'go', options: { ...options, sessionStore: notAStore } })),
+    ).rejects.toThrow(
+      /^query\(\) options.sessionStore: expected a SessionStore \(an object with append\(\) and load\(\) methods\)$/,
     );
     const messages = await collect(
       query({
