@@ -4,7 +4,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The import graph of src/ reads as README.md's Layout says: folders sit in layers, each may import
+ * The import graph of src/ reads as docs/layout.md says: folders sit in layers, each may import
  * its own layer and those below it, never one above; and no file takes part in an import circle.
  * Type-only imports count (STYLE.md: "types that two files both need live in a third file"). Every
  * relative `import`, `import type`, `export … from` and `import()` of every src file is read with
